@@ -1,0 +1,191 @@
+package trace
+
+import "fmt"
+
+// Kind is the type of an event. The numeric values are stable: the native
+// format stores them as they are (docs/format.md).
+type Kind uint8
+
+// Event kinds. The comment after each kind says what its Ref column holds.
+const (
+	KindInvalid Kind = iota
+	// KindEnter enters a code region. Ref: region index.
+	KindEnter
+	// KindLeave leaves a code region. Ref: region index.
+	KindLeave
+	// KindSend is a blocking send (MPI_Send, Ssend, Bsend, Rsend). Ref: index into Msgs.
+	KindSend
+	// KindIsend is the call of a non-blocking send. Ref: index into Msgs (Request set).
+	KindIsend
+	// KindIsendComplete completes an isend inside Wait/Test. Ref: index into Reqs.
+	KindIsendComplete
+	// KindIrecvRequest posts a non-blocking receive (the MPI_Irecv call). Ref: index into Reqs.
+	KindIrecvRequest
+	// KindRecv is a completed blocking receive. Ref: index into Msgs.
+	KindRecv
+	// KindIrecv is the completion of a non-blocking receive. Ref: index into Msgs (Request set).
+	KindIrecv
+	// KindRequestTest is an unsuccessful test of a request. Ref: index into Reqs.
+	KindRequestTest
+	// KindRequestCancelled marks a cancelled request. Ref: index into Reqs.
+	KindRequestCancelled
+	// KindCollBegin begins a blocking collective operation. Ref: unused (0).
+	KindCollBegin
+	// KindCollEnd ends a blocking collective operation. Ref: index into Colls.
+	KindCollEnd
+	// KindNBCollRequest starts a non-blocking collective (MPI_Iallreduce …). Ref: index into Reqs.
+	KindNBCollRequest
+	// KindNBCollComplete completes a non-blocking collective. Ref: index into Colls (Request set).
+	KindNBCollComplete
+	// KindCommCreate marks the creation of a communicator. Ref: communicator index.
+	KindCommCreate
+	// KindCommDestroy marks the destruction of a communicator. Ref: communicator index.
+	KindCommDestroy
+	// KindOther is any other record, kept so that nothing is lost. Ref: index into Opaque.
+	KindOther
+
+	numKinds
+)
+
+var kindNames = [numKinds]string{
+	"invalid", "enter", "leave", "send", "isend", "isend-complete", "irecv-request",
+	"recv", "irecv", "request-test", "request-cancelled", "coll-begin", "coll-end",
+	"nbcoll-request", "nbcoll-complete", "comm-create", "comm-destroy", "other",
+}
+
+// String returns the kind's name.
+func (k Kind) String() string {
+	if k < numKinds {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", uint8(k))
+}
+
+// Valid reports whether k is a defined kind other than KindInvalid.
+func (k Kind) Valid() bool { return k > KindInvalid && k < numKinds }
+
+// IsSend reports whether k sends a point-to-point message (the send call of
+// a blocking or non-blocking send).
+func (k Kind) IsSend() bool { return k == KindSend || k == KindIsend }
+
+// IsRecv reports whether k completes the receipt of a point-to-point message.
+func (k Kind) IsRecv() bool { return k == KindRecv || k == KindIrecv }
+
+// HasMsg reports whether the Ref of an event of kind k indexes Msgs.
+func (k Kind) HasMsg() bool { return k.IsSend() || k.IsRecv() }
+
+// HasReq reports whether the Ref of an event of kind k indexes Reqs.
+func (k Kind) HasReq() bool {
+	switch k {
+	case KindIsendComplete, KindIrecvRequest, KindRequestTest, KindRequestCancelled, KindNBCollRequest:
+		return true
+	}
+	return false
+}
+
+// HasColl reports whether the Ref of an event of kind k indexes Colls.
+func (k Kind) HasColl() bool { return k == KindCollEnd || k == KindNBCollComplete }
+
+// CollOp is the operation of a collective. The values are OTF2's.
+type CollOp uint8
+
+// Collective operations (OTF2_CollectiveOp).
+const (
+	OpBarrier            CollOp = 0
+	OpBcast              CollOp = 1
+	OpGather             CollOp = 2
+	OpGatherv            CollOp = 3
+	OpScatter            CollOp = 4
+	OpScatterv           CollOp = 5
+	OpAllgather          CollOp = 6
+	OpAllgatherv         CollOp = 7
+	OpAlltoall           CollOp = 8
+	OpAlltoallv          CollOp = 9
+	OpAlltoallw          CollOp = 10
+	OpAllreduce          CollOp = 11
+	OpReduce             CollOp = 12
+	OpReduceScatter      CollOp = 13
+	OpScan               CollOp = 14
+	OpExscan             CollOp = 15
+	OpReduceScatterBlock CollOp = 16
+	// 17–22 are OTF2's create/destroy-handle and allocate/deallocate
+	// variants; they are kept but have no message semantics.
+	OpCreateHandle               CollOp = 17
+	OpDestroyHandle              CollOp = 18
+	OpAllocate                   CollOp = 19
+	OpDeallocate                 CollOp = 20
+	OpCreateHandleAndAllocate    CollOp = 21
+	OpDestroyHandleAndDeallocate CollOp = 22
+)
+
+var opNames = [...]string{
+	"barrier", "bcast", "gather", "gatherv", "scatter", "scatterv", "allgather",
+	"allgatherv", "alltoall", "alltoallv", "alltoallw", "allreduce", "reduce",
+	"reduce_scatter", "scan", "exscan", "reduce_scatter_block", "create_handle",
+	"destroy_handle", "allocate", "deallocate", "create_handle_and_allocate",
+	"destroy_handle_and_deallocate",
+}
+
+// String returns the operation's name in lower case (e.g. "allreduce").
+func (o CollOp) String() string {
+	if int(o) < len(opNames) {
+		return opNames[o]
+	}
+	return fmt.Sprintf("op(%d)", uint8(o))
+}
+
+// NoRoot is the Root of a collective that has none (OTF2_COLLECTIVE_ROOT_NONE).
+const NoRoot = ^uint32(0)
+
+// Message is the payload of a point-to-point event.
+type Message struct {
+	// Peer is the rank of the partner (receiver of a send, sender of a
+	// receive) within Comm.
+	Peer uint32
+	// Comm is an index into Trace.Comms.
+	Comm uint32
+	// Tag is the message tag.
+	Tag uint32
+	// Bytes is the message length.
+	Bytes uint64
+	// Request is the request id of an Isend or Irecv; 0 otherwise.
+	Request uint64
+}
+
+// Collective is the payload of a collective end event.
+type Collective struct {
+	Op CollOp
+	// Comm is an index into Trace.Comms.
+	Comm uint32
+	// Root is the root's rank within Comm, or NoRoot.
+	Root uint32
+	// Sent and Received are the numbers of bytes this member sent and received.
+	Sent     uint64
+	Received uint64
+	// Request is the request id of a non-blocking collective; 0 otherwise.
+	Request uint64
+}
+
+// Opaque is a record this package does not interpret, kept so that a round
+// trip loses nothing. Type and Data are meaningful to the format that
+// produced them (for OTF2: the record type id and its encoded payload).
+type Opaque struct {
+	Format uint8
+	Type   uint32
+	Data   []byte
+}
+
+// Formats an Opaque record may come from.
+const (
+	FormatNative uint8 = 0
+	FormatOTF2   uint8 = 1
+)
+
+// Attachment is extra data bound to one event, such as an OTF2 attribute
+// list. It does not count as an event of its own.
+type Attachment struct {
+	// Event is the index of the event the data belongs to.
+	Event  uint32
+	Format uint8
+	Data   []byte
+}

@@ -1,0 +1,215 @@
+package trace
+
+import (
+	"fmt"
+	"math"
+)
+
+// Events is the ordered event sequence of one location, stored column-wise:
+// Kind, Time and Ref have one entry per event; the payload tables hold only
+// what the kinds that need them refer to. A correction touches only the
+// Time column.
+//
+// The zero value is an empty sequence ready to use. Append events with the
+// Append methods, which keep the columns and tables consistent.
+type Events struct {
+	Kind []Kind
+	// Time is the timestamp of each event in ticks of the trace's timer.
+	Time []int64
+	// Ref is what each event refers to; its meaning depends on Kind.
+	Ref []uint32
+
+	Msgs   []Message
+	Colls  []Collective
+	Reqs   []uint64
+	Opaque []Opaque
+	// Attach lists data bound to events, in ascending order of Event.
+	Attach []Attachment
+}
+
+// Len returns the number of events.
+func (e *Events) Len() int { return len(e.Kind) }
+
+// MaxEvents is the largest number of events one location may hold (Ref and
+// Attachment.Event are 32-bit).
+const MaxEvents = math.MaxUint32
+
+func (e *Events) push(k Kind, t int64, ref int) {
+	e.Kind = append(e.Kind, k)
+	e.Time = append(e.Time, t)
+	e.Ref = append(e.Ref, uint32(ref))
+}
+
+// AppendRegion appends an enter or leave event of region r.
+func (e *Events) AppendRegion(k Kind, t int64, r uint32) {
+	if k != KindEnter && k != KindLeave {
+		panic("trace: AppendRegion with kind " + k.String())
+	}
+	e.push(k, t, int(r))
+}
+
+// AppendMsg appends a point-to-point send or receive event.
+func (e *Events) AppendMsg(k Kind, t int64, m Message) {
+	if !k.HasMsg() {
+		panic("trace: AppendMsg with kind " + k.String())
+	}
+	e.push(k, t, len(e.Msgs))
+	e.Msgs = append(e.Msgs, m)
+}
+
+// AppendReq appends a request event (isend complete, irecv request, test,
+// cancel, non-blocking collective request).
+func (e *Events) AppendReq(k Kind, t int64, req uint64) {
+	if !k.HasReq() {
+		panic("trace: AppendReq with kind " + k.String())
+	}
+	e.push(k, t, len(e.Reqs))
+	e.Reqs = append(e.Reqs, req)
+}
+
+// AppendCollBegin appends the begin of a blocking collective.
+func (e *Events) AppendCollBegin(t int64) { e.push(KindCollBegin, t, 0) }
+
+// AppendColl appends a collective end (blocking or non-blocking).
+func (e *Events) AppendColl(k Kind, t int64, c Collective) {
+	if !k.HasColl() {
+		panic("trace: AppendColl with kind " + k.String())
+	}
+	e.push(k, t, len(e.Colls))
+	e.Colls = append(e.Colls, c)
+}
+
+// AppendComm appends a communicator creation or destruction event.
+func (e *Events) AppendComm(k Kind, t int64, comm uint32) {
+	if k != KindCommCreate && k != KindCommDestroy {
+		panic("trace: AppendComm with kind " + k.String())
+	}
+	e.push(k, t, int(comm))
+}
+
+// AppendOpaque appends a record this package does not interpret.
+func (e *Events) AppendOpaque(t int64, o Opaque) {
+	e.push(KindOther, t, len(e.Opaque))
+	e.Opaque = append(e.Opaque, o)
+}
+
+// AttachLast binds data to the most recently appended event.
+func (e *Events) AttachLast(format uint8, data []byte) {
+	if e.Len() == 0 {
+		panic("trace: AttachLast on empty Events")
+	}
+	e.Attach = append(e.Attach, Attachment{Event: uint32(e.Len() - 1), Format: format, Data: data})
+}
+
+// Append copies event i of src to the end of e, with its payload and
+// attachments (which must be looked up in src.Attach from index *att on;
+// pass a pointer to 0 when copying a whole sequence in order).
+func (e *Events) Append(src *Events, i int, att *int) {
+	k, t, r := src.Kind[i], src.Time[i], src.Ref[i]
+	switch {
+	case k.HasMsg():
+		e.AppendMsg(k, t, src.Msgs[r])
+	case k.HasReq():
+		e.AppendReq(k, t, src.Reqs[r])
+	case k.HasColl():
+		e.AppendColl(k, t, src.Colls[r])
+	case k == KindOther:
+		e.AppendOpaque(t, src.Opaque[r])
+	default:
+		e.push(k, t, int(r))
+	}
+	if att != nil {
+		for *att < len(src.Attach) && int(src.Attach[*att].Event) < i {
+			*att++
+		}
+		for *att < len(src.Attach) && int(src.Attach[*att].Event) == i {
+			a := src.Attach[*att]
+			e.AttachLast(a.Format, a.Data)
+			*att++
+		}
+	}
+}
+
+// Msg returns the message of event i, which must have a message kind.
+func (e *Events) Msg(i int) *Message { return &e.Msgs[e.Ref[i]] }
+
+// Coll returns the collective of event i, which must have a collective kind.
+func (e *Events) Coll(i int) *Collective { return &e.Colls[e.Ref[i]] }
+
+// Req returns the request id of event i, which must have a request kind.
+func (e *Events) Req(i int) uint64 { return e.Reqs[e.Ref[i]] }
+
+// Reset empties e, keeping the allocated storage.
+func (e *Events) Reset() {
+	e.Kind = e.Kind[:0]
+	e.Time = e.Time[:0]
+	e.Ref = e.Ref[:0]
+	e.Msgs = e.Msgs[:0]
+	e.Colls = e.Colls[:0]
+	e.Reqs = e.Reqs[:0]
+	e.Opaque = e.Opaque[:0]
+	e.Attach = e.Attach[:0]
+}
+
+// Grow makes room for n more events (and, as a guess, payloads for a
+// quarter of them) without further allocation.
+func (e *Events) Grow(n int) {
+	e.Kind = grow(e.Kind, n)
+	e.Time = grow(e.Time, n)
+	e.Ref = grow(e.Ref, n)
+}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	out := make([]T, len(s), len(s)+n)
+	copy(out, s)
+	return out
+}
+
+// Bytes returns the memory the columns and tables occupy (their capacity),
+// not counting opaque and attached data.
+func (e *Events) Bytes() int64 {
+	return int64(cap(e.Kind))*1 + int64(cap(e.Time))*8 + int64(cap(e.Ref))*4 +
+		int64(cap(e.Msgs))*32 + int64(cap(e.Colls))*40 + int64(cap(e.Reqs))*8 +
+		int64(cap(e.Opaque))*40 + int64(cap(e.Attach))*40
+}
+
+// check verifies that every event's Ref is within its table and that
+// attachments are ordered and refer to existing events.
+func (e *Events) check() error {
+	n := len(e.Kind)
+	if len(e.Time) != n || len(e.Ref) != n {
+		return fmt.Errorf("columns differ in length: kind %d, time %d, ref %d", n, len(e.Time), len(e.Ref))
+	}
+	for i, k := range e.Kind {
+		r := int(e.Ref[i])
+		var limit int
+		switch {
+		case !k.Valid():
+			return fmt.Errorf("event %d: invalid kind %d", i, uint8(k))
+		case k.HasMsg():
+			limit = len(e.Msgs)
+		case k.HasReq():
+			limit = len(e.Reqs)
+		case k.HasColl():
+			limit = len(e.Colls)
+		case k == KindOther:
+			limit = len(e.Opaque)
+		default:
+			continue
+		}
+		if r >= limit {
+			return fmt.Errorf("event %d (%s): payload index %d out of range [0,%d)", i, k, r, limit)
+		}
+	}
+	prev := -1
+	for j, a := range e.Attach {
+		if int(a.Event) >= n || int(a.Event) < prev {
+			return fmt.Errorf("attachment %d: event %d out of order or range", j, a.Event)
+		}
+		prev = int(a.Event)
+	}
+	return nil
+}

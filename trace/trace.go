@@ -1,0 +1,229 @@
+// Package trace is the in-memory model of a multi-rank MPI event trace and
+// its native on-disk format.
+//
+// A Trace holds definitions (nodes, locations, regions, communicators, the
+// timer resolution) and, per location, an ordered event sequence stored
+// column-wise (see Events). Times are integer ticks. All cross references
+// are indices: an event's communicator is an index into Trace.Comms, a
+// communicator's members are indices into Trace.Locations, a location's node
+// an index into Trace.Nodes. Readers of other formats translate their ids.
+//
+// The package imports nothing else of this module.
+package trace
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Trace is a multi-location event trace.
+type Trace struct {
+	// Resolution is the number of timer ticks per second.
+	Resolution uint64
+	Nodes      []Node
+	Locations  []*Location
+	Regions    []Region
+	Comms      []Comm
+	// Properties are free-form key/value metadata (creator, command line …).
+	Properties map[string]string
+}
+
+// Node is a shared-memory node (host). Messages between locations on the
+// same node have the intra-node latency.
+type Node struct {
+	Name string
+}
+
+// Location is one event stream: an MPI rank (threads may follow).
+type Location struct {
+	// ID is the location's identifier in its source format (the OTF2
+	// location id; the world rank for the native format).
+	ID   uint64
+	Name string
+	// Node is an index into Trace.Nodes.
+	Node int32
+	// Offsets are clock-offset measurements against the reference clock, in
+	// ascending order of Time. Pre-synchronisation consumes them.
+	Offsets []ClockOffset
+	Events  Events
+}
+
+// ClockOffset is one measurement of a location's clock against the
+// reference clock (rank 0's).
+type ClockOffset struct {
+	// Time is the local time of the measurement in ticks.
+	Time int64
+	// Offset is reference time minus local time, in ticks.
+	Offset int64
+	// RTT is the round-trip time of the measurement in ticks; 0 if unknown.
+	RTT int64
+	// StdDev is the standard deviation of the offset as OTF2 stores it; 0 if unknown.
+	StdDev float64
+}
+
+// Region is a code region entered and left by events (a function, an MPI call).
+type Region struct {
+	Name string
+}
+
+// Comm is a communicator.
+type Comm struct {
+	Name string
+	// Members lists, by rank within the communicator, the location indices
+	// of its members.
+	Members []int32
+}
+
+// Size returns the number of members.
+func (c *Comm) Size() int { return len(c.Members) }
+
+// MPI region names with barrier semantics on the world communicator.
+const (
+	RegionMPIInit       = "MPI_Init"
+	RegionMPIInitThread = "MPI_Init_thread"
+	RegionMPIFinalize   = "MPI_Finalize"
+)
+
+// IsMPIInit reports whether the region is MPI_Init or MPI_Init_thread (any case).
+func (r *Region) IsMPIInit() bool {
+	return strings.EqualFold(r.Name, RegionMPIInit) || strings.EqualFold(r.Name, RegionMPIInitThread)
+}
+
+// IsMPIFinalize reports whether the region is MPI_Finalize (any case).
+func (r *Region) IsMPIFinalize() bool { return strings.EqualFold(r.Name, RegionMPIFinalize) }
+
+// NumEvents returns the total number of events over all locations.
+func (t *Trace) NumEvents() int64 {
+	var n int64
+	for _, l := range t.Locations {
+		n += int64(l.Events.Len())
+	}
+	return n
+}
+
+// SameNode reports whether locations a and b are on the same node.
+func (t *Trace) SameNode(a, b int) bool {
+	return t.Locations[a].Node == t.Locations[b].Node
+}
+
+// EventError reports a problem with one event of a trace.
+type EventError struct {
+	// Location is the location index; Event the event index within it
+	// (-1 when the problem is not bound to an event).
+	Location int
+	Event    int
+	Err      error
+}
+
+func (e *EventError) Error() string {
+	if e.Event < 0 {
+		return fmt.Sprintf("location %d: %v", e.Location, e.Err)
+	}
+	return fmt.Sprintf("location %d, event %d: %v", e.Location, e.Event, e.Err)
+}
+
+func (e *EventError) Unwrap() error { return e.Err }
+
+// ErrInvalid is wrapped by every error Validate returns.
+var ErrInvalid = errors.New("invalid trace")
+
+// Validate checks the trace's internal consistency: every reference in
+// range, payload tables consistent with the event columns, communicator
+// members distinct, message peers within their communicator, offsets in
+// order. It does not require times to be ordered (Unordered reports that).
+func (t *Trace) Validate() error {
+	bad := func(loc, ev int, format string, args ...any) error {
+		return &EventError{Location: loc, Event: ev, Err: fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)}
+	}
+	if t.Resolution == 0 {
+		return fmt.Errorf("%w: timer resolution is 0", ErrInvalid)
+	}
+	for ci := range t.Comms {
+		seen := make(map[int32]bool, len(t.Comms[ci].Members))
+		for r, m := range t.Comms[ci].Members {
+			if m < 0 || int(m) >= len(t.Locations) {
+				return fmt.Errorf("%w: communicator %d (%q): member %d is location %d, out of range", ErrInvalid, ci, t.Comms[ci].Name, r, m)
+			}
+			if seen[m] {
+				return fmt.Errorf("%w: communicator %d (%q): location %d is a member twice", ErrInvalid, ci, t.Comms[ci].Name, m)
+			}
+			seen[m] = true
+		}
+	}
+	for li, l := range t.Locations {
+		if l == nil {
+			return bad(li, -1, "nil location")
+		}
+		if l.Node < 0 || int(l.Node) >= len(t.Nodes) {
+			return bad(li, -1, "node %d out of range", l.Node)
+		}
+		for k := 1; k < len(l.Offsets); k++ {
+			if l.Offsets[k].Time <= l.Offsets[k-1].Time {
+				return bad(li, -1, "clock offsets %d and %d not in ascending order of time", k-1, k)
+			}
+		}
+		ev := &l.Events
+		if err := ev.check(); err != nil {
+			return bad(li, -1, "%v", err)
+		}
+		if ev.Len() > MaxEvents {
+			return bad(li, -1, "%d events, more than %d", ev.Len(), MaxEvents)
+		}
+		for i, k := range ev.Kind {
+			switch {
+			case k == KindEnter || k == KindLeave:
+				if int(ev.Ref[i]) >= len(t.Regions) {
+					return bad(li, i, "%s: region %d out of range", k, ev.Ref[i])
+				}
+			case k == KindCommCreate || k == KindCommDestroy:
+				if int(ev.Ref[i]) >= len(t.Comms) {
+					return bad(li, i, "%s: communicator %d out of range", k, ev.Ref[i])
+				}
+			case k.HasMsg():
+				m := ev.Msg(i)
+				if int(m.Comm) >= len(t.Comms) {
+					return bad(li, i, "%s: communicator %d out of range", k, m.Comm)
+				}
+				if int(m.Peer) >= t.Comms[m.Comm].Size() {
+					return bad(li, i, "%s: peer rank %d outside communicator %d of size %d", k, m.Peer, m.Comm, t.Comms[m.Comm].Size())
+				}
+			case k.HasColl():
+				c := ev.Coll(i)
+				if int(c.Comm) >= len(t.Comms) {
+					return bad(li, i, "%s: communicator %d out of range", k, c.Comm)
+				}
+				if c.Root != NoRoot && int(c.Root) >= t.Comms[c.Comm].Size() {
+					return bad(li, i, "%s: root rank %d outside communicator %d of size %d", k, c.Root, c.Comm, t.Comms[c.Comm].Size())
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Unordered returns an error naming the first event whose time is smaller
+// than its predecessor's on the same location, or nil if every location's
+// times never decrease.
+func (t *Trace) Unordered() error {
+	for li, l := range t.Locations {
+		ts := l.Events.Time
+		for i := 1; i < len(ts); i++ {
+			if ts[i] < ts[i-1] {
+				return &EventError{Location: li, Event: i, Err: fmt.Errorf("time %d is before the previous event's %d", ts[i], ts[i-1])}
+			}
+		}
+	}
+	return nil
+}
+
+// CommRank returns the rank of location loc in communicator c, or -1.
+// It scans the member list; callers that need many lookups build an index.
+func (c *Comm) CommRank(loc int32) int {
+	for r, m := range c.Members {
+		if m == loc {
+			return r
+		}
+	}
+	return -1
+}
