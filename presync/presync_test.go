@@ -1,0 +1,98 @@
+package presync
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clc-tools/clc/trace"
+)
+
+func offs(pairs ...int64) []trace.ClockOffset {
+	var out []trace.ClockOffset
+	for i := 0; i < len(pairs); i += 2 {
+		out = append(out, trace.ClockOffset{Time: pairs[i], Offset: pairs[i+1]})
+	}
+	return out
+}
+
+func TestFewerThanTwoIsIdentity(t *testing.T) {
+	for _, o := range [][]trace.ClockOffset{nil, offs(100, 7)} {
+		f, err := New(o, Interpolate)
+		require.NoError(t, err)
+		assert.True(t, f.Identity())
+		assert.Equal(t, int64(12345), f.At(12345))
+	}
+}
+
+// Hand-computed values: offsets 0 at t=1000 and 10 at t=1020 give slope 0.5.
+func TestInterpolateHandChecked(t *testing.T) {
+	f, err := New(offs(1000, 0, 1020, 10), Interpolate)
+	require.NoError(t, err)
+	cases := []struct{ in, want int64 }{
+		{1000, 1000}, // at the first measurement
+		{1020, 1030}, // at the second
+		{1001, 1001}, // 0.5 rounds to even 0
+		{1003, 1005}, // 1.5 rounds to even 2
+		{1005, 1007}, // 2.5 rounds to even 2
+		{1040, 1060}, // extrapolated after: offset 20
+		{990, 985},   // extrapolated before: −5
+		{999, 999},   // −0.5 rounds to even 0
+		{997, 995},   // −1.5 rounds to even −2
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, f.At(c.in), "t=%d", c.in)
+	}
+}
+
+func TestInterpolatePiecewise(t *testing.T) {
+	// Three measurements: slope 1 on [0,10], slope −0.5 on [10,30].
+	f, err := New(offs(0, 0, 10, 10, 30, 0), Interpolate)
+	require.NoError(t, err)
+	c := f.Cursor()
+	got := []int64{c.At(5), c.At(10), c.At(11), c.At(20), c.At(40)}
+	// t=5: 5+5; t=10: 10+10 (first interval whose end ≥ t); t=11: 11+10−0.5→10;
+	// t=20: 20+10−5; t=40: 40+10−15.
+	assert.Equal(t, []int64{10, 20, 21, 25, 35}, got)
+}
+
+func TestSameTimeIsError(t *testing.T) {
+	_, err := New(offs(5, 1, 5, 2), Interpolate)
+	assert.ErrorIs(t, err, ErrSameTime)
+	_, err = New(offs(6, 1, 5, 2), Interpolate)
+	assert.Error(t, err)
+}
+
+func TestRegressionDownweightsPoorRTT(t *testing.T) {
+	// True offset is 100 + 0.001·t. The middle measurement has a poor RTT
+	// and an error of 50 ticks.
+	o := []trace.ClockOffset{
+		{Time: 0, Offset: 100, RTT: 10},
+		{Time: 500000, Offset: 650, RTT: 10000},
+		{Time: 1000000, Offset: 1100, RTT: 10},
+	}
+	f, err := New(o, Regression)
+	require.NoError(t, err)
+	assert.InDelta(t, 500000+600, f.At(500000), 1)
+	g, err := New(o, Interpolate)
+	require.NoError(t, err)
+	assert.Equal(t, int64(500000+650), g.At(500000))
+}
+
+func TestApplyClearsOffsets(t *testing.T) {
+	tr := &trace.Trace{Resolution: 1, Nodes: []trace.Node{{}}}
+	for i := 0; i < 3; i++ {
+		l := &trace.Location{Offsets: offs(0, int64(i), 100, int64(i))}
+		l.Events.AppendRegion(trace.KindEnter, 50, 0)
+		tr.Locations = append(tr.Locations, l)
+	}
+	tr.Locations[2].Offsets = nil
+	n, err := Apply(tr, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 2, n)
+	for i, want := range []int64{50, 51, 50} {
+		assert.Equal(t, want, tr.Locations[i].Events.Time[0])
+		assert.Nil(t, tr.Locations[i].Offsets)
+	}
+}
