@@ -1,0 +1,429 @@
+package otf
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/clc-tools/clc/trace"
+)
+
+// Archive is an opened OTF2 archive: its anchor and global definitions.
+// Event files are read by Read and streamed by Rewrite.
+type Archive struct {
+	dir    string // directory holding the anchor file
+	name   string // archive name: the anchor is <dir>/<name>.otf2
+	anchor *Anchor
+	defs   *globalDefs
+}
+
+// anchorPath resolves path (an anchor file or a directory holding exactly
+// one, preferably traces.otf2) to the anchor's directory and archive name.
+func anchorPath(path string) (dir, name string, err error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", "", fmt.Errorf("otf2: %w", err)
+	}
+	if !st.IsDir() {
+		if !strings.HasSuffix(path, ".otf2") {
+			return "", "", fmt.Errorf("otf2: %s: not an anchor file (the name must end in .otf2)", path)
+		}
+		return filepath.Dir(path), strings.TrimSuffix(filepath.Base(path), ".otf2"), nil
+	}
+	if st, err := os.Stat(filepath.Join(path, "traces.otf2")); err == nil && !st.IsDir() {
+		return path, "traces", nil
+	}
+	m, _ := filepath.Glob(filepath.Join(path, "*.otf2"))
+	switch len(m) {
+	case 0:
+		return "", "", fmt.Errorf("otf2: %s: no anchor file (*.otf2) in the directory", path)
+	case 1:
+		return path, strings.TrimSuffix(filepath.Base(m[0]), ".otf2"), nil
+	}
+	return "", "", fmt.Errorf("otf2: %s: several anchor files (%d); name one", path, len(m))
+}
+
+// IsArchive reports whether path is an OTF2 anchor file or a directory
+// holding one, judged by the anchor's signature.
+func IsArchive(path string) bool {
+	dir, name, err := anchorPath(path)
+	if err != nil {
+		return false
+	}
+	f, err := os.Open(filepath.Join(dir, name+".otf2"))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var b [7]byte
+	if _, err := f.Read(b[:]); err != nil {
+		return false
+	}
+	return b[0] == recChunkHeader && string(b[2:7]) == string(anchorMagic)
+}
+
+// Open opens the archive at path, which is the anchor file (…/traces.otf2)
+// or the directory holding it, and reads its anchor and global definitions.
+func Open(path string) (*Archive, error) {
+	dir, name, err := anchorPath(path)
+	if err != nil {
+		return nil, err
+	}
+	ab, err := os.ReadFile(filepath.Join(dir, name+".otf2"))
+	if err != nil {
+		return nil, fmt.Errorf("otf2: %w", err)
+	}
+	an, err := parseAnchor(name+".otf2", ab)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(filepath.Join(dir, name+".def"))
+	if err != nil {
+		return nil, fmt.Errorf("otf2: global definitions: %w", err)
+	}
+	defer f.Close()
+	defs, err := readGlobalDefs(name+".def", bufio.NewReaderSize(f, 1<<16), int(an.DefChunkSize))
+	if err != nil {
+		return nil, err
+	}
+	if uint64(len(defs.records)) != an.NumGlobalDefs {
+		return nil, &FormatError{File: name + ".otf2", Offset: 0x26, Err: fmt.Errorf("%w: the anchor announces %d global definitions, %s.def holds %d", ErrFormat, an.NumGlobalDefs, name, len(defs.records))}
+	}
+	if uint64(len(defs.locations)) != an.NumLocations {
+		return nil, &FormatError{File: name + ".otf2", Offset: 0x1e, Err: fmt.Errorf("%w: the anchor announces %d locations, %s.def defines %d", ErrFormat, an.NumLocations, name, len(defs.locations))}
+	}
+	return &Archive{dir: dir, name: name, anchor: an, defs: defs}, nil
+}
+
+// Anchor returns a copy of the archive's anchor.
+func (a *Archive) Anchor() Anchor {
+	c := *a.anchor
+	c.Properties = append([]Property(nil), a.anchor.Properties...)
+	return c
+}
+
+// Dir returns the directory holding the anchor file; Name the archive name
+// (the anchor is Dir()/Name().otf2).
+func (a *Archive) Dir() string { return a.dir }
+
+// Name returns the archive name.
+func (a *Archive) Name() string { return a.name }
+
+// NumEvents returns the total of the Location definitions' event counts.
+func (a *Archive) NumEvents() int64 {
+	var n int64
+	for _, l := range a.defs.locations {
+		n += int64(l.numEvents)
+	}
+	return n
+}
+
+// ReadOptions control Read. The zero value (or nil) is fine.
+type ReadOptions struct {
+	// Workers is the number of location files read at once; 0 means
+	// GOMAXPROCS.
+	Workers int
+}
+
+func (o *ReadOptions) workers() int {
+	if o != nil && o.Workers > 0 {
+		return o.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+func (a *Archive) evtName(id uint64) string {
+	return a.name + "/" + strconv.FormatUint(id, 10) + ".evt"
+}
+
+func (a *Archive) defName(id uint64) string {
+	return a.name + "/" + strconv.FormatUint(id, 10) + ".def"
+}
+
+// model is the trace model's definitions built from the global definitions,
+// with the id translations the event decoder needs.
+type model struct {
+	t       *trace.Trace
+	regions *idIndex
+	comms   *idIndex
+	// selfComms lists global ids of COMM_SELF communicators; each has one
+	// model communicator per location, starting at selfBase[i].
+	selfComms []uint32
+	selfBase  []uint32
+}
+
+func (a *Archive) strOf(id uint32, what string, off int64) (string, error) {
+	if id == undefined32 {
+		return "", nil
+	}
+	s, ok := a.defs.strings[id]
+	if !ok {
+		return "", &FormatError{File: a.name + ".def", Offset: off, Err: fmt.Errorf("%w: %s refers to string %d, which is not defined", ErrFormat, what, id)}
+	}
+	return s, nil
+}
+
+func (a *Archive) buildModel() (*model, error) {
+	g := a.defs
+	t := &trace.Trace{Resolution: g.resolution, Properties: map[string]string{}}
+	for _, p := range a.anchor.Properties {
+		t.Properties[p.Name] = p.Value
+	}
+	if a.anchor.Creator != "" {
+		t.Properties["otf2.creator"] = a.anchor.Creator
+	}
+	m := &model{t: t, regions: &idIndex{}, comms: &idIndex{}}
+	defErr := func(rec int, format string, args ...any) error {
+		return &FormatError{File: a.name + ".def", Offset: g.records[rec].off, Err: fmt.Errorf("%w: "+format, append([]any{ErrFormat}, args...)...)}
+	}
+	lgs := map[uint32]*locGroup{}
+	for i := range g.locGroups {
+		lgs[g.locGroups[i].id] = &g.locGroups[i]
+	}
+	stns := map[uint32]*stNode{}
+	for i := range g.stNodes {
+		stns[g.stNodes[i].id] = &g.stNodes[i]
+	}
+	nodeOf := map[uint32]int32{}
+	locIdx := map[uint64]int32{}
+	for i, ld := range g.locations {
+		if _, dup := locIdx[ld.id]; dup {
+			return nil, defErr(ld.rec, "location %d defined twice", ld.id)
+		}
+		locIdx[ld.id] = int32(i)
+		name, err := a.strOf(ld.name, fmt.Sprintf("location %d", ld.id), g.records[ld.rec].off)
+		if err != nil {
+			return nil, err
+		}
+		stn := uint32(undefined32)
+		if ld.group != undefined32 {
+			lg, ok := lgs[ld.group]
+			if !ok {
+				return nil, defErr(ld.rec, "location %d refers to location group %d, which is not defined", ld.id, ld.group)
+			}
+			stn = lg.stParent
+		}
+		ni, ok := nodeOf[stn]
+		if !ok {
+			nodeName := "unknown"
+			if n, ok := stns[stn]; ok {
+				if s, err := a.strOf(n.name, "system tree node", 0); err == nil {
+					nodeName = s
+				} else {
+					return nil, err
+				}
+			} else if stn != undefined32 {
+				return nil, defErr(ld.rec, "location %d: its location group's system-tree parent %d is not defined", ld.id, stn)
+			}
+			ni = int32(len(t.Nodes))
+			nodeOf[stn] = ni
+			t.Nodes = append(t.Nodes, trace.Node{Name: nodeName})
+		}
+		if ld.numEvents > trace.MaxEvents {
+			return nil, defErr(ld.rec, "location %d announces %d events, more than %d", ld.id, ld.numEvents, uint64(trace.MaxEvents))
+		}
+		t.Locations = append(t.Locations, &trace.Location{ID: ld.id, Name: name, Node: ni})
+	}
+	for i, r := range g.regions {
+		if m.regions.has(uint64(r.id)) {
+			return nil, fmt.Errorf("otf2: %s.def: region %d defined twice", a.name, r.id)
+		}
+		name, err := a.strOf(r.name, fmt.Sprintf("region %d", r.id), 0)
+		if err != nil {
+			return nil, err
+		}
+		m.regions.set(uint64(r.id), uint32(i))
+		t.Regions = append(t.Regions, trace.Region{Name: name})
+	}
+	groups := map[uint32]*groupDef{}
+	commLocs := map[uint8]*groupDef{} // COMM_LOCATIONS group by paradigm
+	for i := range g.groups {
+		gr := &g.groups[i]
+		groups[gr.id] = gr
+		if gr.typ == groupCommLocations {
+			commLocs[gr.paradigm] = gr
+		}
+	}
+	toLocs := func(ids []uint64, what string) ([]int32, error) {
+		out := make([]int32, len(ids))
+		for i, id := range ids {
+			li, ok := locIdx[id]
+			if !ok {
+				return nil, fmt.Errorf("otf2: %s.def: %s: member %d is location %d, which is not defined", a.name, what, i, id)
+			}
+			out[i] = li
+		}
+		return out, nil
+	}
+	for _, c := range g.comms {
+		if m.comms.has(uint64(c.id)) {
+			return nil, fmt.Errorf("otf2: %s.def: communicator %d defined twice", a.name, c.id)
+		}
+		what := fmt.Sprintf("communicator %d", c.id)
+		name, err := a.strOf(c.name, what, 0)
+		if err != nil {
+			return nil, err
+		}
+		var members []int32
+		if !c.inter && c.group != undefined32 {
+			gr, ok := groups[c.group]
+			if !ok {
+				return nil, fmt.Errorf("otf2: %s.def: %s refers to group %d, which is not defined", a.name, what, c.group)
+			}
+			switch {
+			case gr.typ == groupCommSelf:
+				m.selfComms = append(m.selfComms, c.id)
+				m.selfBase = append(m.selfBase, uint32(len(t.Comms)))
+				for li := range t.Locations {
+					t.Comms = append(t.Comms, trace.Comm{Name: name, Members: []int32{int32(li)}})
+				}
+				continue
+			case gr.typ == groupCommLocations || gr.typ == groupLocations || gr.flags&groupFlagGlobalMembers != 0:
+				if members, err = toLocs(gr.members, what); err != nil {
+					return nil, err
+				}
+			case gr.typ == groupCommGroup:
+				parent := commLocs[gr.paradigm]
+				if parent == nil {
+					return nil, fmt.Errorf("otf2: %s.def: %s: group %d lists ranks, but no COMM_LOCATIONS group of paradigm %d is defined", a.name, what, gr.id, gr.paradigm)
+				}
+				ids := make([]uint64, len(gr.members))
+				for i, r := range gr.members {
+					if r >= uint64(len(parent.members)) {
+						return nil, fmt.Errorf("otf2: %s.def: %s: group %d: rank %d outside the %d locations of group %d", a.name, what, gr.id, r, len(parent.members), parent.id)
+					}
+					ids[i] = parent.members[r]
+				}
+				if members, err = toLocs(ids, what); err != nil {
+					return nil, err
+				}
+			}
+		}
+		m.comms.set(uint64(c.id), uint32(len(t.Comms)))
+		t.Comms = append(t.Comms, trace.Comm{Name: name, Members: members})
+	}
+	return m, nil
+}
+
+// Read reads the whole archive into the trace model. Events keep their raw
+// (un-synchronised) times; each location's ClockOffset definitions become
+// its Offsets. Event i of a location is the i-th event record of its file.
+func (a *Archive) Read(opt *ReadOptions) (*trace.Trace, error) {
+	m, err := a.buildModel()
+	if err != nil {
+		return nil, err
+	}
+	t := m.t
+	w := opt.workers()
+	type bufs struct{ evt, def []byte }
+	pool := make(chan *bufs, w)
+	for i := 0; i < w; i++ {
+		pool <- &bufs{}
+	}
+	var eg errgroup.Group
+	eg.SetLimit(w)
+	for li := range t.Locations {
+		eg.Go(func() error {
+			b := <-pool
+			defer func() { pool <- b }()
+			return a.readLocation(m, li, &b.evt, &b.def)
+		})
+	}
+	if err := eg.Wait(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// openLocal opens a file of the archive; a missing file gives (nil, nil).
+func (a *Archive) openLocal(name string) (*os.File, error) {
+	f, err := os.Open(filepath.Join(a.dir, filepath.FromSlash(name)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("otf2: %w", err)
+	}
+	return f, nil
+}
+
+func (a *Archive) readLocalDefs(id uint64, buf *[]byte) (*localDefs, error) {
+	f, err := a.openLocal(a.defName(id))
+	if err != nil || f == nil {
+		return &localDefs{}, err
+	}
+	defer f.Close()
+	if cap(*buf) < int(a.anchor.DefChunkSize) {
+		*buf = make([]byte, a.anchor.DefChunkSize)
+	}
+	return readLocalDefs(a.defName(id), f, int(a.anchor.DefChunkSize), *buf)
+}
+
+func (a *Archive) readLocation(m *model, li int, evbuf, defbuf *[]byte) error {
+	loc := m.t.Locations[li]
+	ld := a.defs.locations[li]
+	lds, err := a.readLocalDefs(ld.id, defbuf)
+	if err != nil {
+		return err
+	}
+	for _, co := range lds.offsets {
+		loc.Offsets = append(loc.Offsets, trace.ClockOffset{Time: int64(co.time), Offset: co.offset, StdDev: co.stddev})
+	}
+	regions := m.regions
+	if tab := lds.maps[mapRegion]; tab != nil {
+		regions = compose(tab, m.regions)
+	}
+	comms := m.comms
+	if tab := lds.maps[mapComm]; tab != nil || len(m.selfComms) > 0 {
+		global := m.comms
+		if len(m.selfComms) > 0 {
+			global = &idIndex{}
+			m.comms.each(func(id uint64, idx uint32) { global.set(id, idx) })
+			for i, id := range m.selfComms {
+				global.set(uint64(id), m.selfBase[i]+uint32(li))
+			}
+		}
+		comms = global
+		if tab != nil {
+			comms = compose(tab, global)
+		}
+	}
+	name := a.evtName(ld.id)
+	f, err := a.openLocal(name)
+	if err != nil {
+		return err
+	}
+	if f == nil {
+		if ld.numEvents == 0 {
+			return nil
+		}
+		return &FormatError{File: name, Offset: 0, Err: fmt.Errorf("%w: event file missing (location %d announces %d events)", ErrFormat, ld.id, ld.numEvents)}
+	}
+	defer f.Close()
+	cs := int(a.anchor.EventChunkSize)
+	if cap(*evbuf) < cs {
+		*evbuf = make([]byte, cs)
+	}
+	loc.Events.Grow(int(ld.numEvents))
+	x := eventDecoder{
+		s:       newScanner(newChunkReader(name, f, cs, *evbuf), true),
+		ev:      &loc.Events,
+		regions: regions,
+		comms:   comms,
+	}
+	if err := x.run(); err != nil {
+		return err
+	}
+	if n := uint64(loc.Events.Len()); n != ld.numEvents {
+		return &FormatError{File: name, Offset: x.s.c.next, Err: fmt.Errorf("%w: %d events, but location %d's definition announces %d", ErrFormat, n, ld.id, ld.numEvents)}
+	}
+	return nil
+}

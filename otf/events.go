@@ -1,0 +1,243 @@
+package otf
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/clc-tools/clc/trace"
+)
+
+// Event record types the reader maps onto the trace model.
+const (
+	evBufferFlush                   = 10
+	evEnter                         = 12
+	evLeave                         = 13
+	evMpiSend                       = 14
+	evMpiIsend                      = 15
+	evMpiIsendComplete              = 16
+	evMpiIrecvRequest               = 17
+	evMpiRecv                       = 18
+	evMpiIrecv                      = 19
+	evMpiRequestTest                = 20
+	evMpiRequestCancelled           = 21
+	evMpiCollectiveBegin            = 22
+	evMpiCollectiveEnd              = 23
+	evNonBlockingCollectiveRequest  = 85
+	evNonBlockingCollectiveComplete = 86
+	evCommCreate                    = 87
+	evCommDestroy                   = 88
+)
+
+// eventDecoder decodes one location's event file into the model's columns.
+type eventDecoder struct {
+	s       *scanner
+	ev      *trace.Events
+	regions *idIndex
+	comms   *idIndex
+
+	arena []byte
+	opOff []span // where each Opaque's data lies in arena
+	atOff []span // where each Attachment's data lies in arena
+}
+
+func (x *eventDecoder) dangling(r *record, what string, id uint64) error {
+	return &FormatError{File: x.s.c.name, Offset: r.off, Err: fmt.Errorf("%w: event %d (record type %d): %s %d is not defined", ErrFormat, x.ev.Len(), r.typ, what, id)}
+}
+
+// run decodes every record of the file.
+func (x *eventDecoder) run() error {
+	var (
+		rec      record
+		now      int64
+		haveTime bool
+		pending  = -1 // arena offset of an attribute list waiting for its event
+		pendLen  int
+		pendOff  int64
+	)
+	s := x.s
+	ev := x.ev
+	for {
+		err := s.next(&rec)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		switch rec.typ {
+		case recTimestamp:
+			d := dec{b: rec.payload, be: s.c.be}
+			now = int64(d.u64full())
+			haveTime = true
+			continue
+		case recAttributeList:
+			if pending >= 0 {
+				return &FormatError{File: s.c.name, Offset: rec.off, Err: fmt.Errorf("%w: two attribute lists for one event", ErrFormat)}
+			}
+			pending = len(x.arena)
+			pendLen = len(rec.payload)
+			pendOff = rec.off
+			x.arena = append(x.arena, rec.payload...)
+			continue
+		}
+		if !haveTime {
+			return &FormatError{File: s.c.name, Offset: rec.off, Err: fmt.Errorf("%w: event record type %d before any TIMESTAMP", ErrFormat, rec.typ)}
+		}
+		if ev.Len() >= trace.MaxEvents {
+			return &FormatError{File: s.c.name, Offset: rec.off, Err: fmt.Errorf("%w: more than %d events", ErrFormat, trace.MaxEvents)}
+		}
+		d := dec{b: rec.payload, be: s.c.be}
+		switch rec.typ {
+		case evEnter, evLeave:
+			id := d.u32c()
+			if d.err != nil {
+				break
+			}
+			idx, ok := x.regions.get(uint64(id))
+			if !ok {
+				return x.dangling(&rec, "region", uint64(id))
+			}
+			k := trace.KindEnter
+			if rec.typ == evLeave {
+				k = trace.KindLeave
+			}
+			ev.Kind = append(ev.Kind, k)
+			ev.Time = append(ev.Time, now)
+			ev.Ref = append(ev.Ref, idx)
+		case evMpiSend, evMpiIsend, evMpiRecv, evMpiIrecv:
+			var m trace.Message
+			m.Peer = d.u32c()
+			c := d.u32c()
+			m.Tag = d.u32c()
+			m.Bytes = d.u64c()
+			var k trace.Kind
+			switch rec.typ {
+			case evMpiSend:
+				k = trace.KindSend
+			case evMpiIsend:
+				k = trace.KindIsend
+				m.Request = d.u64c()
+			case evMpiRecv:
+				k = trace.KindRecv
+			default:
+				k = trace.KindIrecv
+				m.Request = d.u64c()
+			}
+			if d.err != nil {
+				break
+			}
+			idx, ok := x.comms.get(uint64(c))
+			if !ok {
+				return x.dangling(&rec, "communicator", uint64(c))
+			}
+			m.Comm = idx
+			ev.Kind = append(ev.Kind, k)
+			ev.Time = append(ev.Time, now)
+			ev.Ref = append(ev.Ref, uint32(len(ev.Msgs)))
+			ev.Msgs = append(ev.Msgs, m)
+		case evMpiIsendComplete, evMpiIrecvRequest, evMpiRequestTest, evMpiRequestCancelled, evNonBlockingCollectiveRequest:
+			req := d.u64c()
+			if d.err != nil {
+				break
+			}
+			var k trace.Kind
+			switch rec.typ {
+			case evMpiIsendComplete:
+				k = trace.KindIsendComplete
+			case evMpiIrecvRequest:
+				k = trace.KindIrecvRequest
+			case evMpiRequestTest:
+				k = trace.KindRequestTest
+			case evMpiRequestCancelled:
+				k = trace.KindRequestCancelled
+			default:
+				k = trace.KindNBCollRequest
+			}
+			ev.Kind = append(ev.Kind, k)
+			ev.Time = append(ev.Time, now)
+			ev.Ref = append(ev.Ref, uint32(len(ev.Reqs)))
+			ev.Reqs = append(ev.Reqs, req)
+		case evMpiCollectiveBegin:
+			ev.Kind = append(ev.Kind, trace.KindCollBegin)
+			ev.Time = append(ev.Time, now)
+			ev.Ref = append(ev.Ref, 0)
+		case evMpiCollectiveEnd, evNonBlockingCollectiveComplete:
+			var c trace.Collective
+			c.Op = trace.CollOp(d.u8())
+			cm := d.u32c()
+			c.Root = d.u32c()
+			c.Sent = d.u64c()
+			c.Received = d.u64c()
+			k := trace.KindCollEnd
+			if rec.typ == evNonBlockingCollectiveComplete {
+				k = trace.KindNBCollComplete
+				c.Request = d.u64c()
+			}
+			if d.err != nil {
+				break
+			}
+			idx, ok := x.comms.get(uint64(cm))
+			if !ok {
+				return x.dangling(&rec, "communicator", uint64(cm))
+			}
+			c.Comm = idx
+			ev.Kind = append(ev.Kind, k)
+			ev.Time = append(ev.Time, now)
+			ev.Ref = append(ev.Ref, uint32(len(ev.Colls)))
+			ev.Colls = append(ev.Colls, c)
+		case evCommCreate, evCommDestroy:
+			cm := d.u32c()
+			if d.err != nil {
+				break
+			}
+			idx, ok := x.comms.get(uint64(cm))
+			if !ok {
+				return x.dangling(&rec, "communicator", uint64(cm))
+			}
+			k := trace.KindCommCreate
+			if rec.typ == evCommDestroy {
+				k = trace.KindCommDestroy
+			}
+			ev.Kind = append(ev.Kind, k)
+			ev.Time = append(ev.Time, now)
+			ev.Ref = append(ev.Ref, idx)
+		default:
+			x.opOff = append(x.opOff, span{len(x.arena), len(rec.payload)})
+			x.arena = append(x.arena, rec.payload...)
+			ev.Kind = append(ev.Kind, trace.KindOther)
+			ev.Time = append(ev.Time, now)
+			ev.Ref = append(ev.Ref, uint32(len(ev.Opaque)))
+			ev.Opaque = append(ev.Opaque, trace.Opaque{Format: trace.FormatOTF2, Type: uint32(rec.typ)})
+		}
+		if d.err != nil {
+			return s.errAt(&rec, &d, d.err)
+		}
+		if pending >= 0 {
+			x.atOff = append(x.atOff, span{pending, pendLen})
+			ev.Attach = append(ev.Attach, trace.Attachment{Event: uint32(ev.Len() - 1), Format: trace.FormatOTF2})
+			pending = -1
+		}
+	}
+	if pending >= 0 {
+		return &FormatError{File: s.c.name, Offset: pendOff, Err: fmt.Errorf("%w: attribute list without an event", ErrFormat)}
+	}
+	x.fixData()
+	return nil
+}
+
+type span struct{ off, n int }
+
+// fixData points the Opaque and Attachment data into the arena, whose
+// final address is known only now.
+func (x *eventDecoder) fixData() {
+	ev := x.ev
+	arena := x.arena[:len(x.arena):len(x.arena)]
+	base := len(ev.Opaque) - len(x.opOff)
+	for i, sp := range x.opOff {
+		ev.Opaque[base+i].Data = arena[sp.off : sp.off+sp.n : sp.off+sp.n]
+	}
+	base = len(ev.Attach) - len(x.atOff)
+	for i, sp := range x.atOff {
+		ev.Attach[base+i].Data = arena[sp.off : sp.off+sp.n : sp.off+sp.n]
+	}
+}

@@ -1,0 +1,471 @@
+package otf
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/clc-tools/clc/trace"
+)
+
+// WriteOptions control Rewrite, Create and WriteTrace. The zero value (or
+// nil) is fine.
+type WriteOptions struct {
+	// Workers is the number of location files written at once; 0 means
+	// GOMAXPROCS.
+	Workers int
+	// KeepClockOffsets keeps the source's ClockOffset definitions in
+	// Rewrite. By default they are dropped, because the corrected times
+	// have the offsets folded in: a reader would apply them a second time.
+	KeepClockOffsets bool
+	// EventChunkSize and DefChunkSize set the chunk sizes of a new archive
+	// (Create, WriteTrace); 0 means 1 MiB and 4 MiB, the reference
+	// library's defaults. Rewrite keeps the source's.
+	EventChunkSize uint64
+	DefChunkSize   uint64
+	// Creator is written to a new archive's anchor; "" means "clc".
+	Creator string
+
+	// bigEndian makes Create write big-endian files (tests only).
+	bigEndian bool
+}
+
+func (o *WriteOptions) workers() int {
+	if o != nil && o.Workers > 0 {
+		return o.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// outDir prepares the atomic creation of dir: it refuses a dir that exists
+// and is not empty, and returns a new temporary directory beside it and a
+// function that moves the temporary directory into place.
+func outDir(dir string, inputs ...string) (tmp string, commit func() error, cleanup func(), err error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", nil, nil, fmt.Errorf("otf2: %w", err)
+	}
+	for _, in := range inputs {
+		ain, err := filepath.Abs(in)
+		if err == nil && (ain == abs || strings.HasPrefix(abs, ain+string(filepath.Separator)) || strings.HasPrefix(ain, abs+string(filepath.Separator))) {
+			return "", nil, nil, fmt.Errorf("otf2: output %s overlaps the input archive %s", dir, in)
+		}
+	}
+	if ents, err := os.ReadDir(abs); err == nil && len(ents) > 0 {
+		return "", nil, nil, fmt.Errorf("otf2: output directory %s exists and is not empty", dir)
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", nil, nil, fmt.Errorf("otf2: %w", err)
+	}
+	parent := filepath.Dir(abs)
+	if err := os.MkdirAll(parent, 0o777); err != nil {
+		return "", nil, nil, fmt.Errorf("otf2: %w", err)
+	}
+	tmp, err = os.MkdirTemp(parent, "."+filepath.Base(abs)+".tmp-")
+	if err != nil {
+		return "", nil, nil, fmt.Errorf("otf2: %w", err)
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		os.RemoveAll(tmp)
+		return "", nil, nil, fmt.Errorf("otf2: %w", err)
+	}
+	commit = func() error {
+		_ = os.Remove(abs) // an empty directory may stand in the way
+		if err := os.Rename(tmp, abs); err != nil {
+			return fmt.Errorf("otf2: %w", err)
+		}
+		return nil
+	}
+	cleanup = func() { os.RemoveAll(tmp) }
+	return tmp, commit, cleanup, nil
+}
+
+// fileSink is a buffered output file.
+type fileSink struct {
+	f *os.File
+	w *bufio.Writer
+}
+
+func createFile(path string) (*fileSink, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("otf2: %w", err)
+	}
+	return &fileSink{f: f, w: bufio.NewWriterSize(f, 1<<16)}, nil
+}
+
+func (s *fileSink) Write(b []byte) (int, error) { return s.w.Write(b) }
+
+func (s *fileSink) Close() error {
+	err := s.w.Flush()
+	if cerr := s.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("otf2: %w", err)
+	}
+	return nil
+}
+
+// timeRange accumulates the earliest and latest time written.
+type timeRange struct {
+	min, max uint64
+	any      bool
+}
+
+func (r *timeRange) add(t uint64) {
+	if !r.any {
+		r.min, r.max, r.any = t, t, true
+		return
+	}
+	if t < r.min {
+		r.min = t
+	}
+	if t > r.max {
+		r.max = t
+	}
+}
+
+func (r *timeRange) merge(o timeRange) {
+	if o.any {
+		r.add(o.min)
+		r.add(o.max)
+	}
+}
+
+// Rewrite writes a complete copy of the archive to dir with the event times
+// taken from corrected, a trace read from this archive (by Read) whose Time
+// columns were changed: event i of location l in corrected is the i-th event
+// record of l's event file. Every record is copied as it was, except:
+//   - TIMESTAMP records are written anew (one at the start of each chunk and
+//     one wherever the time changes), so events that shared a timestamp but
+//     were moved apart get their own;
+//   - BufferFlush's stopTime moves by as much as the flush event's own time;
+//   - the local definitions lose their ClockOffset records (unless
+//     opt.KeepClockOffsets), because the corrected times have them folded in;
+//   - ClockProperties' globalOffset and traceLength are recomputed from the
+//     corrected times;
+//   - snapshots and thumbnails are not copied (the anchor says none).
+//
+// The source's event files are streamed, not held in memory. The output is
+// written to a temporary directory beside dir and renamed to dir at the end;
+// dir must not exist or be empty. Times per location must not decrease.
+func (a *Archive) Rewrite(dir string, corrected *trace.Trace, opt *WriteOptions) error {
+	g := a.defs
+	if corrected == nil || len(corrected.Locations) != len(g.locations) {
+		n := -1
+		if corrected != nil {
+			n = len(corrected.Locations)
+		}
+		return fmt.Errorf("otf2: rewrite: the corrected trace has %d locations, the archive %d", n, len(g.locations))
+	}
+	for li, l := range corrected.Locations {
+		ld := g.locations[li]
+		if l == nil || l.ID != ld.id {
+			return fmt.Errorf("otf2: rewrite: location %d of the corrected trace is not location %d of the archive", li, ld.id)
+		}
+		if uint64(l.Events.Len()) != ld.numEvents || len(l.Events.Time) != l.Events.Len() {
+			return fmt.Errorf("otf2: rewrite: location %d (id %d) has %d events in the corrected trace, %d in the archive", li, ld.id, l.Events.Len(), ld.numEvents)
+		}
+		ts := l.Events.Time
+		for i := range ts {
+			if ts[i] < 0 {
+				return &trace.EventError{Location: li, Event: i, Err: fmt.Errorf("otf2: rewrite: negative time %d", ts[i])}
+			}
+			if i > 0 && ts[i] < ts[i-1] {
+				return &trace.EventError{Location: li, Event: i, Err: fmt.Errorf("otf2: rewrite: time %d is before the previous event's %d", ts[i], ts[i-1])}
+			}
+		}
+	}
+	tmp, commit, cleanup, err := outDir(dir, a.dir)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	if err := os.Mkdir(filepath.Join(tmp, a.name), 0o777); err != nil {
+		return fmt.Errorf("otf2: %w", err)
+	}
+	w := opt.workers()
+	ranges := make([]timeRange, len(g.locations))
+	type bufs struct{ in, out []byte }
+	pool := make(chan *bufs, w)
+	for i := 0; i < w; i++ {
+		pool <- &bufs{}
+	}
+	var eg errgroup.Group
+	eg.SetLimit(w)
+	for li := range g.locations {
+		eg.Go(func() error {
+			b := <-pool
+			defer func() { pool <- b }()
+			if err := a.rewriteLocalDefs(tmp, li, opt, b.in, b.out); err != nil {
+				return err
+			}
+			r, err := a.rewriteEvents(tmp, li, corrected.Locations[li].Events.Time, &b.in, &b.out)
+			ranges[li] = r
+			return err
+		})
+	}
+	if err := eg.Wait(); err != nil {
+		return err
+	}
+	var all timeRange
+	for _, r := range ranges {
+		all.merge(r)
+	}
+	if err := a.rewriteGlobalDefs(tmp, all); err != nil {
+		return err
+	}
+	an := a.Anchor()
+	an.NumSnapshots, an.NumThumbnails = 0, 0
+	if err := os.WriteFile(filepath.Join(tmp, a.name+".otf2"), an.encode(), 0o666); err != nil {
+		return fmt.Errorf("otf2: %w", err)
+	}
+	return commit()
+}
+
+// clockPropertiesPayload re-encodes a ClockProperties payload with a new
+// global offset and trace length, keeping the resolution and every field
+// after the trace length as they were.
+func clockPropertiesPayload(old []byte, be bool, r timeRange) ([]byte, error) {
+	d := dec{b: old, be: be}
+	res := d.u64c()
+	d.u64c()
+	d.u64c()
+	if d.err != nil {
+		return nil, d.err
+	}
+	e := enc{be: be}
+	e.u64c(res)
+	if r.any {
+		e.u64c(r.min)
+		e.u64c(r.max - r.min)
+	} else {
+		e.u64c(0)
+		e.u64c(0)
+	}
+	e.b = append(e.b, old[d.p:]...)
+	return e.b, nil
+}
+
+func (a *Archive) rewriteGlobalDefs(tmp string, r timeRange) error {
+	name := a.name + ".def"
+	f, err := createFile(filepath.Join(tmp, name))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	cw := newChunkWriter(name, f, int(a.anchor.DefChunkSize), a.anchor.BigEndian, false, make([]byte, 0, a.anchor.DefChunkSize))
+	for i, rec := range a.defs.records {
+		p := rec.payload
+		if i == a.defs.clockRec {
+			if p, err = clockPropertiesPayload(p, a.anchor.BigEndian, r); err != nil {
+				return &FormatError{File: name, Offset: rec.off, Err: err}
+			}
+		}
+		if err := cw.def(rec.typ, p); err != nil {
+			return err
+		}
+	}
+	if err := cw.close(); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// copyDefs streams the records of a definition file into a new one,
+// dropping the record types drop says so.
+func (a *Archive) copyDefs(tmp, name string, drop func(uint8) bool, in, out []byte) error {
+	cs := int(a.anchor.DefChunkSize)
+	src, err := a.openLocal(name)
+	if err != nil {
+		return err
+	}
+	dst, err := createFile(filepath.Join(tmp, filepath.FromSlash(name)))
+	if err != nil {
+		if src != nil {
+			src.Close()
+		}
+		return err
+	}
+	defer dst.Close()
+	be := a.anchor.BigEndian
+	var cw *chunkWriter
+	if src != nil {
+		defer src.Close()
+		s := newScanner(newChunkReader(name, bufio.NewReaderSize(src, 1<<16), cs, in), false)
+		var rec record
+		for {
+			err := s.next(&rec)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			if cw == nil {
+				be = s.c.be
+				cw = newChunkWriter(name, dst, cs, be, false, out)
+			}
+			if drop(rec.typ) {
+				continue
+			}
+			if err := cw.def(rec.typ, rec.payload); err != nil {
+				return err
+			}
+		}
+	}
+	if cw == nil {
+		cw = newChunkWriter(name, dst, cs, be, false, out)
+	}
+	if err := cw.close(); err != nil {
+		return err
+	}
+	return dst.Close()
+}
+
+func (a *Archive) rewriteLocalDefs(tmp string, li int, opt *WriteOptions, in, out []byte) error {
+	keep := opt != nil && opt.KeepClockOffsets
+	return a.copyDefs(tmp, a.defName(a.defs.locations[li].id), func(t uint8) bool {
+		return t == defClockOffset && !keep
+	}, in, out)
+}
+
+// rewriteEvents streams one location's event file, giving event i the time
+// times[i].
+func (a *Archive) rewriteEvents(tmp string, li int, times []int64, in, out *[]byte) (timeRange, error) {
+	var tr timeRange
+	ld := a.defs.locations[li]
+	name := a.evtName(ld.id)
+	cs := int(a.anchor.EventChunkSize)
+	if cap(*in) < cs {
+		*in = make([]byte, cs)
+	}
+	if cap(*out) < cs {
+		*out = make([]byte, 0, cs)
+	}
+	src, err := a.openLocal(name)
+	if err != nil {
+		return tr, err
+	}
+	if src == nil && ld.numEvents > 0 {
+		return tr, &FormatError{File: name, Err: fmt.Errorf("%w: event file missing (location %d announces %d events)", ErrFormat, ld.id, ld.numEvents)}
+	}
+	dst, err := createFile(filepath.Join(tmp, filepath.FromSlash(name)))
+	if err != nil {
+		if src != nil {
+			src.Close()
+		}
+		return tr, err
+	}
+	defer dst.Close()
+	be := a.anchor.BigEndian
+	var cw *chunkWriter
+	if src != nil {
+		defer src.Close()
+		s := newScanner(newChunkReader(name, bufio.NewReaderSize(src, 1<<16), cs, *in), true)
+		var (
+			rec     record
+			srcTime uint64
+			attr    []byte
+			hasAttr bool
+			i       int
+			scratch []byte
+		)
+		for {
+			err := s.next(&rec)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return tr, err
+			}
+			if cw == nil {
+				be = s.c.be
+				cw = newChunkWriter(name, dst, cs, be, true, *out)
+			}
+			switch rec.typ {
+			case recTimestamp:
+				d := dec{b: rec.payload, be: s.c.be}
+				srcTime = d.u64full()
+				continue
+			case recAttributeList:
+				attr = append(attr[:0], rec.payload...)
+				hasAttr = true
+				continue
+			}
+			if i >= len(times) {
+				return tr, &FormatError{File: name, Offset: rec.off, Err: fmt.Errorf("%w: more events than the %d announced", ErrFormat, len(times))}
+			}
+			t := uint64(times[i])
+			i++
+			tr.add(t)
+			payload := rec.payload
+			if rec.typ == evBufferFlush {
+				d := dec{b: payload, be: s.c.be}
+				stop := d.u64full()
+				if d.err != nil {
+					return tr, s.errAt(&rec, &d, d.err)
+				}
+				stop = shiftStop(stop, srcTime, t)
+				tr.add(stop)
+				e := enc{b: scratch[:0], be: s.c.be}
+				e.u64full(stop)
+				e.b = append(e.b, payload[8:]...)
+				scratch = e.b
+				payload = scratch
+			}
+			var al []byte
+			if hasAttr {
+				al = attr
+				hasAttr = false
+			}
+			if err := cw.event(t, al, rec.typ, payload); err != nil {
+				return tr, err
+			}
+		}
+		if i != len(times) {
+			return tr, &FormatError{File: name, Offset: s.c.next, Err: fmt.Errorf("%w: %d events, but location %d announces %d", ErrFormat, i, ld.id, len(times))}
+		}
+	}
+	if cw == nil {
+		cw = newChunkWriter(name, dst, cs, be, true, *out)
+	}
+	if err := cw.close(); err != nil {
+		return tr, err
+	}
+	*out = cw.buf[:0]
+	return tr, dst.Close()
+}
+
+// shiftStop maps a BufferFlush stopTime: it moves by as much as its event's
+// time moved (from src to dst), and never before dst.
+func shiftStop(stop, src, dst uint64) uint64 {
+	var s uint64
+	if dst >= src {
+		d := dst - src
+		if stop > math.MaxUint64-d {
+			s = math.MaxUint64 - 1
+		} else {
+			s = stop + d
+		}
+	} else {
+		d := src - dst
+		if stop < d {
+			s = 0
+		} else {
+			s = stop - d
+		}
+	}
+	if s < dst {
+		s = dst
+	}
+	return s
+}
