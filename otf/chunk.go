@@ -105,7 +105,7 @@ type scanner struct {
 	chunkEvents uint64
 	// nextEvent is the 1-based number the next event record must have.
 	nextEvent uint64
-	started bool
+	started   bool
 }
 
 func newScanner(c *chunkReader, events bool) *scanner {

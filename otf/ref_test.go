@@ -1,0 +1,115 @@
+package otf
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clc-tools/clc/trace"
+)
+
+// genRef writes an archive with the reference library (testdata/otf2/genref.py)
+// and returns its directory.
+func genRef(t testing.TB, iters int) string {
+	t.Helper()
+	py := needPythonOTF2(t)
+	dir := filepath.Join(t.TempDir(), "ref")
+	out, err := exec.Command(py, "../testdata/otf2/genref.py", dir, strconv.Itoa(iters), strconv.Itoa(MinChunkSize)).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return dir
+}
+
+func TestReadReference(t *testing.T) {
+	dir := genRef(t, 120)
+	a, err := Open(dir)
+	require.NoError(t, err)
+	tr, err := a.Read(nil)
+	require.NoError(t, err)
+	require.NoError(t, tr.Validate())
+	require.NoError(t, tr.Unordered())
+	require.Len(t, tr.Locations, 4)
+	assert.Equal(t, []trace.Node{{Name: "node0"}, {Name: "node1"}}, tr.Nodes)
+	for li, l := range tr.Locations {
+		assert.Equal(t, uint64(1)<<32+uint64(li), l.ID)
+		assert.Equal(t, int32(li/2), l.Node)
+	}
+	// Communicators: world, "odd" (world ranks 3 and 1), and one
+	// MPI_COMM_SELF per location.
+	names := map[string][][]int32{}
+	for _, c := range tr.Comms {
+		names[c.Name] = append(names[c.Name], c.Members)
+	}
+	assert.Equal(t, [][]int32{{0, 1, 2, 3}}, names["MPI_COMM_WORLD"])
+	assert.Equal(t, [][]int32{{3, 1}}, names["odd"])
+	assert.Equal(t, [][]int32{{0}, {1}, {2}, {3}}, names["MPI_COMM_SELF"])
+
+	counts := map[trace.Kind]int{}
+	l1 := &tr.Locations[1].Events
+	for i, k := range l1.Kind {
+		counts[k]++
+		switch k {
+		case trace.KindSend:
+			m := l1.Msg(i)
+			if tr.Comms[m.Comm].Name == "MPI_COMM_SELF" {
+				assert.Equal(t, []int32{1}, tr.Comms[m.Comm].Members)
+			} else {
+				assert.Equal(t, uint32(2), m.Peer)
+			}
+		case trace.KindNBCollComplete:
+			c := l1.Coll(i)
+			assert.Equal(t, "odd", tr.Comms[c.Comm].Name)
+			assert.Equal(t, trace.OpAllreduce, c.Op)
+			assert.Equal(t, trace.NoRoot, c.Root)
+		}
+	}
+	for _, k := range []trace.Kind{trace.KindEnter, trace.KindLeave, trace.KindSend, trace.KindIsend,
+		trace.KindIsendComplete, trace.KindIrecvRequest, trace.KindRecv, trace.KindIrecv,
+		trace.KindRequestTest, trace.KindRequestCancelled, trace.KindCollBegin, trace.KindCollEnd,
+		trace.KindNBCollRequest, trace.KindNBCollComplete, trace.KindCommCreate, trace.KindCommDestroy, trace.KindOther} {
+		assert.Positive(t, counts[k], "kind %s", k)
+	}
+	assert.Equal(t, 120*2, counts[trace.KindIrecvRequest])
+	assert.Equal(t, 120, counts[trace.KindRequestCancelled])
+	// Every op 0..22 shows up on world.
+	ops := map[trace.CollOp]bool{}
+	for i, k := range l1.Kind {
+		if k == trace.KindCollEnd {
+			ops[l1.Coll(i).Op] = true
+		}
+	}
+	assert.Len(t, ops, 23)
+	// Attribute lists: one per send on world and on ProgramBegin/End.
+	assert.Equal(t, 120+2, len(l1.Attach))
+}
+
+// Reading an archive of the reference library and rewriting it without
+// correction gives an archive otf2-print prints identically.
+func TestRewriteReferenceIdentity(t *testing.T) {
+	dir := genRef(t, 3000) // ~1 MB per location: several 256 KiB chunks
+	a, err := Open(dir)
+	require.NoError(t, err)
+	tr, err := a.Read(nil)
+	require.NoError(t, err)
+	out := filepath.Join(t.TempDir(), "out")
+	require.NoError(t, a.Rewrite(out, tr, nil))
+	checkOTF2(t, filepath.Join(out, "traces.otf2"))
+	for _, args := range [][]string{nil, {"-A", "-M", "-C"}} {
+		want := otf2Print(t, filepath.Join(dir, "traces.otf2"), args...)
+		got := otf2Print(t, filepath.Join(out, "traces.otf2"), args...)
+		if args == nil {
+			require.Greater(t, len(eventLines(want)), 300000)
+		}
+		if want != got {
+			wl, gl := eventLines(want), eventLines(got)
+			require.Equal(t, len(wl), len(gl))
+			for i := range wl {
+				require.Equal(t, wl[i], gl[i], "line %d", i)
+			}
+			t.Fatalf("otf2-print %v differs outside the event lines", args)
+		}
+	}
+}
