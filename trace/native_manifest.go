@@ -1,0 +1,231 @@
+package trace
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+)
+
+// This file reads and writes the manifest clc.json (docs/format.md,
+// "Manifest").
+
+type jsonManifest struct {
+	Format          string            `json:"format"`
+	Version         *int64            `json:"version"`
+	Complete        *bool             `json:"complete"`
+	TimerResolution *uint64           `json:"timer_resolution"`
+	Properties      map[string]string `json:"properties,omitempty"`
+	Nodes           []jsonNamed       `json:"nodes"`
+	Regions         []jsonNamed       `json:"regions"`
+	Communicators   []jsonComm        `json:"communicators"`
+	Locations       []jsonLocation    `json:"locations"`
+}
+
+type jsonNamed struct {
+	Name string `json:"name"`
+}
+
+type jsonComm struct {
+	Name    string  `json:"name"`
+	Members []int32 `json:"members"`
+}
+
+type jsonLocation struct {
+	ID      *uint64      `json:"id"`
+	Name    string       `json:"name"`
+	Node    *int32       `json:"node"`
+	Events  *uint64      `json:"events,omitempty"`
+	Offsets []jsonOffset `json:"offsets,omitempty"`
+}
+
+type jsonOffset struct {
+	Time   int64   `json:"time"`
+	Offset int64   `json:"offset"`
+	RTT    int64   `json:"rtt"`
+	StdDev float64 `json:"stddev"`
+}
+
+// encodeManifest renders the manifest of defs with the given per-location
+// event counts (nil: none, for an incomplete trace).
+func encodeManifest(defs *Trace, counts []uint64, complete bool) ([]byte, error) {
+	version := int64(NativeVersion)
+	res := defs.Resolution
+	m := jsonManifest{
+		Format:          NativeFormat,
+		Version:         &version,
+		Complete:        &complete,
+		TimerResolution: &res,
+		Properties:      defs.Properties,
+		Nodes:           make([]jsonNamed, len(defs.Nodes)),
+		Regions:         make([]jsonNamed, len(defs.Regions)),
+		Communicators:   make([]jsonComm, len(defs.Comms)),
+		Locations:       make([]jsonLocation, len(defs.Locations)),
+	}
+	for i, n := range defs.Nodes {
+		m.Nodes[i].Name = n.Name
+	}
+	for i, r := range defs.Regions {
+		m.Regions[i].Name = r.Name
+	}
+	for i, c := range defs.Comms {
+		m.Communicators[i] = jsonComm{Name: c.Name, Members: c.Members}
+		if c.Members == nil {
+			m.Communicators[i].Members = []int32{}
+		}
+	}
+	for i, l := range defs.Locations {
+		node := l.Node
+		id := l.ID
+		jl := jsonLocation{ID: &id, Name: l.Name, Node: &node}
+		if counts != nil {
+			jl.Events = &counts[i]
+		}
+		if len(l.Offsets) > 0 {
+			jl.Offsets = make([]jsonOffset, len(l.Offsets))
+			for k, o := range l.Offsets {
+				if math.IsNaN(o.StdDev) || math.IsInf(o.StdDev, 0) {
+					return nil, fmt.Errorf("location %d: clock offset %d: stddev %v is not a finite number", i, k, o.StdDev)
+				}
+				jl.Offsets[k] = jsonOffset(o)
+			}
+		}
+		m.Locations[i] = jl
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&m); err != nil {
+		return nil, fmt.Errorf("encoding manifest: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// manifest is a decoded and checked clc.json.
+type manifest struct {
+	defs     *Trace
+	counts   []int64 // per location, -1 where "events" is absent
+	complete bool
+}
+
+// readManifest reads and checks dir/clc.json: syntax, format and version,
+// required fields, and the definitions' internal references (Validate).
+func readManifest(dir string) (*manifest, error) {
+	path := filepath.Join(dir, ManifestName)
+	bad := func(off int64, format string, args ...any) error {
+		return formatErr(path, off, -1, -1, -1, format, args...)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("native trace %s: %w", dir, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxManifestBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if len(data) > maxManifestBytes {
+		return nil, bad(maxManifestBytes, "manifest larger than %d bytes", maxManifestBytes)
+	}
+	var m jsonManifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			return nil, bad(se.Offset, "invalid JSON: %v", err)
+		case errors.As(err, &te):
+			return nil, bad(te.Offset, "invalid manifest: %v", err)
+		}
+		return nil, bad(-1, "invalid manifest: %v", err)
+	}
+	if m.Format != NativeFormat {
+		return nil, bad(-1, "format is %q, want %q", m.Format, NativeFormat)
+	}
+	if m.Version == nil {
+		return nil, bad(-1, "no version")
+	}
+	if *m.Version != NativeVersion {
+		return nil, bad(-1, "version %d, this reader reads version %d", *m.Version, NativeVersion)
+	}
+	if m.Complete == nil {
+		return nil, bad(-1, `no "complete" field`)
+	}
+	if m.TimerResolution == nil || *m.TimerResolution == 0 {
+		return nil, bad(-1, "timer_resolution missing or 0")
+	}
+	t := &Trace{
+		Resolution: *m.TimerResolution,
+		Properties: m.Properties,
+		Nodes:      make([]Node, len(m.Nodes)),
+		Regions:    make([]Region, len(m.Regions)),
+		Comms:      make([]Comm, len(m.Communicators)),
+		Locations:  make([]*Location, len(m.Locations)),
+	}
+	for i, n := range m.Nodes {
+		t.Nodes[i].Name = n.Name
+	}
+	for i, r := range m.Regions {
+		t.Regions[i].Name = r.Name
+	}
+	for i, c := range m.Communicators {
+		t.Comms[i] = Comm{Name: c.Name, Members: c.Members}
+	}
+	locs := make([]Location, len(m.Locations))
+	counts := make([]int64, len(m.Locations))
+	for i, jl := range m.Locations {
+		if jl.ID == nil {
+			return nil, formatErr(path, -1, i, -1, -1, `location without "id"`)
+		}
+		if jl.Node == nil {
+			return nil, formatErr(path, -1, i, -1, -1, `location without "node"`)
+		}
+		counts[i] = -1
+		if jl.Events != nil {
+			if *jl.Events > MaxEvents {
+				return nil, formatErr(path, -1, i, -1, -1, "%d events, more than %d", *jl.Events, uint64(MaxEvents))
+			}
+			counts[i] = int64(*jl.Events)
+		} else if *m.Complete {
+			return nil, formatErr(path, -1, i, -1, -1, `location without "events" in a complete trace`)
+		}
+		l := &locs[i]
+		l.ID, l.Name, l.Node = *jl.ID, jl.Name, *jl.Node
+		if len(jl.Offsets) > 0 {
+			l.Offsets = make([]ClockOffset, len(jl.Offsets))
+			for k, o := range jl.Offsets {
+				l.Offsets[k] = ClockOffset(o)
+			}
+		}
+		t.Locations[i] = l
+	}
+	if err := t.Validate(); err != nil {
+		var ee *EventError
+		if errors.As(err, &ee) {
+			return nil, &FormatError{Path: path, Offset: -1, Location: ee.Location, Block: -1, Event: -1, Err: ee.Err}
+		}
+		return nil, &FormatError{Path: path, Offset: -1, Location: -1, Block: -1, Event: -1, Err: err}
+	}
+	return &manifest{defs: t, counts: counts, complete: *m.Complete}, nil
+}
+
+// IsDir reports whether dir looks like a native trace: it has a clc.json
+// whose "format" is "clc-native". It does not check anything else.
+func IsDir(dir string) bool {
+	f, err := os.Open(filepath.Join(dir, ManifestName))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var m struct {
+		Format string `json:"format"`
+	}
+	if err := json.NewDecoder(io.LimitReader(f, maxManifestBytes)).Decode(&m); err != nil {
+		return false
+	}
+	return m.Format == NativeFormat
+}
