@@ -1,0 +1,671 @@
+package otf
+
+import (
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/clc-tools/clc/trace"
+)
+
+// Enumeration values of OTF2 used by the writer.
+const (
+	paradigmUser = 1
+	paradigmMPI  = 4
+
+	paradigmClassProcess = 0
+
+	locGroupTypeProcess = 1
+	locTypeCPUThread    = 1
+
+	roleFunction    = 1
+	roleBarrier     = 15
+	roleCollOne2All = 23
+	roleCollAll2One = 24
+	roleCollAll2All = 25
+	roleCollOther   = 26
+	roleP2P         = 28
+)
+
+// Writer writes a new archive from the trace model, location by location
+// (path b: clc-sim --format otf2, native → OTF2). It implements trace.Sink.
+//
+// Event files are written as the events arrive; the definitions, which
+// depend on the whole trace (event counts, the time range, clock offsets),
+// are written by Close. Memory: the unfinished chunk of each location (at
+// most the event chunk size; when many locations would make that more than
+// 1 GiB, unfinished chunks are kept at their used size between Appends).
+type Writer struct {
+	dir     string
+	tmp     string
+	commit  func() error
+	cleanup func()
+	defs    *trace.Trace
+	opt     WriteOptions
+	evSize  int
+	shrink  bool
+	locs    []*locWriter
+	closed  bool
+	mu      sync.Mutex
+	dropped int64
+}
+
+type locWriter struct {
+	cw      *chunkWriter
+	tr      timeRange
+	last    uint64
+	scratch []byte
+	err     error
+}
+
+// appendFile is an io.Writer that appends to a file, opening and closing
+// it for every write, so that any number of locations can be written
+// without holding a file descriptor each. Writes are whole chunks.
+type appendFile struct{ path string }
+
+func (a appendFile) Write(b []byte) (int, error) {
+	f, err := os.OpenFile(a.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
+	if err != nil {
+		return 0, err
+	}
+	n, err := f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return n, err
+}
+
+// Create starts a new archive in dir (which must not exist or be empty)
+// for the definitions in defs: its Locations fix the event files, and its
+// other definitions, including each location's Offsets (written as
+// ClockOffset records), are read at Close. The events of defs are ignored.
+// The archive is written to a temporary directory beside dir and renamed at
+// Close.
+func Create(dir string, defs *trace.Trace, opt *WriteOptions) (*Writer, error) {
+	if defs == nil {
+		return nil, fmt.Errorf("otf2: create: no definitions")
+	}
+	w := &Writer{dir: dir, defs: defs}
+	if opt != nil {
+		w.opt = *opt
+	}
+	if w.opt.EventChunkSize == 0 {
+		w.opt.EventChunkSize = 1 << 20
+	}
+	if w.opt.DefChunkSize == 0 {
+		w.opt.DefChunkSize = 4 << 20
+	}
+	for _, cs := range []uint64{w.opt.EventChunkSize, w.opt.DefChunkSize} {
+		if cs < MinChunkSize || cs > MaxChunkSize {
+			return nil, fmt.Errorf("otf2: create: chunk size %d outside [%d, %d]", cs, MinChunkSize, MaxChunkSize)
+		}
+	}
+	w.evSize = int(w.opt.EventChunkSize)
+	w.shrink = uint64(len(defs.Locations))*w.opt.EventChunkSize > 1<<30
+	seen := map[uint64]int{}
+	for li, l := range defs.Locations {
+		if l == nil {
+			return nil, fmt.Errorf("otf2: create: location %d is nil", li)
+		}
+		if o, dup := seen[l.ID]; dup {
+			return nil, fmt.Errorf("otf2: create: locations %d and %d have the same id %d", o, li, l.ID)
+		}
+		seen[l.ID] = li
+	}
+	tmp, commit, cleanup, err := outDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	w.tmp, w.commit, w.cleanup = tmp, commit, cleanup
+	if err := os.Mkdir(filepath.Join(tmp, "traces"), 0o777); err != nil {
+		cleanup()
+		return nil, fmt.Errorf("otf2: %w", err)
+	}
+	w.locs = make([]*locWriter, len(defs.Locations))
+	for li, l := range defs.Locations {
+		name := "traces/" + strconv.FormatUint(l.ID, 10) + ".evt"
+		w.locs[li] = &locWriter{cw: newChunkWriter(name, appendFile{filepath.Join(tmp, filepath.FromSlash(name))}, w.evSize, w.opt.bigEndian, true, nil)}
+	}
+	return w, nil
+}
+
+// Defs returns the definitions given to Create; they may be changed until
+// Close.
+func (w *Writer) Defs() *trace.Trace { return w.defs }
+
+// Dropped returns the number of events and attachments not written
+// because they are not OTF2 records (opaque records or attachments of
+// another format).
+func (w *Writer) Dropped() int64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.dropped
+}
+
+// Append writes the events of ev as the next events of location loc. It may
+// be called concurrently for different locations. Times must not decrease
+// and must not be negative.
+func (w *Writer) Append(loc int, ev *trace.Events) error {
+	if w.closed {
+		return fmt.Errorf("otf2: append after close")
+	}
+	if loc < 0 || loc >= len(w.locs) {
+		return fmt.Errorf("otf2: append: location %d out of range [0,%d)", loc, len(w.locs))
+	}
+	lw := w.locs[loc]
+	if lw.err != nil {
+		return lw.err
+	}
+	dropped, err := w.appendEvents(loc, lw, ev)
+	if err != nil {
+		lw.err = err
+		return err
+	}
+	if dropped > 0 {
+		w.mu.Lock()
+		w.dropped += dropped
+		w.mu.Unlock()
+	}
+	if w.shrink && cap(lw.cw.buf) > 2*len(lw.cw.buf)+4096 {
+		lw.cw.buf = append([]byte(nil), lw.cw.buf...)
+	}
+	return nil
+}
+
+func (w *Writer) appendEvents(loc int, lw *locWriter, ev *trace.Events) (int64, error) {
+	var dropped int64
+	att := 0
+	e := enc{be: w.opt.bigEndian}
+	cw := lw.cw
+	for i, k := range ev.Kind {
+		var attr []byte
+		for att < len(ev.Attach) && int(ev.Attach[att].Event) < i {
+			att++
+			dropped++
+		}
+		for att < len(ev.Attach) && int(ev.Attach[att].Event) == i {
+			a := ev.Attach[att]
+			if a.Format == trace.FormatOTF2 && attr == nil {
+				attr = a.Data
+			} else {
+				dropped++
+			}
+			att++
+		}
+		t := ev.Time[i]
+		if t < 0 {
+			return dropped, &trace.EventError{Location: loc, Event: int(cw.numEvents()), Err: fmt.Errorf("otf2: negative time %d", t)}
+		}
+		ut := uint64(t)
+		if lw.tr.any && ut < lw.last {
+			return dropped, &trace.EventError{Location: loc, Event: int(cw.numEvents()), Err: fmt.Errorf("otf2: time %d is before the previous event's %d", ut, lw.last)}
+		}
+		e.b = lw.scratch[:0]
+		var typ uint8
+		r := ev.Ref[i]
+		switch k {
+		case trace.KindEnter, trace.KindLeave:
+			typ = evEnter
+			if k == trace.KindLeave {
+				typ = evLeave
+			}
+			e.u32c(r)
+		case trace.KindSend, trace.KindIsend, trace.KindRecv, trace.KindIrecv:
+			m := ev.Msgs[r]
+			switch k {
+			case trace.KindSend:
+				typ = evMpiSend
+			case trace.KindIsend:
+				typ = evMpiIsend
+			case trace.KindRecv:
+				typ = evMpiRecv
+			default:
+				typ = evMpiIrecv
+			}
+			e.u32c(m.Peer)
+			e.u32c(m.Comm)
+			e.u32c(m.Tag)
+			e.u64c(m.Bytes)
+			if k == trace.KindIsend || k == trace.KindIrecv {
+				e.u64c(m.Request)
+			}
+		case trace.KindIsendComplete, trace.KindIrecvRequest, trace.KindRequestTest, trace.KindRequestCancelled, trace.KindNBCollRequest:
+			switch k {
+			case trace.KindIsendComplete:
+				typ = evMpiIsendComplete
+			case trace.KindIrecvRequest:
+				typ = evMpiIrecvRequest
+			case trace.KindRequestTest:
+				typ = evMpiRequestTest
+			case trace.KindRequestCancelled:
+				typ = evMpiRequestCancelled
+			default:
+				typ = evNonBlockingCollectiveRequest
+			}
+			e.u64c(ev.Reqs[r])
+		case trace.KindCollBegin:
+			typ = evMpiCollectiveBegin
+		case trace.KindCollEnd, trace.KindNBCollComplete:
+			c := ev.Colls[r]
+			typ = evMpiCollectiveEnd
+			if k == trace.KindNBCollComplete {
+				typ = evNonBlockingCollectiveComplete
+			}
+			e.u8(uint8(c.Op))
+			e.u32c(c.Comm)
+			e.u32c(c.Root)
+			e.u64c(c.Sent)
+			e.u64c(c.Received)
+			if k == trace.KindNBCollComplete {
+				e.u64c(c.Request)
+			}
+		case trace.KindCommCreate, trace.KindCommDestroy:
+			typ = evCommCreate
+			if k == trace.KindCommDestroy {
+				typ = evCommDestroy
+			}
+			e.u32c(r)
+		case trace.KindOther:
+			o := ev.Opaque[r]
+			if o.Format != trace.FormatOTF2 {
+				dropped++
+				if attr != nil {
+					dropped++
+				}
+				continue
+			}
+			if o.Type < 10 || o.Type > 255 {
+				return dropped, &trace.EventError{Location: loc, Event: int(cw.numEvents()), Err: fmt.Errorf("otf2: opaque record type %d is not an OTF2 event record", o.Type)}
+			}
+			typ = uint8(o.Type)
+			e.b = append(e.b, o.Data...)
+		default:
+			return dropped, &trace.EventError{Location: loc, Event: int(cw.numEvents()), Err: fmt.Errorf("otf2: cannot write event kind %s", k)}
+		}
+		lw.scratch = e.b
+		if err := cw.event(ut, attr, typ, e.b); err != nil {
+			return dropped, err
+		}
+		lw.last = ut
+		lw.tr.add(ut)
+	}
+	dropped += int64(len(ev.Attach) - att)
+	return dropped, nil
+}
+
+// Abort discards everything written so far.
+func (w *Writer) Abort() {
+	if !w.closed {
+		w.closed = true
+		w.cleanup()
+	}
+}
+
+// Close finishes the event files, writes the definitions and the anchor,
+// and moves the archive into place.
+func (w *Writer) Close() error {
+	if w.closed {
+		return fmt.Errorf("otf2: close: already closed")
+	}
+	w.closed = true
+	defer w.cleanup()
+	var all timeRange
+	for li, lw := range w.locs {
+		if lw.err != nil {
+			return lw.err
+		}
+		if err := lw.cw.close(); err != nil {
+			return err
+		}
+		lw.cw.buf = nil
+		all.merge(lw.tr)
+		if err := w.writeLocalDefs(li); err != nil {
+			return err
+		}
+	}
+	n, err := w.writeGlobalDefs(all)
+	if err != nil {
+		return err
+	}
+	an := &Anchor{
+		BigEndian:      w.opt.bigEndian,
+		AnchorFormat:   3,
+		TraceFormat:    2,
+		Version:        [3]uint8{3, 0, 0},
+		EventChunkSize: w.opt.EventChunkSize,
+		DefChunkSize:   w.opt.DefChunkSize,
+		Substrate:      SubstratePOSIX,
+		Compression:    CompressionNone,
+		NumLocations:   uint64(len(w.locs)),
+		NumGlobalDefs:  n,
+		Creator:        w.opt.Creator,
+	}
+	if an.Creator == "" {
+		an.Creator = "clc"
+	}
+	keys := make([]string, 0, len(w.defs.Properties))
+	for k := range w.defs.Properties {
+		if validPropertyName(k) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		an.Properties = append(an.Properties, Property{k, w.defs.Properties[k]})
+	}
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d %d %d %d", w.defs.Resolution, len(w.locs), all.min, all.max)
+	an.TraceID = h.Sum64()
+	if err := os.WriteFile(filepath.Join(w.tmp, "traces.otf2"), an.encode(), 0o666); err != nil {
+		return fmt.Errorf("otf2: %w", err)
+	}
+	return w.commit()
+}
+
+// validPropertyName reports whether an anchor property name has OTF2's
+// NAMESPACE::NAME form (upper-case letters, digits, underscores).
+func validPropertyName(k string) bool {
+	parts := strings.Split(k, "::")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" {
+			return false
+		}
+		for _, c := range p {
+			if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (w *Writer) writeLocalDefs(li int) error {
+	l := w.defs.Locations[li]
+	name := "traces/" + strconv.FormatUint(l.ID, 10) + ".def"
+	f, err := createFile(filepath.Join(w.tmp, filepath.FromSlash(name)))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	cw := newChunkWriter(name, f, int(w.opt.DefChunkSize), w.opt.bigEndian, false, nil)
+	e := enc{be: w.opt.bigEndian}
+	for k, o := range l.Offsets {
+		if o.Time < 0 || (k > 0 && o.Time <= l.Offsets[k-1].Time) {
+			return fmt.Errorf("otf2: location %d: clock offset %d at time %d is negative or not after the previous one", li, k, o.Time)
+		}
+		e.b = e.b[:0]
+		e.u64full(uint64(o.Time))
+		e.i64c(o.Offset)
+		e.f64(o.StdDev)
+		if err := cw.def(defClockOffset, e.b); err != nil {
+			return err
+		}
+	}
+	if err := cw.close(); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// regionRole guesses an MPI region's role and paradigm from its name.
+func regionRole(name string) (role, paradigm uint8) {
+	if !strings.HasPrefix(name, "MPI_") {
+		return roleFunction, paradigmUser
+	}
+	n := strings.ToLower(strings.TrimPrefix(name, "MPI_"))
+	switch n {
+	case "barrier", "ibarrier":
+		return roleBarrier, paradigmMPI
+	case "bcast", "ibcast", "scatter", "iscatter", "scatterv", "iscatterv":
+		return roleCollOne2All, paradigmMPI
+	case "gather", "igather", "gatherv", "igatherv", "reduce", "ireduce":
+		return roleCollAll2One, paradigmMPI
+	case "allgather", "iallgather", "allgatherv", "iallgatherv", "alltoall", "ialltoall",
+		"alltoallv", "ialltoallv", "alltoallw", "ialltoallw", "allreduce", "iallreduce",
+		"reduce_scatter", "ireduce_scatter", "reduce_scatter_block", "ireduce_scatter_block":
+		return roleCollAll2All, paradigmMPI
+	case "scan", "iscan", "exscan", "iexscan":
+		return roleCollOther, paradigmMPI
+	}
+	for _, p := range []string{"send", "recv", "isend", "irecv", "ssend", "bsend", "rsend",
+		"issend", "ibsend", "irsend", "sendrecv", "sendrecv_replace", "wait", "waitall",
+		"waitany", "waitsome", "test", "testall", "testany", "testsome", "probe", "iprobe",
+		"start", "startall", "cancel", "request_free"} {
+		if n == p {
+			return roleP2P, paradigmMPI
+		}
+	}
+	return roleFunction, paradigmMPI
+}
+
+// writeGlobalDefs writes traces.def and returns the number of records.
+func (w *Writer) writeGlobalDefs(all timeRange) (uint64, error) {
+	t := w.defs
+	name := "traces.def"
+	f, err := createFile(filepath.Join(w.tmp, name))
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	be := w.opt.bigEndian
+	cw := newChunkWriter(name, f, int(w.opt.DefChunkSize), be, false, nil)
+	var n uint64
+	e := enc{be: be}
+	put := func(typ uint8) error {
+		n++
+		return cw.def(typ, e.b)
+	}
+	// Strings, interned in order of first use.
+	strs := map[string]uint32{}
+	var order []string
+	str := func(s string) uint32 {
+		if id, ok := strs[s]; ok {
+			return id
+		}
+		id := uint32(len(order))
+		strs[s] = id
+		order = append(order, s)
+		return id
+	}
+	str("")
+	str("machine")
+	str("node")
+	str("MPI")
+	for _, nd := range t.Nodes {
+		str(nd.Name)
+	}
+	lgNames := make([]uint32, len(t.Locations))
+	locNames := make([]uint32, len(t.Locations))
+	for li, l := range t.Locations {
+		lgNames[li] = str("MPI Rank " + strconv.Itoa(li))
+		nm := l.Name
+		if nm == "" {
+			nm = "rank " + strconv.Itoa(li)
+		}
+		locNames[li] = str(nm)
+	}
+	for _, r := range t.Regions {
+		str(r.Name)
+	}
+	for _, c := range t.Comms {
+		str(c.Name)
+	}
+
+	e.b = e.b[:0]
+	e.u64c(t.Resolution)
+	if all.any {
+		e.u64c(all.min)
+		e.u64c(all.max - all.min)
+	} else {
+		e.u64c(0)
+		e.u64c(0)
+	}
+	e.u64c(undefined64) // realtimeTimestamp unknown
+	if t.Resolution == 0 {
+		return 0, fmt.Errorf("otf2: timer resolution is 0")
+	}
+	if err := put(defClockProperties); err != nil {
+		return 0, err
+	}
+	for id, s := range order {
+		e.b = e.b[:0]
+		e.u32c(uint32(id))
+		e.str(s)
+		if err := put(defString); err != nil {
+			return 0, err
+		}
+	}
+	e.b = e.b[:0]
+	e.u8(paradigmMPI)
+	e.u32c(strs["MPI"])
+	e.u8(paradigmClassProcess)
+	if err := put(defParadigm); err != nil {
+		return 0, err
+	}
+	// System tree: a root, then one node per trace.Node.
+	e.b = e.b[:0]
+	e.u32c(0)
+	e.u32c(strs["machine"])
+	e.u32c(strs["machine"])
+	e.u32c(undefined32)
+	if err := put(defSystemTreeNode); err != nil {
+		return 0, err
+	}
+	for i, nd := range t.Nodes {
+		e.b = e.b[:0]
+		e.u32c(uint32(1 + i))
+		e.u32c(strs[nd.Name])
+		e.u32c(strs["node"])
+		e.u32c(0)
+		if err := put(defSystemTreeNode); err != nil {
+			return 0, err
+		}
+	}
+	for li, l := range t.Locations {
+		if l.Node < 0 || int(l.Node) >= len(t.Nodes) {
+			return 0, fmt.Errorf("otf2: location %d: node %d out of range", li, l.Node)
+		}
+		e.b = e.b[:0]
+		e.u32c(uint32(li))
+		e.u32c(lgNames[li])
+		e.u8(locGroupTypeProcess)
+		e.u32c(uint32(1 + l.Node))
+		e.u32c(undefined32) // creatingLocationGroup
+		if err := put(defLocationGroup); err != nil {
+			return 0, err
+		}
+	}
+	for li, l := range t.Locations {
+		e.b = e.b[:0]
+		e.u64c(l.ID)
+		e.u32c(locNames[li])
+		e.u8(locTypeCPUThread)
+		e.u64c(w.locs[li].cw.numEvents())
+		e.u32c(uint32(li))
+		if err := put(defLocation); err != nil {
+			return 0, err
+		}
+	}
+	for ri, r := range t.Regions {
+		role, par := regionRole(r.Name)
+		e.b = e.b[:0]
+		e.u32c(uint32(ri))
+		e.u32c(strs[r.Name]) // name
+		e.u32c(strs[""])     // description
+		e.u8(0)              // regionType (withdrawn)
+		e.u32c(undefined32)  // sourceFile
+		e.u32c(0)            // beginLineNumber
+		e.u32c(0)            // endLineNumber
+		e.u32c(strs[r.Name]) // canonicalName
+		e.u8(role)
+		e.u8(par)
+		e.u32c(0) // regionFlags
+		if err := put(defRegion); err != nil {
+			return 0, err
+		}
+	}
+	group := func(id uint32, typ uint8, members func(*enc) int) error {
+		e.b = e.b[:0]
+		e.u32c(id)
+		e.u32c(strs[""])
+		e.u8(0) // groupTypePre12 (withdrawn)
+		members(&e)
+		e.u8(typ)
+		e.u8(paradigmMPI)
+		e.u32c(0)
+		return put(defGroup)
+	}
+	if len(t.Comms) > 0 {
+		if err := group(0, groupCommLocations, func(e *enc) int {
+			e.u32c(uint32(len(t.Locations)))
+			for _, l := range t.Locations {
+				e.u64c(l.ID)
+			}
+			return 0
+		}); err != nil {
+			return 0, err
+		}
+		for ci, c := range t.Comms {
+			for r, m := range c.Members {
+				if m < 0 || int(m) >= len(t.Locations) {
+					return 0, fmt.Errorf("otf2: communicator %d: member %d is location %d, out of range", ci, r, m)
+				}
+			}
+			if err := group(uint32(1+ci), groupCommGroup, func(e *enc) int {
+				e.u32c(uint32(len(c.Members)))
+				for _, m := range c.Members {
+					e.u64c(uint64(m))
+				}
+				return 0
+			}); err != nil {
+				return 0, err
+			}
+		}
+		for ci, c := range t.Comms {
+			e.b = e.b[:0]
+			e.u32c(uint32(ci))
+			e.u32c(strs[c.Name])
+			e.u32c(uint32(1 + ci))
+			e.u32c(undefined32) // parent
+			e.u32c(0)           // flags
+			if err := put(defComm); err != nil {
+				return 0, err
+			}
+		}
+	}
+	if err := cw.close(); err != nil {
+		return 0, err
+	}
+	return n, f.Close()
+}
+
+// WriteTrace writes the whole trace t as a new archive in dir (path b),
+// writing the locations in parallel.
+func WriteTrace(dir string, t *trace.Trace, opt *WriteOptions) error {
+	w, err := Create(dir, t, opt)
+	if err != nil {
+		return err
+	}
+	var eg errgroup.Group
+	eg.SetLimit(w.opt.workers())
+	for li, l := range t.Locations {
+		eg.Go(func() error { return w.Append(li, &l.Events) })
+	}
+	if err := eg.Wait(); err != nil {
+		w.Abort()
+		return err
+	}
+	return w.Close()
+}
+
+var _ trace.Sink = (*Writer)(nil)
