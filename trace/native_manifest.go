@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // This file reads and writes the manifest clc.json (docs/format.md,
@@ -137,7 +138,11 @@ func readManifest(dir string) (*manifest, error) {
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &se):
-			return nil, bad(se.Offset, "invalid JSON: %v", err)
+			off := se.Offset // bytes read when the error was found
+			if strings.HasPrefix(se.Error(), "invalid character") && off > 0 {
+				off-- // the offending character
+			}
+			return nil, bad(off, "invalid JSON: %v", err)
 		case errors.As(err, &te):
 			return nil, bad(te.Offset, "invalid manifest: %v", err)
 		}
