@@ -194,6 +194,9 @@ func (w *Writer) appendEvents(loc int, lw *locWriter, ev *trace.Events) (int64, 
 			a := ev.Attach[att]
 			if a.Format == trace.FormatOTF2 && attr == nil {
 				attr = a.Data
+				if w.opt.bigEndian {
+					attr, _ = swapAttributeList(attr, true)
+				}
 			} else {
 				dropped++
 			}
@@ -285,7 +288,11 @@ func (w *Writer) appendEvents(loc int, lw *locWriter, ev *trace.Events) (int64, 
 				return dropped, &trace.EventError{Location: loc, Event: int(cw.numEvents()), Err: fmt.Errorf("otf2: opaque record type %d is not an OTF2 event record", o.Type)}
 			}
 			typ = uint8(o.Type)
-			e.b = append(e.b, o.Data...)
+			data := o.Data
+			if w.opt.bigEndian {
+				data, _ = swapEvent(typ, data, true)
+			}
+			e.b = append(e.b, data...)
 		default:
 			return dropped, &trace.EventError{Location: loc, Event: int(cw.numEvents()), Err: fmt.Errorf("otf2: cannot write event kind %s", k)}
 		}

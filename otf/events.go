@@ -77,7 +77,12 @@ func (x *eventDecoder) run() error {
 			pending = len(x.arena)
 			pendLen = len(rec.payload)
 			pendOff = rec.off
-			x.arena = append(x.arena, rec.payload...)
+			if s.c.be {
+				p, _ := swapAttributeList(rec.payload, false)
+				x.arena = append(x.arena, p...)
+			} else {
+				x.arena = append(x.arena, rec.payload...)
+			}
 			continue
 		}
 		if !haveTime {
@@ -203,7 +208,12 @@ func (x *eventDecoder) run() error {
 			ev.Ref = append(ev.Ref, idx)
 		default:
 			x.opOff = append(x.opOff, span{len(x.arena), len(rec.payload)})
-			x.arena = append(x.arena, rec.payload...)
+			if s.c.be {
+				p, _ := swapEvent(rec.typ, rec.payload, false)
+				x.arena = append(x.arena, p...)
+			} else {
+				x.arena = append(x.arena, rec.payload...)
+			}
 			ev.Kind = append(ev.Kind, trace.KindOther)
 			ev.Time = append(ev.Time, now)
 			ev.Ref = append(ev.Ref, uint32(len(ev.Opaque)))

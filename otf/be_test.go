@@ -1,0 +1,61 @@
+package otf
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A big-endian archive (written by a test-only option of the writer) reads
+// back to the same model, and the reference library prints it exactly as it
+// prints the little-endian one: the byte swapping agrees with OTF2's.
+func TestBigEndian(t *testing.T) {
+	dir := genRef(t, 60)
+	a, err := Open(dir)
+	require.NoError(t, err)
+	tr, err := a.Read(nil)
+	require.NoError(t, err)
+	tr.Locations[2].Offsets = nil
+
+	le := filepath.Join(t.TempDir(), "le")
+	be := filepath.Join(t.TempDir(), "be")
+	require.NoError(t, WriteTrace(le, tr, nil))
+	require.NoError(t, WriteTrace(be, tr, &WriteOptions{bigEndian: true}))
+
+	raw, err := os.ReadFile(filepath.Join(be, "traces", "4294967296.evt"))
+	require.NoError(t, err)
+	require.Equal(t, byte(markBig), raw[1], "chunk header byte-order mark")
+	anc, err := os.ReadFile(filepath.Join(be, "traces.otf2"))
+	require.NoError(t, err)
+	require.Equal(t, byte(markBig), anc[1])
+
+	b, err := Open(be)
+	require.NoError(t, err)
+	assert.True(t, b.Anchor().BigEndian)
+	tb, err := b.Read(nil)
+	require.NoError(t, err)
+	for li := range tr.Locations {
+		assert.Equal(t, tr.Locations[li].Events, tb.Locations[li].Events, "location %d", li)
+		assert.Equal(t, tr.Locations[li].Offsets, tb.Locations[li].Offsets, "location %d", li)
+	}
+	assert.Equal(t, tr.Comms, tb.Comms)
+	assert.Equal(t, tr.Regions, tb.Regions)
+
+	checkOTF2(t, filepath.Join(be, "traces.otf2"))
+	wantAll := otf2Print(t, filepath.Join(le, "traces.otf2"), "-A", "-C")
+	gotAll := otf2Print(t, filepath.Join(be, "traces.otf2"), "-A", "-C")
+	want, got := eventLines(wantAll), eventLines(gotAll)
+	require.Greater(t, len(want), 1000)
+	assert.Equal(t, want, got)
+
+	// Rewriting a big-endian archive keeps its byte order.
+	out := filepath.Join(t.TempDir(), "rw")
+	require.NoError(t, b.Rewrite(out, tb, nil))
+	raw, err = os.ReadFile(filepath.Join(out, "traces", "4294967296.evt"))
+	require.NoError(t, err)
+	require.Equal(t, byte(markBig), raw[1])
+	assert.Equal(t, want, eventLines(otf2Print(t, filepath.Join(out, "traces.otf2"))))
+}
