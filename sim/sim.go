@@ -1,0 +1,529 @@
+// Package sim is clc's ground truth: a discrete-event simulator of MPI
+// programs that records what a tracer would, twice — once with per-node
+// clock error (offset, drift and non-linear wander, plus noisy offset
+// measurements at MPI_Init and MPI_Finalize), once with the true times.
+//
+// The simulation runs in true time, in integer ticks of the timer
+// resolution, with a latency model (minimum latency within and between
+// nodes, bandwidth, exponential jitter, send overhead) and compute phases of
+// random length. Sends are eager (they never wait for the receiver), so any
+// mix of patterns runs without deadlock. Every receive completes no earlier
+// than its send plus the latency plus the transfer time, and every
+// collective obeys the happened-before relations of DESIGN.md's collective
+// table plus latency; the tests check this with an independent checker.
+//
+// Memory is O(ranks) plus the buffered events: Run simulates step by step
+// and hands the events to trace.Sinks whenever Config.FlushEvents are
+// buffered, converting true times to clock readings on the way, in parallel
+// with the simulation of the next steps. See docs/sim.md.
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/clc-tools/clc/trace"
+)
+
+// none is the "no dependency" time.
+const none = math.MinInt64
+
+// Tags of the point-to-point patterns.
+const (
+	tagWork   = 0  // master → worker
+	tagResult = 1  // worker → master: 1, 2 or 3
+	tagRing   = 10 // ring
+	tagPairs  = 20 // random pairs: 20 … 27
+	tagHalo   = 100
+)
+
+// Generate simulates cfg in memory and returns the recorded trace (clock
+// error applied, offset measurements in Location.Offsets) and the truth (the
+// same events in the same order, with the true times).
+func Generate(cfg Config) (recorded, truth *trace.Trace, err error) {
+	recDefs, err := Definitions(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	truthDefs, err := TruthDefinitions(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	rec, tru := &memSink{defs: recDefs}, &memSink{defs: truthDefs}
+	if err := Run(cfg, rec, tru); err != nil {
+		return nil, nil, err
+	}
+	return recDefs, truthDefs, nil
+}
+
+// Run simulates cfg and streams the recorded trace into rec and the truth
+// into truth, location by location in pieces, from up to GOMAXPROCS
+// goroutines at once (never two for the same location). The sinks' Defs
+// must have cfg.Ranks locations and cfg.Resolution (create them with
+// Definitions and TruthDefinitions). Before it returns, Run sets the offset
+// measurements of rec.Defs()'s locations. It does not close the sinks.
+func Run(cfg Config, rec, truth trace.Sink) error {
+	if err := cfg.Validate(); err != nil {
+		return fmt.Errorf("sim: %w", err)
+	}
+	for _, s := range []struct {
+		name string
+		sink trace.Sink
+	}{{"recorded", rec}, {"truth", truth}} {
+		if s.sink == nil {
+			return fmt.Errorf("sim: %s sink is nil", s.name)
+		}
+		d := s.sink.Defs()
+		if d == nil || len(d.Locations) != cfg.Ranks || d.Resolution != cfg.Resolution {
+			return fmt.Errorf("sim: %s sink's definitions do not match the configuration (want %d locations at %d ticks/s)", s.name, cfg.Ranks, cfg.Resolution)
+		}
+	}
+	e := newEngine(cfg)
+	e.fl = newFlusher(e, rec, truth)
+	err := e.run()
+	if werr := e.fl.wait(); err == nil {
+		err = werr
+	}
+	if err != nil {
+		return err
+	}
+	defs := rec.Defs()
+	for r, l := range defs.Locations {
+		l.Offsets = append(l.Offsets[:0], e.offsets[2*r], e.offsets[2*r+1])
+	}
+	return nil
+}
+
+// engine is the state of one simulation: O(ranks) plus buffered events.
+type engine struct {
+	cfg   Config
+	n     int
+	rpn   int
+	steps int
+	rng   *rand.Rand // the program: times, sizes, choices
+	crng  *rand.Rand // the clocks and their offset measurements
+	clk   *clocks
+
+	latIntra, latInter   int64
+	jitter, sendOv, call int64
+	compute, turn        int64
+	tpb                  float64 // ticks per byte
+	noise                float64 // offset-measurement noise, ticks
+
+	grid    grid
+	comms   []trace.Comm
+	sub     bool
+	collSeq int
+	subSeq  int
+
+	now     []int64
+	bufs    [2][]trace.Events
+	cur     []trace.Events // bufs[curSet]
+	curSet  int
+	pending int
+	flushAt int
+	nextReq []uint64
+	offsets []trace.ClockOffset // 2 per rank: at MPI_Init, at MPI_Finalize
+
+	tr maxTracker
+	// scratch
+	arr     []int64
+	u32     []uint32
+	u64     []uint64
+	perm    []int32
+	arr4    []int64
+	stime4  []int64
+	sreq4   []uint64
+	rreq4   []uint64
+	cb, cd  []int64
+	cs, cr  []uint64
+	pendReq []haloReq
+
+	fl *flusher
+}
+
+func newEngine(cfg Config) *engine {
+	n := cfg.Ranks
+	res := cfg.Resolution
+	nodes := (n + cfg.RanksPerNode - 1) / cfg.RanksPerNode
+	e := &engine{
+		cfg:      cfg,
+		n:        n,
+		rpn:      cfg.RanksPerNode,
+		rng:      rand.New(rand.NewPCG(uint64(cfg.Seed), 0x9e3779b97f4a7c15)),
+		crng:     rand.New(rand.NewPCG(uint64(cfg.Seed), 0xc1c0c1c0deadbeef)),
+		latIntra: ticksCeil(cfg.LatencyIntra, res),
+		latInter: ticksCeil(cfg.LatencyInter, res),
+		jitter:   ticks(cfg.Jitter, res),
+		sendOv:   ticks(cfg.SendOverhead, res),
+		call:     ticks(cfg.CallOverhead, res),
+		compute:  ticks(cfg.Compute, res),
+		noise:    cfg.OffsetNoise.Seconds() * float64(res),
+		grid:     newGrid(n),
+		sub:      usesSubComms(cfg.Patterns),
+		now:      make([]int64, n),
+		nextReq:  make([]uint64, n),
+		offsets:  make([]trace.ClockOffset, 2*n),
+		arr:      make([]int64, n),
+		u32:      make([]uint32, n),
+		u64:      make([]uint64, n),
+		perm:     make([]int32, n),
+		cb:       make([]int64, n),
+		cd:       make([]int64, n),
+		cs:       make([]uint64, n),
+		cr:       make([]uint64, n),
+	}
+	e.turn = 2 * e.call
+	if cfg.Bandwidth > 0 {
+		e.tpb = float64(res) / cfg.Bandwidth
+	}
+	e.comms = buildComms(n, e.grid, e.sub)
+	t0 := int64(res) // the run starts one second after the epoch
+	e.clk = newClocks(&cfg, nodes, t0, e.crng)
+	for r := range e.now {
+		e.now[r] = t0
+		e.nextReq[r] = 1
+	}
+	e.bufs[0] = make([]trace.Events, n)
+	e.bufs[1] = make([]trace.Events, n)
+	e.cur = e.bufs[0]
+	e.flushAt = cfg.FlushEvents
+	if e.flushAt == 0 {
+		e.flushAt = 1 << 23
+	}
+	e.tr.init(nodes)
+	e.steps = cfg.Steps
+	if e.steps == 0 {
+		per := 0.0
+		for _, p := range cfg.Patterns {
+			per += e.estimate(p)
+		}
+		fixed := 6.0 * float64(n)
+		if e.sub {
+			fixed *= 2
+		}
+		e.steps = max(1, int(math.Round((float64(cfg.Events)-fixed)/per)))
+	}
+	return e
+}
+
+func (e *engine) run() error {
+	e.initPhase()
+	if e.sub {
+		e.commSplit(1)
+		e.commSplit(1 + e.grid.py)
+	}
+	for range e.steps {
+		for _, p := range e.cfg.Patterns {
+			e.runPattern(p)
+			if e.pending >= e.flushAt {
+				if err := e.flush(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	e.finalizePhase()
+	return e.flush()
+}
+
+// flush hands the buffered events to the flusher (waiting for the previous
+// flush to finish) and continues with the other buffer set.
+func (e *engine) flush() error {
+	if err := e.fl.wait(); err != nil {
+		return err
+	}
+	e.fl.start(e.cur)
+	e.curSet ^= 1
+	e.cur = e.bufs[e.curSet]
+	e.pending = 0
+	return nil
+}
+
+func (e *engine) runPattern(p string) {
+	switch p {
+	case "ring":
+		e.ring()
+	case "halo":
+		e.halo()
+	case "pairs":
+		e.pairs()
+	case "master":
+		e.master()
+	case "coll":
+		op := collPatternOps[e.collSeq%len(collPatternOps)]
+		e.collSeq++
+		e.computeAll()
+		e.collective(0, op)
+	case "subcoll":
+		op := collPatternOps[e.subSeq%len(collPatternOps)]
+		base, count := 1, e.grid.py // rows
+		if e.subSeq%2 == 1 {
+			base, count = 1+e.grid.py, e.grid.px // columns
+		}
+		e.subSeq++
+		e.computeAll()
+		for c := base; c < base+count; c++ {
+			e.collective(c, op)
+		}
+	default:
+		op, _ := lookupOp(p)
+		e.computeAll()
+		e.collective(0, op)
+	}
+}
+
+// estimate is the expected number of events of one instance of pattern p.
+func (e *engine) estimate(p string) float64 {
+	n := float64(e.n)
+	switch p {
+	case "ring":
+		if e.n < 2 {
+			return 2 * n
+		}
+		return 8 * n
+	case "halo":
+		k := float64(e.haloDirs())
+		// compute, posting, and the mean of the three completion variants
+		return n * (2 + 6*k + ((5 + 2*k) + 6*k + (2*k + 2 + k)) / 3)
+	case "pairs":
+		return 2*n + 3.5*float64(e.n-e.n%2)
+	case "master":
+		if e.n < 2 {
+			return 2
+		}
+		return 2*n + 12*(n-1)
+	}
+	return 6 * n
+}
+
+// ---- time and event helpers ----
+
+func (e *engine) node(r int) int32 { return int32(r / e.rpn) }
+
+func (e *engine) lat(a, b int) int64 {
+	if a/e.rpn == b/e.rpn {
+		return e.latIntra
+	}
+	return e.latInter
+}
+
+// gap is the time between two consecutive events of a rank inside a call.
+func (e *engine) gap() int64 {
+	if e.call == 0 {
+		return 0
+	}
+	return e.call/2 + e.rng.Int64N(e.call+1)
+}
+
+func (e *engine) expJitter() int64 {
+	if e.jitter == 0 {
+		return 0
+	}
+	return int64(e.rng.ExpFloat64() * float64(e.jitter))
+}
+
+func (e *engine) xfer(bytes uint64) int64 { return int64(float64(bytes) * e.tpb) }
+
+// delay is the time a message of the given size takes from a to b.
+func (e *engine) delay(a, b int, bytes uint64) int64 {
+	return e.lat(a, b) + e.xfer(bytes) + e.expJitter()
+}
+
+// at advances rank r to its next event, no earlier than dep, and counts it.
+func (e *engine) at(r int, dep int64) int64 {
+	t := e.now[r] + e.gap()
+	if dep > t {
+		t = dep
+	}
+	e.now[r] = t
+	e.pending++
+	return t
+}
+
+func (e *engine) enter(r int, reg uint32) {
+	e.cur[r].AppendRegion(trace.KindEnter, e.at(r, none), reg)
+}
+
+func (e *engine) leave(r int, reg uint32) {
+	e.cur[r].AppendRegion(trace.KindLeave, e.at(r, none), reg)
+}
+
+func (e *engine) newReq(r int) uint64 {
+	q := e.nextReq[r]
+	e.nextReq[r]++
+	return q
+}
+
+func (e *engine) msgSize() uint64 { return uint64(8 << e.rng.IntN(13)) } // 8 B … 32 KiB
+
+func (e *engine) computePhase(r int) {
+	e.enter(r, regCompute)
+	d := e.compute
+	if d > 0 {
+		d = d/2 + e.rng.Int64N(d+1)
+		if e.rng.IntN(100) == 0 {
+			d *= 5 // an outlier (OS noise, imbalance)
+		}
+	}
+	e.now[r] += d
+	e.leave(r, regCompute)
+}
+
+func (e *engine) computeAll() {
+	for r := range e.n {
+		e.computePhase(r)
+	}
+}
+
+func (e *engine) send(r, dest int, kind trace.Kind, m trace.Message) int64 {
+	t := e.at(r, none)
+	e.cur[r].AppendMsg(kind, t, m)
+	return t
+}
+
+// ---- buffers → sinks ----
+
+// flusher converts buffered true times to clock readings and appends both
+// versions to the sinks, in parallel over ranks, in the background.
+type flusher struct {
+	e           *engine
+	rec, truth  trace.Sink
+	workers     int
+	wg          sync.WaitGroup
+	err         error
+	perRankKeep int
+}
+
+func newFlusher(e *engine, rec, truth trace.Sink) *flusher {
+	return &flusher{
+		e: e, rec: rec, truth: truth,
+		workers:     runtime.GOMAXPROCS(0),
+		perRankKeep: max(4096, 4*e.flushAt/e.n),
+	}
+}
+
+func (f *flusher) wait() error {
+	f.wg.Wait()
+	return f.err
+}
+
+func (f *flusher) start(bufs []trace.Events) {
+	f.wg.Add(1)
+	go func() {
+		defer f.wg.Done()
+		f.err = f.flush(bufs)
+	}()
+}
+
+func (f *flusher) flush(bufs []trace.Events) error {
+	const batch = 64
+	var next atomic.Int64
+	var failed atomic.Bool
+	errs := make([]error, f.workers)
+	var wg sync.WaitGroup
+	for w := range f.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var times []int64
+			for !failed.Load() {
+				lo := int(next.Add(batch)) - batch
+				if lo >= len(bufs) {
+					return
+				}
+				for r := lo; r < min(lo+batch, len(bufs)); r++ {
+					ev := &bufs[r]
+					if ev.Len() == 0 {
+						continue
+					}
+					times = f.e.clk.localTimes(times[:0], f.e.node(r), ev.Time)
+					view := *ev
+					view.Time = times
+					if err := f.rec.Append(r, &view); err != nil {
+						errs[w] = fmt.Errorf("sim: writing location %d of the recorded trace: %w", r, err)
+						failed.Store(true)
+						return
+					}
+					if err := f.truth.Append(r, ev); err != nil {
+						errs[w] = fmt.Errorf("sim: writing location %d of the truth: %w", r, err)
+						failed.Store(true)
+						return
+					}
+					if cap(ev.Kind) > f.perRankKeep {
+						*ev = trace.Events{}
+					} else {
+						ev.Reset()
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// ---- max tracker: the latest logical send per receiver, O(1) per query ----
+
+// maxTracker keeps, over the times added, the maximum per node and the two
+// largest per-node maxima of distinct nodes, so that the latest arrival at
+// a receiver on node n, max over added j of (t_j + lat(j, n)), is O(1).
+type maxTracker struct {
+	nodeMax    []int64
+	stamp      []uint32
+	epoch      uint32
+	top1, top2 int64
+	top1Node   int32
+}
+
+func (m *maxTracker) init(nodes int) {
+	m.nodeMax = make([]int64, nodes)
+	m.stamp = make([]uint32, nodes)
+}
+
+func (m *maxTracker) reset() {
+	m.epoch++
+	if m.epoch == 0 {
+		clear(m.stamp)
+		m.epoch = 1
+	}
+	m.top1, m.top2, m.top1Node = none, none, -1
+}
+
+func (m *maxTracker) add(node int32, t int64) {
+	if m.stamp[node] != m.epoch {
+		m.stamp[node] = m.epoch
+		m.nodeMax[node] = t
+	} else if t > m.nodeMax[node] {
+		m.nodeMax[node] = t
+	}
+	switch {
+	case node == m.top1Node:
+		m.top1 = max(m.top1, t)
+	case t > m.top1:
+		m.top2, m.top1, m.top1Node = m.top1, t, node
+	case t > m.top2:
+		m.top2 = t
+	}
+}
+
+// dep returns the latest arrival at a receiver on node, or none.
+func (m *maxTracker) dep(node int32, intra, inter int64) int64 {
+	d := int64(none)
+	if m.stamp[node] == m.epoch {
+		d = m.nodeMax[node] + intra
+	}
+	other := m.top1
+	if m.top1Node == node {
+		other = m.top2
+	}
+	if other != none {
+		d = max(d, other+inter)
+	}
+	return d
+}
