@@ -1,0 +1,1073 @@
+/* clc-trace PMPI library: buffers, native-format writer, timer, emulated
+ * clock error, communicator and request tables, clock-offset measurement,
+ * the manifest. See docs/tracer.md and docs/format.md. */
+#define _GNU_SOURCE
+#include "clc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+__thread int clc_t __attribute__((tls_model("initial-exec"))) = 0;
+int clc_world_rank = -1, clc_world_size = 0;
+uint64_t clc_unknown_comm = 0;
+
+#define CLC_X_NAME(n) #n,
+static const char *const region_names[R_COUNT] = {CLC_REGIONS(CLC_X_NAME)};
+#undef CLC_X_NAME
+
+static void warnf(const char *fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = snprintf(buf, sizeof buf, "clc-trace: rank %d: ", clc_world_rank);
+  vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
+  va_end(ap);
+  size_t l = strlen(buf);
+  if (l + 1 < sizeof buf) { buf[l++] = '\n'; }
+  ssize_t w = write(2, buf, l);
+  (void)w;
+}
+
+/* ---------------------------------------------------------------- CRC-32C */
+
+static uint32_t crc_table[256];
+static void crc_init(void) {
+  for (uint32_t i = 0; i < 256; i++) {
+    uint32_t c = i;
+    for (int k = 0; k < 8; k++) c = (c & 1) ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+    crc_table[i] = c;
+  }
+}
+/* crc32c continues crc over p[0..n), as Go's crc32.Update with the Castagnoli table. */
+static uint32_t crc32c(uint32_t crc, const unsigned char *p, size_t n) {
+  crc = ~crc;
+  while (n--) crc = crc_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+  return ~crc;
+}
+
+static void le32(unsigned char *p, uint32_t v) { for (int i = 0; i < 4; i++) p[i] = (unsigned char)(v >> (8 * i)); }
+static void le64(unsigned char *p, uint64_t v) { for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i)); }
+
+static inline unsigned char *put_uv(unsigned char *p, uint64_t v) {
+  while (v >= 0x80) { *p++ = (unsigned char)(v | 0x80); v >>= 7; }
+  *p++ = (unsigned char)v;
+  return p;
+}
+static inline unsigned char *put_sv(unsigned char *p, int64_t v) {
+  return put_uv(p, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+/* ---------------------------------------------------------------- streams */
+
+#define BLOCK_HDR 24
+#define MAX_RECORD 128
+
+typedef struct stream {
+  int fd;
+  unsigned char *buf[2];
+  int cur;
+  size_t cap, len; /* len includes the BLOCK_HDR bytes reserved at the front */
+  uint32_t nev;
+  int64_t last;
+  uint64_t total;  /* events in flushed blocks */
+  /* hand-over to the writer thread */
+  int pending;     /* a full buffer waits for the writer */
+  unsigned char *pbuf;
+  size_t plen;
+  uint32_t pnev;
+  int err;         /* errno of the first failed write */
+} stream;
+
+static stream st_main, st_truth;
+static int have_truth;
+static size_t buf_cap = 1u << 20;
+static pthread_t writer;
+static int writer_up, writer_quit;
+static pthread_mutex_t wmu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wcv_work = PTHREAD_COND_INITIALIZER, wcv_done = PTHREAD_COND_INITIALIZER;
+
+static void write_all(stream *s, const unsigned char *p, size_t n) {
+  while (n > 0 && !s->err) {
+    ssize_t w = write(s->fd, p, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      s->err = errno;
+      return;
+    }
+    p += w;
+    n -= (size_t)w;
+  }
+}
+
+/* write_block fills in the block header of b (len bytes including the
+ * header) and writes it. */
+static void write_block(stream *s, unsigned char *b, size_t len, uint32_t nev) {
+  uint32_t S = (uint32_t)(len - BLOCK_HDR);
+  memcpy(b, "CLCB", 4);
+  b[4] = 0; b[5] = b[6] = b[7] = 0;
+  le32(b + 8, S);
+  le32(b + 12, S);
+  le32(b + 16, nev);
+  uint32_t c = crc32c(0, b, 20);
+  c = crc32c(c, b + BLOCK_HDR, S);
+  le32(b + 20, c);
+  write_all(s, b, len);
+}
+
+static void *writer_main(void *arg) {
+  (void)arg;
+  pthread_mutex_lock(&wmu);
+  for (;;) {
+    stream *s = NULL;
+    if (st_main.pending == 1) s = &st_main;
+    else if (st_truth.pending == 1) s = &st_truth;
+    if (!s) {
+      if (writer_quit) break;
+      pthread_cond_wait(&wcv_work, &wmu);
+      continue;
+    }
+    s->pending = 2; /* being written */
+    pthread_mutex_unlock(&wmu);
+    write_block(s, s->pbuf, s->plen, s->pnev);
+    pthread_mutex_lock(&wmu);
+    s->total += s->pnev;
+    s->pending = 0;
+    pthread_cond_broadcast(&wcv_done);
+  }
+  pthread_mutex_unlock(&wmu);
+  return NULL;
+}
+
+/* flush hands the current block to the writer thread (or writes it itself
+ * when there is none) and continues in the other buffer. It waits only if
+ * the writer has not finished the previous block: memory stays bounded at
+ * two buffers per stream. */
+static void flush(stream *s) {
+  if (s->nev == 0) return;
+  if (!writer_up) {
+    write_block(s, s->buf[s->cur], s->len, s->nev);
+    s->total += s->nev;
+  } else {
+    pthread_mutex_lock(&wmu);
+    while (s->pending) pthread_cond_wait(&wcv_done, &wmu);
+    s->pbuf = s->buf[s->cur];
+    s->plen = s->len;
+    s->pnev = s->nev;
+    s->pending = 1;
+    pthread_cond_signal(&wcv_work);
+    pthread_mutex_unlock(&wmu);
+    s->cur ^= 1;
+  }
+  s->len = BLOCK_HDR;
+  s->nev = 0;
+  s->last = 0;
+}
+
+static void drain(void) {
+  if (!writer_up) return;
+  pthread_mutex_lock(&wmu);
+  while (st_main.pending || st_truth.pending) pthread_cond_wait(&wcv_done, &wmu);
+  pthread_mutex_unlock(&wmu);
+}
+
+static void stop_writer(void) {
+  if (!writer_up) return;
+  drain();
+  pthread_mutex_lock(&wmu);
+  writer_quit = 1;
+  pthread_cond_signal(&wcv_work);
+  pthread_mutex_unlock(&wmu);
+  pthread_join(writer, NULL);
+  writer_up = 0;
+}
+
+static int open_stream(stream *s, const char *path, uint64_t loc) {
+  s->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (s->fd < 0) return -1;
+  for (int i = 0; i < 2; i++) {
+    s->buf[i] = malloc(buf_cap + MAX_RECORD + BLOCK_HDR);
+    if (!s->buf[i]) return -1;
+  }
+  s->cap = buf_cap + BLOCK_HDR;
+  s->len = BLOCK_HDR;
+  unsigned char h[32];
+  memcpy(h, "\x89" "CLCEVT\n", 8);
+  le32(h + 8, 1);
+  le32(h + 12, 0);
+  le64(h + 16, loc);
+  le32(h + 24, 0);
+  le32(h + 28, crc32c(0, h, 28));
+  write_all(s, h, 32);
+  return s->err ? -1 : 0;
+}
+
+static void close_stream(stream *s) {
+  if (s->fd >= 0) {
+    if (close(s->fd) != 0 && !s->err) s->err = errno;
+    s->fd = -1;
+  }
+}
+
+/* ------------------------------------------------------ emulated clocks */
+
+/* The emulated clock of this rank: local = t + off + drift*(t-base) +
+ * sum_k amp_k*sin(w_k*(t-base)+phi_k), all in ticks. Zero for the
+ * reference group (the one holding rank 0). */
+static struct {
+  int on;
+  double off, drift, amp[3], w[3], phi[3];
+  int64_t base;
+  char spec[256];
+  double s_off, s_drift, s_wander, s_period;
+  uint64_t seed;
+  int rpn;
+} emu;
+
+static uint64_t splitmix(uint64_t *x) {
+  uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+static double unif(uint64_t *x) { return (double)(splitmix(x) >> 11) / 9007199254740992.0; }
+
+static inline int64_t emu_time(int64_t t) {
+  if (!emu.on) return t;
+  double d = (double)(t - emu.base);
+  double v = emu.off + emu.drift * d;
+  for (int k = 0; k < 3; k++) v += emu.amp[k] * sin(emu.w[k] * d + emu.phi[k]);
+  return t + (int64_t)llround(v);
+}
+
+/* parse_emulate reads "seed=S,offset=SEC,drift=FRAC,wander=SEC,period=SEC,rpn=N". */
+static void parse_emulate(const char *spec) {
+  emu.s_off = 1e-3; emu.s_drift = 1e-5; emu.s_wander = 2e-6; emu.s_period = 0.2;
+  emu.seed = 1; emu.rpn = 1;
+  snprintf(emu.spec, sizeof emu.spec, "%s", spec);
+  char tmp[256];
+  snprintf(tmp, sizeof tmp, "%s", spec);
+  for (char *save = NULL, *tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    char *eq = strchr(tok, '=');
+    if (!eq) continue;
+    *eq++ = 0;
+    if (!strcmp(tok, "seed")) emu.seed = strtoull(eq, NULL, 10);
+    else if (!strcmp(tok, "offset")) emu.s_off = strtod(eq, NULL);
+    else if (!strcmp(tok, "drift")) emu.s_drift = strtod(eq, NULL);
+    else if (!strcmp(tok, "wander")) emu.s_wander = strtod(eq, NULL);
+    else if (!strcmp(tok, "period")) emu.s_period = strtod(eq, NULL);
+    else if (!strcmp(tok, "rpn")) emu.rpn = atoi(eq);
+  }
+  if (emu.rpn < 1) emu.rpn = 1;
+}
+
+static void setup_emulate(double hz, int64_t base) {
+  int group = clc_world_rank / emu.rpn;
+  emu.base = base;
+  if (group == 0) { emu.on = 0; return; }
+  uint64_t x = emu.seed * 0x100000001B3ull + (uint64_t)group;
+  for (int i = 0; i < 4; i++) splitmix(&x);
+  emu.on = 1;
+  emu.off = (2 * unif(&x) - 1) * emu.s_off * hz;
+  emu.drift = (2 * unif(&x) - 1) * emu.s_drift;
+  for (int k = 0; k < 3; k++) {
+    double period = emu.s_period * (0.5 + 1.5 * unif(&x)) * (k + 1);
+    emu.amp[k] = emu.s_wander * (0.3 + 0.7 * unif(&x)) / (k + 1) * hz;
+    emu.w[k] = 2 * M_PI / (period * hz);
+    emu.phi[k] = 2 * M_PI * unif(&x);
+  }
+}
+
+/* The local (possibly emulated) clock, as offset measurements must see it. */
+static inline int64_t local_now(void) { return emu_time(clc_now()); }
+
+/* --------------------------------------------------------------- emitting */
+
+static inline void put_record(stream *s, int kind, int64_t t, const unsigned char *body, size_t n) {
+  if (s->len + MAX_RECORD > s->cap) flush(s);
+  unsigned char *p = s->buf[s->cur] + s->len;
+  *p++ = (unsigned char)kind;
+  p = put_sv(p, t - s->last);
+  memcpy(p, body, n);
+  p += n;
+  s->len = (size_t)(p - s->buf[s->cur]);
+  s->last = t;
+  s->nev++;
+}
+
+static inline void emit(int kind, int64_t t, const unsigned char *body, size_t n) {
+  if (have_truth) put_record(&st_truth, kind, t, body, n);
+  put_record(&st_main, kind, emu_time(t), body, n);
+}
+
+void clc_region(int kind, int64_t t, int region) {
+  unsigned char b[16];
+  emit(kind, t, b, (size_t)(put_uv(b, (uint64_t)region) - b));
+}
+
+void clc_msg(int kind, int64_t t, uint32_t peer, uint32_t comm, uint32_t tag, uint64_t bytes, uint64_t req) {
+  unsigned char b[64], *p = b;
+  p = put_uv(p, peer);
+  p = put_uv(p, comm);
+  p = put_uv(p, tag);
+  p = put_uv(p, bytes);
+  if (kind == K_ISEND || kind == K_IRECV) p = put_uv(p, req);
+  emit(kind, t, b, (size_t)(p - b));
+}
+
+void clc_reqev(int kind, int64_t t, uint64_t req) {
+  unsigned char b[16];
+  emit(kind, t, b, (size_t)(put_uv(b, req) - b));
+}
+
+void clc_collbegin(int64_t t) { emit(K_COLL_BEGIN, t, NULL, 0); }
+
+void clc_collend(int kind, int64_t t, int op, uint32_t comm, uint32_t root1, uint64_t sent, uint64_t recvd, uint64_t req) {
+  unsigned char b[64], *p = b;
+  *p++ = (unsigned char)op;
+  p = put_uv(p, comm);
+  p = put_uv(p, root1);
+  p = put_uv(p, sent);
+  p = put_uv(p, recvd);
+  if (kind == K_NBCOLL_COMPLETE) p = put_uv(p, req);
+  emit(kind, t, b, (size_t)(p - b));
+}
+
+void clc_commev(int kind, int64_t t, uint32_t comm) {
+  unsigned char b[16];
+  emit(kind, t, b, (size_t)(put_uv(b, comm) - b));
+}
+
+uint64_t clc_tsize(MPI_Datatype d) {
+  int s = 0;
+  if (d == MPI_DATATYPE_NULL || PMPI_Type_size(d, &s) != MPI_SUCCESS || s < 0) return 0;
+  return (uint64_t)s;
+}
+
+/* -------------------------------------------------------------- metadata */
+
+/* Every rank keeps its definitions as lines of text, mirrored into
+ * DIR/.clc-meta/<rank>.txt as they arise (so a killed run can still get a
+ * manifest, built by clc-trace) and sent to rank 0 at MPI_Finalize. */
+static char *meta;
+static size_t meta_len, meta_cap;
+static int meta_fd = -1;
+static char dir[4096];
+
+static void metaf(const char *fmt, ...) {
+  char line[8192];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  if ((size_t)n >= sizeof line) n = sizeof line - 1;
+  if (meta_len + (size_t)n + 1 > meta_cap) {
+    size_t c = meta_cap ? 2 * meta_cap : 4096;
+    while (c < meta_len + (size_t)n + 1) c *= 2;
+    char *m = realloc(meta, c);
+    if (!m) return;
+    meta = m;
+    meta_cap = c;
+  }
+  memcpy(meta + meta_len, line, (size_t)n);
+  meta_len += (size_t)n;
+  meta[meta_len] = 0;
+  if (meta_fd >= 0) {
+    ssize_t w = write(meta_fd, line, (size_t)n);
+    (void)w;
+  }
+}
+
+/* Long member lists are written in pieces of at most this many ranks. */
+#define MEMBERS_PER_LINE 512
+
+/* ---------------------------------------------------------- communicators */
+
+static clc_comm *comms;
+static size_t ncomm_cap, ncomm;
+static clc_comm *last_comm;
+static uint32_t own_counter; /* communicators this rank defined (as rank 0) */
+static MPI_Group world_group = MPI_GROUP_NULL;
+static MPI_Comm sync_comm = MPI_COMM_NULL;
+
+static inline uint64_t comm_key(MPI_Comm c) {
+  uint64_t k = 0;
+  memcpy(&k, &c, sizeof c < sizeof k ? sizeof c : sizeof k);
+  return k ^ 0x5bd1e995u; /* never 0 for a real handle */
+}
+static inline size_t hslot(uint64_t k, size_t cap) {
+  k ^= k >> 33; k *= 0xff51afd7ed558ccdull; k ^= k >> 33;
+  return (size_t)k & (cap - 1);
+}
+
+static clc_comm *comm_slot(uint64_t k) {
+  size_t i = hslot(k, ncomm_cap);
+  while (comms[i].key && comms[i].key != k) i = (i + 1) & (ncomm_cap - 1);
+  return &comms[i];
+}
+
+static void comm_grow(void) {
+  size_t oc = ncomm_cap;
+  clc_comm *old = comms;
+  ncomm_cap = oc ? 2 * oc : 64;
+  comms = calloc(ncomm_cap, sizeof *comms);
+  for (size_t i = 0; i < oc; i++)
+    if (old[i].key) *comm_slot(old[i].key) = old[i];
+  free(old);
+  last_comm = NULL;
+}
+
+static void comm_put(MPI_Comm c, uint32_t pos, int size, int rank) {
+  if (2 * (ncomm + 1) > ncomm_cap) comm_grow();
+  uint64_t k = comm_key(c);
+  clc_comm *s = comm_slot(k);
+  if (!s->key) ncomm++;
+  s->key = k; s->pos = pos; s->size = size; s->rank = rank;
+  last_comm = NULL;
+}
+
+/* define_comm writes the definition of a communicator this rank owns. */
+static void define_comm(uint32_t pos, const char *name, MPI_Comm c, int size) {
+  int *in = malloc(sizeof(int) * (size_t)size), *out = malloc(sizeof(int) * (size_t)size);
+  MPI_Group g;
+  PMPI_Comm_group(c, &g);
+  for (int i = 0; i < size; i++) in[i] = i;
+  PMPI_Group_translate_ranks(g, size, in, world_group, out);
+  PMPI_Group_free(&g);
+  for (int i = 0; i < size; i += MEMBERS_PER_LINE) {
+    char line[MEMBERS_PER_LINE * 12 + 64];
+    int n = snprintf(line, sizeof line, "comm %u %d %s", pos, i, name);
+    for (int j = i; j < size && j < i + MEMBERS_PER_LINE; j++) n += snprintf(line + n, sizeof line - (size_t)n, " %d", out[j]);
+    metaf("%s\n", line);
+  }
+  free(in);
+  free(out);
+}
+
+static uint32_t comm_pos(int owner, uint32_t counter) {
+  return 1u + (counter - 1u) * (uint32_t)clc_world_size + (uint32_t)owner;
+}
+
+clc_comm *clc_comm_find(MPI_Comm c) {
+  uint64_t k = comm_key(c);
+  if (last_comm && last_comm->key == k) return last_comm;
+  clc_comm *s = comm_slot(k);
+  if (s->key) return last_comm = s;
+  if (c == MPI_COMM_SELF) {
+    /* MPI_COMM_SELF is defined on first use by its only member. */
+    uint32_t pos = comm_pos(clc_world_rank, ++own_counter);
+    define_comm(pos, "MPI_COMM_SELF", c, 1);
+    comm_put(c, pos, 1, 0);
+    return clc_comm_find(c);
+  }
+  clc_unknown_comm++;
+  return NULL;
+}
+
+void clc_comm_register(MPI_Comm c, const char *how, int64_t t) {
+  if (c == MPI_COMM_NULL) return;
+  int inter = 0;
+  PMPI_Comm_test_inter(c, &inter);
+  if (inter) return; /* inter-communicators are not supported */
+  int size, rank;
+  PMPI_Comm_size(c, &size);
+  PMPI_Comm_rank(c, &rank);
+  unsigned id[2] = {0, 0};
+  if (rank == 0) { id[0] = (unsigned)clc_world_rank; id[1] = ++own_counter; }
+  PMPI_Bcast(id, 2, MPI_UNSIGNED, 0, c);
+  uint32_t pos = comm_pos((int)id[0], id[1]);
+  if (rank == 0) define_comm(pos, how, c, size);
+  comm_put(c, pos, size, rank);
+  clc_commev(K_COMM_CREATE, t, pos);
+}
+
+void clc_comm_forget(MPI_Comm c, int64_t t) {
+  uint64_t k = comm_key(c);
+  clc_comm *s = comm_slot(k);
+  if (!s->key) return;
+  clc_commev(K_COMM_DESTROY, t, s->pos);
+  /* backward-shift deletion for linear probing */
+  size_t i = (size_t)(s - comms);
+  comms[i].key = 0;
+  ncomm--;
+  for (size_t j = (i + 1) & (ncomm_cap - 1); comms[j].key; j = (j + 1) & (ncomm_cap - 1)) {
+    clc_comm e = comms[j];
+    comms[j].key = 0;
+    *comm_slot(e.key) = e;
+  }
+  last_comm = NULL;
+}
+
+/* --------------------------------------------------------------- requests */
+
+static clc_req *reqs;
+static size_t nreq_cap, nreq;
+static uint64_t req_counter;
+
+uint64_t clc_next_req_id(void) { return ++req_counter; }
+
+static inline uint64_t req_key(MPI_Request r) {
+  uint64_t k = 0;
+  memcpy(&k, &r, sizeof r < sizeof k ? sizeof r : sizeof k);
+  return k ^ 0x2545F491u;
+}
+static clc_req *req_slot(uint64_t k) {
+  size_t i = hslot(k, nreq_cap);
+  while (reqs[i].key && reqs[i].key != k) i = (i + 1) & (nreq_cap - 1);
+  return &reqs[i];
+}
+
+clc_req *clc_req_add(MPI_Request r, int kind, uint32_t comm) {
+  if (r == MPI_REQUEST_NULL) return NULL;
+  if (2 * (nreq + 1) > nreq_cap) {
+    size_t oc = nreq_cap;
+    clc_req *old = reqs;
+    nreq_cap = oc ? 2 * oc : 256;
+    reqs = calloc(nreq_cap, sizeof *reqs);
+    for (size_t i = 0; i < oc; i++)
+      if (old[i].key) *req_slot(old[i].key) = old[i];
+    free(old);
+  }
+  uint64_t k = req_key(r);
+  clc_req *q = req_slot(k);
+  if (!q->key) nreq++;
+  memset(q, 0, sizeof *q);
+  q->key = k;
+  q->kind = kind;
+  q->comm = comm;
+  q->active = 1;
+  q->id = clc_next_req_id();
+  return q;
+}
+
+clc_req *clc_req_find(MPI_Request r) {
+  if (r == MPI_REQUEST_NULL || nreq == 0) return NULL;
+  clc_req *q = req_slot(req_key(r));
+  return q->key ? q : NULL;
+}
+
+void clc_req_del(clc_req *q) {
+  size_t i = (size_t)(q - reqs);
+  reqs[i].key = 0;
+  nreq--;
+  for (size_t j = (i + 1) & (nreq_cap - 1); reqs[j].key; j = (j + 1) & (nreq_cap - 1)) {
+    clc_req e = reqs[j];
+    reqs[j].key = 0;
+    *req_slot(e.key) = e;
+  }
+}
+
+void clc_complete(MPI_Request r, MPI_Status *st, int64_t t) {
+  clc_req *q = clc_req_find(r);
+  if (!q || !q->active) return;
+  int cancelled = 0;
+  if (st) PMPI_Test_cancelled(st, &cancelled);
+  if (cancelled) {
+    clc_reqev(K_REQUEST_CANCELLED, t, q->id);
+  } else if (q->kind == RQ_SEND) {
+    clc_reqev(K_ISEND_COMPLETE, t, q->id);
+  } else if (q->kind == RQ_RECV) {
+    if (st && st->MPI_SOURCE >= 0) {
+      int cnt = 0;
+      uint64_t bytes = 0;
+      if (PMPI_Get_count(st, q->dtype, &cnt) == MPI_SUCCESS && cnt != MPI_UNDEFINED)
+        bytes = (uint64_t)cnt * clc_tsize(q->dtype);
+      clc_msg(K_IRECV, t, (uint32_t)st->MPI_SOURCE, q->comm, (uint32_t)st->MPI_TAG, bytes, q->id);
+    } else {
+      /* a receive from MPI_PROC_NULL: nothing arrived */
+      clc_reqev(K_REQUEST_CANCELLED, t, q->id);
+    }
+  } else if (q->kind == RQ_NBCOLL) {
+    clc_collend(K_NBCOLL_COMPLETE, t, q->op, q->comm, (uint32_t)q->root1, q->bytes, q->rbytes, q->id);
+  }
+  if (q->persistent) q->active = 0;
+  else clc_req_del(q);
+}
+
+void clc_tested(const MPI_Request *rs, int n, int64_t t) {
+  for (int i = 0; i < n; i++) {
+    clc_req *q = clc_req_find(rs[i]);
+    if (q && q->active) clc_reqev(K_REQUEST_TEST, t, q->id);
+  }
+}
+
+/* ---------------------------------------------------------------- scratch */
+
+static MPI_Request *scr_reqs; static int scr_reqs_n;
+static MPI_Status *scr_st; static int scr_st_n;
+static int *scr_int; static int scr_int_n;
+
+MPI_Request *clc_scratch_reqs(int n) {
+  if (n > scr_reqs_n) { free(scr_reqs); scr_reqs_n = n + 64; scr_reqs = malloc(sizeof *scr_reqs * (size_t)scr_reqs_n); }
+  return scr_reqs;
+}
+MPI_Status *clc_scratch_status(int n) {
+  if (n > scr_st_n) { free(scr_st); scr_st_n = n + 64; scr_st = malloc(sizeof *scr_st * (size_t)scr_st_n); }
+  return scr_st;
+}
+int *clc_scratch_ints(int n) {
+  if (n > scr_int_n) { free(scr_int); scr_int_n = n + 64; scr_int = malloc(sizeof *scr_int * (size_t)scr_int_n); }
+  return scr_int;
+}
+
+/* ------------------------------------------------------ offset measurement */
+
+enum { TAG_GO = 7001, TAG_PING, TAG_PONG, TAG_REF, TAG_DONE, TAG_REL };
+static int sync_tree;
+static int sync_min = 20, sync_patience = 10, sync_max = 400;
+
+/* sleep_recv waits for a message by polling with short sleeps, so that
+ * waiting ranks leave the cores to the pair that is measuring. */
+static void sleep_recv(void *buf, int n, MPI_Datatype dt, int src, int tag) {
+  int flag = 0;
+  struct timespec ts = {0, 20000};
+  for (;;) {
+    PMPI_Iprobe(src, tag, sync_comm, &flag, MPI_STATUS_IGNORE);
+    if (flag) break;
+    nanosleep(&ts, NULL);
+  }
+  PMPI_Recv(buf, n, dt, src, tag, sync_comm, MPI_STATUS_IGNORE);
+}
+
+/* serve answers the pings of one client until it says it is done. */
+static void serve(int client) {
+  long long go = 1;
+  PMPI_Send(&go, 1, MPI_LONG_LONG, client, TAG_GO, sync_comm);
+  for (;;) {
+    long long ping;
+    PMPI_Recv(&ping, 1, MPI_LONG_LONG, client, TAG_PING, sync_comm, MPI_STATUS_IGNORE);
+    if (ping) break;
+    long long t = (long long)local_now();
+    PMPI_Send(&t, 1, MPI_LONG_LONG, client, TAG_PONG, sync_comm);
+  }
+}
+
+/* measure runs ping-pong rounds with server and returns the round with the
+ * smallest round-trip time: at local time *when, server - local = *off. */
+static void measure(int server, int64_t *when, int64_t *off, int64_t *rtt) {
+  long long go;
+  sleep_recv(&go, 1, MPI_LONG_LONG, server, TAG_GO);
+  int64_t best = INT64_MAX;
+  int since = 0;
+  for (int round = 0; round < sync_max; round++) {
+    long long zero = 0, ts;
+    int64_t t1 = local_now();
+    PMPI_Send(&zero, 1, MPI_LONG_LONG, server, TAG_PING, sync_comm);
+    PMPI_Recv(&ts, 1, MPI_LONG_LONG, server, TAG_PONG, sync_comm, MPI_STATUS_IGNORE);
+    int64_t t2 = local_now();
+    int64_t r = t2 - t1;
+    if (r < best) {
+      best = r;
+      *when = t1 + r / 2;
+      *off = (int64_t)ts - *when;
+      *rtt = r;
+      since = 0;
+    } else {
+      since++;
+    }
+    if (round + 1 >= sync_min && since >= sync_patience) break;
+  }
+  long long one = 1;
+  PMPI_Send(&one, 1, MPI_LONG_LONG, server, TAG_PING, sync_comm);
+}
+
+/* release holds every rank until all measurements are done, sleep-polling. */
+static void release(void) {
+  long long x = 1;
+  if (clc_world_rank == 0) {
+    for (int r = 1; r < clc_world_size; r++) sleep_recv(&x, 1, MPI_LONG_LONG, MPI_ANY_SOURCE, TAG_DONE);
+    for (int r = 1; r < clc_world_size; r++) PMPI_Send(&x, 1, MPI_LONG_LONG, r, TAG_REL, sync_comm);
+  } else {
+    PMPI_Send(&x, 1, MPI_LONG_LONG, 0, TAG_DONE, sync_comm);
+    sleep_recv(&x, 1, MPI_LONG_LONG, 0, TAG_REL);
+  }
+}
+
+static int64_t sync_ticks_total;
+
+static void sync_offsets(void) {
+  int64_t t0 = clc_now();
+  int me = clc_world_rank, p = clc_world_size;
+  int64_t when = local_now(), off = 0, rtt = 0;
+  if (p > 1) {
+    if (!sync_tree) {
+      if (me == 0) for (int r = 1; r < p; r++) serve(r);
+      else measure(0, &when, &off, &rtt);
+    } else {
+      int maxpow = 1;
+      while (maxpow < p) maxpow *= 2;
+      for (int s = maxpow / 2; s >= 1; s /= 2) {
+        if (me % (2 * s) == 0 && me + s < p) {
+          serve(me + s);
+          long long ref[2] = {off, rtt};
+          PMPI_Send(ref, 2, MPI_LONG_LONG, me + s, TAG_REF, sync_comm);
+        } else if (me % (2 * s) == s) {
+          int64_t o, r;
+          measure(me - s, &when, &o, &r);
+          long long ref[2];
+          PMPI_Recv(ref, 2, MPI_LONG_LONG, me - s, TAG_REF, sync_comm, MPI_STATUS_IGNORE);
+          off = o + ref[0];
+          rtt = r + ref[1];
+        }
+      }
+    }
+    release();
+  }
+  if (me == 0) { when = local_now(); off = 0; rtt = 0; }
+  metaf("offset %lld %lld %lld\n", (long long)when, (long long)off, (long long)rtt);
+  sync_ticks_total += clc_now() - t0;
+}
+
+/* -------------------------------------------------------------- life cycle */
+
+static struct timespec cal_ts0;
+static int64_t cal_tsc0;
+static double hz_init;
+static int invariant_tsc = -1;
+static int traced;
+
+static double ts_ns(const struct timespec *a) { return (double)a->tv_sec * 1e9 + (double)a->tv_nsec; }
+
+static int check_invariant_tsc(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  if (!f) return -1;
+  char line[8192];
+  int c = 0, n = 0, r = 0;
+  while (fgets(line, sizeof line, f)) {
+    if (strncmp(line, "flags", 5)) continue;
+    c = strstr(line, " constant_tsc") != NULL;
+    n = strstr(line, " nonstop_tsc") != NULL;
+    r = strstr(line, " rdtscp") != NULL;
+    break;
+  }
+  fclose(f);
+  return c && n && r;
+#else
+  return 0;
+#endif
+}
+
+static int mkdirs(const char *path) {
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s", path);
+  for (char *p = tmp + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = 0;
+    if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return -1;
+    *p = '/';
+  }
+  if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return -1;
+  return 0;
+}
+
+void clc_init(int64_t t_enter, int region) {
+  const char *d = getenv("CLC_TRACE_DIR");
+  PMPI_Comm_rank(MPI_COMM_WORLD, &clc_world_rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &clc_world_size);
+  if (!d || !*d) {
+    if (clc_world_rank == 0) warnf("CLC_TRACE_DIR is not set (the launcher did not pass the environment on?): not tracing");
+    return;
+  }
+  snprintf(dir, sizeof dir, "%s", d);
+  crc_init();
+  const char *b = getenv("CLC_TRACE_BUFFER");
+  if (b && *b) {
+    long long v = atoll(b);
+    if (v >= 4096 && v <= (64ll << 20)) buf_cap = (size_t)v;
+  }
+  const char *sy = getenv("CLC_TRACE_SYNC");
+  sync_tree = sy && !strcmp(sy, "tree");
+  const char *rounds = getenv("CLC_TRACE_SYNC_ROUNDS");
+  if (rounds && *rounds) {
+    int a = 0, b2 = 0, c = 0;
+    if (sscanf(rounds, "%d,%d,%d", &a, &b2, &c) == 3 && a > 0 && b2 > 0 && c >= a) { sync_min = a; sync_patience = b2; sync_max = c; }
+  }
+  invariant_tsc = check_invariant_tsc();
+  if (invariant_tsc == 0 && clc_world_rank == 0)
+    warnf("the CPU does not report an invariant TSC (constant_tsc nonstop_tsc rdtscp): timestamps may be wrong if the frequency changes");
+
+  /* a first frequency estimate, needed by the clock emulation and by a
+   * manifest written after an aborted run */
+  clock_gettime(CLOCK_MONOTONIC_RAW, &cal_ts0);
+  cal_tsc0 = clc_now();
+  struct timespec slp = {0, 10000000}, ts1;
+  nanosleep(&slp, NULL);
+  clock_gettime(CLOCK_MONOTONIC_RAW, &ts1);
+  hz_init = (double)(clc_now() - cal_tsc0) * 1e9 / (ts_ns(&ts1) - ts_ns(&cal_ts0));
+
+  const char *e = getenv("CLC_TRACE_EMULATE");
+  if (e && *e) {
+    parse_emulate(e);
+    setup_emulate(hz_init, t_enter);
+    have_truth = 1;
+  }
+
+  char path[4200];
+  snprintf(path, sizeof path, "%s/events", dir);
+  int bad = mkdirs(path);
+  snprintf(path, sizeof path, "%s/.clc-meta", dir);
+  bad |= mkdirs(path);
+  if (have_truth) {
+    snprintf(path, sizeof path, "%s/truth/events", dir);
+    bad |= mkdirs(path);
+  }
+  snprintf(path, sizeof path, "%s/.clc-meta/%d.txt", dir, clc_world_rank);
+  meta_fd = bad ? -1 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  st_main.fd = st_truth.fd = -1;
+  snprintf(path, sizeof path, "%s/events/%d.clce", dir, clc_world_rank);
+  int fail = meta_fd < 0 || open_stream(&st_main, path, (uint64_t)clc_world_rank) != 0;
+  if (!fail && have_truth) {
+    snprintf(path, sizeof path, "%s/truth/events/%d.clce", dir, clc_world_rank);
+    fail = open_stream(&st_truth, path, (uint64_t)clc_world_rank) != 0;
+  }
+  if (fail) {
+    warnf("cannot write the trace into %s: %s; not tracing", dir, strerror(errno));
+    return;
+  }
+  writer_up = pthread_create(&writer, NULL, writer_main, NULL) == 0;
+
+  char host[256] = "unknown";
+  gethostname(host, sizeof host - 1);
+  for (char *p = host; *p; p++) if (*p <= ' ' || *p == '"' || *p == '\\') *p = '_';
+  metaf("clc-meta 1\nrank %d %d\nhost %s\nresolution %.0f\ninvariant_tsc %d\nsync %s\nemulate %s\n",
+        clc_world_rank, clc_world_size, host, hz_init, invariant_tsc, sync_tree ? "tree" : "flat",
+        have_truth ? emu.spec : "-");
+  if (clc_world_rank == 0)
+    for (int r = 0; r < R_COUNT; r++) metaf("region %d %s\n", r, region_names[r]);
+
+  PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  comm_put(MPI_COMM_WORLD, 0, clc_world_size, clc_world_rank);
+  if (clc_world_rank == 0) define_comm(0, "MPI_COMM_WORLD", MPI_COMM_WORLD, clc_world_size);
+  PMPI_Comm_dup(MPI_COMM_WORLD, &sync_comm);
+
+  traced = 1;
+  clc_region(K_ENTER, t_enter, region);
+  sync_offsets();
+  clc_region(K_LEAVE, clc_now(), region);
+  clc_t = 1;
+}
+
+/* ------------------------------------------------------------ the manifest */
+
+typedef struct rankinfo {
+  char host[256];
+  long long events, truth_events;
+  int node;
+  char *offsets; /* JSON fragment */
+} rankinfo;
+
+static void json_str(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+    else if (c < 0x20) fprintf(f, "\\u%04x", c);
+    else fputc(c, f);
+  }
+  fputc('"', f);
+}
+
+/* write_manifest parses the gathered metadata texts of all ranks and writes
+ * clc.json into base (DIR or DIR/truth). */
+static int write_manifest(const char *base, char **texts, int p, double hz, int truth) {
+  rankinfo *ri = calloc((size_t)p, sizeof *ri);
+  uint32_t ncomms = 1;
+  /* pass 1: sizes */
+  for (int r = 0; r < p; r++) {
+    snprintf(ri[r].host, sizeof ri[r].host, "unknown");
+    ri[r].events = ri[r].truth_events = -1;
+    char *t = strdup(texts[r] ? texts[r] : "");
+    size_t olen = 0, ocap = 256;
+    ri[r].offsets = calloc(ocap, 1);
+    for (char *save = NULL, *l = strtok_r(t, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+      if (!strncmp(l, "host ", 5)) snprintf(ri[r].host, sizeof ri[r].host, "%s", l + 5);
+      else if (!strncmp(l, "events ", 7)) ri[r].events = atoll(l + 7);
+      else if (!strncmp(l, "truth_events ", 13)) ri[r].truth_events = atoll(l + 13);
+      else if (!strncmp(l, "comm ", 5)) {
+        unsigned pos = (unsigned)strtoul(l + 5, NULL, 10);
+        if (pos + 1 > ncomms) ncomms = pos + 1;
+      } else if (!strncmp(l, "offset ", 7) && !truth) {
+        long long a, b, c;
+        if (sscanf(l + 7, "%lld %lld %lld", &a, &b, &c) == 3) {
+          char frag[128];
+          int n = snprintf(frag, sizeof frag, "%s{\"time\": %lld, \"offset\": %lld, \"rtt\": %lld, \"stddev\": 0}", olen ? ", " : "", a, b, c);
+          if (olen + (size_t)n + 1 > ocap) { ocap = 2 * (olen + (size_t)n + 1); ri[r].offsets = realloc(ri[r].offsets, ocap); }
+          memcpy(ri[r].offsets + olen, frag, (size_t)n + 1);
+          olen += (size_t)n;
+        }
+      }
+    }
+    free(t);
+  }
+  /* communicators: names and member lists */
+  char **cname = calloc(ncomms, sizeof *cname);
+  char **cmem = calloc(ncomms, sizeof *cmem);
+  size_t *cmlen = calloc(ncomms, sizeof *cmlen), *cmcap = calloc(ncomms, sizeof *cmcap);
+  for (int r = 0; r < p; r++) {
+    if (!texts[r]) continue;
+    char *t = strdup(texts[r]);
+    for (char *save = NULL, *l = strtok_r(t, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+      if (strncmp(l, "comm ", 5)) continue;
+      char *q = l + 5;
+      unsigned pos = (unsigned)strtoul(q, &q, 10);
+      strtol(q, &q, 10); /* first member index of this piece: pieces come in order */
+      while (*q == ' ') q++;
+      char *name = q;
+      while (*q && *q != ' ') q++;
+      if (*q) *q++ = 0;
+      if (!cname[pos]) cname[pos] = strdup(name);
+      size_t add = strlen(q) + 2;
+      if (cmlen[pos] + add + 1 > cmcap[pos]) { cmcap[pos] = 2 * (cmlen[pos] + add + 1); cmem[pos] = realloc(cmem[pos], cmcap[pos]); }
+      for (char *m = q; *m;) {
+        while (*m == ' ') m++;
+        if (!*m) break;
+        char *e = m;
+        while (*e && *e != ' ') e++;
+        cmlen[pos] += (size_t)sprintf(cmem[pos] + cmlen[pos], "%s%.*s", cmlen[pos] ? ", " : "", (int)(e - m), m);
+        m = e;
+      }
+    }
+    free(t);
+  }
+  /* nodes */
+  int nnodes = 0;
+  char **nodes = calloc((size_t)p, sizeof *nodes);
+  for (int r = 0; r < p; r++) {
+    int k;
+    for (k = 0; k < nnodes; k++) if (!strcmp(nodes[k], ri[r].host)) break;
+    if (k == nnodes) nodes[nnodes++] = ri[r].host;
+    ri[r].node = k;
+  }
+
+  char path[4200], tmp[4300];
+  snprintf(path, sizeof path, "%s/clc.json", base);
+  snprintf(tmp, sizeof tmp, "%s/.clc.json.tmp.%d", base, (int)getpid());
+  FILE *f = fopen(tmp, "w");
+  int rc = -1;
+  if (f) {
+    fprintf(f, "{\n  \"format\": \"clc-native\",\n  \"version\": 1,\n  \"complete\": true,\n");
+    fprintf(f, "  \"timer_resolution\": %.0f,\n", hz);
+    fprintf(f, "  \"properties\": {\"creator\": \"clc-trace 1\", \"timer\": \"tsc\", \"invariant_tsc\": \"%d\", \"sync\": \"%s\"",
+            invariant_tsc, sync_tree ? "tree" : "flat");
+    const char *fl = getenv("CLC_TRACE_FLAVOUR");
+    if (fl) { fprintf(f, ", \"mpi\": "); json_str(f, fl); }
+    const char *cmd = getenv("CLC_TRACE_COMMAND");
+    if (cmd) { fprintf(f, ", \"command\": "); json_str(f, cmd); }
+    if (have_truth) { fprintf(f, ", \"emulate_clock\": "); json_str(f, emu.spec); }
+    if (truth) fprintf(f, ", \"truth\": \"true times of ../events (real TSC, the reference clock)\"");
+    fprintf(f, ", \"unknown_comm_events_rank0\": \"%llu\"", (unsigned long long)clc_unknown_comm);
+    fprintf(f, "},\n  \"nodes\": [");
+    for (int k = 0; k < nnodes; k++) { fprintf(f, "%s{\"name\": ", k ? ", " : ""); json_str(f, nodes[k]); fputc('}', f); }
+    fprintf(f, "],\n  \"regions\": [");
+    for (int r = 0; r < R_COUNT; r++) fprintf(f, "%s{\"name\": \"%s\"}", r ? ", " : "", region_names[r]);
+    fprintf(f, "],\n  \"communicators\": [\n");
+    for (uint32_t c = 0; c < ncomms; c++) {
+      fprintf(f, "    {\"name\": ");
+      json_str(f, cname[c] ? cname[c] : "");
+      fprintf(f, ", \"members\": [%s]}%s\n", cmem[c] ? cmem[c] : "", c + 1 < ncomms ? "," : "");
+    }
+    fprintf(f, "  ],\n  \"locations\": [\n");
+    for (int r = 0; r < p; r++) {
+      long long ev = truth ? ri[r].truth_events : ri[r].events;
+      fprintf(f, "    {\"id\": %d, \"name\": \"rank %d\", \"node\": %d, \"events\": %lld, \"offsets\": [%s]}%s\n",
+              r, r, ri[r].node, ev < 0 ? 0 : ev, ri[r].offsets, r + 1 < p ? "," : "");
+    }
+    fprintf(f, "  ]\n}\n");
+    rc = ferror(f) ? -1 : 0;
+    if (fclose(f) != 0) rc = -1;
+    if (rc == 0 && rename(tmp, path) != 0) rc = -1;
+    if (rc != 0) unlink(tmp);
+  }
+  for (uint32_t c = 0; c < ncomms; c++) { free(cname[c]); free(cmem[c]); }
+  free(cname); free(cmem); free(cmlen); free(cmcap);
+  for (int r = 0; r < p; r++) free(ri[r].offsets);
+  free(ri);
+  free(nodes);
+  return rc;
+}
+
+static void close_all(void) {
+  flush(&st_main);
+  if (have_truth) flush(&st_truth);
+  stop_writer();
+  close_stream(&st_main);
+  if (have_truth) close_stream(&st_truth);
+}
+
+void clc_finalize(int64_t t_enter) {
+  if (!traced) return;
+  clc_t = 2;
+  clc_region(K_ENTER, t_enter, R_MPI_Finalize);
+  sync_offsets();
+  clc_region(K_LEAVE, clc_now(), R_MPI_Finalize);
+  clc_t = 0;
+  close_all();
+  int werr = st_main.err ? st_main.err : st_truth.err;
+  if (werr) warnf("writing the trace failed: %s", strerror(werr));
+
+  struct timespec ts1;
+  clock_gettime(CLOCK_MONOTONIC_RAW, &ts1);
+  double hz = (double)(clc_now() - cal_tsc0) * 1e9 / (ts_ns(&ts1) - ts_ns(&cal_ts0));
+  metaf("events %llu\n", (unsigned long long)st_main.total);
+  if (have_truth) metaf("truth_events %llu\n", (unsigned long long)st_truth.total);
+  metaf("final_resolution %.0f\nsync_seconds %.6f\nunknown_comm_events %llu\n", hz,
+        (double)sync_ticks_total / hz, (unsigned long long)clc_unknown_comm);
+  if (werr) metaf("error %d\n", werr);
+  metaf("done\n");
+  if (clc_unknown_comm)
+    warnf("%llu message or collective events on communicators the tracer does not know (inter-communicators, or created by functions it does not wrap) were recorded as plain enter/leave",
+          (unsigned long long)clc_unknown_comm);
+
+  /* gather the definitions on rank 0 */
+  int p = clc_world_size, len = (int)meta_len + 1;
+  int *lens = NULL, *displs = NULL;
+  char *all = NULL;
+  if (clc_world_rank == 0) { lens = malloc(sizeof(int) * (size_t)p); displs = malloc(sizeof(int) * (size_t)p); }
+  PMPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, sync_comm);
+  if (clc_world_rank == 0) {
+    long long tot = 0;
+    for (int r = 0; r < p; r++) { displs[r] = (int)tot; tot += lens[r]; }
+    all = malloc((size_t)tot);
+  }
+  PMPI_Gatherv(meta, len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, sync_comm);
+  if (clc_world_rank == 0) {
+    char **texts = malloc(sizeof(char *) * (size_t)p);
+    for (int r = 0; r < p; r++) texts[r] = all + displs[r];
+    int bad = 0;
+    for (int r = 0; r < p; r++) if (strstr(texts[r], "\nerror ")) bad = 1;
+    if (bad) {
+      warnf("some ranks could not write their events: the trace in %s is left incomplete", dir);
+    } else {
+      char tdir[4200];
+      snprintf(tdir, sizeof tdir, "%s/truth", dir);
+      if (have_truth && write_manifest(tdir, texts, p, hz, 1) != 0) warnf("cannot write %s/clc.json: %s", tdir, strerror(errno));
+      if (write_manifest(dir, texts, p, hz, 0) != 0) warnf("cannot write %s/clc.json: %s", dir, strerror(errno));
+    }
+    free(texts);
+    free(all); free(lens); free(displs);
+  }
+  if (meta_fd >= 0) { close(meta_fd); meta_fd = -1; }
+  PMPI_Comm_free(&sync_comm);
+  traced = 0;
+}
+
+/* clc_abort writes what was recorded so far, so that the trace up to here
+ * stays readable; clc-trace then writes a manifest with "complete": false. */
+void clc_abort(void) {
+  if (!traced) return;
+  clc_t = 0;
+  close_all();
+  metaf("events %llu\naborted\n", (unsigned long long)st_main.total);
+  if (meta_fd >= 0) { close(meta_fd); meta_fd = -1; }
+  traced = 0;
+}

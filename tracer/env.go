@@ -1,0 +1,117 @@
+package tracer
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Options are what the PMPI library reads from its environment.
+type Options struct {
+	// Dir is the absolute path of the trace directory.
+	Dir string
+	// Lib is the path of the built library.
+	Lib     string
+	Flavour Flavour
+	// Sync is the offset-measurement scheme: "flat" or "tree".
+	Sync string
+	// SyncRounds is "min,patience,max" ping-pong rounds ("" = built-in 20,10,400).
+	SyncRounds string
+	// Emulate is the clock-error emulation spec ("" = off), see EmulateSpec.
+	Emulate string
+	// Buffer is the block buffer size in bytes per stream (0 = 1 MiB).
+	Buffer int64
+	// Command is the traced command line, stored in the manifest.
+	Command string
+}
+
+// Vars returns the CLC_TRACE_* variables for the library.
+func (o *Options) Vars() []string {
+	v := []string{"CLC_TRACE_DIR=" + o.Dir, "CLC_TRACE_FLAVOUR=" + string(o.Flavour)}
+	if o.Sync != "" {
+		v = append(v, "CLC_TRACE_SYNC="+o.Sync)
+	}
+	if o.SyncRounds != "" {
+		v = append(v, "CLC_TRACE_SYNC_ROUNDS="+o.SyncRounds)
+	}
+	if o.Emulate != "" {
+		v = append(v, "CLC_TRACE_EMULATE="+o.Emulate)
+	}
+	if o.Buffer > 0 {
+		v = append(v, "CLC_TRACE_BUFFER="+strconv.FormatInt(o.Buffer, 10))
+	}
+	if o.Command != "" {
+		v = append(v, "CLC_TRACE_COMMAND="+o.Command)
+	}
+	return v
+}
+
+// setEnv returns env with name=value set (replacing earlier settings).
+func setEnv(env []string, name, value string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, name+"=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, name+"="+value)
+}
+
+func getEnv(env []string, name string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if strings.HasPrefix(env[i], name+"=") {
+			return env[i][len(name)+1:]
+		}
+	}
+	return ""
+}
+
+func withVars(env []string, vars []string) []string {
+	for _, kv := range vars {
+		i := strings.IndexByte(kv, '=')
+		env = setEnv(env, kv[:i], kv[i+1:])
+	}
+	return env
+}
+
+func preload(env []string, lib string) string {
+	if old := getEnv(env, "LD_PRELOAD"); old != "" {
+		return lib + ":" + old
+	}
+	return lib
+}
+
+// RankEnv is the environment of one rank's program when clc-trace runs per
+// rank (mpirun -np N clc-trace ./app): the library preloaded and the
+// options set.
+func RankEnv(base []string, o *Options) []string {
+	env := withVars(base, o.Vars())
+	return setEnv(env, "LD_PRELOAD", preload(base, o.Lib))
+}
+
+// LauncherEnv is the environment of a launcher that clc-trace wraps
+// (clc-trace -- mpirun -np N ./app). MPICH's hydra passes its whole
+// environment on; Open MPI's mpirun passes only what
+// OMPI_MCA_mca_base_env_list names, so LD_PRELOAD goes there (the launcher
+// itself does not preload the library).
+func LauncherEnv(base []string, o *Options) ([]string, error) {
+	env := withVars(base, o.Vars())
+	switch o.Flavour {
+	case MPICH:
+		return setEnv(env, "LD_PRELOAD", preload(base, o.Lib)), nil
+	case OpenMPI:
+		pre := preload(base, o.Lib)
+		if strings.ContainsAny(pre, ";") {
+			return nil, fmt.Errorf("the library path %q contains ';', which Open MPI's mca_base_env_list cannot carry", pre)
+		}
+		list := []string{"LD_PRELOAD=" + pre}
+		for _, kv := range o.Vars() {
+			list = append(list, kv[:strings.IndexByte(kv, '=')])
+		}
+		if old := getEnv(base, "OMPI_MCA_mca_base_env_list"); old != "" {
+			list = append(list, old)
+		}
+		return setEnv(env, "OMPI_MCA_mca_base_env_list", strings.Join(list, ";")), nil
+	}
+	return nil, fmt.Errorf("unknown MPI flavour %q", o.Flavour)
+}
