@@ -1,0 +1,148 @@
+package clc
+
+import (
+	"runtime"
+
+	"github.com/clc-tools/clc/internal/par"
+	"github.com/clc-tools/clc/replay"
+	"github.com/clc-tools/clc/trace"
+)
+
+// Pass describes one forward pass of the γ control loop.
+type Pass struct {
+	Gamma float64
+	// Jumps is the number of receives the pass moved (violations corrected).
+	Jumps int64
+	// MaxShift is the largest corrected − original time of the pass, in ticks.
+	MaxShift int64
+}
+
+// Result is the outcome of a correction.
+type Result struct {
+	// Times holds the corrected time of every event, per location.
+	Times [][]int64
+	// Passes lists the forward passes; the last one's result was kept.
+	Passes []Pass
+	// Threshold is the largest forward shift the γ control accepted, in ticks.
+	Threshold int64
+	// Dropped lists receives whose dependency was dropped because it was
+	// part of a happened-before cycle.
+	Dropped replay.Issues
+}
+
+// Gamma returns the γ of the pass whose result was kept.
+func (r *Result) Gamma() float64 { return r.Passes[len(r.Passes)-1].Gamma }
+
+// Jumps returns the violations the kept pass corrected.
+func (r *Result) Jumps() int64 { return r.Passes[len(r.Passes)-1].Jumps }
+
+// Progress is told what the correction is doing; it may be nil.
+type Progress func(stage string)
+
+// Correct runs the controlled logical clock over t, whose times must be
+// pre-synchronised, with the happened-before relation g (replay.Match).
+// The trace is not changed: the corrected times are returned.
+//
+// The forward pass runs as a parallel replay, one goroutine per location.
+// If its largest shift exceeds the threshold (Params.MaxShift, or
+// automatically ShiftFactor times the largest violation of the input plus
+// the inter-node latency), it is repeated with 1−γ ten times larger, at
+// most MaxPasses times in all. The backward amortization then runs per
+// location in parallel: in shared memory it needs no replay, since the
+// send limits are the forward-pass times of the receives, which it only
+// reads.
+func Correct(t *trace.Trace, g *replay.Graph, p Params, progress Progress) (*Result, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if progress == nil {
+		progress = func(string) {}
+	}
+	np := p.Parallel
+	if np <= 0 {
+		np = runtime.GOMAXPROCS(0)
+	}
+	k := p.InTicks(t.Resolution)
+	n := len(t.Locations)
+	c := make([][]int64, n)
+	node := make([]int32, n)
+	lc := make([][]int64, n)
+	for i, l := range t.Locations {
+		c[i] = l.Events.Time
+		node[i] = l.Node
+		lc[i] = make([]int64, len(c[i]))
+	}
+	res := &Result{Times: lc}
+	res.Threshold = ticks(p.MaxShift, t.Resolution)
+	if res.Threshold == 0 {
+		v := CheckViolations(c, g, node, k.Lat, np)
+		res.Threshold = int64(p.ShiftFactor*float64(v.MaxViolation())) + k.Lat.Inter
+	}
+
+	gamma := p.Gamma
+	outs := make([]locForward, n)
+	for pass := 1; ; pass++ {
+		progress("forward pass")
+		k.OneMinusGamma = 1 - gamma
+		x := replay.NewShared(g, lc, node, k.Lat)
+		err := replay.Run(x, n, func(li int) error {
+			var err error
+			outs[li], err = forward(li, c[li], lc[li], g.Deps[li], x, k)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		ps := Pass{Gamma: gamma}
+		for i := range outs {
+			ps.Jumps += int64(len(outs[i].jumps))
+			ps.MaxShift = max(ps.MaxShift, outs[i].maxShift)
+		}
+		res.Passes = append(res.Passes, ps)
+		if ps.MaxShift <= res.Threshold || pass >= p.MaxPasses {
+			break
+		}
+		next := 1 - 10*(1-gamma)
+		if gamma == 1 {
+			next = 0.999
+		}
+		if next <= 0 {
+			break
+		}
+		gamma = next
+	}
+	for i := range outs {
+		for _, d := range outs[i].dropped {
+			res.Dropped.Add(d)
+		}
+	}
+
+	if p.Slope > 0 {
+		progress("backward amortization")
+		// Send limits first, from the forward-pass times, for every
+		// location that has a jump to amortize; then the amortization,
+		// which changes the times in place.
+		il := make([]instLimits, len(g.Instances))
+		par.ForEach(len(g.Instances), np, func(i int) {
+			il[i] = buildInstLimits(g, uint32(i), lc, node, k.Lat)
+		})
+		lims := make([][]sendLimit, n)
+		par.ForEach(n, np, func(li int) {
+			if len(outs[li].jumps) > 0 {
+				lims[li] = limits(li, g.Deps[li], lc, node, k.Lat, il)
+			}
+		})
+		errs := make([]error, n)
+		par.ForEach(n, np, func(li int) {
+			if len(outs[li].jumps) > 0 {
+				errs[li] = backward(lc[li], outs[li].jumps, lims[li], k.Slope)
+			}
+		})
+		for li, err := range errs {
+			if err != nil {
+				return nil, &trace.EventError{Location: li, Event: -1, Err: err}
+			}
+		}
+	}
+	return res, nil
+}

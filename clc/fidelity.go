@@ -1,0 +1,148 @@
+package clc
+
+import (
+	"math"
+
+	"github.com/clc-tools/clc/internal/par"
+)
+
+// Thresholds are the relative deviations the fidelity statistics count
+// intervals above (the paper's Table 4): 0, 0.01 %, 0.1 %, 1 %, 10 %, 100 %.
+var Thresholds = [6]float64{0, 1e-4, 1e-3, 1e-2, 1e-1, 1}
+
+// Fidelity describes how well a correction kept the lengths of local
+// intervals (paper, section 6.2 and Table 4).
+type Fidelity struct {
+	Intervals int64 `json:"intervals"`
+	// MaxRel is the largest relative deviation |t′−t|/t (a fraction; +Inf
+	// for an interval of length 0 that got a length).
+	MaxRel float64 `json:"max_relative"`
+	// MaxAbs is the largest absolute deviation |t′−t| in ticks.
+	MaxAbs int64 `json:"max_absolute_ticks"`
+	// WeightedAvg is Σ|t′−t| / Σ|t|.
+	WeightedAvg float64 `json:"weighted_average"`
+	// Above[k] is the share of intervals whose relative deviation exceeds
+	// Thresholds[k]; AboveTime[k] the share of the total interval length
+	// they take.
+	Above     [6]float64 `json:"share_of_intervals_above"`
+	AboveTime [6]float64 `json:"share_of_time_above"`
+}
+
+type fidAcc struct {
+	n         int64
+	maxRel    float64
+	maxAbs    int64
+	sumDev    float64
+	sumLen    float64
+	above     [6]int64
+	aboveTime [6]float64
+}
+
+func (a *fidAcc) add(t, t2 int64) {
+	a.n++
+	dev := t2 - t
+	if dev < 0 {
+		dev = -dev
+	}
+	a.maxAbs = max(a.maxAbs, dev)
+	lt := math.Abs(float64(t))
+	a.sumDev += float64(dev)
+	a.sumLen += lt
+	if dev == 0 {
+		return
+	}
+	rel := math.Inf(1)
+	if t != 0 {
+		rel = float64(dev) / lt
+	}
+	a.maxRel = math.Max(a.maxRel, rel)
+	for k, th := range Thresholds {
+		if rel > th {
+			a.above[k]++
+			a.aboveTime[k] += lt
+		}
+	}
+}
+
+func (a *fidAcc) merge(o *fidAcc) {
+	a.n += o.n
+	a.maxRel = math.Max(a.maxRel, o.maxRel)
+	a.maxAbs = max(a.maxAbs, o.maxAbs)
+	a.sumDev += o.sumDev
+	a.sumLen += o.sumLen
+	for k := range a.above {
+		a.above[k] += o.above[k]
+		a.aboveTime[k] += o.aboveTime[k]
+	}
+}
+
+func (a *fidAcc) result() Fidelity {
+	f := Fidelity{Intervals: a.n, MaxRel: a.maxRel, MaxAbs: a.maxAbs}
+	if a.sumLen > 0 {
+		f.WeightedAvg = a.sumDev / a.sumLen
+	}
+	for k := range a.above {
+		if a.n > 0 {
+			f.Above[k] = float64(a.above[k]) / float64(a.n)
+		}
+		if a.sumLen > 0 {
+			f.AboveTime[k] = a.aboveTime[k] / a.sumLen
+		}
+	}
+	return f
+}
+
+// MeasureFidelity compares the local intervals of the original times c and
+// the corrected times lc: the event position (from the first event of the
+// location to each event) and the event distance (between successive events).
+func MeasureFidelity(c, lc [][]int64, np int) (position, distance Fidelity) {
+	pos := make([]fidAcc, len(c))
+	dis := make([]fidAcc, len(c))
+	par.ForEach(len(c), np, func(li int) {
+		a, b := c[li], lc[li]
+		for j := 1; j < len(a); j++ {
+			pos[li].add(a[j]-a[0], b[j]-b[0])
+			dis[li].add(a[j]-a[j-1], b[j]-b[j-1])
+		}
+	})
+	var p, d fidAcc
+	for i := range pos {
+		p.merge(&pos[i])
+		d.merge(&dis[i])
+	}
+	return p.result(), d.result()
+}
+
+// Accuracy compares times with the true times of the same events, both in
+// the reference clock.
+type Accuracy struct {
+	Events int64 `json:"events"`
+	// MeanAbs and MaxAbs are the mean and largest |time − truth| in ticks.
+	MeanAbs float64 `json:"mean_abs_error_ticks"`
+	MaxAbs  int64   `json:"max_abs_error_ticks"`
+	// MeanSigned is the mean time − truth in ticks.
+	MeanSigned float64 `json:"mean_error_ticks"`
+}
+
+// MeasureAccuracy returns the accuracy of times against truth.
+func MeasureAccuracy(times, truth [][]int64) Accuracy {
+	var a Accuracy
+	var abs, signed float64
+	for li := range times {
+		for j, v := range times[li] {
+			e := v - truth[li][j]
+			signed += float64(e)
+			if e < 0 {
+				e = -e
+			}
+			abs += float64(e)
+			a.MaxAbs = max(a.MaxAbs, e)
+			a.Events++
+		}
+	}
+	if a.Events > 0 {
+		a.MeanAbs = abs / float64(a.Events)
+		a.MeanSigned = signed / float64(a.Events)
+	}
+	return a
+}

@@ -1,0 +1,148 @@
+package clc
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/clc-tools/clc/replay"
+)
+
+// Jump is a receive that the forward pass moved later than its local
+// clock value because of its send(s): a corrected clock-condition
+// violation.
+type Jump struct {
+	// Idx is the receive's event index.
+	Idx uint32
+	// Delta is how far the send term moved it beyond the value the other
+	// terms of Eq. 4 gave (its "base").
+	Delta int64
+}
+
+// locForward is the forward result of one location.
+type locForward struct {
+	jumps    []Jump
+	maxShift int64
+	dropped  []replay.Issue
+}
+
+// Step computes the local terms of Eq. 4 for one event: the largest of the
+// original time c, the previous corrected time advanced by γ times the
+// original step, and the previous corrected time advanced by the minimal
+// step δ (never more than the original step). The γ term is computed from
+// an anchor — the last event whose corrected time some other term decided —
+// rather than step by step, so rounding does not accumulate.
+//
+// The state lives in a Clock, one per location.
+type Clock struct {
+	k       Ticks
+	started bool
+	prevC   int64 // original time of the previous event
+	prevL   int64 // corrected time of the previous event
+	anchorC int64 // original and corrected time of the anchor
+	anchorL int64
+}
+
+// NewClock returns the clock of one location.
+func NewClock(k Ticks) Clock { return Clock{k: k} }
+
+// Base returns the corrected time of an event with original time c from the
+// local terms alone (without any send term), and whether the γ term
+// decided it.
+func (cl *Clock) Base(c int64) (l int64, byGamma bool) {
+	if !cl.started {
+		return c, false
+	}
+	l = c
+	step := c - cl.prevC
+	if step < 0 {
+		step = 0
+	}
+	if d := cl.prevL + min(cl.k.Delta, step); d > l {
+		l = d
+	}
+	if since := c - cl.anchorC; since >= 0 {
+		g := cl.anchorL + since - int64(math.Floor(float64(since)*cl.k.OneMinusGamma))
+		if g > l {
+			return g, true
+		}
+	}
+	return l, false
+}
+
+// Set records the corrected time l of the event with original time c;
+// byGamma says whether the γ term decided it (the anchor then stays).
+func (cl *Clock) Set(c, l int64, byGamma bool) {
+	cl.started = true
+	cl.prevC, cl.prevL = c, l
+	if !byGamma {
+		cl.anchorC, cl.anchorL = c, l
+	}
+}
+
+// forward runs the forward amortization of one location: it fills lc (the
+// corrected times) from c (the original, pre-synchronised times), waiting
+// through x for the times of the sends its receives depend on.
+func forward(li int, c, lc []int64, deps []replay.Dep, x replay.Exchange, k Ticks) (locForward, error) {
+	var out locForward
+	cl := NewClock(k)
+	di := 0
+	nextDep := uint32(replay.NoEvent)
+	if len(deps) > 0 {
+		nextDep = deps[0].Idx
+	}
+	for j, cj := range c {
+		l, byGamma := cl.Base(cj)
+		if uint32(j) == nextDep {
+			d := &deps[di]
+			di++
+			nextDep = replay.NoEvent
+			if di < len(deps) {
+				nextDep = deps[di].Idx
+			}
+			switch d.Role {
+			case replay.RoleSend:
+				lc[j] = l
+				x.Sent(li, uint32(j), l)
+			case replay.RoleCollSend:
+				lc[j] = l
+				x.Contribute(li, d.Ref, l)
+			case replay.RoleRecv, replay.RoleCollRecv:
+				var s int64
+				var has, ok bool
+				if d.Role == replay.RoleRecv {
+					s, ok = x.AwaitSend(li, d.Peer, d.Ref)
+					has = ok
+				} else {
+					s, has, ok = x.AwaitInstance(li, d.Ref, d.Peer)
+				}
+				if !ok {
+					if err := x.Err(); err != nil {
+						return out, err
+					}
+					out.dropped = append(out.dropped, dropIssue(li, uint32(j), d))
+				} else if has && s > l {
+					out.jumps = append(out.jumps, Jump{Idx: uint32(j), Delta: s - l})
+					l, byGamma = s, false
+				}
+			}
+		}
+		lc[j] = l
+		cl.Set(cj, l, byGamma)
+		if sh := l - cj; sh > out.maxShift {
+			out.maxShift = sh
+		}
+	}
+	if di != len(deps) {
+		return out, fmt.Errorf("internal error: %d dependencies beyond the last event", len(deps)-di)
+	}
+	return out, nil
+}
+
+func dropIssue(li int, idx uint32, d *replay.Dep) replay.Issue {
+	detail := fmt.Sprintf("receive of the send at location %d, event %d", d.Peer, d.Ref)
+	if d.Role == replay.RoleCollRecv {
+		detail = fmt.Sprintf("collective receive of instance %d", d.Ref)
+	}
+	return replay.Issue{Kind: replay.DroppedDependency, Location: int32(li), Event: idx,
+		Detail: detail + ": part of a happened-before cycle, treated as internal"}
+}

@@ -1,0 +1,329 @@
+package clc
+
+import (
+	"slices"
+
+	"github.com/clc-tools/clc/internal/par"
+	"github.com/clc-tools/clc/replay"
+)
+
+// MessageStats counts the clock-condition problems of one class of
+// messages (point-to-point, or logical collective pairs).
+type MessageStats struct {
+	// Messages is the number of (logical) messages.
+	Messages int64 `json:"messages"`
+	// Reversed counts messages received before they were sent.
+	Reversed int64 `json:"reversed"`
+	// Violations counts messages received earlier than sent + μ.
+	Violations int64 `json:"violations"`
+	// MaxDisplacement and SumDisplacement are over reversed messages:
+	// send − receive, in ticks.
+	MaxDisplacement int64 `json:"max_displacement_ticks"`
+	SumDisplacement int64 `json:"sum_displacement_ticks"`
+	// MaxViolation is the largest send + μ − receive, in ticks.
+	MaxViolation int64 `json:"max_violation_ticks"`
+}
+
+func (m *MessageStats) add(o MessageStats) {
+	m.Messages += o.Messages
+	m.Reversed += o.Reversed
+	m.Violations += o.Violations
+	m.MaxDisplacement = max(m.MaxDisplacement, o.MaxDisplacement)
+	m.SumDisplacement += o.SumDisplacement
+	m.MaxViolation = max(m.MaxViolation, o.MaxViolation)
+}
+
+// pair accounts one message with send time s, receive time r and latency mu.
+func (m *MessageStats) pair(s, r, mu int64) {
+	m.Messages++
+	if r < s {
+		m.Reversed++
+		m.SumDisplacement += s - r
+		m.MaxDisplacement = max(m.MaxDisplacement, s-r)
+	}
+	if r < s+mu {
+		m.Violations++
+		m.MaxViolation = max(m.MaxViolation, s+mu-r)
+	}
+}
+
+// Violations is the state of the clock condition in a set of times.
+type Violations struct {
+	P2P        MessageStats `json:"p2p"`
+	Collective MessageStats `json:"collective"`
+}
+
+// Total returns the sum of both classes.
+func (v *Violations) Total() MessageStats {
+	t := v.P2P
+	t.add(v.Collective)
+	return t
+}
+
+// MaxViolation returns the largest violation of either class, in ticks.
+func (v *Violations) MaxViolation() int64 {
+	return max(v.P2P.MaxViolation, v.Collective.MaxViolation)
+}
+
+// CheckViolations counts, for the times given per location, the messages
+// of g that violate the clock condition with latencies lat. Collective
+// instances count one logical message per (sender, receiver) pair of
+// distinct members.
+func CheckViolations(times [][]int64, g *replay.Graph, node []int32, lat replay.Latency, np int) Violations {
+	var v Violations
+	p2p := make([]MessageStats, len(times))
+	par.ForEach(len(times), np, func(li int) {
+		for _, d := range g.Deps[li] {
+			if d.Role == replay.RoleRecv {
+				p2p[li].pair(times[d.Peer][d.Ref], times[li][d.Idx], lat.Between(node[d.Peer], node[li]))
+			}
+		}
+	})
+	for i := range p2p {
+		v.P2P.add(p2p[i])
+	}
+	coll := make([]MessageStats, len(g.Instances))
+	par.ForEach(len(g.Instances), np, func(i int) {
+		coll[i] = instanceViolations(g, uint32(i), times, node, lat)
+	})
+	for i := range coll {
+		v.Collective.add(coll[i])
+	}
+	return v
+}
+
+// sortedVals is an ascending list of values with suffix sums, answering
+// "how many values exceed x, and what is their sum" in O(log n).
+type sortedVals struct {
+	v   []int64
+	suf []int64 // suf[i] = sum of v[i:]
+}
+
+func newSortedVals(v []int64) sortedVals {
+	slices.Sort(v)
+	suf := make([]int64, len(v)+1)
+	for i := len(v) - 1; i >= 0; i-- {
+		suf[i] = suf[i+1] + v[i]
+	}
+	return sortedVals{v: v, suf: suf}
+}
+
+// above returns the count and sum of values > x.
+func (s *sortedVals) above(x int64) (int64, int64) {
+	if len(s.v) == 0 {
+		return 0, 0
+	}
+	i, _ := slices.BinarySearch(s.v, x+1)
+	return int64(len(s.v) - i), s.suf[i]
+}
+
+// instanceViolations counts the violating logical pairs of one instance.
+func instanceViolations(g *replay.Graph, in uint32, times [][]int64, node []int32, lat replay.Latency) MessageStats {
+	var m MessageStats
+	parts := g.InstanceParts(in)
+	if g.Instances[in].Class == replay.ClassScan {
+		return scanViolations(parts, times, node, lat)
+	}
+	// Sender values, overall and per node.
+	var all []int64
+	perNode := map[int32][]int64{}
+	for _, p := range parts {
+		if p.Send != replay.NoEvent {
+			s := times[p.Loc][p.Send]
+			all = append(all, s)
+			perNode[node[p.Loc]] = append(perNode[node[p.Loc]], s)
+		}
+	}
+	if len(all) == 0 {
+		return m
+	}
+	allS := newSortedVals(all)
+	nodeS := make(map[int32]sortedVals, len(perNode))
+	for n, v := range perNode {
+		nodeS[n] = newSortedVals(v)
+	}
+	for _, p := range parts {
+		if p.Recv == replay.NoEvent {
+			continue
+		}
+		r := times[p.Loc][p.Recv]
+		ns := nodeS[node[p.Loc]]
+		self := int64(0)
+		var selfV int64
+		if p.Send != replay.NoEvent {
+			self, selfV = 1, times[p.Loc][p.Send]
+		}
+		m.Messages += int64(len(all)) - self
+		// reversed: senders (not self) with s > r
+		cnt, sum := allS.above(r)
+		if self == 1 && selfV > r {
+			cnt, sum = cnt-1, sum-selfV
+		}
+		m.Reversed += cnt
+		m.SumDisplacement += sum - cnt*r
+		// largest other sender
+		if mx, ok := maxOther(&allS, self == 1, selfV); ok && mx > r {
+			m.MaxDisplacement = max(m.MaxDisplacement, mx-r)
+		}
+		// violations: other-node senders with s > r − inter, same-node
+		// senders (not self) with s > r − intra.
+		ca, _ := allS.above(r - lat.Inter)
+		cn, _ := ns.above(r - lat.Inter)
+		cs, _ := ns.above(r - lat.Intra)
+		if self == 1 && selfV > r-lat.Intra {
+			cs--
+		}
+		m.Violations += ca - cn + cs
+		// largest violation: best other-node and same-node candidates.
+		if mo, ok := maxNotIn(&allS, &ns); ok && mo+lat.Inter > r {
+			m.MaxViolation = max(m.MaxViolation, mo+lat.Inter-r)
+		}
+		if ms, ok := maxOther(&ns, self == 1, selfV); ok && ms+lat.Intra > r {
+			m.MaxViolation = max(m.MaxViolation, ms+lat.Intra-r)
+		}
+	}
+	return m
+}
+
+// maxOther returns the largest value, leaving out one occurrence of selfV
+// when skipSelf.
+func maxOther(s *sortedVals, skipSelf bool, selfV int64) (int64, bool) {
+	n := len(s.v)
+	if n == 0 {
+		return 0, false
+	}
+	if skipSelf && s.v[n-1] == selfV {
+		if n == 1 {
+			return 0, false
+		}
+		return s.v[n-2], true
+	}
+	return s.v[n-1], true
+}
+
+// maxNotIn returns the largest value of all that is not among the values
+// of sub (a sub-multiset of all): the largest value on another node.
+func maxNotIn(all, sub *sortedVals) (int64, bool) {
+	i, j := len(all.v)-1, len(sub.v)-1
+	for i >= 0 && j >= 0 && all.v[i] == sub.v[j] {
+		i--
+		j--
+	}
+	if i < 0 {
+		return 0, false
+	}
+	return all.v[i], true
+}
+
+// scanViolations counts the violating pairs k < i of a scan instance.
+func scanViolations(parts []replay.Part, times [][]int64, node []int32, lat replay.Latency) MessageStats {
+	var m MessageStats
+	if len(parts) <= 4096 {
+		for i, pi := range parts {
+			if pi.Recv == replay.NoEvent {
+				continue
+			}
+			r := times[pi.Loc][pi.Recv]
+			for _, pk := range parts[:i] {
+				if pk.Send != replay.NoEvent {
+					m.pair(times[pk.Loc][pk.Send], r, lat.Between(node[pk.Loc], node[pi.Loc]))
+				}
+			}
+		}
+		return m
+	}
+	// Large scans: Fenwick trees over the sender values, overall and per node.
+	vals := make([]int64, 0, len(parts))
+	for _, p := range parts {
+		if p.Send != replay.NoEvent {
+			vals = append(vals, times[p.Loc][p.Send])
+		}
+	}
+	all := newFenwick(vals)
+	perNode := map[int32]*fenwick{}
+	{
+		byNode := map[int32][]int64{}
+		for _, p := range parts {
+			if p.Send != replay.NoEvent {
+				byNode[node[p.Loc]] = append(byNode[node[p.Loc]], times[p.Loc][p.Send])
+			}
+		}
+		for n, v := range byNode {
+			perNode[n] = newFenwick(v)
+		}
+	}
+	for _, p := range parts {
+		if p.Recv != replay.NoEvent {
+			r := times[p.Loc][p.Recv]
+			nf := perNode[node[p.Loc]]
+			m.Messages += all.count
+			cnt, sum := all.above(r)
+			m.Reversed += cnt
+			m.SumDisplacement += sum - cnt*r
+			if mx, ok := all.maxInserted(); ok && mx > r {
+				m.MaxDisplacement = max(m.MaxDisplacement, mx-r)
+			}
+			ca, _ := all.above(r - lat.Inter)
+			var cn, cs int64
+			if nf != nil {
+				cn, _ = nf.above(r - lat.Inter)
+				cs, _ = nf.above(r - lat.Intra)
+			}
+			m.Violations += ca - cn + cs
+			if mx, ok := all.maxInserted(); ok && ca-cn+cs > 0 {
+				// For scans this large, an upper bound: the largest
+				// sender as if it were on another node.
+				m.MaxViolation = max(m.MaxViolation, mx+lat.Inter-r)
+			}
+		}
+		if p.Send != replay.NoEvent {
+			s := times[p.Loc][p.Send]
+			all.insert(s)
+			perNode[node[p.Loc]].insert(s)
+		}
+	}
+	return m
+}
+
+// fenwick counts and sums inserted values from a fixed universe.
+type fenwick struct {
+	keys  []int64 // sorted distinct universe
+	cnt   []int64
+	sum   []int64
+	count int64
+	total int64
+	max   int64
+}
+
+func newFenwick(universe []int64) *fenwick {
+	k := slices.Clone(universe)
+	slices.Sort(k)
+	k = slices.Compact(k)
+	return &fenwick{keys: k, cnt: make([]int64, len(k)+1), sum: make([]int64, len(k)+1)}
+}
+
+func (f *fenwick) insert(v int64) {
+	i, _ := slices.BinarySearch(f.keys, v)
+	if f.count == 0 || v > f.max {
+		f.max = v
+	}
+	f.count++
+	f.total += v
+	for i++; i < len(f.cnt); i += i & -i {
+		f.cnt[i]++
+		f.sum[i] += v
+	}
+}
+
+func (f *fenwick) maxInserted() (int64, bool) { return f.max, f.count > 0 }
+
+// above returns the count and sum of inserted values > x.
+func (f *fenwick) above(x int64) (int64, int64) {
+	i, _ := slices.BinarySearch(f.keys, x+1) // keys[:i] ≤ x
+	var c, s int64
+	for ; i > 0; i -= i & -i {
+		c += f.cnt[i]
+		s += f.sum[i]
+	}
+	return f.count - c, f.total - s
+}

@@ -1,0 +1,43 @@
+// Package par runs loops on a bounded number of goroutines.
+package par
+
+import "sync"
+
+// ForEach calls f(i) for every i in [0,n) on up to par goroutines and
+// returns when all calls have returned. Indices are handed out in chunks,
+// so f should not depend on which goroutine runs it.
+func ForEach(n, par int, f func(i int)) {
+	if n <= 0 {
+		return
+	}
+	if par <= 1 || n == 1 {
+		for i := 0; i < n; i++ {
+			f(i)
+		}
+		return
+	}
+	par = min(par, n)
+	chunk := max(1, n/(par*8))
+	var next int
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	wg.Add(par)
+	for w := 0; w < par; w++ {
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				lo := next
+				next += chunk
+				mu.Unlock()
+				if lo >= n {
+					return
+				}
+				for i := lo; i < min(lo+chunk, n); i++ {
+					f(i)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,212 @@
+// Package replay derives the happened-before relation of an MPI trace
+// (point-to-point message matching and collective instances) and runs a
+// parallel replay over it: one goroutine per location walks its events in
+// order, and a logical receive waits only for the corrected times of its
+// logical sends, which travel through an Exchange.
+//
+// The package knows nothing of the controlled logical clock; package clc
+// supplies the per-event computation.
+package replay
+
+import (
+	"fmt"
+
+	"github.com/clc-tools/clc/trace"
+)
+
+// Role says what an event is in the happened-before relation.
+type Role uint8
+
+// Roles of an event. An event has at most one role.
+const (
+	// RoleSend is a point-to-point send with a matched receive.
+	RoleSend Role = iota + 1
+	// RoleRecv is a point-to-point receive with a matched send.
+	RoleRecv
+	// RoleCollSend is the logical send of a member of a collective instance
+	// (its begin event, or the request of a non-blocking collective, or the
+	// enter of MPI_Init/MPI_Finalize).
+	RoleCollSend
+	// RoleCollRecv is the logical receive of a member of a collective
+	// instance (its end event, the completion, or the leave).
+	RoleCollRecv
+)
+
+// Dep is one logical send or receive of a location.
+type Dep struct {
+	// Idx is the event's index on its location.
+	Idx  uint32
+	Role Role
+	// Peer is the partner location of a point-to-point event, or the
+	// member's rank within its collective instance.
+	Peer int32
+	// Ref is the partner's event index (point-to-point) or the instance
+	// index (collective).
+	Ref uint32
+}
+
+// NoEvent marks the absence of an event index.
+const NoEvent = ^uint32(0)
+
+// Class is the message pattern of a collective instance (DESIGN.md's table).
+type Class uint8
+
+// Collective classes.
+const (
+	ClassBarrier Class = iota + 1 // all members send and receive
+	ClassOneToN                   // the root sends, the others receive
+	ClassNToOne                   // the members send, the root receives
+	ClassNToN                     // every member sends and receives
+	ClassScan                     // rank k's begin precedes the end of every rank i > k
+)
+
+var classNames = [...]string{"", "barrier", "1-to-N", "N-to-1", "N-to-N", "scan"}
+
+func (c Class) String() string {
+	if int(c) < len(classNames) && c > 0 {
+		return classNames[c]
+	}
+	return fmt.Sprintf("class(%d)", uint8(c))
+}
+
+// Instance is one collective operation instance: the k-th collective on a
+// communicator at every member.
+type Instance struct {
+	Comm  uint32 // communicator index; NoEvent for MPI_Init/Finalize over all locations
+	Seq   uint32 // k
+	Op    trace.CollOp
+	Class Class
+	// Parts[First:First+N] are the members, in rank order.
+	First, N uint32
+	// Senders is the number of members with a logical send.
+	Senders uint32
+}
+
+// Part is one member of an instance.
+type Part struct {
+	Loc int32
+	// Send and Recv are the member's logical send and receive events, or
+	// NoEvent when it has none in this instance.
+	Send, Recv uint32
+}
+
+// Graph is the happened-before relation of a trace.
+type Graph struct {
+	// Deps lists, per location, its logical sends and receives in ascending
+	// order of event index.
+	Deps      [][]Dep
+	Instances []Instance
+	Parts     []Part
+	// Issues lists what could not be matched; those events are internal.
+	Issues Issues
+	// Messages is the number of matched point-to-point messages.
+	Messages int64
+	// LogicalMessages is the number of logical (sender, receiver) pairs of
+	// collective instances, self pairs excluded.
+	LogicalMessages int64
+}
+
+// InstanceParts returns the members of instance i.
+func (g *Graph) InstanceParts(i uint32) []Part {
+	in := &g.Instances[i]
+	return g.Parts[in.First : in.First+in.N]
+}
+
+// IssueKind classifies a matching problem.
+type IssueKind uint8
+
+// Kinds of issues.
+const (
+	UnmatchedSend IssueKind = iota + 1
+	UnmatchedRecv
+	// IncompleteCollective: not every member of the communicator has the
+	// instance (a trace cut mid-run, partial tracing).
+	IncompleteCollective
+	// InconsistentCollective: the members disagree on the operation or root.
+	InconsistentCollective
+	// UnpairedRegion: MPI_Init or MPI_Finalize not entered and left exactly
+	// once on every location.
+	UnpairedRegion
+	// IgnoredCollective: an instance whose pairs the trace cannot tell
+	// (ALLTOALLV/W under the default policy), kept internal on purpose.
+	IgnoredCollective
+	// DroppedDependency: a receive whose send could never be replayed
+	// (a happened-before cycle), treated as internal.
+	DroppedDependency
+)
+
+var issueNames = [...]string{"", "unmatched send", "unmatched receive", "incomplete collective",
+	"inconsistent collective", "unpaired MPI_Init/MPI_Finalize", "ignored collective", "dropped dependency (cycle)"}
+
+func (k IssueKind) String() string {
+	if int(k) < len(issueNames) && k > 0 {
+		return issueNames[k]
+	}
+	return fmt.Sprintf("issue(%d)", uint8(k))
+}
+
+// Issue is one example of a matching problem.
+type Issue struct {
+	Kind     IssueKind
+	Location int32
+	Event    uint32
+	Detail   string
+}
+
+func (i Issue) String() string {
+	if i.Event == NoEvent {
+		return fmt.Sprintf("%s: location %d: %s", i.Kind, i.Location, i.Detail)
+	}
+	return fmt.Sprintf("%s: location %d, event %d: %s", i.Kind, i.Location, i.Event, i.Detail)
+}
+
+// MaxExamples is the number of example issues kept per kind.
+const MaxExamples = 10
+
+// Issues counts matching problems by kind and keeps a few examples of each.
+type Issues struct {
+	Count    map[IssueKind]int64
+	Examples []Issue
+}
+
+// Add records an issue.
+func (s *Issues) Add(i Issue) {
+	if s.Count == nil {
+		s.Count = make(map[IssueKind]int64)
+	}
+	s.Count[i.Kind]++
+	if s.Count[i.Kind] <= MaxExamples {
+		s.Examples = append(s.Examples, i)
+	}
+}
+
+// Merge adds the issues of o, keeping at most MaxExamples examples of
+// each kind (the first ones in the order of merging).
+func (s *Issues) Merge(o *Issues) {
+	for _, e := range o.Examples {
+		kept := 0
+		for _, x := range s.Examples {
+			if x.Kind == e.Kind {
+				kept++
+			}
+		}
+		if kept < MaxExamples {
+			s.Examples = append(s.Examples, e)
+		}
+	}
+	for k, n := range o.Count {
+		if s.Count == nil {
+			s.Count = make(map[IssueKind]int64)
+		}
+		s.Count[k] += n
+	}
+}
+
+// Total returns the number of issues of all kinds.
+func (s *Issues) Total() int64 {
+	var n int64
+	for _, c := range s.Count {
+		n += c
+	}
+	return n
+}

@@ -1,0 +1,618 @@
+package replay
+
+import (
+	"cmp"
+	"fmt"
+	"runtime"
+	"slices"
+	"sort"
+
+	"github.com/clc-tools/clc/internal/par"
+	"github.com/clc-tools/clc/trace"
+)
+
+// AlltoallvPolicy says how ALLTOALLV and ALLTOALLW instances are treated:
+// the trace records only each member's byte totals, not the pairs.
+type AlltoallvPolicy uint8
+
+const (
+	// AlltoallvIgnore keeps them internal (Scalasca's choice): it never
+	// moves an event for a pair that may not have exchanged data.
+	AlltoallvIgnore AlltoallvPolicy = iota
+	// AlltoallvNToN treats them as N-to-N among the members that sent and
+	// received bytes, which can over-constrain.
+	AlltoallvNToN
+)
+
+// String returns the policy's flag name.
+func (p AlltoallvPolicy) String() string {
+	if p == AlltoallvNToN {
+		return "nton"
+	}
+	return "ignore"
+}
+
+// ParseAlltoallvPolicy parses a policy's flag name.
+func ParseAlltoallvPolicy(s string) (AlltoallvPolicy, error) {
+	switch s {
+	case "ignore":
+		return AlltoallvIgnore, nil
+	case "nton", "n-to-n":
+		return AlltoallvNToN, nil
+	}
+	return 0, fmt.Errorf("unknown ALLTOALLV policy %q (want ignore or nton)", s)
+}
+
+// MatchOptions configures Match.
+type MatchOptions struct {
+	Alltoallv AlltoallvPolicy
+	// Parallel is the number of goroutines; 0 = GOMAXPROCS.
+	Parallel int
+}
+
+type sendRec struct {
+	dst  int32
+	comm uint32
+	tag  uint32
+	idx  uint32
+	// matched receive, filled in by the receiver's matcher; rloc < 0: none.
+	rloc int32
+	ridx uint32
+}
+
+type recvRec struct {
+	src  int32
+	comm uint32
+	tag  uint32
+	post uint32
+	idx  uint32
+	// matched send event, valid when ok
+	sidx uint32
+	ok   bool
+}
+
+type collRec struct {
+	comm       uint32
+	post       uint32
+	send, recv uint32
+	op         trace.CollOp
+	root       uint32
+	sent, rcvd uint64
+	inst       uint32 // instance index, NoEvent when none
+	part       uint32 // index into Graph.Parts, NoEvent when none
+}
+
+type locScan struct {
+	sends []sendRec
+	recvs []recvRec
+	colls []collRec
+	// MPI_Init and MPI_Finalize enter/leave events (NoEvent if absent), and
+	// how many of each were seen.
+	initEnter, initLeave, finEnter, finLeave uint32
+	initN, finN                              int
+	issues                                   Issues
+}
+
+// Match derives the happened-before relation of t: point-to-point messages
+// by MPI's non-overtaking rule (the k-th send from s to d on a communicator
+// and tag matches the k-th receive at d from s with that tag, receives
+// ordered by when they were posted), and collective instances by their
+// order on each communicator. What cannot be matched is listed in
+// Graph.Issues and treated as internal. t must be valid (Trace.Validate).
+func Match(t *trace.Trace, opt *MatchOptions) (*Graph, error) {
+	var o MatchOptions
+	if opt != nil {
+		o = *opt
+	}
+	if o.Parallel <= 0 {
+		o.Parallel = runtime.GOMAXPROCS(0)
+	}
+	n := len(t.Locations)
+	isInit := make([]bool, len(t.Regions))
+	isFin := make([]bool, len(t.Regions))
+	for i := range t.Regions {
+		isInit[i] = t.Regions[i].IsMPIInit()
+		isFin[i] = t.Regions[i].IsMPIFinalize()
+	}
+	scans := make([]locScan, n)
+	par.ForEach(n, o.Parallel, func(li int) {
+		scans[li] = scanLocation(t, li, isInit, isFin)
+	})
+
+	// Point to point: sort each sender's sends by destination (stably, so
+	// event order is kept within one destination), then let each receiver
+	// match its receives against the sends addressed to it.
+	par.ForEach(n, o.Parallel, func(li int) {
+		slices.SortStableFunc(scans[li].sends, func(a, b sendRec) int { return cmp.Compare(a.dst, b.dst) })
+	})
+	par.ForEach(n, o.Parallel, func(li int) {
+		matchReceiver(scans, li)
+	})
+
+	g := &Graph{Deps: make([][]Dep, n)}
+	if err := buildInstances(t, scans, g, &o); err != nil {
+		return nil, err
+	}
+
+	// Per location: the dependency list, in event order.
+	msgs := make([]int64, n)
+	par.ForEach(n, o.Parallel, func(li int) {
+		s := &scans[li]
+		deps := make([]Dep, 0, len(s.sends)+len(s.recvs)+2*len(s.colls))
+		for i := range s.sends {
+			sr := &s.sends[i]
+			if sr.rloc < 0 {
+				s.issues.Add(Issue{Kind: UnmatchedSend, Location: int32(li), Event: sr.idx,
+					Detail: fmt.Sprintf("to location %d, communicator %d, tag %d", sr.dst, sr.comm, sr.tag)})
+				continue
+			}
+			deps = append(deps, Dep{Idx: sr.idx, Role: RoleSend, Peer: sr.rloc, Ref: sr.ridx})
+			msgs[li]++
+		}
+		for i := range s.recvs {
+			rr := &s.recvs[i]
+			if rr.ok {
+				deps = append(deps, Dep{Idx: rr.idx, Role: RoleRecv, Peer: rr.src, Ref: rr.sidx})
+			}
+		}
+		for i := range s.colls {
+			c := &s.colls[i]
+			if c.part == NoEvent {
+				continue
+			}
+			p := &g.Parts[c.part]
+			rank := int32(c.part - g.Instances[c.inst].First)
+			if p.Send != NoEvent {
+				deps = append(deps, Dep{Idx: p.Send, Role: RoleCollSend, Peer: rank, Ref: c.inst})
+			}
+			if p.Recv != NoEvent {
+				deps = append(deps, Dep{Idx: p.Recv, Role: RoleCollRecv, Peer: rank, Ref: c.inst})
+			}
+		}
+		slices.SortStableFunc(deps, func(a, b Dep) int { return cmp.Compare(a.Idx, b.Idx) })
+		g.Deps[li] = deps
+	})
+	// MPI_Init/MPI_Finalize barriers (two dependencies per location).
+	for ii := range g.Instances {
+		in := &g.Instances[ii]
+		if in.Comm != NoEvent {
+			continue
+		}
+		for r, p := range g.InstanceParts(uint32(ii)) {
+			g.Deps[p.Loc] = insertDep(g.Deps[p.Loc], Dep{Idx: p.Send, Role: RoleCollSend, Peer: int32(r), Ref: uint32(ii)})
+			g.Deps[p.Loc] = insertDep(g.Deps[p.Loc], Dep{Idx: p.Recv, Role: RoleCollRecv, Peer: int32(r), Ref: uint32(ii)})
+		}
+	}
+	for li := range scans {
+		g.Messages += msgs[li]
+		g.Issues.Merge(&scans[li].issues)
+	}
+	for li := range g.Deps {
+		if err := checkDeps(g.Deps[li]); err != nil {
+			return nil, fmt.Errorf("location %d: %w", li, err)
+		}
+	}
+	return g, nil
+}
+
+// checkDeps verifies that no event has two roles.
+func checkDeps(deps []Dep) error {
+	for i := 1; i < len(deps); i++ {
+		if deps[i].Idx == deps[i-1].Idx {
+			return fmt.Errorf("event %d is both a %v and a %v in the happened-before relation", deps[i].Idx, deps[i-1].Role, deps[i].Role)
+		}
+	}
+	return nil
+}
+
+func insertDep(deps []Dep, d Dep) []Dep {
+	i := sort.Search(len(deps), func(i int) bool { return deps[i].Idx >= d.Idx })
+	return slices.Insert(deps, i, d)
+}
+
+func (r Role) String() string {
+	switch r {
+	case RoleSend:
+		return "send"
+	case RoleRecv:
+		return "receive"
+	case RoleCollSend:
+		return "collective send"
+	case RoleCollRecv:
+		return "collective receive"
+	}
+	return fmt.Sprintf("role(%d)", uint8(r))
+}
+
+// scanLocation extracts the sends, receives and collective participations
+// of one location.
+func scanLocation(t *trace.Trace, li int, isInit, isFin []bool) locScan {
+	s := locScan{initEnter: NoEvent, initLeave: NoEvent, finEnter: NoEvent, finLeave: NoEvent}
+	ev := &t.Locations[li].Events
+	posted := make(map[uint64]uint32) // request id → posting event (irecv, nb collective)
+	lastBegin, lastEnter := NoEvent, NoEvent
+	for i, k := range ev.Kind {
+		idx := uint32(i)
+		switch k {
+		case trace.KindEnter:
+			lastEnter = idx
+			r := ev.Ref[i]
+			if isInit[r] {
+				s.initN++
+				s.initEnter = idx
+			} else if isFin[r] {
+				s.finN++
+				s.finEnter = idx
+			}
+		case trace.KindLeave:
+			r := ev.Ref[i]
+			if isInit[r] && s.initEnter != NoEvent && s.initLeave == NoEvent {
+				s.initLeave = idx
+			} else if isFin[r] && s.finEnter != NoEvent && s.finLeave == NoEvent {
+				s.finLeave = idx
+			}
+		case trace.KindSend, trace.KindIsend:
+			m := ev.Msg(i)
+			s.sends = append(s.sends, sendRec{dst: t.Comms[m.Comm].Members[m.Peer], comm: m.Comm, tag: m.Tag, idx: idx, rloc: -1})
+		case trace.KindRecv:
+			m := ev.Msg(i)
+			s.recvs = append(s.recvs, recvRec{src: t.Comms[m.Comm].Members[m.Peer], comm: m.Comm, tag: m.Tag, post: idx, idx: idx})
+		case trace.KindIrecv:
+			m := ev.Msg(i)
+			post, ok := posted[m.Request]
+			if ok {
+				delete(posted, m.Request)
+			} else {
+				post = idx
+			}
+			s.recvs = append(s.recvs, recvRec{src: t.Comms[m.Comm].Members[m.Peer], comm: m.Comm, tag: m.Tag, post: post, idx: idx})
+		case trace.KindIrecvRequest, trace.KindNBCollRequest:
+			posted[ev.Req(i)] = idx
+		case trace.KindRequestCancelled:
+			delete(posted, ev.Req(i))
+		case trace.KindCollBegin:
+			lastBegin = idx
+		case trace.KindCollEnd:
+			c := ev.Coll(i)
+			send := lastBegin
+			if send == NoEvent {
+				send = lastEnter
+			}
+			if send == NoEvent {
+				send = idx
+			}
+			s.colls = append(s.colls, collRec{comm: c.Comm, post: send, send: send, recv: idx,
+				op: c.Op, root: c.Root, sent: c.Sent, rcvd: c.Received, inst: NoEvent, part: NoEvent})
+			lastBegin, lastEnter = NoEvent, NoEvent
+		case trace.KindNBCollComplete:
+			c := ev.Coll(i)
+			post, ok := posted[c.Request]
+			if ok {
+				delete(posted, c.Request)
+			} else {
+				post = idx
+			}
+			s.colls = append(s.colls, collRec{comm: c.Comm, post: post, send: post, recv: idx,
+				op: c.Op, root: c.Root, sent: c.Sent, rcvd: c.Received, inst: NoEvent, part: NoEvent})
+		}
+	}
+	slices.SortStableFunc(s.colls, func(a, b collRec) int { return cmp.Compare(a.post, b.post) })
+	return s
+}
+
+// matchReceiver matches the receives of location d with the sends
+// addressed to it. It writes the match into the senders' records (each
+// send record belongs to exactly one receiver, so no two goroutines write
+// the same record) and into its own receive records.
+func matchReceiver(scans []locScan, d int) {
+	rs := scans[d].recvs
+	order := make([]int32, len(rs))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		if c := cmp.Compare(rs[a].src, rs[b].src); c != 0 {
+			return c
+		}
+		return cmp.Compare(rs[a].post, rs[b].post)
+	})
+	var sendIdx, recvIdx []int32 // scratch
+	for lo := 0; lo < len(order); {
+		src := rs[order[lo]].src
+		hi := lo
+		for hi < len(order) && rs[order[hi]].src == src {
+			hi++
+		}
+		group := order[lo:hi]
+		lo = hi
+		ss := scans[src].sends
+		a := sort.Search(len(ss), func(i int) bool { return ss[i].dst >= int32(d) })
+		b := a + sort.Search(len(ss)-a, func(i int) bool { return ss[a+i].dst > int32(d) })
+		sends := ss[a:b]
+		// Fast path: the sends and the receives agree on (comm, tag) in order.
+		fast := len(sends) == len(group)
+		for i := 0; fast && i < len(group); i++ {
+			r := &rs[group[i]]
+			fast = sends[i].comm == r.comm && sends[i].tag == r.tag
+		}
+		if fast {
+			for i, ri := range group {
+				pair(&sends[i], &rs[ri], d)
+			}
+			continue
+		}
+		// General case: match within each (comm, tag) channel in order.
+		sendIdx = sendIdx[:0]
+		for i := range sends {
+			sendIdx = append(sendIdx, int32(i))
+		}
+		recvIdx = append(recvIdx[:0], group...)
+		key := func(comm, tag uint32) uint64 { return uint64(comm)<<32 | uint64(tag) }
+		slices.SortStableFunc(sendIdx, func(x, y int32) int {
+			return cmp.Compare(key(sends[x].comm, sends[x].tag), key(sends[y].comm, sends[y].tag))
+		})
+		slices.SortStableFunc(recvIdx, func(x, y int32) int {
+			return cmp.Compare(key(rs[x].comm, rs[x].tag), key(rs[y].comm, rs[y].tag))
+		})
+		i, j := 0, 0
+		for i < len(sendIdx) && j < len(recvIdx) {
+			sr, rr := &sends[sendIdx[i]], &rs[recvIdx[j]]
+			ks, kr := key(sr.comm, sr.tag), key(rr.comm, rr.tag)
+			switch {
+			case ks == kr:
+				pair(sr, rr, d)
+				i++
+				j++
+			case ks < kr:
+				i++
+			default:
+				unmatchedRecv(scans, d, rr)
+				j++
+			}
+		}
+		for ; j < len(recvIdx); j++ {
+			unmatchedRecv(scans, d, &rs[recvIdx[j]])
+		}
+	}
+}
+
+func pair(s *sendRec, r *recvRec, d int) {
+	s.rloc = int32(d)
+	s.ridx = r.idx
+	r.sidx = s.idx
+	r.ok = true
+}
+
+func unmatchedRecv(scans []locScan, d int, r *recvRec) {
+	scans[d].issues.Add(Issue{Kind: UnmatchedRecv, Location: int32(d), Event: r.idx,
+		Detail: fmt.Sprintf("from location %d, communicator %d, tag %d", r.src, r.comm, r.tag)})
+}
+
+// classify returns the class of a collective operation, or 0 for
+// operations without message semantics.
+func classify(op trace.CollOp, p AlltoallvPolicy) Class {
+	switch op {
+	case trace.OpBarrier:
+		return ClassBarrier
+	case trace.OpBcast, trace.OpScatter, trace.OpScatterv:
+		return ClassOneToN
+	case trace.OpGather, trace.OpGatherv, trace.OpReduce:
+		return ClassNToOne
+	case trace.OpAllgather, trace.OpAllgatherv, trace.OpAlltoall, trace.OpAllreduce,
+		trace.OpReduceScatter, trace.OpReduceScatterBlock:
+		return ClassNToN
+	case trace.OpAlltoallv, trace.OpAlltoallw:
+		if p == AlltoallvNToN {
+			return ClassNToN
+		}
+	case trace.OpScan, trace.OpExscan:
+		return ClassScan
+	}
+	return 0
+}
+
+// roles returns the logical send and receive of member rank of an instance.
+func roles(class Class, rank int, c *collRec) (send, recv uint32) {
+	send, recv = NoEvent, NoEvent
+	isRoot := c.root != trace.NoRoot && int(c.root) == rank
+	switch class {
+	case ClassBarrier, ClassScan:
+		return c.send, c.recv
+	case ClassOneToN:
+		if isRoot && c.sent > 0 {
+			send = c.send
+		}
+		if !isRoot && c.rcvd > 0 {
+			recv = c.recv
+		}
+	case ClassNToOne:
+		if !isRoot && c.sent > 0 {
+			send = c.send
+		}
+		if isRoot && c.rcvd > 0 {
+			recv = c.recv
+		}
+	case ClassNToN:
+		if c.sent > 0 {
+			send = c.send
+		}
+		if c.rcvd > 0 {
+			recv = c.recv
+		}
+	}
+	return send, recv
+}
+
+// buildInstances forms the collective instances of every communicator and
+// the MPI_Init/MPI_Finalize barriers.
+func buildInstances(t *trace.Trace, scans []locScan, g *Graph, o *MatchOptions) error {
+	// Per location and communicator, the participations in sequence order.
+	type seqList = map[uint32][]int32
+	perLoc := make([]seqList, len(scans))
+	par.ForEach(len(scans), o.Parallel, func(li int) {
+		m := make(seqList)
+		for i := range scans[li].colls {
+			c := scans[li].colls[i].comm
+			m[c] = append(m[c], int32(i))
+		}
+		perLoc[li] = m
+	})
+	type commOut struct {
+		inst   []Instance
+		parts  []Part
+		issues Issues
+		// (location, coll record, local instance, local part) to patch
+		// after numbering
+		refs [][4]int32
+	}
+	outs := make([]commOut, len(t.Comms))
+	par.ForEach(len(t.Comms), o.Parallel, func(ci int) {
+		out := &outs[ci]
+		comm := &t.Comms[ci]
+		members := comm.Members
+		if len(members) == 0 {
+			return
+		}
+		lists := make([][]int32, len(members))
+		minN, maxN := -1, 0
+		for r, loc := range members {
+			lists[r] = perLoc[loc][uint32(ci)]
+			n := len(lists[r])
+			if minN < 0 || n < minN {
+				minN = n
+			}
+			maxN = max(maxN, n)
+		}
+		for k := 0; k < maxN; k++ {
+			if k >= minN {
+				var missing []int32
+				for r, loc := range members {
+					if k >= len(lists[r]) {
+						missing = append(missing, loc)
+					}
+				}
+				out.issues.Add(Issue{Kind: IncompleteCollective, Location: missing[0], Event: NoEvent,
+					Detail: fmt.Sprintf("communicator %d (%q) instance %d: %d of %d members lack it (first: location %d)", ci, comm.Name, k, len(missing), len(members), missing[0])})
+				continue
+			}
+			first := &scans[members[0]].colls[lists[0][k]]
+			consistent := true
+			for r := 1; r < len(members) && consistent; r++ {
+				c := &scans[members[r]].colls[lists[r][k]]
+				if c.op != first.op || c.root != first.root {
+					out.issues.Add(Issue{Kind: InconsistentCollective, Location: members[r], Event: c.recv,
+						Detail: fmt.Sprintf("communicator %d (%q) instance %d: %s root %d here, %s root %d at rank 0 (location %d, event %d)",
+							ci, comm.Name, k, c.op, int32(c.root), first.op, int32(first.root), members[0], first.recv)})
+					consistent = false
+				}
+			}
+			if !consistent || len(members) < 2 {
+				continue
+			}
+			class := classify(first.op, o.Alltoallv)
+			if class == 0 {
+				if first.op == trace.OpAlltoallv || first.op == trace.OpAlltoallw {
+					out.issues.Add(Issue{Kind: IgnoredCollective, Location: members[0], Event: first.recv,
+						Detail: fmt.Sprintf("communicator %d instance %d: %s kept internal (--alltoallv=ignore)", ci, k, first.op)})
+				}
+				continue
+			}
+			in := Instance{Comm: uint32(ci), Seq: uint32(k), Op: first.op, Class: class, First: uint32(len(out.parts)), N: uint32(len(members))}
+			local := int32(len(out.inst))
+			for r, loc := range members {
+				c := &scans[loc].colls[lists[r][k]]
+				s, rv := roles(class, r, c)
+				if s != NoEvent {
+					in.Senders++
+				}
+				out.refs = append(out.refs, [4]int32{loc, lists[r][k], local, int32(len(out.parts))})
+				out.parts = append(out.parts, Part{Loc: loc, Send: s, Recv: rv})
+			}
+			out.inst = append(out.inst, in)
+		}
+	})
+	for ci := range outs {
+		out := &outs[ci]
+		base := uint32(len(g.Instances))
+		pbase := uint32(len(g.Parts))
+		for _, in := range out.inst {
+			in.First += pbase
+			g.Instances = append(g.Instances, in)
+		}
+		g.Parts = append(g.Parts, out.parts...)
+		for _, ref := range out.refs {
+			c := &scans[ref[0]].colls[ref[1]]
+			c.inst = base + uint32(ref[2])
+			c.part = pbase + uint32(ref[3])
+		}
+		g.Issues.Merge(&out.issues)
+	}
+	addRegionBarrier(scans, g, true)
+	addRegionBarrier(scans, g, false)
+	for ii := range g.Instances {
+		in := &g.Instances[ii]
+		var snd, rcv int64
+		for _, p := range g.InstanceParts(uint32(ii)) {
+			if p.Send != NoEvent {
+				snd++
+			}
+			if p.Recv != NoEvent {
+				rcv++
+			}
+		}
+		switch in.Class {
+		case ClassScan:
+			// pairs k < i among all members
+			g.LogicalMessages += int64(in.N) * int64(in.N-1) / 2
+		default:
+			pairs := snd * rcv
+			for _, p := range g.InstanceParts(uint32(ii)) {
+				if p.Send != NoEvent && p.Recv != NoEvent {
+					pairs--
+				}
+			}
+			g.LogicalMessages += pairs
+		}
+	}
+	return nil
+}
+
+// addRegionBarrier adds MPI_Init (init) or MPI_Finalize as a barrier over
+// all locations when every location entered and left it exactly once.
+func addRegionBarrier(scans []locScan, g *Graph, init bool) {
+	name := "MPI_Finalize"
+	if init {
+		name = "MPI_Init"
+	}
+	have := 0
+	for li := range scans {
+		s := &scans[li]
+		n, enter, leave := s.finN, s.finEnter, s.finLeave
+		if init {
+			n, enter, leave = s.initN, s.initEnter, s.initLeave
+		}
+		if n == 1 && enter != NoEvent && leave != NoEvent {
+			have++
+		}
+	}
+	if have == 0 {
+		return
+	}
+	if have < len(scans) || len(scans) < 2 {
+		if len(scans) >= 2 {
+			g.Issues.Add(Issue{Kind: UnpairedRegion, Location: -1, Event: NoEvent,
+				Detail: fmt.Sprintf("%s entered and left once on %d of %d locations; not used as a barrier", name, have, len(scans))})
+		}
+		return
+	}
+	in := Instance{Comm: NoEvent, Op: trace.OpBarrier, Class: ClassBarrier, First: uint32(len(g.Parts)), N: uint32(len(scans)), Senders: uint32(len(scans))}
+	for li := range scans {
+		s := &scans[li]
+		enter, leave := s.finEnter, s.finLeave
+		if init {
+			enter, leave = s.initEnter, s.initLeave
+		}
+		g.Parts = append(g.Parts, Part{Loc: int32(li), Send: enter, Recv: leave})
+	}
+	g.Instances = append(g.Instances, in)
+}
