@@ -1,7 +1,6 @@
 package otf
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -90,7 +89,7 @@ func Open(path string) (*Archive, error) {
 		return nil, fmt.Errorf("otf2: global definitions: %w", err)
 	}
 	defer f.Close()
-	defs, err := readGlobalDefs(name+".def", bufio.NewReaderSize(f, 1<<16), int(an.DefChunkSize))
+	defs, err := readGlobalDefs(name+".def", f, int(an.DefChunkSize))
 	if err != nil {
 		return nil, err
 	}
@@ -361,10 +360,7 @@ func (a *Archive) readLocalDefs(id uint64, buf *[]byte) (*localDefs, error) {
 		return &localDefs{}, err
 	}
 	defer f.Close()
-	if cap(*buf) < int(a.anchor.DefChunkSize) {
-		*buf = make([]byte, a.anchor.DefChunkSize)
-	}
-	return readLocalDefs(a.defName(id), f, int(a.anchor.DefChunkSize), *buf)
+	return readLocalDefs(a.defName(id), f, int(a.anchor.DefChunkSize), buf)
 }
 
 func (a *Archive) readLocation(m *model, li int, evbuf, defbuf *[]byte) error {
@@ -409,12 +405,11 @@ func (a *Archive) readLocation(m *model, li int, evbuf, defbuf *[]byte) error {
 	}
 	defer f.Close()
 	cs := int(a.anchor.EventChunkSize)
-	if cap(*evbuf) < cs {
-		*evbuf = make([]byte, cs)
-	}
 	loc.Events.Grow(int(ld.numEvents))
+	cr := newChunkReader(name, f, cs, *evbuf)
+	defer func() { *evbuf = cr.buf }()
 	x := eventDecoder{
-		s:       newScanner(newChunkReader(name, f, cs, *evbuf), true),
+		s:       newScanner(cr, true),
 		ev:      &loc.Events,
 		regions: regions,
 		comms:   comms,

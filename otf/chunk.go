@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 )
 
 // chunkReader reads an OTF2 buffer file (every file but the anchor) chunk by
@@ -23,13 +24,21 @@ type chunkReader struct {
 	last  uint64
 	index int // number of chunks loaded so far
 	eof   bool
+	// fileSize is the size of the file if known, else -1: buffers are not
+	// made bigger than the file.
+	fileSize int64
 }
 
+// newChunkReader reads r in chunks of size bytes, reusing buf if it is big
+// enough. If r is an *os.File, its size limits the buffer.
 func newChunkReader(name string, r io.Reader, size int, buf []byte) *chunkReader {
-	if cap(buf) < size {
-		buf = make([]byte, size)
+	c := &chunkReader{name: name, r: r, size: size, buf: buf[:0], fileSize: -1}
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			c.fileSize = st.Size()
+		}
 	}
-	return &chunkReader{name: name, r: r, size: size, buf: buf[:0]}
+	return c
 }
 
 func (c *chunkReader) errAt(off int64, err error) error {
@@ -46,13 +55,36 @@ func (c *chunkReader) load() error {
 	if c.eof {
 		return io.EOF
 	}
-	buf := c.buf[:c.size]
+	if cap(c.buf) < c.size {
+		n := int64(c.size)
+		if c.fileSize >= 0 && c.fileSize-c.next+1 < n {
+			n = c.fileSize - c.next + 1 // +1 to see the end of the file
+			if n < chunkHeaderLen {
+				n = chunkHeaderLen
+			}
+		}
+		if int64(cap(c.buf)) < n {
+			c.buf = make([]byte, n)
+		}
+	}
+	want := c.size
+	if want > cap(c.buf) {
+		want = cap(c.buf)
+	}
+	buf := c.buf[:want]
 	n, err := io.ReadFull(c.r, buf)
 	switch {
 	case err == io.EOF:
 		c.eof = true
 		return io.EOF
 	case err == io.ErrUnexpectedEOF:
+		c.eof = true
+	case err == nil && want < c.size:
+		// The buffer was sized to the file; make sure the file did not grow.
+		var one [1]byte
+		if m, _ := io.ReadFull(c.r, one[:]); m > 0 {
+			return fmt.Errorf("otf2: %s: the file changed while it was read", c.name)
+		}
 		c.eof = true
 	case err != nil:
 		return fmt.Errorf("otf2: %s: %w", c.name, err)

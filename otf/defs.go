@@ -235,9 +235,11 @@ func parseIDMap(d *dec) map[uint64]uint64 {
 }
 
 // readLocalDefs reads a location's local definition file.
-func readLocalDefs(name string, r io.Reader, chunkSize int, buf []byte) (*localDefs, error) {
+func readLocalDefs(name string, r io.Reader, chunkSize int, buf *[]byte) (*localDefs, error) {
 	ld := &localDefs{}
-	s := newScanner(newChunkReader(name, r, chunkSize, buf), false)
+	cr := newChunkReader(name, r, chunkSize, *buf)
+	defer func() { *buf = cr.buf }()
+	s := newScanner(cr, false)
 	var rec record
 	for {
 		err := s.next(&rec)

@@ -300,7 +300,7 @@ func (a *Archive) copyDefs(tmp, name string, drop func(uint8) bool, in, out []by
 	var cw *chunkWriter
 	if src != nil {
 		defer src.Close()
-		s := newScanner(newChunkReader(name, bufio.NewReaderSize(src, 1<<16), cs, in), false)
+		s := newScanner(newChunkReader(name, src, cs, in), false)
 		var rec record
 		for {
 			err := s.next(&rec)
@@ -345,12 +345,6 @@ func (a *Archive) rewriteEvents(tmp string, li int, times []int64, in, out *[]by
 	ld := a.defs.locations[li]
 	name := a.evtName(ld.id)
 	cs := int(a.anchor.EventChunkSize)
-	if cap(*in) < cs {
-		*in = make([]byte, cs)
-	}
-	if cap(*out) < cs {
-		*out = make([]byte, 0, cs)
-	}
 	src, err := a.openLocal(name)
 	if err != nil {
 		return tr, err
@@ -370,7 +364,9 @@ func (a *Archive) rewriteEvents(tmp string, li int, times []int64, in, out *[]by
 	var cw *chunkWriter
 	if src != nil {
 		defer src.Close()
-		s := newScanner(newChunkReader(name, bufio.NewReaderSize(src, 1<<16), cs, *in), true)
+		cr := newChunkReader(name, src, cs, *in)
+		defer func() { *in = cr.buf }()
+		s := newScanner(cr, true)
 		var (
 			rec     record
 			srcTime uint64

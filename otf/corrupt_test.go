@@ -1,0 +1,250 @@
+package otf
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// copyArchive copies the real trace into a temporary directory.
+func copyArchive(t testing.TB) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "arch")
+	require.NoError(t, os.MkdirAll(filepath.Join(dst, "traces"), 0o755))
+	for _, f := range []string{"traces.otf2", "traces.def", "traces/0.evt", "traces/0.def", "traces/1.evt", "traces/1.def"} {
+		b, err := os.ReadFile(filepath.Join(realTrace, f))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dst, f), b, 0o644))
+	}
+	return dst
+}
+
+func readAll(dir string) error {
+	a, err := Open(dir)
+	if err != nil {
+		return err
+	}
+	_, err = a.Read(nil)
+	return err
+}
+
+// requireFormatError checks that err is a FormatError naming file.
+func requireFormatError(t *testing.T, err error, file string) *FormatError {
+	t.Helper()
+	require.Error(t, err)
+	var fe *FormatError
+	require.True(t, errors.As(err, &fe), "not a FormatError: %v", err)
+	assert.Equal(t, file, fe.File, "%v", err)
+	assert.Contains(t, err.Error(), "byte offset")
+	return fe
+}
+
+func TestTruncatedEventFile(t *testing.T) {
+	dir := copyArchive(t)
+	path := filepath.Join(dir, "traces", "0.evt")
+	orig, err := os.ReadFile(path)
+	require.NoError(t, err)
+	for n := 0; n < len(orig); n++ {
+		require.NoError(t, os.WriteFile(path, orig[:n], 0o644))
+		err := readAll(dir)
+		fe := requireFormatError(t, err, "traces/0.evt")
+		assert.LessOrEqual(t, fe.Offset, int64(len(orig)), "cut at %d: %v", n, err)
+	}
+}
+
+func TestTruncatedDefinitions(t *testing.T) {
+	dir := copyArchive(t)
+	for _, f := range []string{"traces.def", "traces/1.def", "traces.otf2"} {
+		path := filepath.Join(dir, f)
+		orig, err := os.ReadFile(path)
+		require.NoError(t, err)
+		for n := 0; n < len(orig); n += 1 + n/64 {
+			require.NoError(t, os.WriteFile(path, orig[:n], 0o644))
+			err := readAll(dir)
+			require.Error(t, err, "%s cut at %d", f, n)
+			assert.Contains(t, err.Error(), f, "%s cut at %d", f, n)
+		}
+		require.NoError(t, os.WriteFile(path, orig, 0o644))
+	}
+	require.NoError(t, readAll(dir))
+}
+
+// Flipping any byte of any file gives either a trace or an error, never a
+// panic; errors about event files name the file and an offset inside it.
+func TestFlippedBytes(t *testing.T) {
+	dir := copyArchive(t)
+	for _, f := range []string{"traces/0.evt", "traces/1.def", "traces.def"} {
+		path := filepath.Join(dir, f)
+		orig, err := os.ReadFile(path)
+		require.NoError(t, err)
+		step := 1
+		if len(orig) > 2000 {
+			step = 29
+		}
+		for i := 0; i < len(orig); i += step {
+			for _, x := range []byte{0xFF, 0x01} {
+				b := bytes.Clone(orig)
+				b[i] ^= x
+				require.NoError(t, os.WriteFile(path, b, 0o644))
+				err := readAll(dir)
+				var fe *FormatError
+				if err != nil && errors.As(err, &fe) && strings.HasSuffix(f, ".evt") {
+					assert.Equal(t, f, fe.File)
+					assert.LessOrEqual(t, fe.Offset, int64(len(b)))
+				}
+			}
+		}
+		require.NoError(t, os.WriteFile(path, orig, 0o644))
+	}
+}
+
+func TestBadLength(t *testing.T) {
+	dir := copyArchive(t)
+	path := filepath.Join(dir, "traces", "0.evt")
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	// The ProgramBegin record (type 0x53) after the first attribute list:
+	// give it a length that runs past the chunk.
+	i := bytes.Index(b, []byte{0x53, 0x03})
+	require.Positive(t, i)
+	// The 9-byte length form, reading the following bytes as an absurd length.
+	b[i+1] = 0xFF
+	require.NoError(t, os.WriteFile(path, b, 0o644))
+	fe := requireFormatError(t, readAll(dir), "traces/0.evt")
+	assert.Equal(t, int64(i), fe.Offset)
+	assert.Contains(t, fe.Error(), "runs past the end")
+	// A 1-byte length that skips into the middle of other records.
+	b[i+1] = 0xF0
+	require.NoError(t, os.WriteFile(path, b, 0o644))
+	requireFormatError(t, readAll(dir), "traces/0.evt")
+}
+
+func TestWrongCounts(t *testing.T) {
+	dir := copyArchive(t)
+	path := filepath.Join(dir, "traces", "1.evt")
+	orig, err := os.ReadFile(path)
+	require.NoError(t, err)
+	// The chunk header's last event number.
+	b := bytes.Clone(orig)
+	binary.LittleEndian.PutUint64(b[10:], 59)
+	require.NoError(t, os.WriteFile(path, b, 0o644))
+	fe := requireFormatError(t, readAll(dir), "traces/1.evt")
+	assert.Equal(t, int64(2), fe.Offset)
+	assert.Contains(t, fe.Error(), "header says events 1 to 59")
+	require.NoError(t, os.WriteFile(path, orig, 0o644))
+
+	// The Location definition's numberOfEvents: rewrite the archive with
+	// one event less in the model's count by cutting the last record.
+	i := bytes.LastIndex(orig, []byte{0x54}) // ProgramEnd
+	require.Positive(t, i)
+	b = append(bytes.Clone(orig[:i]), 0x02, 0x01)
+	binary.LittleEndian.PutUint64(b[10:], 59)
+	require.NoError(t, os.WriteFile(path, b, 0o644))
+	err = readAll(dir)
+	requireFormatError(t, err, "traces/1.evt")
+	assert.Contains(t, err.Error(), "59 events, but location 1's definition announces 60")
+}
+
+func TestMissingEventFile(t *testing.T) {
+	dir := copyArchive(t)
+	require.NoError(t, os.Remove(filepath.Join(dir, "traces", "1.evt")))
+	err := readAll(dir)
+	requireFormatError(t, err, "traces/1.evt")
+	assert.Contains(t, err.Error(), "missing")
+	// A missing local definition file is tolerated (as the reference reader
+	// does), but then rank 1's local ids are taken as global.
+	dir = copyArchive(t)
+	require.NoError(t, os.Remove(filepath.Join(dir, "traces", "0.def")))
+	require.NoError(t, readAll(dir))
+}
+
+func TestDanglingReference(t *testing.T) {
+	dir := copyArchive(t)
+	path := filepath.Join(dir, "traces", "0.evt")
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	i := bytes.Index(b, []byte{0x0c, 0x01, 0x03}) // Enter region 3 (main)
+	require.Positive(t, i)
+	b[i+2] = 0xF0
+	require.NoError(t, os.WriteFile(path, b, 0o644))
+	err = readAll(dir)
+	fe := requireFormatError(t, err, "traces/0.evt")
+	assert.Equal(t, int64(i), fe.Offset)
+	assert.Contains(t, err.Error(), "region 240 is not defined")
+
+	// A communicator id that the mapping table does not know and that is
+	// not a global id either.
+	dir = copyArchive(t)
+	path = filepath.Join(dir, "traces", "0.evt")
+	b, err = os.ReadFile(path)
+	require.NoError(t, err)
+	i = bytes.Index(b, []byte{0x0e, 0x08, 0x01, 0x01, 0x00}) // MpiSend receiver 1, comm 0
+	require.Positive(t, i)
+	b[i+4] = 0x05
+	require.NoError(t, os.WriteFile(path, b, 0o644))
+	// 0x05 is a size byte: the record no longer parses as it was, so any
+	// FormatError naming the file will do.
+	requireFormatError(t, readAll(dir), "traces/0.evt")
+}
+
+func TestRefuseSIONAndCompression(t *testing.T) {
+	dir := copyArchive(t)
+	path := filepath.Join(dir, "traces.otf2")
+	orig, err := os.ReadFile(path)
+	require.NoError(t, err)
+	b := bytes.Clone(orig)
+	b[0x1c] = SubstrateSION
+	require.NoError(t, os.WriteFile(path, b, 0o644))
+	_, err = Open(dir)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "SION")
+	b = bytes.Clone(orig)
+	b[0x1d] = CompressionZlib
+	require.NoError(t, os.WriteFile(path, b, 0o644))
+	_, err = Open(dir)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "compressed")
+}
+
+func TestOpenPaths(t *testing.T) {
+	assert.True(t, IsArchive(realTrace))
+	assert.True(t, IsArchive(filepath.Join(realTrace, "traces.otf2")))
+	assert.False(t, IsArchive(filepath.Join(realTrace, "traces.def")))
+	assert.False(t, IsArchive(t.TempDir()))
+	_, err := Open(filepath.Join(realTrace, "traces.otf2"))
+	require.NoError(t, err)
+}
+
+// Rewrite refuses a corrected trace that does not fit the archive, and
+// never writes into the input.
+func TestRewriteRefuses(t *testing.T) {
+	a, err := Open(realTrace)
+	require.NoError(t, err)
+	tr, err := a.Read(nil)
+	require.NoError(t, err)
+	require.Error(t, a.Rewrite(realTrace, tr, nil))
+	require.Error(t, a.Rewrite(filepath.Join(realTrace, "sub"), tr, nil))
+	out := filepath.Join(t.TempDir(), "o")
+	ts := tr.Locations[0].Events.Time
+	ts[5], ts[6] = ts[6], ts[5]
+	err = a.Rewrite(out, tr, nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "before the previous event")
+	_, statErr := os.Stat(out)
+	assert.True(t, os.IsNotExist(statErr), "no partial output left behind")
+	ts[5], ts[6] = ts[6], ts[5]
+	tr.Locations[1].Events.Time = tr.Locations[1].Events.Time[:10]
+	tr.Locations[1].Events.Kind = tr.Locations[1].Events.Kind[:10]
+	require.Error(t, a.Rewrite(out, tr, nil))
+	// A non-empty output directory is refused.
+	require.NoError(t, os.MkdirAll(filepath.Join(out, "x"), 0o755))
+	tr2, _ := a.Read(nil)
+	require.Error(t, a.Rewrite(out, tr2, nil))
+}
