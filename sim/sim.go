@@ -26,6 +26,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/clc-tools/clc/trace"
 )
@@ -183,7 +184,12 @@ func newEngine(cfg Config) *engine {
 		e.tpb = float64(res) / cfg.Bandwidth
 	}
 	e.comms = buildComms(n, e.grid, e.sub)
-	t0 := int64(res) // the run starts one second after the epoch
+	// The run starts one second after the epoch, later if the clock error
+	// could otherwise make a reading negative.
+	t0 := int64(res)
+	if extra := cfg.ClockOffset + cfg.ClockWander; extra >= 500*time.Millisecond {
+		t0 = ticks(2*extra, res)
+	}
 	e.clk = newClocks(&cfg, nodes, t0, e.crng)
 	for r := range e.now {
 		e.now[r] = t0
@@ -290,7 +296,7 @@ func (e *engine) estimate(p string) float64 {
 	case "halo":
 		k := float64(e.haloDirs())
 		// compute, posting, and the mean of the three completion variants
-		return n * (2 + 6*k + ((5 + 2*k) + 6*k + (2*k + 2 + k)) / 3)
+		return n * (2 + 6*k + ((5+2*k)+6*k+(2*k+2+k))/3)
 	case "pairs":
 		return 2*n + 3.5*float64(e.n-e.n%2)
 	case "master":

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/clc-tools/clc/otf"
+	"github.com/clc-tools/clc/sim"
+	"github.com/clc-tools/clc/trace"
+)
+
+func runCmd(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var log bytes.Buffer
+	cmd := newCommand(&log)
+	cmd.SetArgs(args)
+	cmd.SetOut(&log)
+	cmd.SetErr(&log)
+	err := cmd.Execute()
+	return log.String(), err
+}
+
+// sameTrace compares what was read back with what Generate returns.
+func sameTrace(t *testing.T, what string, got, want *trace.Trace) {
+	t.Helper()
+	if len(got.Locations) != len(want.Locations) || got.Resolution != want.Resolution {
+		t.Fatalf("%s: %d locations at %d ticks/s, want %d at %d", what, len(got.Locations), got.Resolution, len(want.Locations), want.Resolution)
+	}
+	if len(got.Comms) != len(want.Comms) || len(got.Regions) != len(want.Regions) || len(got.Nodes) != len(want.Nodes) {
+		t.Fatalf("%s: definitions differ", what)
+	}
+	for li := range want.Locations {
+		g, w := got.Locations[li], want.Locations[li]
+		if !slices.Equal(g.Offsets, w.Offsets) || g.Node != w.Node {
+			t.Fatalf("%s: location %d: offsets %v node %d, want %v node %d", what, li, g.Offsets, g.Node, w.Offsets, w.Node)
+		}
+		ge, we := &g.Events, &w.Events
+		if !slices.Equal(ge.Kind, we.Kind) || !slices.Equal(ge.Time, we.Time) || !slices.Equal(ge.Ref, we.Ref) ||
+			!slices.Equal(ge.Msgs, we.Msgs) || !slices.Equal(ge.Colls, we.Colls) || !slices.Equal(ge.Reqs, we.Reqs) {
+			t.Fatalf("%s: location %d: events differ", what, li)
+		}
+	}
+}
+
+func TestNativeLayout(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	log, err := runCmd(t, dir, "--ranks", "6", "--ranks-per-node", "2", "--steps", "4", "--seed", "5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(log)
+	for _, p := range []string{"clc.json", "events/0.clce", "events/5.clce", "truth/clc.json", "truth/events/5.clce"} {
+		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
+			t.Errorf("missing %s: %v", p, err)
+		}
+	}
+	rec, err := trace.ReadDir(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth, err := trace.ReadDir(filepath.Join(dir, "truth"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sim.DefaultConfig()
+	cfg.Ranks, cfg.RanksPerNode, cfg.Steps, cfg.Events, cfg.Seed = 6, 2, 4, 0, 5
+	wantRec, wantTruth, err := sim.Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameTrace(t, "recorded", rec, wantRec)
+	sameTrace(t, "truth", truth, wantTruth)
+	if rec.Properties["clc-sim.role"] != "recorded" || truth.Properties["clc-sim.role"] != "truth" {
+		t.Errorf("roles %q, %q", rec.Properties["clc-sim.role"], truth.Properties["clc-sim.role"])
+	}
+	for li, l := range truth.Locations {
+		if len(l.Offsets) != 0 {
+			t.Errorf("truth location %d has offsets", li)
+		}
+	}
+	// Nothing left beside the output.
+	ents, _ := os.ReadDir(filepath.Dir(dir))
+	if len(ents) != 1 {
+		t.Errorf("parent holds %d entries, want only the output", len(ents))
+	}
+}
+
+func readAll(t *testing.T, root string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(root, p)
+		files[rel] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+func TestSameBytesForSeed(t *testing.T) {
+	base := t.TempDir()
+	args := []string{"--ranks", "20", "--events", "30000", "--seed", "9", "--flush-events", "5000"}
+	for _, format := range []string{"native", "otf2"} {
+		a, b := filepath.Join(base, format+"a"), filepath.Join(base, format+"b")
+		for _, d := range []string{a, b} {
+			if _, err := runCmd(t, append([]string{d, "--format", format}, args...)...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		fa, fb := readAll(t, a), readAll(t, b)
+		if len(fa) != len(fb) || len(fa) < 10 {
+			t.Fatalf("%s: %d vs %d files", format, len(fa), len(fb))
+		}
+		for name, x := range fa {
+			if !bytes.Equal(x, fb[name]) {
+				t.Errorf("%s: %s differs between two runs with the same seed", format, name)
+			}
+		}
+	}
+}
+
+func TestRefuseAndForce(t *testing.T) {
+	dir := t.TempDir() // exists, empty: accepted
+	if _, err := runCmd(t, dir, "--ranks", "2", "--steps", "1"); err != nil {
+		t.Fatalf("empty existing directory: %v", err)
+	}
+	before := readAll(t, dir)
+	if _, err := runCmd(t, dir, "--ranks", "3", "--steps", "1"); err == nil || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("non-empty directory without --force: %v", err)
+	}
+	if after := readAll(t, dir); len(after) != len(before) {
+		t.Fatalf("a refused run changed the directory")
+	}
+	if _, err := runCmd(t, dir, "--ranks", "3", "--steps", "1", "--force"); err != nil {
+		t.Fatalf("--force: %v", err)
+	}
+	tr, err := trace.ReadDir(dir, nil)
+	if err != nil || len(tr.Locations) != 3 {
+		t.Fatalf("after --force: %v, %d locations", err, len(tr.Locations))
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, []byte("x"), 0o666)
+	if _, err := runCmd(t, file, "--ranks", "2", "--steps", "1", "--force"); err == nil {
+		t.Error("a file as OUTDIR: no error")
+	}
+}
+
+func TestBadFlags(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	for _, args := range [][]string{
+		{dir, "--patterns", "ring,nope"},
+		{dir, "--events", "10", "--steps", "2"},
+		{dir, "--format", "csv"},
+		{dir, "--ranks", "0"},
+		{dir, "--steps", "0"},
+		{dir, "--latency-inter", "fast"},
+		{dir, "--clock-drift", "-3"},
+		{},
+		{dir, dir},
+	} {
+		if _, err := runCmd(t, args...); err == nil {
+			t.Errorf("%v: no error", args)
+		} else {
+			t.Logf("%v: %v", args, err)
+		}
+		if _, err := os.Stat(dir); err == nil {
+			t.Fatalf("%v: output written despite the error", args)
+		}
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(dir)); len(ents) != 0 {
+		t.Errorf("failed runs left %d entries behind", len(ents))
+	}
+}
+
+func TestOTF2(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	if _, err := runCmd(t, dir, "--format", "otf2", "--ranks", "8", "--steps", "3"); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"traces.otf2", "traces.def", "traces", "truth/clc.json"} {
+		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
+			t.Errorf("missing %s: %v", p, err)
+		}
+	}
+	a, err := otf.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth, err := trace.ReadDir(filepath.Join(dir, "truth"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.NumEvents() != truth.NumEvents() {
+		t.Errorf("OTF2 archive has %d events, truth %d", a.NumEvents(), truth.NumEvents())
+	}
+	tool, err := exec.LookPath("otf2-print")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("otf2-print not found (Debian package otf2-tools)")
+		}
+		t.Skip("otf2-print not found (Debian package otf2-tools)")
+	}
+	out, err := exec.Command(tool, "--silent", "-Werror", filepath.Join(dir, "traces.otf2")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("otf2-print: %v\n%s", err, out)
+	}
+}
