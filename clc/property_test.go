@@ -1,0 +1,87 @@
+package clc
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/clc-tools/clc/internal/tracetest"
+	"github.com/clc-tools/clc/replay"
+	"github.com/clc-tools/clc/trace"
+)
+
+func randomParams(rng *rand.Rand) Params {
+	p := DefaultParams()
+	p.LatencyIntra = time.Duration(rng.IntN(4))
+	p.LatencyInter = p.LatencyIntra + time.Duration(rng.IntN(8))
+	p.Gamma = []float64{1, 0.999, 0.99, 0.9, 0.5}[rng.IntN(5)]
+	p.Slope = []float64{0, 0.01, 0.1, 0.5, 2}[rng.IntN(5)]
+	p.MaxPasses = 1 + rng.IntN(3)
+	p.ShiftFactor = []float64{0, 1, 4}[rng.IntN(3)]
+	p.Delta = time.Duration(rng.IntN(3))
+	return p
+}
+
+// checkOracles verifies what must hold of any correction: no violation
+// left, times never decreasing per location, nothing earlier than before.
+func checkOracles(t *testing.T, tr *trace.Trace, g *replay.Graph, p Params, lc [][]int64, dropped int64) {
+	t.Helper()
+	k := p.InTicks(tr.Resolution)
+	node := make([]int32, len(tr.Locations))
+	for i, l := range tr.Locations {
+		node[i] = l.Node
+		c := l.Events.Time
+		for j := range c {
+			require.GreaterOrEqual(t, lc[i][j], c[j], "location %d event %d moved earlier", i, j)
+			if j > 0 {
+				require.GreaterOrEqual(t, lc[i][j], lc[i][j-1], "location %d event %d before its predecessor", i, j)
+			}
+		}
+	}
+	if dropped == 0 {
+		v := CheckViolations(lc, g, node, k.Lat, 2)
+		require.Zero(t, v.P2P.Violations, "p2p violations left")
+		require.Zero(t, v.Collective.Violations, "collective violations left")
+	}
+}
+
+// TestParallelEqualsSerial is the property test: on thousands of random
+// traces and parameters, the parallel replay gives exactly the times of the
+// plain serial implementation, for GOMAXPROCS 1 and 2, and the oracles hold.
+func TestParallelEqualsSerial(t *testing.T) {
+	n := 3000
+	if testing.Short() {
+		n = 300
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for seed := 0; seed < n; seed++ {
+		rng := rand.New(rand.NewPCG(uint64(seed), 99))
+		cfg := tracetest.Config{
+			Locations: 1 + rng.IntN(9), Nodes: 1 + rng.IntN(4), Ops: rng.IntN(80),
+			Latency: 1 + rng.Int64N(10), Offset: rng.Int64N(200), Drift: rng.Float64() * 1e-3,
+			Unmatched: 0.05, Init: rng.IntN(2) == 0,
+		}
+		tr, _ := tracetest.Random(rng, cfg)
+		p := randomParams(rng)
+		if rng.IntN(3) == 0 {
+			p.Alltoallv = replay.AlltoallvNToN
+		}
+		name := fmt.Sprintf("seed %d (%+v)", seed, cfg)
+		require.NoError(t, tr.Validate(), name)
+		g, err := replay.Match(tr, &replay.MatchOptions{Alltoallv: p.Alltoallv})
+		require.NoError(t, err, name)
+		want, wantPasses := serialCLC(tr, g, p)
+		for _, procs := range []int{1, 2} {
+			runtime.GOMAXPROCS(procs)
+			res, err := Correct(tr, g, p, nil)
+			require.NoError(t, err, name)
+			require.Equal(t, wantPasses, res.Passes, "%s: passes, GOMAXPROCS=%d", name, procs)
+			require.Equal(t, want, res.Times, "%s: times, GOMAXPROCS=%d", name, procs)
+			checkOracles(t, tr, g, p, res.Times, res.Dropped.Total())
+		}
+	}
+}
