@@ -1,0 +1,259 @@
+package trace
+
+import (
+	"flag"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+)
+
+var benchEvents = flag.Int("native.events", 10_000_000, "events in the native format benchmarks' synthetic trace")
+
+// Region indices of synthTrace.
+const (
+	synRegInit = iota
+	synRegFinalize
+	synRegCompute
+	synRegSend
+	synRegRecv
+	synRegIsend
+	synRegIrecv
+	synRegWaitall
+	synRegAllreduce
+	synRegBcast
+)
+
+// synthTrace builds a realistic MPI trace of about n events on locs
+// locations (ranks), nanosecond ticks: compute phases, a halo exchange
+// with Irecv/Isend/Waitall with both neighbours, a blocking send/recv every
+// fourth step, an allreduce every eighth and a bcast every 32nd. About
+// 62 % of the events are enters and leaves.
+func synthTrace(n, locs int) *Trace {
+	tr := &Trace{Resolution: 1e9, Properties: map[string]string{"creator": "synthTrace"}}
+	for i := range (locs + 3) / 4 {
+		tr.Nodes = append(tr.Nodes, Node{Name: fmt.Sprintf("node%d", i)})
+	}
+	for _, r := range []string{"MPI_Init", "MPI_Finalize", "compute", "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Waitall", "MPI_Allreduce", "MPI_Bcast"} {
+		tr.Regions = append(tr.Regions, Region{Name: r})
+	}
+	world := Comm{Name: "MPI_COMM_WORLD"}
+	for i := range locs {
+		world.Members = append(world.Members, int32(i))
+		tr.Locations = append(tr.Locations, &Location{ID: uint64(i), Name: fmt.Sprintf("rank %d", i), Node: int32(i / 4)})
+	}
+	tr.Comms = []Comm{world}
+	per := n / locs
+	for li, l := range tr.Locations {
+		rng := rand.New(rand.NewPCG(uint64(li), 99))
+		e := &l.Events
+		e.Grow(per)
+		t := int64(1_700_000_000_000_000_000) + rng.Int64N(1_000_000)
+		gap := func(lo, hi int64) int64 { t += lo + rng.Int64N(hi-lo); return t }
+		call := func(reg uint32) { e.AppendRegion(KindEnter, gap(50, 300), reg) }
+		ret := func(reg uint32) { e.AppendRegion(KindLeave, gap(50, 300), reg) }
+		left, right := uint32((li+locs-1)%locs), uint32((li+1)%locs)
+		call(synRegInit)
+		ret(synRegInit)
+		var req uint64
+		for step := 0; e.Len() < per-20; step++ {
+			call(synRegCompute)
+			e.AppendRegion(KindLeave, gap(5_000, 100_000), synRegCompute)
+			for range 2 {
+				req++
+				call(synRegIrecv)
+				e.AppendReq(KindIrecvRequest, gap(20, 100), req)
+				ret(synRegIrecv)
+			}
+			for _, peer := range []uint32{left, right} {
+				req++
+				call(synRegIsend)
+				e.AppendMsg(KindIsend, gap(20, 100), Message{Peer: peer, Comm: 0, Tag: 17, Bytes: 65536, Request: req})
+				ret(synRegIsend)
+			}
+			call(synRegWaitall)
+			e.AppendMsg(KindIrecv, gap(500, 5_000), Message{Peer: left, Comm: 0, Tag: 17, Bytes: 65536, Request: req - 3})
+			e.AppendMsg(KindIrecv, gap(20, 200), Message{Peer: right, Comm: 0, Tag: 17, Bytes: 65536, Request: req - 2})
+			e.AppendReq(KindIsendComplete, gap(20, 200), req-1)
+			e.AppendReq(KindIsendComplete, gap(20, 200), req)
+			ret(synRegWaitall)
+			if step%4 == 0 {
+				if li%2 == 0 {
+					call(synRegSend)
+					e.AppendMsg(KindSend, gap(100, 1_000), Message{Peer: right, Comm: 0, Tag: 3, Bytes: 8})
+					ret(synRegSend)
+				} else {
+					call(synRegRecv)
+					e.AppendMsg(KindRecv, gap(100, 10_000), Message{Peer: left, Comm: 0, Tag: 3, Bytes: 8})
+					ret(synRegRecv)
+				}
+			}
+			if step%8 == 0 {
+				call(synRegAllreduce)
+				e.AppendCollBegin(gap(20, 100))
+				e.AppendColl(KindCollEnd, gap(1_000, 20_000), Collective{Op: OpAllreduce, Comm: 0, Root: NoRoot, Sent: 8, Received: 8})
+				ret(synRegAllreduce)
+			}
+			if step%32 == 0 {
+				call(synRegBcast)
+				e.AppendCollBegin(gap(20, 100))
+				e.AppendColl(KindCollEnd, gap(1_000, 20_000), Collective{Op: OpBcast, Comm: 0, Root: 0, Sent: 4096 * uint64(btoi(li == 0)) * uint64(locs-1), Received: 4096 * uint64(btoi(li != 0))})
+				ret(synRegBcast)
+			}
+		}
+		call(synRegFinalize)
+		ret(synRegFinalize)
+	}
+	return tr
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func dirSize(b *testing.B, dir string) int64 {
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			n += fi.Size()
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return n
+}
+
+var benchConfigs = []struct {
+	name string
+	opt  WriteOptions
+}{
+	{"default", *DefaultWriteOptions()},
+	{"none-256K", WriteOptions{Codec: CodecNone}},
+	{"zstd1-64K", WriteOptions{Codec: CodecZstd, Level: 1, BlockSize: 64 << 10}},
+	{"zstd1-1M", WriteOptions{Codec: CodecZstd, Level: 1, BlockSize: 1 << 20}},
+	{"zstd2-256K", WriteOptions{Codec: CodecZstd, Level: 2}},
+}
+
+// BenchmarkNativeWrite writes a synthetic ~1e7-event, 16-location trace
+// (go test -bench NativeWrite -benchtime 3x ./trace/).
+func BenchmarkNativeWrite(b *testing.B) {
+	tr := synthTrace(*benchEvents, 16)
+	nev := float64(tr.NumEvents())
+	for _, c := range benchConfigs {
+		b.Run(c.name, func(b *testing.B) {
+			var disk int64
+			var elapsed time.Duration
+			for i := 0; i < b.N; i++ {
+				dir := filepath.Join(b.TempDir(), "tr")
+				start := time.Now()
+				if err := WriteDir(dir, tr, &c.opt); err != nil {
+					b.Fatal(err)
+				}
+				elapsed += time.Since(start)
+				disk = dirSize(b, dir)
+			}
+			b.SetBytes(disk)
+			b.ReportMetric(nev*float64(b.N)/elapsed.Seconds(), "events/s")
+			b.ReportMetric(float64(disk)/nev, "disk-B/event")
+		})
+	}
+}
+
+// BenchmarkNativeRead reads the trace BenchmarkNativeWrite writes and
+// reports the memory the events take (go test -bench NativeRead
+// -benchtime 3x ./trace/).
+func BenchmarkNativeRead(b *testing.B) {
+	tr := synthTrace(*benchEvents, 16)
+	nev := float64(tr.NumEvents())
+	for _, c := range benchConfigs {
+		dir := filepath.Join(b.TempDir(), "tr")
+		if err := WriteDir(dir, tr, &c.opt); err != nil {
+			b.Fatal(err)
+		}
+		disk := dirSize(b, dir)
+		b.Run(c.name, func(b *testing.B) {
+			var cols int64
+			var heap float64
+			var elapsed time.Duration
+			for i := 0; i < b.N; i++ {
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				start := time.Now()
+				got, err := ReadDir(dir, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				elapsed += time.Since(start)
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				heap = float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / nev
+				cols = 0
+				for _, l := range got.Locations {
+					cols += l.Events.Bytes()
+				}
+				runtime.KeepAlive(got)
+			}
+			b.SetBytes(disk)
+			b.ReportMetric(nev*float64(b.N)/elapsed.Seconds(), "events/s")
+			b.ReportMetric(float64(cols)/nev, "mem-B/event")
+			b.ReportMetric(heap, "heap-B/event")
+		})
+	}
+}
+
+// BenchmarkNativeDirWriterManyLocations streams a trace of 65,536
+// locations through a DirWriter in ten rounds of small appends per
+// location, as a time-stepped simulator would (go test -bench
+// ManyLocations -benchtime 1x ./trace/).
+func BenchmarkNativeDirWriterManyLocations(b *testing.B) {
+	const locs = 65536
+	rounds, per := 10, *benchEvents/locs/10
+	if per < 1 {
+		per = 1
+	}
+	defs := synthTrace(locs, locs) // definitions; events replaced below
+	var chunk Events
+	for i := range per {
+		chunk.AppendRegion(KindEnter+Kind(i%2), int64(i)*1000, synRegCompute)
+	}
+	for i := 0; i < b.N; i++ {
+		dir := filepath.Join(b.TempDir(), "tr")
+		start := time.Now()
+		w, err := CreateDir(dir, defs, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for r := range rounds {
+			for loc := range locs {
+				for j := range chunk.Time {
+					chunk.Time[j] = int64(r*per+j) * 1000
+				}
+				if err := w.Append(loc, &chunk); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		if err := w.Close(); err != nil {
+			b.Fatal(err)
+		}
+		el := time.Since(start)
+		b.ReportMetric(float64(locs*rounds*per)/el.Seconds(), "events/s")
+		b.ReportMetric(float64(dirSize(b, dir))/float64(locs*rounds*per), "disk-B/event")
+	}
+}
