@@ -92,21 +92,15 @@ func forward(li int, c, lc []int64, deps []replay.Dep, x replay.Exchange, k Tick
 	}
 	for j, cj := range c {
 		l, byGamma := cl.Base(cj)
+		var d *replay.Dep
 		if uint32(j) == nextDep {
-			d := &deps[di]
+			d = &deps[di]
 			di++
 			nextDep = replay.NoEvent
 			if di < len(deps) {
 				nextDep = deps[di].Idx
 			}
-			switch d.Role {
-			case replay.RoleSend:
-				lc[j] = l
-				x.Sent(li, uint32(j), l)
-			case replay.RoleCollSend:
-				lc[j] = l
-				x.Contribute(li, d.Ref, l)
-			case replay.RoleRecv, replay.RoleCollRecv:
+			if d.Role == replay.RoleRecv || d.Role == replay.RoleCollRecv {
 				var s int64
 				var has, ok bool
 				if d.Role == replay.RoleRecv {
@@ -126,7 +120,17 @@ func forward(li int, c, lc []int64, deps []replay.Dep, x replay.Exchange, k Tick
 				}
 			}
 		}
+		// The time is final: store it, then publish it if it is a send
+		// (nothing writes it afterwards).
 		lc[j] = l
+		if d != nil {
+			switch d.Role {
+			case replay.RoleSend:
+				x.Sent(li, uint32(j), l)
+			case replay.RoleCollSend:
+				x.Contribute(li, d.Ref, l)
+			}
+		}
 		cl.Set(cj, l, byGamma)
 		if sh := l - cj; sh > out.maxShift {
 			out.maxShift = sh
