@@ -1,0 +1,157 @@
+package otf
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/clc-tools/clc/trace"
+)
+
+// synthetic builds a 16-rank ring trace of about n events: blocking
+// send/recv pairs wrapped in their MPI regions, compute regions, and an
+// allreduce every 10 iterations.
+func synthetic(n int) *trace.Trace {
+	const ranks = 16
+	t := &trace.Trace{Resolution: 1_000_000_000, Properties: map[string]string{}}
+	for i := 0; i < ranks/4; i++ {
+		t.Nodes = append(t.Nodes, trace.Node{Name: "node" + strconv.Itoa(i)})
+	}
+	t.Regions = []trace.Region{{Name: "MPI_Send"}, {Name: "MPI_Recv"}, {Name: "compute"}, {Name: "MPI_Allreduce"}}
+	world := trace.Comm{Name: "MPI_COMM_WORLD"}
+	for r := 0; r < ranks; r++ {
+		world.Members = append(world.Members, int32(r))
+	}
+	t.Comms = []trace.Comm{world}
+	perRank := n / ranks
+	for r := 0; r < ranks; r++ {
+		l := &trace.Location{ID: uint64(r), Name: "rank " + strconv.Itoa(r), Node: int32(r / 4)}
+		l.Offsets = []trace.ClockOffset{{Time: 1000, Offset: int64(r * 7)}, {Time: int64(perRank) * 400, Offset: int64(r * 9)}}
+		rng := rand.New(rand.NewPCG(uint64(r), 1))
+		ev := &l.Events
+		ev.Grow(perRank + 16)
+		tm := int64(1_000_000 + r*13)
+		step := func() int64 { tm += 50 + rng.Int64N(200); return tm }
+		for it := 0; ev.Len()+10 <= perRank; it++ {
+			ev.AppendRegion(trace.KindEnter, step(), 0)
+			ev.AppendMsg(trace.KindSend, step(), trace.Message{Peer: uint32((r + 1) % ranks), Tag: uint32(it % 100), Bytes: 4096})
+			ev.AppendRegion(trace.KindLeave, step(), 0)
+			ev.AppendRegion(trace.KindEnter, step(), 1)
+			ev.AppendMsg(trace.KindRecv, step(), trace.Message{Peer: uint32((r + ranks - 1) % ranks), Tag: uint32(it % 100), Bytes: 4096})
+			ev.AppendRegion(trace.KindLeave, step(), 1)
+			ev.AppendRegion(trace.KindEnter, step(), 2)
+			ev.AppendRegion(trace.KindLeave, step(), 2)
+			if it%10 == 0 {
+				ev.AppendRegion(trace.KindEnter, step(), 3)
+				ev.AppendCollBegin(tm)
+				ev.AppendColl(trace.KindCollEnd, step(), trace.Collective{Op: trace.OpAllreduce, Root: trace.NoRoot, Sent: 8, Received: 8})
+				ev.AppendRegion(trace.KindLeave, tm, 3)
+			}
+		}
+		t.Locations = append(t.Locations, l)
+	}
+	return t
+}
+
+func benchEvents() int {
+	if s := os.Getenv("CLC_BENCH_EVENTS"); s != "" {
+		if n, err := strconv.Atoi(s); err == nil && n > 0 {
+			return n
+		}
+	}
+	return 10_000_000
+}
+
+// benchArchive writes the synthetic trace as an archive and returns its
+// directory, the number of events and the bytes on disk.
+func benchArchive(b *testing.B) (string, int64, int64) {
+	b.Helper()
+	t := synthetic(benchEvents())
+	dir := filepath.Join(b.TempDir(), "bench")
+	if err := WriteTrace(dir, t, nil); err != nil {
+		b.Fatal(err)
+	}
+	var size int64
+	filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			size += fi.Size()
+		}
+		return nil
+	})
+	return dir, t.NumEvents(), size
+}
+
+func report(b *testing.B, events, bytes int64) {
+	s := b.Elapsed().Seconds() / float64(b.N)
+	b.ReportMetric(float64(events)/s/1e6, "Mevents/s")
+	b.ReportMetric(float64(bytes)/s/1e6, "MB/s")
+	b.ReportMetric(float64(bytes)/float64(events), "bytes/event")
+}
+
+// BenchmarkRead: Open + Read of a 16-location archive of ~1e7 events.
+func BenchmarkRead(b *testing.B) {
+	dir, events, size := benchArchive(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		a, err := Open(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := a.Read(nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	report(b, events, size)
+}
+
+// BenchmarkReadRewrite: Open + Read + Rewrite (the times unchanged), what
+// clc-correct does around the correction.
+func BenchmarkReadRewrite(b *testing.B) {
+	dir, events, size := benchArchive(b)
+	out := b.TempDir()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		a, err := Open(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tr, err := a.Read(nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := a.Rewrite(filepath.Join(out, strconv.Itoa(i)), tr, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	report(b, events, size)
+}
+
+// BenchmarkWriteTrace: path (b), a model written as a new archive.
+func BenchmarkWriteTrace(b *testing.B) {
+	t := synthetic(benchEvents())
+	out := b.TempDir()
+	var size int64
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		dir := filepath.Join(out, strconv.Itoa(i))
+		if err := WriteTrace(dir, t, nil); err != nil {
+			b.Fatal(err)
+		}
+		if i == 0 {
+			filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {
+				if err == nil && !fi.IsDir() {
+					size += fi.Size()
+				}
+				return nil
+			})
+		}
+	}
+	b.StopTimer()
+	report(b, t.NumEvents(), size)
+}
