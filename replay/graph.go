@@ -104,6 +104,9 @@ type Graph struct {
 	// LogicalMessages is the number of logical (sender, receiver) pairs of
 	// collective instances, self pairs excluded.
 	LogicalMessages int64
+	// Ignored counts the ALLTOALLV/W instances kept internal by
+	// AlltoallvIgnore: the trace cannot tell which members exchanged data.
+	Ignored int64
 }
 
 // InstanceParts returns the members of instance i.
@@ -127,16 +130,13 @@ const (
 	// UnpairedRegion: MPI_Init or MPI_Finalize not entered and left exactly
 	// once on every location.
 	UnpairedRegion
-	// IgnoredCollective: an instance whose pairs the trace cannot tell
-	// (ALLTOALLV/W under the default policy), kept internal on purpose.
-	IgnoredCollective
 	// DroppedDependency: a receive whose send could never be replayed
 	// (a happened-before cycle), treated as internal.
 	DroppedDependency
 )
 
 var issueNames = [...]string{"", "unmatched send", "unmatched receive", "incomplete collective",
-	"inconsistent collective", "unpaired MPI_Init/MPI_Finalize", "ignored collective", "dropped dependency (cycle)"}
+	"inconsistent collective", "unpaired MPI_Init/MPI_Finalize", "dropped dependency (cycle)"}
 
 func (k IssueKind) String() string {
 	if int(k) < len(issueNames) && k > 0 {

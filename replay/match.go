@@ -458,9 +458,10 @@ func buildInstances(t *trace.Trace, scans []locScan, g *Graph, o *MatchOptions) 
 		perLoc[li] = m
 	})
 	type commOut struct {
-		inst   []Instance
-		parts  []Part
-		issues Issues
+		inst    []Instance
+		parts   []Part
+		issues  Issues
+		ignored int64
 		// (location, coll record, local instance, local part) to patch
 		// after numbering
 		refs [][4]int32
@@ -512,8 +513,7 @@ func buildInstances(t *trace.Trace, scans []locScan, g *Graph, o *MatchOptions) 
 			class := classify(first.op, o.Alltoallv)
 			if class == 0 {
 				if first.op == trace.OpAlltoallv || first.op == trace.OpAlltoallw {
-					out.issues.Add(Issue{Kind: IgnoredCollective, Location: members[0], Event: first.recv,
-						Detail: fmt.Sprintf("communicator %d instance %d: %s kept internal (--alltoallv=ignore)", ci, k, first.op)})
+					out.ignored++
 				}
 				continue
 			}
@@ -546,6 +546,7 @@ func buildInstances(t *trace.Trace, scans []locScan, g *Graph, o *MatchOptions) 
 			c.part = pbase + uint32(ref[3])
 		}
 		g.Issues.Merge(&out.issues)
+		g.Ignored += out.ignored
 	}
 	addRegionBarrier(scans, g, true)
 	addRegionBarrier(scans, g, false)

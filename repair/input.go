@@ -1,0 +1,157 @@
+// Package repair is clc-correct's pipeline: it reads a trace (native or
+// OTF2), pre-synchronises it, matches its messages, runs the controlled
+// logical clock, measures the result and writes the corrected trace
+// atomically in the same (or another) format.
+package repair
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/clc-tools/clc/otf"
+	"github.com/clc-tools/clc/trace"
+)
+
+// Format is a trace format.
+type Format string
+
+// Formats clc reads and writes.
+const (
+	FormatNative Format = "native"
+	FormatOTF2   Format = "otf2"
+)
+
+// ParseFormat parses a --format value; "" means the input's.
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(s) {
+	case "":
+		return "", nil
+	case "native", "clc":
+		return FormatNative, nil
+	case "otf2":
+		return FormatOTF2, nil
+	}
+	return "", fmt.Errorf("unknown format %q (want otf2 or native)", s)
+}
+
+// Input is an opened input trace.
+type Input struct {
+	Path   string
+	Format Format
+	// Dir is the directory that holds the trace (the archive's directory
+	// for OTF2, the trace directory for native).
+	Dir     string
+	archive *otf.Archive
+}
+
+// Open detects the format of the trace at path: a native trace directory
+// (with clc.json), an OTF2 anchor file, or a directory holding one.
+func Open(path string) (*Input, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("input: %w", err)
+	}
+	if st.IsDir() && trace.IsDir(path) {
+		return &Input{Path: path, Format: FormatNative, Dir: path}, nil
+	}
+	if otf.IsArchive(path) {
+		a, err := otf.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		return &Input{Path: path, Format: FormatOTF2, Dir: a.Dir(), archive: a}, nil
+	}
+	if st.IsDir() {
+		if _, err := os.Stat(filepath.Join(path, "clc.json")); err == nil {
+			// clc.json exists but is not a native manifest: let the reader
+			// say what is wrong with it.
+			_, err := trace.OpenDir(path)
+			if err == nil {
+				err = errors.New("not a native trace")
+			}
+			return nil, fmt.Errorf("input %s: %w", path, err)
+		}
+		return nil, fmt.Errorf("input %s: not a trace: no clc.json (native) and no OTF2 anchor (*.otf2) in the directory", path)
+	}
+	return nil, fmt.Errorf("input %s: not a trace: neither a directory nor an OTF2 anchor file", path)
+}
+
+// Read reads the whole trace into memory.
+func (in *Input) Read(parallel int) (*trace.Trace, error) {
+	switch in.Format {
+	case FormatNative:
+		return trace.ReadDir(in.Path, &trace.ReadOptions{Parallel: parallel})
+	case FormatOTF2:
+		return in.archive.Read(&otf.ReadOptions{Workers: parallel})
+	}
+	return nil, fmt.Errorf("input %s: unknown format %q", in.Path, in.Format)
+}
+
+// Archive returns the OTF2 archive of an OTF2 input, or nil.
+func (in *Input) Archive() *otf.Archive { return in.archive }
+
+// truthDir returns the directory of the true times beside the input, or "".
+func (in *Input) truthDir() string {
+	d := filepath.Join(in.Dir, "truth")
+	if trace.IsDir(d) {
+		return d
+	}
+	return ""
+}
+
+// checkOutput refuses an output that would overwrite or contain the input.
+func checkOutput(in *Input, out string, force bool) error {
+	absOut, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	absIn, err := filepath.Abs(in.Dir)
+	if err != nil {
+		return err
+	}
+	absOut, absIn = resolve(absOut), resolve(absIn)
+	if within(absOut, absIn) {
+		return fmt.Errorf("output %s is inside the input %s: clc never writes into its input", out, in.Dir)
+	}
+	if within(absIn, absOut) {
+		return fmt.Errorf("output %s contains the input %s: replacing it would destroy the input", out, in.Dir)
+	}
+	st, err := os.Stat(out)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("output: %w", err)
+	case !st.IsDir():
+		return fmt.Errorf("output %s exists and is not a directory", out)
+	}
+	ents, err := os.ReadDir(out)
+	if err != nil {
+		return fmt.Errorf("output: %w", err)
+	}
+	if len(ents) > 0 && !force {
+		return fmt.Errorf("output %s exists and is not empty (use --force to replace it)", out)
+	}
+	return nil
+}
+
+// resolve follows symbolic links as far as the path exists.
+func resolve(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	dir, base := filepath.Split(p)
+	if dir == p || dir == "" {
+		return p
+	}
+	return filepath.Join(resolve(filepath.Clean(dir)), base)
+}
+
+// within reports whether p is dir or inside it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}

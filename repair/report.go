@@ -1,0 +1,300 @@
+package repair
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/clc-tools/clc/clc"
+	"github.com/clc-tools/clc/replay"
+)
+
+// ReportVersion is the version of the JSON report (docs/report.md).
+const ReportVersion = 1
+
+// Report is what clc-correct prints and writes with --report; its JSON form
+// is documented in docs/report.md. Times are in seconds unless a field name
+// ends in _ticks.
+type Report struct {
+	Tool          string   `json:"tool"`
+	ReportVersion int      `json:"report_version"`
+	Input         string   `json:"input"`
+	InputFormat   string   `json:"input_format"`
+	Output        string   `json:"output,omitempty"`
+	OutputFormat  string   `json:"output_format,omitempty"`
+	Checked       bool     `json:"check_only"`
+	Resolution    uint64   `json:"timer_resolution"`
+	Locations     int      `json:"locations"`
+	Events        int64    `json:"events"`
+	Truncated     bool     `json:"truncated"`
+	Notes         []string `json:"notes,omitempty"`
+
+	Params     ParamsReport     `json:"parameters"`
+	Presync    PresyncReport    `json:"presync"`
+	Messages   MessagesReport   `json:"messages"`
+	Before     ViolationReport  `json:"before"`
+	Correction CorrectionReport `json:"correction"`
+	After      ViolationReport  `json:"after"`
+	Fidelity   struct {
+		Position clc.Fidelity `json:"event_position"`
+		Distance clc.Fidelity `json:"event_distance"`
+	} `json:"fidelity"`
+	Accuracy *AccuracyReport `json:"accuracy,omitempty"`
+	Issues   IssuesReport    `json:"issues"`
+	Timing   TimingReport    `json:"timing_s"`
+}
+
+// ParamsReport lists the parameters used.
+type ParamsReport struct {
+	LatencyIntra float64 `json:"latency_intra"`
+	LatencyInter float64 `json:"latency_inter"`
+	Gamma        float64 `json:"gamma"`
+	Delta        float64 `json:"delta"`
+	Slope        float64 `json:"backward_slope"`
+	MaxPasses    int     `json:"max_passes"`
+	MaxShift     float64 `json:"max_shift"`
+	ShiftFactor  float64 `json:"shift_factor"`
+	Alltoallv    string  `json:"alltoallv"`
+}
+
+// PresyncReport describes the pre-synchronisation.
+type PresyncReport struct {
+	Method    string `json:"method"`
+	Locations int    `json:"locations_corrected"`
+}
+
+// MessagesReport counts the messages of the happened-before relation.
+type MessagesReport struct {
+	P2P                 int64 `json:"p2p"`
+	CollectiveLogical   int64 `json:"collective_logical"`
+	CollectiveInstances int64 `json:"collective_instances"`
+	// AlltoallvIgnored counts ALLTOALLV/W instances kept internal
+	// (--alltoallv=ignore).
+	AlltoallvIgnored int64 `json:"alltoallv_ignored"`
+}
+
+// ClassReport is the clock condition of one class of messages.
+type ClassReport struct {
+	Messages   int64 `json:"messages"`
+	Reversed   int64 `json:"reversed"`
+	Violations int64 `json:"violations"`
+	// Over reversed messages: send − receive.
+	MaxDisplacement  float64 `json:"max_displacement"`
+	MeanDisplacement float64 `json:"mean_displacement"`
+	// Largest send + μ − receive.
+	MaxViolation float64 `json:"max_violation"`
+}
+
+// ViolationReport is the clock condition of a set of times.
+type ViolationReport struct {
+	P2P        ClassReport `json:"p2p"`
+	Collective ClassReport `json:"collective"`
+	Total      ClassReport `json:"total"`
+	// Violations is Total.Violations.
+	Violations int64 `json:"violations"`
+}
+
+// CorrectionReport describes what the correction did.
+type CorrectionReport struct {
+	ViolationsCorrected int64        `json:"violations_corrected"`
+	EventsMoved         int64        `json:"events_moved"`
+	MaxShift            float64      `json:"max_shift"`
+	MeanShift           float64      `json:"mean_shift"`
+	Gamma               float64      `json:"gamma"`
+	Threshold           float64      `json:"max_shift_threshold"`
+	Passes              []PassReport `json:"passes"`
+}
+
+// PassReport describes one forward pass.
+type PassReport struct {
+	Gamma               float64 `json:"gamma"`
+	ViolationsCorrected int64   `json:"violations_corrected"`
+	MaxShift            float64 `json:"max_forward_shift"`
+}
+
+// AccuracyReport compares with the true times.
+type AccuracyReport struct {
+	Truth     string       `json:"truth"`
+	Presync   clc.Accuracy `json:"presync_only"`
+	Corrected clc.Accuracy `json:"corrected"`
+}
+
+// IssuesReport lists matching problems.
+type IssuesReport struct {
+	Counts   map[string]int64 `json:"counts"`
+	Examples []string         `json:"examples,omitempty"`
+}
+
+// TimingReport gives the wall-clock time of each stage.
+type TimingReport struct {
+	Read    float64 `json:"read"`
+	Presync float64 `json:"presync"`
+	Match   float64 `json:"match"`
+	Correct float64 `json:"correct"`
+	Write   float64 `json:"write"`
+	Total   float64 `json:"total"`
+}
+
+func sec(ticks int64, res uint64) float64 { return float64(ticks) / float64(res) }
+
+func classReport(m clc.MessageStats, res uint64) ClassReport {
+	c := ClassReport{Messages: m.Messages, Reversed: m.Reversed, Violations: m.Violations,
+		MaxDisplacement: sec(m.MaxDisplacement, res), MaxViolation: sec(m.MaxViolation, res)}
+	if m.Reversed > 0 {
+		c.MeanDisplacement = float64(m.SumDisplacement) / float64(m.Reversed) / float64(res)
+	}
+	return c
+}
+
+func violationReport(v clc.Violations, res uint64) ViolationReport {
+	t := v.Total()
+	return ViolationReport{P2P: classReport(v.P2P, res), Collective: classReport(v.Collective, res),
+		Total: classReport(t, res), Violations: t.Violations}
+}
+
+func correctionReport(c, lc [][]int64, r *clc.Result, res uint64) CorrectionReport {
+	cr := CorrectionReport{ViolationsCorrected: r.Jumps(), Gamma: r.Gamma(), Threshold: sec(r.Threshold, res)}
+	var sum float64
+	var maxShift int64
+	for i := range c {
+		for j, v := range c[i] {
+			if d := lc[i][j] - v; d != 0 {
+				cr.EventsMoved++
+				sum += float64(d)
+				maxShift = max(maxShift, d)
+			}
+		}
+	}
+	cr.MaxShift = sec(maxShift, res)
+	if cr.EventsMoved > 0 {
+		cr.MeanShift = sum / float64(cr.EventsMoved) / float64(res)
+	}
+	for _, p := range r.Passes {
+		cr.Passes = append(cr.Passes, PassReport{Gamma: p.Gamma, ViolationsCorrected: p.Jumps, MaxShift: sec(p.MaxShift, res)})
+	}
+	return cr
+}
+
+func paramsReport(p *clc.Params, res uint64) ParamsReport {
+	return ParamsReport{
+		LatencyIntra: p.LatencyIntra.Seconds(), LatencyInter: p.LatencyInter.Seconds(),
+		Gamma: p.Gamma, Delta: p.Delta.Seconds(), Slope: p.Slope, MaxPasses: p.MaxPasses,
+		MaxShift: p.MaxShift.Seconds(), ShiftFactor: p.ShiftFactor, Alltoallv: p.Alltoallv.String(),
+	}
+}
+
+func issuesReport(s *replay.Issues) IssuesReport {
+	r := IssuesReport{Counts: map[string]int64{}}
+	for k, n := range s.Count {
+		r.Counts[k.String()] = n
+	}
+	for _, e := range s.Examples {
+		r.Examples = append(r.Examples, e.String())
+	}
+	return r
+}
+
+// WriteJSON writes the report as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(jsonSafe(r))
+}
+
+// jsonSafe replaces infinities (a zero-length interval that got a length)
+// by the largest float, which JSON can carry.
+func jsonSafe(r *Report) *Report {
+	c := *r
+	fix := func(f *clc.Fidelity) {
+		if math.IsInf(f.MaxRel, 1) {
+			f.MaxRel = math.MaxFloat64
+		}
+	}
+	fix(&c.Fidelity.Position)
+	fix(&c.Fidelity.Distance)
+	return &c
+}
+
+// dur formats seconds as a readable duration.
+func dur(s float64) string {
+	d := time.Duration(math.Round(s * 1e9))
+	return d.String()
+}
+
+func pct(f float64) string {
+	if math.IsInf(f, 1) {
+		return "inf"
+	}
+	return fmt.Sprintf("%.2f%%", 100*f)
+}
+
+// WriteText writes the report for a terminal.
+func (r *Report) WriteText(w io.Writer) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	p("clc-correct  %s (%s)", r.Input, r.InputFormat)
+	if r.Output != "" {
+		p(" → %s (%s)", r.Output, r.OutputFormat)
+	} else {
+		p(" (check only, nothing written)")
+	}
+	p("\n")
+	p("  %d locations, %d events, timer %d ticks/s\n", r.Locations, r.Events, r.Resolution)
+	p("  messages: %d point-to-point, %d logical in %d collective instances",
+		r.Messages.P2P, r.Messages.CollectiveLogical, r.Messages.CollectiveInstances)
+	if r.Messages.AlltoallvIgnored > 0 {
+		p(" (%d ALLTOALLV/W kept internal, --alltoallv=ignore)", r.Messages.AlltoallvIgnored)
+	}
+	p("\n")
+	p("  pre-synchronisation: %s, %d locations had clock offsets\n", r.Presync.Method, r.Presync.Locations)
+	for _, n := range r.Notes {
+		p("  note: %s\n", n)
+	}
+	vline := func(name string, v ViolationReport) {
+		p("  %-7s violations %d (p2p %d, collective %d), reversed %d", name, v.Violations,
+			v.P2P.Violations, v.Collective.Violations, v.Total.Reversed)
+		if v.Total.Reversed > 0 {
+			p(", displacement max %s mean %s", dur(v.Total.MaxDisplacement), dur(v.Total.MeanDisplacement))
+		}
+		p("\n")
+	}
+	vline("before:", r.Before)
+	c := r.Correction
+	p("  correction: %d violations corrected, %d events moved (max %s, mean %s), γ %g in %d pass(es)\n",
+		c.ViolationsCorrected, c.EventsMoved, dur(c.MaxShift), dur(c.MeanShift), c.Gamma, len(c.Passes))
+	vline("after:", r.After)
+	d := r.Fidelity.Distance
+	p("  fidelity (event distance): weighted avg %s, max %s; intervals > 0.01%%: %s, > 1%%: %s, > 100%%: %s\n",
+		pct(d.WeightedAvg), pct(d.MaxRel), pct(d.Above[1]), pct(d.Above[3]), pct(d.Above[5]))
+	pos := r.Fidelity.Position
+	p("  fidelity (event position): max relative %s, max absolute %s\n", pct(pos.MaxRel), dur(sec(pos.MaxAbs, r.Resolution)))
+	if a := r.Accuracy; a != nil {
+		p("  accuracy vs truth: mean |error| %s after pre-sync, %s corrected (max %s → %s)\n",
+			dur(sec(int64(a.Presync.MeanAbs), r.Resolution)), dur(sec(int64(a.Corrected.MeanAbs), r.Resolution)),
+			dur(sec(a.Presync.MaxAbs, r.Resolution)), dur(sec(a.Corrected.MaxAbs, r.Resolution)))
+	}
+	if len(r.Issues.Counts) > 0 {
+		keys := make([]string, 0, len(r.Issues.Counts))
+		for k := range r.Issues.Counts {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var parts []string
+		for _, k := range keys {
+			parts = append(parts, fmt.Sprintf("%s %d", k, r.Issues.Counts[k]))
+		}
+		p("  issues (treated as internal events): %s\n", strings.Join(parts, ", "))
+		for i, e := range r.Issues.Examples {
+			if i == 5 {
+				p("    … (see --report for more)\n")
+				break
+			}
+			p("    %s\n", e)
+		}
+	}
+	p("  time: read %.2fs, presync %.2fs, match %.2fs, correct %.2fs, write %.2fs, total %.2fs\n",
+		r.Timing.Read, r.Timing.Presync, r.Timing.Match, r.Timing.Correct, r.Timing.Write, r.Timing.Total)
+}
