@@ -411,6 +411,7 @@ func (a *Archive) readLocation(m *model, li int, evbuf, defbuf *[]byte) error {
 	x := eventDecoder{
 		s:       newScanner(cr, true),
 		ev:      &loc.Events,
+		expect:  int(ld.numEvents),
 		regions: regions,
 		comms:   comms,
 	}

@@ -65,14 +65,26 @@ func benchEvents() int {
 }
 
 // benchArchive writes the synthetic trace as an archive and returns its
-// directory, the number of events and the bytes on disk.
+// directory, the number of events and the bytes on disk. With
+// CLC_BENCH_DIR=DIR the archive is kept in DIR (and reused if there), so
+// that other tools can be measured on the same file.
 func benchArchive(b *testing.B) (string, int64, int64) {
 	b.Helper()
-	t := synthetic(benchEvents())
-	dir := filepath.Join(b.TempDir(), "bench")
-	if err := WriteTrace(dir, t, nil); err != nil {
+	dir := os.Getenv("CLC_BENCH_DIR")
+	if dir == "" || !IsArchive(dir) {
+		if dir == "" {
+			dir = filepath.Join(b.TempDir(), "bench")
+		}
+		t := synthetic(benchEvents())
+		if err := WriteTrace(dir, t, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	a, err := Open(dir)
+	if err != nil {
 		b.Fatal(err)
 	}
+	events := a.NumEvents()
 	var size int64
 	filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {
 		if err == nil && !fi.IsDir() {
@@ -80,7 +92,7 @@ func benchArchive(b *testing.B) (string, int64, int64) {
 		}
 		return nil
 	})
-	return dir, t.NumEvents(), size
+	return dir, events, size
 }
 
 func report(b *testing.B, events, bytes int64) {

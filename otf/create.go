@@ -131,7 +131,11 @@ func Create(dir string, defs *trace.Trace, opt *WriteOptions) (*Writer, error) {
 	w.locs = make([]*locWriter, len(defs.Locations))
 	for li, l := range defs.Locations {
 		name := "traces/" + strconv.FormatUint(l.ID, 10) + ".evt"
-		w.locs[li] = &locWriter{cw: newChunkWriter(name, appendFile{filepath.Join(tmp, filepath.FromSlash(name))}, w.evSize, w.opt.bigEndian, true, nil)}
+		var buf []byte
+		if !w.shrink {
+			buf = make([]byte, 0, w.evSize)
+		}
+		w.locs[li] = &locWriter{cw: newChunkWriter(name, appendFile{filepath.Join(tmp, filepath.FromSlash(name))}, w.evSize, w.opt.bigEndian, true, buf)}
 	}
 	return w, nil
 }
@@ -182,7 +186,8 @@ func (w *Writer) Append(loc int, ev *trace.Events) error {
 func (w *Writer) appendEvents(loc int, lw *locWriter, ev *trace.Events) (int64, error) {
 	var dropped int64
 	att := 0
-	e := enc{be: w.opt.bigEndian}
+	e := enc{b: lw.scratch, be: w.opt.bigEndian}
+	defer func() { lw.scratch = e.b[:0] }()
 	cw := lw.cw
 	for i, k := range ev.Kind {
 		var attr []byte
@@ -210,7 +215,7 @@ func (w *Writer) appendEvents(loc int, lw *locWriter, ev *trace.Events) (int64, 
 		if lw.tr.any && ut < lw.last {
 			return dropped, &trace.EventError{Location: loc, Event: int(cw.numEvents()), Err: fmt.Errorf("otf2: time %d is before the previous event's %d", ut, lw.last)}
 		}
-		e.b = lw.scratch[:0]
+		e.b = e.b[:0]
 		var typ uint8
 		r := ev.Ref[i]
 		switch k {
@@ -296,7 +301,6 @@ func (w *Writer) appendEvents(loc int, lw *locWriter, ev *trace.Events) (int64, 
 		default:
 			return dropped, &trace.EventError{Location: loc, Event: int(cw.numEvents()), Err: fmt.Errorf("otf2: cannot write event kind %s", k)}
 		}
-		lw.scratch = e.b
 		if err := cw.event(ut, attr, typ, e.b); err != nil {
 			return dropped, err
 		}

@@ -30,8 +30,12 @@ const (
 
 // eventDecoder decodes one location's event file into the model's columns.
 type eventDecoder struct {
-	s       *scanner
-	ev      *trace.Events
+	s  *scanner
+	ev *trace.Events
+	// expect is the number of events the location announces: after the
+	// first events the payload tables are sized for the whole file from
+	// the mix seen so far, which saves the copies of repeated growth.
+	expect  int
 	regions *idIndex
 	comms   *idIndex
 
@@ -40,8 +44,8 @@ type eventDecoder struct {
 	atOff []span // where each Attachment's data lies in arena
 }
 
-func (x *eventDecoder) dangling(r *record, what string, id uint64) error {
-	return &FormatError{File: x.s.c.name, Offset: r.off, Err: fmt.Errorf("%w: event %d (record type %d): %s %d is not defined", ErrFormat, x.ev.Len(), r.typ, what, id)}
+func (x *eventDecoder) dangling(r *record, event int, what string, id uint64) error {
+	return &FormatError{File: x.s.c.name, Offset: r.off, Err: fmt.Errorf("%w: event %d (record type %d): %s %d is not defined", ErrFormat, event, r.typ, what, id)}
 }
 
 // run decodes every record of the file.
@@ -56,6 +60,14 @@ func (x *eventDecoder) run() error {
 	)
 	s := x.s
 	ev := x.ev
+	// Append to local copies of the columns (no write barrier per event)
+	// and store them back at the end.
+	kinds, times, refs := ev.Kind, ev.Time, ev.Ref
+	msgs, colls, reqs := ev.Msgs, ev.Colls, ev.Reqs
+	defer func() {
+		ev.Kind, ev.Time, ev.Ref = kinds, times, refs
+		ev.Msgs, ev.Colls, ev.Reqs = msgs, colls, reqs
+	}()
 	for {
 		err := s.next(&rec)
 		if err == io.EOF {
@@ -88,7 +100,12 @@ func (x *eventDecoder) run() error {
 		if !haveTime {
 			return &FormatError{File: s.c.name, Offset: rec.off, Err: fmt.Errorf("%w: event record type %d before any TIMESTAMP", ErrFormat, rec.typ)}
 		}
-		if ev.Len() >= trace.MaxEvents {
+		if len(kinds) == estimateAt && x.expect > estimateAt {
+			msgs = growTo(msgs, len(msgs), estimateAt, x.expect)
+			colls = growTo(colls, len(colls), estimateAt, x.expect)
+			reqs = growTo(reqs, len(reqs), estimateAt, x.expect)
+		}
+		if len(kinds) >= trace.MaxEvents {
 			return &FormatError{File: s.c.name, Offset: rec.off, Err: fmt.Errorf("%w: more than %d events", ErrFormat, trace.MaxEvents)}
 		}
 		d := dec{b: rec.payload, be: s.c.be}
@@ -100,15 +117,15 @@ func (x *eventDecoder) run() error {
 			}
 			idx, ok := x.regions.get(uint64(id))
 			if !ok {
-				return x.dangling(&rec, "region", uint64(id))
+				return x.dangling(&rec, len(kinds), "region", uint64(id))
 			}
 			k := trace.KindEnter
 			if rec.typ == evLeave {
 				k = trace.KindLeave
 			}
-			ev.Kind = append(ev.Kind, k)
-			ev.Time = append(ev.Time, now)
-			ev.Ref = append(ev.Ref, idx)
+			kinds = append(kinds, k)
+			times = append(times, now)
+			refs = append(refs, idx)
 		case evMpiSend, evMpiIsend, evMpiRecv, evMpiIrecv:
 			var m trace.Message
 			m.Peer = d.u32c()
@@ -133,13 +150,13 @@ func (x *eventDecoder) run() error {
 			}
 			idx, ok := x.comms.get(uint64(c))
 			if !ok {
-				return x.dangling(&rec, "communicator", uint64(c))
+				return x.dangling(&rec, len(kinds), "communicator", uint64(c))
 			}
 			m.Comm = idx
-			ev.Kind = append(ev.Kind, k)
-			ev.Time = append(ev.Time, now)
-			ev.Ref = append(ev.Ref, uint32(len(ev.Msgs)))
-			ev.Msgs = append(ev.Msgs, m)
+			kinds = append(kinds, k)
+			times = append(times, now)
+			refs = append(refs, uint32(len(msgs)))
+			msgs = append(msgs, m)
 		case evMpiIsendComplete, evMpiIrecvRequest, evMpiRequestTest, evMpiRequestCancelled, evNonBlockingCollectiveRequest:
 			req := d.u64c()
 			if d.err != nil {
@@ -158,14 +175,14 @@ func (x *eventDecoder) run() error {
 			default:
 				k = trace.KindNBCollRequest
 			}
-			ev.Kind = append(ev.Kind, k)
-			ev.Time = append(ev.Time, now)
-			ev.Ref = append(ev.Ref, uint32(len(ev.Reqs)))
-			ev.Reqs = append(ev.Reqs, req)
+			kinds = append(kinds, k)
+			times = append(times, now)
+			refs = append(refs, uint32(len(reqs)))
+			reqs = append(reqs, req)
 		case evMpiCollectiveBegin:
-			ev.Kind = append(ev.Kind, trace.KindCollBegin)
-			ev.Time = append(ev.Time, now)
-			ev.Ref = append(ev.Ref, 0)
+			kinds = append(kinds, trace.KindCollBegin)
+			times = append(times, now)
+			refs = append(refs, 0)
 		case evMpiCollectiveEnd, evNonBlockingCollectiveComplete:
 			var c trace.Collective
 			c.Op = trace.CollOp(d.u8())
@@ -183,13 +200,13 @@ func (x *eventDecoder) run() error {
 			}
 			idx, ok := x.comms.get(uint64(cm))
 			if !ok {
-				return x.dangling(&rec, "communicator", uint64(cm))
+				return x.dangling(&rec, len(kinds), "communicator", uint64(cm))
 			}
 			c.Comm = idx
-			ev.Kind = append(ev.Kind, k)
-			ev.Time = append(ev.Time, now)
-			ev.Ref = append(ev.Ref, uint32(len(ev.Colls)))
-			ev.Colls = append(ev.Colls, c)
+			kinds = append(kinds, k)
+			times = append(times, now)
+			refs = append(refs, uint32(len(colls)))
+			colls = append(colls, c)
 		case evCommCreate, evCommDestroy:
 			cm := d.u32c()
 			if d.err != nil {
@@ -197,15 +214,15 @@ func (x *eventDecoder) run() error {
 			}
 			idx, ok := x.comms.get(uint64(cm))
 			if !ok {
-				return x.dangling(&rec, "communicator", uint64(cm))
+				return x.dangling(&rec, len(kinds), "communicator", uint64(cm))
 			}
 			k := trace.KindCommCreate
 			if rec.typ == evCommDestroy {
 				k = trace.KindCommDestroy
 			}
-			ev.Kind = append(ev.Kind, k)
-			ev.Time = append(ev.Time, now)
-			ev.Ref = append(ev.Ref, idx)
+			kinds = append(kinds, k)
+			times = append(times, now)
+			refs = append(refs, idx)
 		default:
 			x.opOff = append(x.opOff, span{len(x.arena), len(rec.payload)})
 			if s.c.be {
@@ -214,9 +231,9 @@ func (x *eventDecoder) run() error {
 			} else {
 				x.arena = append(x.arena, rec.payload...)
 			}
-			ev.Kind = append(ev.Kind, trace.KindOther)
-			ev.Time = append(ev.Time, now)
-			ev.Ref = append(ev.Ref, uint32(len(ev.Opaque)))
+			kinds = append(kinds, trace.KindOther)
+			times = append(times, now)
+			refs = append(refs, uint32(len(ev.Opaque)))
 			ev.Opaque = append(ev.Opaque, trace.Opaque{Format: trace.FormatOTF2, Type: uint32(rec.typ)})
 		}
 		if d.err != nil {
@@ -224,7 +241,7 @@ func (x *eventDecoder) run() error {
 		}
 		if pending >= 0 {
 			x.atOff = append(x.atOff, span{pending, pendLen})
-			ev.Attach = append(ev.Attach, trace.Attachment{Event: uint32(ev.Len() - 1), Format: trace.FormatOTF2})
+			ev.Attach = append(ev.Attach, trace.Attachment{Event: uint32(len(kinds) - 1), Format: trace.FormatOTF2})
 			pending = -1
 		}
 	}
@@ -236,6 +253,22 @@ func (x *eventDecoder) run() error {
 }
 
 type span struct{ off, n int }
+
+// estimateAt is the number of events after which the payload tables are
+// sized for the whole location.
+const estimateAt = 1 << 12
+
+// growTo makes room in s for its expected final size: n items in the first
+// seen of total events, scaled, with 5 % to spare.
+func growTo[T any](s []T, n, seen, total int) []T {
+	want := int(float64(n)/float64(seen)*float64(total)*1.05) + 64
+	if want <= cap(s) {
+		return s
+	}
+	out := make([]T, len(s), want)
+	copy(out, s)
+	return out
+}
 
 // fixData points the Opaque and Attachment data into the arena, whose
 // final address is known only now.
