@@ -22,7 +22,8 @@ type Config struct {
 	// Patterns once, in order. When Steps is 0, it is derived from Events.
 	Steps int
 	// Events is the approximate total number of events wanted; used only
-	// when Steps is 0.
+	// when Steps is 0: steps run until the total is within half a step of it
+	// (at least one step).
 	Events int64
 	// Patterns lists the communication patterns of one step (see
 	// PatternNames). A pattern may appear more than once.
@@ -77,7 +78,8 @@ type Config struct {
 	// Seed makes the run reproducible: the same Config gives the same trace.
 	Seed int64
 	// FlushEvents is the number of buffered events (over all ranks) after
-	// which Run hands them to the sinks. 0 means the default (1<<23).
+	// which Run hands them to the sinks. 0 means DefaultFlushEvents or 64
+	// per rank, whichever is more.
 	FlushEvents int
 }
 

@@ -22,7 +22,7 @@ func (e *engine) ring() {
 	sendRight := func(r int) {
 		d := (r + 1) % n
 		e.enter(r, regSend)
-		t := e.send(r, d, trace.KindSend, trace.Message{Peer: uint32(d), Tag: tagRing, Bytes: size})
+		t := e.send(r, trace.KindSend, trace.Message{Peer: uint32(d), Tag: tagRing, Bytes: size})
 		e.arr[d] = t + e.delay(r, d, size)
 		e.now[r] += e.sendOv
 		e.leave(r, regSend)
@@ -62,19 +62,6 @@ func (e *engine) neighbor(r, d int) int {
 		y = (y + 1) % py
 	}
 	return y*px + x
-}
-
-// haloDirs is the number of directions with a neighbour other than the rank
-// itself (the same for every rank): 2 per grid dimension longer than 1.
-func (e *engine) haloDirs() int {
-	k := 0
-	if e.grid.px > 1 {
-		k += 2
-	}
-	if e.grid.py > 1 {
-		k += 2
-	}
-	return k
 }
 
 type haloReq struct {
@@ -135,7 +122,7 @@ func (e *engine) halo() {
 			}
 			e.enter(r, regIsend)
 			q := e.newReq(r)
-			t := e.send(r, nb, trace.KindIsend, trace.Message{Peer: uint32(nb), Tag: tagHalo + uint32(d), Bytes: size(d), Request: q})
+			t := e.send(r, trace.KindIsend, trace.Message{Peer: uint32(nb), Tag: tagHalo + uint32(d), Bytes: size(d), Request: q})
 			e.sreq4[4*r+d] = q
 			e.stime4[4*r+d] = t
 			e.arr4[4*nb+opposite(d)] = t + e.delay(r, nb, size(d))
@@ -246,10 +233,10 @@ func (e *engine) pairs() {
 		sa, sb := e.msgSize(), e.msgSize()
 		if e.rng.IntN(2) == 0 {
 			e.enter(a, regSendrecv)
-			ta := e.send(a, b, trace.KindSend, trace.Message{Peer: uint32(b), Tag: tag, Bytes: sa})
+			ta := e.send(a, trace.KindSend, trace.Message{Peer: uint32(b), Tag: tag, Bytes: sa})
 			e.now[a] += e.sendOv
 			e.enter(b, regSendrecv)
-			tb := e.send(b, a, trace.KindSend, trace.Message{Peer: uint32(a), Tag: tag, Bytes: sb})
+			tb := e.send(b, trace.KindSend, trace.Message{Peer: uint32(a), Tag: tag, Bytes: sb})
 			e.now[b] += e.sendOv
 			arrAB := ta + e.delay(a, b, sa)
 			arrBA := tb + e.delay(b, a, sb)
@@ -259,7 +246,7 @@ func (e *engine) pairs() {
 			e.leave(b, regSendrecv)
 		} else {
 			e.enter(a, regSend)
-			ta := e.send(a, b, trace.KindSend, trace.Message{Peer: uint32(b), Tag: tag, Bytes: sa})
+			ta := e.send(a, trace.KindSend, trace.Message{Peer: uint32(b), Tag: tag, Bytes: sa})
 			e.now[a] += e.sendOv
 			e.leave(a, regSend)
 			e.enter(b, regRecv)
@@ -287,7 +274,7 @@ func (e *engine) master() {
 		tag := uint32(tagResult + e.rng.IntN(3))
 		size := e.msgSize()
 		e.enter(w, regSend)
-		t := e.send(w, 0, trace.KindSend, trace.Message{Peer: 0, Tag: tag, Bytes: size})
+		t := e.send(w, trace.KindSend, trace.Message{Peer: 0, Tag: tag, Bytes: size})
 		e.arr[w] = t + e.delay(w, 0, size)
 		e.u32[w], e.u64[w] = tag, size
 		e.now[w] += e.sendOv
@@ -307,7 +294,7 @@ func (e *engine) master() {
 		e.cur[0].AppendMsg(trace.KindRecv, e.at(0, e.arr[w]), trace.Message{Peer: uint32(w), Tag: e.u32[w], Bytes: e.u64[w]})
 		e.leave(0, regRecv)
 		e.enter(0, regSend)
-		ts := e.send(0, w, trace.KindSend, trace.Message{Peer: uint32(w), Tag: tagWork, Bytes: work})
+		ts := e.send(0, trace.KindSend, trace.Message{Peer: uint32(w), Tag: tagWork, Bytes: work})
 		e.now[0] += e.sendOv
 		e.leave(0, regSend)
 		e.cur[w].AppendMsg(trace.KindRecv, e.at(w, ts+e.delay(0, w, work)), trace.Message{Peer: 0, Tag: tagWork, Bytes: work})

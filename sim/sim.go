@@ -31,6 +31,10 @@ import (
 	"github.com/clc-tools/clc/trace"
 )
 
+// DefaultFlushEvents is the default of Config.FlushEvents (raised to 64
+// events per rank for very many ranks).
+const DefaultFlushEvents = 1 << 22
+
 // none is the "no dependency" time.
 const none = math.MinInt64
 
@@ -102,13 +106,12 @@ func Run(cfg Config, rec, truth trace.Sink) error {
 
 // engine is the state of one simulation: O(ranks) plus buffered events.
 type engine struct {
-	cfg   Config
-	n     int
-	rpn   int
-	steps int
-	rng   *rand.Rand // the program: times, sizes, choices
-	crng  *rand.Rand // the clocks and their offset measurements
-	clk   *clocks
+	cfg  Config
+	n    int
+	rpn  int
+	rng  *rand.Rand // the program: times, sizes, choices
+	crng *rand.Rand // the clocks and their offset measurements
+	clk  *clocks
 
 	latIntra, latInter   int64
 	jitter, sendOv, call int64
@@ -126,7 +129,8 @@ type engine struct {
 	bufs    [2][]trace.Events
 	cur     []trace.Events // bufs[curSet]
 	curSet  int
-	pending int
+	pending int   // events buffered in cur
+	flushed int64 // events handed to the flusher
 	flushAt int
 	nextReq []uint64
 	offsets []trace.ClockOffset // 2 per rank: at MPI_Init, at MPI_Finalize
@@ -195,26 +199,21 @@ func newEngine(cfg Config) *engine {
 		e.now[r] = t0
 		e.nextReq[r] = 1
 	}
-	e.bufs[0] = make([]trace.Events, n)
-	e.bufs[1] = make([]trace.Events, n)
-	e.cur = e.bufs[0]
 	e.flushAt = cfg.FlushEvents
 	if e.flushAt == 0 {
-		e.flushAt = 1 << 23
+		e.flushAt = max(DefaultFlushEvents, 64*n)
 	}
+	// Preallocate the event columns of both buffer sets for an even share
+	// of a flush: growing them by doubling would copy most events twice.
+	per := min(e.flushAt/n+64, 1<<20)
+	for k := range e.bufs {
+		e.bufs[k] = make([]trace.Events, n)
+		for r := range e.bufs[k] {
+			e.bufs[k][r].Grow(per)
+		}
+	}
+	e.cur = e.bufs[0]
 	e.tr.init(nodes)
-	e.steps = cfg.Steps
-	if e.steps == 0 {
-		per := 0.0
-		for _, p := range cfg.Patterns {
-			per += e.estimate(p)
-		}
-		fixed := 6.0 * float64(n)
-		if e.sub {
-			fixed *= 2
-		}
-		e.steps = max(1, int(math.Round((float64(cfg.Events)-fixed)/per)))
-	}
 	return e
 }
 
@@ -224,7 +223,15 @@ func (e *engine) run() error {
 		e.commSplit(1)
 		e.commSplit(1 + e.grid.py)
 	}
-	for range e.steps {
+	// With Steps 0, run steps while the events so far, plus MPI_Finalize's
+	// 3 per rank, plus half a step stay within cfg.Events: the total ends
+	// within half a step of the target.
+	finalize := 3 * int64(e.n)
+	for step := 0; ; step++ {
+		if e.cfg.Steps > 0 && step == e.cfg.Steps {
+			break
+		}
+		before := e.emitted()
 		for _, p := range e.cfg.Patterns {
 			e.runPattern(p)
 			if e.pending >= e.flushAt {
@@ -233,10 +240,16 @@ func (e *engine) run() error {
 				}
 			}
 		}
+		if e.cfg.Steps == 0 && e.emitted()+finalize+(e.emitted()-before)/2 > e.cfg.Events {
+			break
+		}
 	}
 	e.finalizePhase()
 	return e.flush()
 }
+
+// emitted is the number of events simulated so far.
+func (e *engine) emitted() int64 { return e.flushed + int64(e.pending) }
 
 // flush hands the buffered events to the flusher (waiting for the previous
 // flush to finish) and continues with the other buffer set.
@@ -247,6 +260,7 @@ func (e *engine) flush() error {
 	e.fl.start(e.cur)
 	e.curSet ^= 1
 	e.cur = e.bufs[e.curSet]
+	e.flushed += int64(e.pending)
 	e.pending = 0
 	return nil
 }
@@ -282,30 +296,6 @@ func (e *engine) runPattern(p string) {
 		e.computeAll()
 		e.collective(0, op)
 	}
-}
-
-// estimate is the expected number of events of one instance of pattern p.
-func (e *engine) estimate(p string) float64 {
-	n := float64(e.n)
-	switch p {
-	case "ring":
-		if e.n < 2 {
-			return 2 * n
-		}
-		return 8 * n
-	case "halo":
-		k := float64(e.haloDirs())
-		// compute, posting, and the mean of the three completion variants
-		return n * (2 + 6*k + ((5+2*k)+6*k+(2*k+2+k))/3)
-	case "pairs":
-		return 2*n + 3.5*float64(e.n-e.n%2)
-	case "master":
-		if e.n < 2 {
-			return 2
-		}
-		return 2*n + 12*(n-1)
-	}
-	return 6 * n
 }
 
 // ---- time and event helpers ----
@@ -387,7 +377,7 @@ func (e *engine) computeAll() {
 	}
 }
 
-func (e *engine) send(r, dest int, kind trace.Kind, m trace.Message) int64 {
+func (e *engine) send(r int, kind trace.Kind, m trace.Message) int64 {
 	t := e.at(r, none)
 	e.cur[r].AppendMsg(kind, t, m)
 	return t
@@ -428,7 +418,7 @@ func (f *flusher) start(bufs []trace.Events) {
 }
 
 func (f *flusher) flush(bufs []trace.Events) error {
-	const batch = 64
+	batch := min(max(len(bufs)/(16*f.workers), 1), 64)
 	var next atomic.Int64
 	var failed atomic.Bool
 	errs := make([]error, f.workers)
@@ -439,7 +429,7 @@ func (f *flusher) flush(bufs []trace.Events) error {
 			defer wg.Done()
 			var times []int64
 			for !failed.Load() {
-				lo := int(next.Add(batch)) - batch
+				lo := int(next.Add(int64(batch))) - batch
 				if lo >= len(bufs) {
 					return
 				}

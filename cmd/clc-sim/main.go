@@ -115,7 +115,7 @@ Patterns (--patterns, a comma list run in order once per step): ` + strings.Join
 	f.Int64Var(&cfg.Seed, "seed", cfg.Seed, "random seed")
 	f.StringVar(&o.format, "format", "native", "format of the recorded trace: native or otf2 (the truth is always native)")
 	f.BoolVar(&o.force, "force", false, "replace an existing non-empty OUTDIR")
-	f.IntVar(&cfg.FlushEvents, "flush-events", 0, "buffered events after which they are written (0 = 8388608)")
+	f.IntVar(&cfg.FlushEvents, "flush-events", 0, "buffered events after which they are written (0 = max(4194304, 64 per rank))")
 	return cmd
 }
 
