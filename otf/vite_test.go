@@ -40,4 +40,10 @@ func TestViTEOpensCorrectedArchive(t *testing.T) {
 	b, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", b)
 	t.Logf("%s", b)
+
+	// And a new archive written from a model (path b, what clc-sim writes).
+	fresh := filepath.Join(t.TempDir(), "fresh")
+	require.NoError(t, WriteTrace(fresh, synthetic(20000), nil))
+	b, err = exec.Command("../scripts/vite-screenshot.sh", fresh, filepath.Join(t.TempDir(), "fresh.png")).CombinedOutput()
+	require.NoError(t, err, "%s", b)
 }
