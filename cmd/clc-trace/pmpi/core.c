@@ -879,7 +879,7 @@ static void json_str(FILE *f, const char *s) {
 
 /* write_manifest parses the gathered metadata texts of all ranks and writes
  * clc.json into base (DIR or DIR/truth). */
-static int write_manifest(const char *base, char **texts, int p, double hz, int truth) {
+static int write_manifest(const char *base, char **texts, int p, double hz, int truth, int complete) {
   rankinfo *ri = calloc((size_t)p, sizeof *ri);
   uint32_t ncomms = 1;
   /* pass 1: sizes */
@@ -955,7 +955,7 @@ static int write_manifest(const char *base, char **texts, int p, double hz, int 
   FILE *f = fopen(tmp, "w");
   int rc = -1;
   if (f) {
-    fprintf(f, "{\n  \"format\": \"clc-native\",\n  \"version\": 1,\n  \"complete\": true,\n");
+    fprintf(f, "{\n  \"format\": \"clc-native\",\n  \"version\": 1,\n  \"complete\": %s,\n", complete ? "true" : "false");
     fprintf(f, "  \"timer_resolution\": %.0f,\n", hz);
     fprintf(f, "  \"properties\": {\"creator\": \"clc-trace 1\", \"timer\": \"tsc\", \"invariant_tsc\": \"%d\", \"sync\": \"%s\"",
             invariant_tsc, sync_tree ? "tree" : "flat");
@@ -979,14 +979,18 @@ static int write_manifest(const char *base, char **texts, int p, double hz, int 
     fprintf(f, "  ],\n  \"locations\": [\n");
     for (int r = 0; r < p; r++) {
       long long ev = truth ? ri[r].truth_events : ri[r].events;
-      fprintf(f, "    {\"id\": %d, \"name\": \"rank %d\", \"node\": %d, \"events\": %lld, \"offsets\": [%s]}%s\n",
-              r, r, ri[r].node, ev < 0 ? 0 : ev, ri[r].offsets, r + 1 < p ? "," : "");
+      char evs[64] = "";
+      if (complete) snprintf(evs, sizeof evs, " \"events\": %lld,", ev < 0 ? 0 : ev);
+      fprintf(f, "    {\"id\": %d, \"name\": \"rank %d\", \"node\": %d,%s \"offsets\": [%s]}%s\n",
+              r, r, ri[r].node, evs, ri[r].offsets, r + 1 < p ? "," : "");
     }
     fprintf(f, "  ]\n}\n");
     rc = ferror(f) ? -1 : 0;
     if (fclose(f) != 0) rc = -1;
-    if (rc == 0 && rename(tmp, path) != 0) rc = -1;
-    if (rc != 0) unlink(tmp);
+    /* a complete manifest replaces anything; an incomplete one never
+     * replaces an existing manifest (link fails if it exists) */
+    if (rc == 0 && (complete ? rename(tmp, path) : link(tmp, path)) != 0 && complete) rc = -1;
+    if (rc != 0 || !complete) unlink(tmp);
   }
   for (uint32_t c = 0; c < ncomms; c++) { free(cname[c]); free(cmem[c]); }
   free(cname); free(cmem); free(cmlen); free(cmcap);
@@ -1050,8 +1054,8 @@ void clc_finalize(int64_t t_enter) {
     } else {
       char tdir[4200];
       snprintf(tdir, sizeof tdir, "%s/truth", dir);
-      if (have_truth && write_manifest(tdir, texts, p, hz, 1) != 0) warnf("cannot write %s/clc.json: %s", tdir, strerror(errno));
-      if (write_manifest(dir, texts, p, hz, 0) != 0) warnf("cannot write %s/clc.json: %s", dir, strerror(errno));
+      if (have_truth && write_manifest(tdir, texts, p, hz, 1, 1) != 0) warnf("cannot write %s/clc.json: %s", tdir, strerror(errno));
+      if (write_manifest(dir, texts, p, hz, 0, 1) != 0) warnf("cannot write %s/clc.json: %s", dir, strerror(errno));
     }
     free(texts);
     free(all); free(lens); free(displs);
@@ -1070,4 +1074,33 @@ void clc_abort(void) {
   metaf("events %llu\naborted\n", (unsigned long long)st_main.total);
   if (meta_fd >= 0) { close(meta_fd); meta_fd = -1; }
   traced = 0;
+  /* The launcher may kill every process (clc-trace included) right after
+   * this: write the incomplete manifest now from the metadata files of
+   * all ranks. A finishing rank 0 or clc-trace never replaces it. */
+  char **texts = calloc((size_t)clc_world_size, sizeof *texts);
+  for (int r = 0; r < clc_world_size; r++) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/.clc-meta/%d.txt", dir, r);
+    FILE *f = fopen(path, "r");
+    if (!f) continue;
+    size_t cap = 4096, len = 0;
+    char *b = malloc(cap);
+    size_t n;
+    while (b && (n = fread(b + len, 1, cap - len - 1, f)) > 0) {
+      len += n;
+      if (len + 1 == cap) { cap *= 2; b = realloc(b, cap); }
+    }
+    fclose(f);
+    if (b) b[len] = 0;
+    texts[r] = b;
+  }
+  int regions = texts[0] && strstr(texts[0], "\nregion ");
+  if (regions) {
+    char tdir[4200];
+    snprintf(tdir, sizeof tdir, "%s/truth", dir);
+    if (have_truth) write_manifest(tdir, texts, clc_world_size, hz_init, 1, 0);
+    write_manifest(dir, texts, clc_world_size, hz_init, 0, 0);
+  }
+  for (int r = 0; r < clc_world_size; r++) free(texts[r]);
+  free(texts);
 }

@@ -1,0 +1,142 @@
+package tracer
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/clc-tools/clc/trace"
+)
+
+// TestAbortedRunLeavesReadableTrace: a program whose last rank calls
+// MPI_Abort, kills itself or crashes mid-run leaves a trace whose manifest
+// says "complete": false and whose flushed blocks read.
+func TestAbortedRunLeavesReadableTrace(t *testing.T) {
+	for _, k := range kits {
+		t.Run(string(k.fl), func(t *testing.T) {
+			k := need(t, k)
+			p := prog(t, k, "abort")
+			for _, c := range []struct {
+				how  string
+				wrap bool
+			}{{"abort", true}, {"kill", true}, {"segv", false}, {"abort", false}} {
+				name := c.how + "-per-rank"
+				if c.wrap {
+					name = c.how + "-wrap"
+				}
+				t.Run(name, func(t *testing.T) {
+					dir := filepath.Join(t.TempDir(), "trace")
+					res := traceRun(t, k, c.wrap, 3, dir, []string{"--buffer", "4KiB", "--emulate-clock", "on"}, p, c.how, "3000")
+					if res.err == nil {
+						t.Fatalf("the run succeeded, but one rank died\n%s", res.stderr)
+					}
+					tr, err := trace.ReadDir(dir, nil)
+					if err != nil {
+						t.Fatalf("the trace of an aborted run does not read: %v\nstderr:\n%s", err, res.stderr)
+					}
+					if tr.Properties[trace.PropIncomplete] != "true" {
+						t.Fatalf("manifest does not say incomplete; properties %v", tr.Properties)
+					}
+					if len(tr.Locations) != 3 {
+						t.Fatalf("%d locations, want 3", len(tr.Locations))
+					}
+					for r, l := range tr.Locations {
+						// 3000 Sendrecv calls make ~12000 events per rank; with 4 KiB
+						// blocks, whole blocks of most of them must be on disk
+						if l.Events.Len() < 1000 {
+							t.Errorf("rank %d: only %d events read", r, l.Events.Len())
+						}
+						if len(l.Offsets) == 0 {
+							t.Errorf("rank %d: the MPI_Init offset measurement is missing", r)
+						}
+					}
+					if _, err := trace.ReadDir(filepath.Join(dir, "truth"), nil); err != nil {
+						t.Errorf("truth of an aborted run: %v", err)
+					}
+					if m, err := matchMessages(tr); err != nil {
+						t.Errorf("matching an aborted trace: %v", err)
+					} else {
+						t.Logf("%d events read, %d messages matched, %d sends and %d receives unmatched (cut off)", tr.NumEvents(), len(m.pairs), m.unmatchedSends, m.unmatchedRecvs)
+					}
+					if correct != "" {
+						res := run(t, timeoutCorrect, os.Environ(), correct, dir, "-o", filepath.Join(t.TempDir(), "fixed"))
+						if !strings.Contains(strings.ToLower(res.stdout+res.stderr), "truncat") && !strings.Contains(strings.ToLower(res.stdout+res.stderr), "incomplete") {
+							t.Errorf("clc-correct does not say the trace is truncated:\n%s%s", res.stdout, res.stderr)
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+// TestClearErrors checks clc-trace's errors for a missing MPI compiler, a
+// program of the wrong MPI flavour, an unwritable or occupied output
+// directory.
+func TestClearErrors(t *testing.T) {
+	ompi := need(t, kits[0])
+	mpich := need(t, kits[1])
+	ct := tools(t)
+	po, pm := prog(t, ompi, "ring"), prog(t, mpich, "ring")
+	pm1 := prog(t, ompi, "master") // runs on one rank (ring would Ssend to itself)
+	env := mpiEnv()
+	t.Run("no-mpicc", func(t *testing.T) {
+		empty := t.TempDir()
+		e := append(append([]string{}, env...), "PATH="+empty, "CLC_CACHE_DIR="+t.TempDir())
+		res := run(t, timeoutCorrect, e, ct, "-o", filepath.Join(t.TempDir(), "x"), po)
+		if res.err == nil || !strings.Contains(res.stderr, "no MPI C compiler for openmpi") || !strings.Contains(res.stderr, "--mpicc") {
+			t.Errorf("want a clear 'no MPI C compiler' error, got %v:\n%s", res.err, res.stderr)
+		}
+	})
+	t.Run("wrong-flavour-launcher", func(t *testing.T) {
+		res := run(t, timeoutCorrect, env, ct, "-o", filepath.Join(t.TempDir(), "x"), "--", ompi.launcher, "--oversubscribe", "-np", "2", pm)
+		if res.err == nil || !strings.Contains(res.stderr, "wrong MPI flavour") || !strings.Contains(res.stderr, "links MPICH") {
+			t.Errorf("want a 'wrong MPI flavour' error, got %v:\n%s", res.err, res.stderr)
+		}
+	})
+	t.Run("wrong-flavour-flag", func(t *testing.T) {
+		res := run(t, timeoutCorrect, env, ct, "-o", filepath.Join(t.TempDir(), "x"), "--mpi", "mpich", po)
+		if res.err == nil || !strings.Contains(res.stderr, "wrong MPI flavour") {
+			t.Errorf("want a 'wrong MPI flavour' error, got %v:\n%s", res.err, res.stderr)
+		}
+	})
+	t.Run("wrong-flavour-rank", func(t *testing.T) {
+		res := run(t, timeoutCorrect, env, ompi.launcher, "--oversubscribe", "-np", "2", ct, "-o", filepath.Join(t.TempDir(), "x"), pm)
+		if res.err == nil || !strings.Contains(res.stderr, "wrong MPI flavour") {
+			t.Errorf("want a 'wrong MPI flavour' error, got %v:\n%s", res.err, res.stderr)
+		}
+	})
+	t.Run("unwritable-output", func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "file")
+		if err := os.WriteFile(file, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res := run(t, timeoutCorrect, env, ct, "-o", filepath.Join(file, "trace"), po)
+		if res.err == nil || !strings.Contains(res.stderr, "not writable") {
+			t.Errorf("want a 'not writable' error, got %v:\n%s", res.err, res.stderr)
+		}
+	})
+	t.Run("occupied-output", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "trace")
+		if res := run(t, timeoutCorrect, env, ct, "-q", "-o", dir, pm1, "1"); res.err != nil {
+			t.Fatalf("singleton run: %v\n%s", res.err, res.stderr)
+		}
+		if _, err := trace.ReadDir(dir, nil); err != nil {
+			t.Fatalf("singleton trace: %v", err)
+		}
+		res := run(t, timeoutCorrect, env, ct, "-o", dir, pm1, "1")
+		if res.err == nil || !strings.Contains(res.stderr, "already holds a trace") {
+			t.Errorf("want an 'already holds a trace' error, got %v:\n%s", res.err, res.stderr)
+		}
+		if res := run(t, timeoutCorrect, env, ct, "-q", "--force", "-o", dir, pm1, "1"); res.err != nil {
+			t.Errorf("--force: %v\n%s", res.err, res.stderr)
+		}
+	})
+	t.Run("not-an-mpi-program", func(t *testing.T) {
+		res := run(t, timeoutCorrect, env, ct, "-o", filepath.Join(t.TempDir(), "x"), "/bin/true")
+		if res.err == nil || !strings.Contains(res.stderr, "cannot tell the MPI flavour") {
+			t.Errorf("want a 'cannot tell the MPI flavour' error, got %v:\n%s", res.err, res.stderr)
+		}
+	})
+}
