@@ -83,11 +83,14 @@ type Config struct {
 	FlushEvents int
 }
 
-// DefaultPatterns is the default step: an SMG2000-like stencil code with a
-// halo exchange before and after a residual allreduce, one rotating world
-// collective, one rotating collective on row or column sub-communicators,
-// random pairwise exchanges and a master–worker round with ANY_SOURCE.
-var DefaultPatterns = []string{"halo", "allreduce", "halo", "coll", "subcoll", "pairs", "master"}
+// DefaultPatterns returns the default step: an SMG2000-like stencil code
+// with a halo exchange before and after a residual allreduce, one rotating
+// world collective, one rotating collective on row or column
+// sub-communicators, random pairwise exchanges and a master–worker round
+// with ANY_SOURCE.
+func DefaultPatterns() []string {
+	return []string{"halo", "allreduce", "halo", "coll", "subcoll", "pairs", "master"}
+}
 
 // DefaultConfig returns the defaults documented in docs/sim.md.
 func DefaultConfig() Config {
@@ -95,7 +98,7 @@ func DefaultConfig() Config {
 		Ranks:        16,
 		RanksPerNode: 4,
 		Events:       100_000,
-		Patterns:     append([]string(nil), DefaultPatterns...),
+		Patterns:     DefaultPatterns(),
 		LatencyIntra: 500 * time.Nanosecond,
 		LatencyInter: 2 * time.Microsecond,
 		Bandwidth:    10e9,

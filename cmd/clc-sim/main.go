@@ -95,7 +95,7 @@ Patterns (--patterns, a comma list run in order once per step): ` + strings.Join
 	f.IntVar(&cfg.RanksPerNode, "ranks-per-node", cfg.RanksPerNode, "consecutive ranks per node (they share a clock and the intra-node latency)")
 	f.Int64Var(&cfg.Events, "events", cfg.Events, "approximate total number of events (sets the number of steps)")
 	f.IntVar(&cfg.Steps, "steps", 0, "number of steps, each running every pattern once (instead of --events)")
-	f.StringVar(&o.patterns, "patterns", strings.Join(sim.DefaultPatterns, ","), "comma-separated patterns of one step")
+	f.StringVar(&o.patterns, "patterns", strings.Join(sim.DefaultPatterns(), ","), "comma-separated patterns of one step")
 	f.DurationVar(&cfg.LatencyIntra, "latency-intra", cfg.LatencyIntra, "minimum message latency within a node")
 	f.DurationVar(&cfg.LatencyInter, "latency-inter", cfg.LatencyInter, "minimum message latency between nodes")
 	f.Float64Var(&cfg.Bandwidth, "bandwidth", cfg.Bandwidth, "bandwidth in bytes per second (0 = infinite)")
