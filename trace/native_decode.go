@@ -61,15 +61,22 @@ func varintErr(code int, field string) error {
 
 // uvarint decodes an unsigned LEB128 varint at b[p:], returning the value
 // and the position after it, or a negative position (varTruncated,
-// varOverflow, varNonMin).
+// varOverflow, varNonMin). A negative p is passed through, so a record's
+// fields can be read in a row and checked once.
 func uvarint(b []byte, p int) (uint64, int) {
-	if p < len(b) && b[p] < 0x80 {
+	if uint(p) < uint(len(b)) && b[p] < 0x80 {
 		return uint64(b[p]), p + 1
 	}
 	return uvarintSlow(b, p)
 }
 
 func uvarintSlow(b []byte, p int) (uint64, int) {
+	if p < 0 {
+		return 0, p
+	}
+	if p+1 < len(b) && b[p+1] < 0x80 && b[p+1] != 0 {
+		return uint64(b[p]&0x7f) | uint64(b[p+1])<<7, p + 2
+	}
 	var x uint64
 	var s uint
 	for i := 0; i < binary.MaxVarintLen64; i++ {
@@ -130,6 +137,141 @@ func (m eventsMark) truncate(e *Events) {
 	e.Opaque, e.Attach = e.Opaque[:m.opaque], e.Attach[:m.attach]
 }
 
+// recDecoder reads the fields of records other than enter and leave (the
+// hot path is inline in decodeRecords). The first failure is kept in err;
+// later reads return 0 without advancing.
+type recDecoder struct {
+	raw      []byte
+	p        int
+	err      error
+	check    bool
+	commSize []uint64
+	msgs     []Message
+	colls    []Collective
+	reqs     []uint64
+	opaque   []Opaque
+	ar       *arena
+}
+
+func (d *recDecoder) fail(err error) {
+	if d.err == nil {
+		d.err = err
+	}
+	d.p = len(d.raw)
+}
+
+func (d *recDecoder) u64(field string) uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, q := uvarint(d.raw, d.p)
+	if q < 0 {
+		d.fail(varintErr(q, field))
+		return 0
+	}
+	d.p = q
+	return v
+}
+
+func (d *recDecoder) u32(field string) uint32 {
+	v := d.u64(field)
+	if v > math.MaxUint32 {
+		d.fail(fmt.Errorf("%s: %d does not fit 32 bits", field, v))
+		return 0
+	}
+	return uint32(v)
+}
+
+func (d *recDecoder) byte1(field string) byte {
+	if d.err != nil {
+		return 0
+	}
+	if d.p >= len(d.raw) {
+		d.fail(fmt.Errorf("%s: byte runs past the end of the block", field))
+		return 0
+	}
+	d.p++
+	return d.raw[d.p-1]
+}
+
+// data reads a length-prefixed byte string and copies it to the arena.
+func (d *recDecoder) data(what string) []byte {
+	l := d.u64(what + " length")
+	if d.err != nil {
+		return nil
+	}
+	if l > uint64(len(d.raw)-d.p) {
+		d.fail(fmt.Errorf("%s: %d data bytes run past the end of the block (%d left)", what, l, len(d.raw)-d.p))
+		return nil
+	}
+	b := d.ar.copy(d.raw[d.p : d.p+int(l)])
+	d.p += int(l)
+	return b
+}
+
+// commRank checks a communicator and (if rank1 > 0) rank rank1-1 in it.
+func (d *recDecoder) commRank(k Kind, comm uint32, rank1 uint64, what string) {
+	if !d.check || d.err != nil {
+		return
+	}
+	if uint64(comm) >= uint64(len(d.commSize)) {
+		d.fail(fmt.Errorf("%w: %s: communicator %d out of range (%d communicators)", ErrInvalid, k, comm, len(d.commSize)))
+	} else if rank1 > d.commSize[comm] {
+		d.fail(fmt.Errorf("%w: %s: %s rank %d outside communicator %d of size %d", ErrInvalid, k, what, rank1-1, comm, d.commSize[comm]))
+	}
+}
+
+// payload reads the fields of a record of kind k (not enter or leave) and
+// returns the event's Ref.
+func (d *recDecoder) payload(k Kind) uint32 {
+	switch k {
+	case KindSend, KindRecv, KindIsend, KindIrecv:
+		var m Message
+		m.Peer = d.u32("peer")
+		m.Comm = d.u32("comm")
+		m.Tag = d.u32("tag")
+		m.Bytes = d.u64("bytes")
+		if k == KindIsend || k == KindIrecv {
+			m.Request = d.u64("request")
+		}
+		d.commRank(k, m.Comm, uint64(m.Peer)+1, "peer")
+		d.msgs = append(d.msgs, m)
+		return uint32(len(d.msgs) - 1)
+	case KindIsendComplete, KindIrecvRequest, KindRequestTest, KindRequestCancelled, KindNBCollRequest:
+		d.reqs = append(d.reqs, d.u64("request"))
+		return uint32(len(d.reqs) - 1)
+	case KindCollBegin:
+		return 0
+	case KindCollEnd, KindNBCollComplete:
+		var c Collective
+		c.Op = CollOp(d.byte1("op"))
+		c.Comm = d.u32("comm")
+		root1 := d.u32("root1")
+		c.Root = root1 - 1
+		c.Sent = d.u64("sent")
+		c.Received = d.u64("received")
+		if k == KindNBCollComplete {
+			c.Request = d.u64("request")
+		}
+		d.commRank(k, c.Comm, uint64(root1), "root")
+		d.colls = append(d.colls, c)
+		return uint32(len(d.colls) - 1)
+	case KindCommCreate, KindCommDestroy:
+		c := d.u32("comm")
+		d.commRank(k, c, 0, "")
+		return c
+	case KindOther:
+		var o Opaque
+		o.Format = d.byte1("format")
+		o.Type = d.u32("type")
+		o.Data = d.data("other")
+		d.opaque = append(d.opaque, o)
+		return uint32(len(d.opaque) - 1)
+	}
+	d.fail(fmt.Errorf("unknown record kind %d", uint8(k)))
+	return 0
+}
+
 // decodeRecords decodes the raw payload of a block holding n events,
 // appending them to dst, with every reference checked against lim (nil: no
 // checks). On error dst holds a prefix of the block's events and the error
@@ -137,58 +279,21 @@ func (m eventsMark) truncate(e *Events) {
 func decodeRecords(raw []byte, n int, dst *Events, lim *refLimits, ar *arena) error {
 	dst.Grow(n)
 	base := len(dst.Kind)
-	kinds, times, refs := dst.Kind, dst.Time, dst.Ref
-	msgs, colls, reqs, opaque, attach := dst.Msgs, dst.Colls, dst.Reqs, dst.Opaque, dst.Attach
-	defer func() {
-		dst.Kind, dst.Time, dst.Ref = kinds, times, refs
-		dst.Msgs, dst.Colls, dst.Reqs, dst.Opaque, dst.Attach = msgs, colls, reqs, opaque, attach
-	}()
-	var regions uint64 = math.MaxUint64
-	var commSize []uint64
-	check := lim != nil
-	if check {
-		regions, commSize = lim.regions, lim.commSize
+	// Write the columns by index within the capacity Grow made.
+	kinds, times, refs := dst.Kind[base:base+n], dst.Time[base:base+n], dst.Ref[base:base+n]
+	d := recDecoder{raw: raw, msgs: dst.Msgs, colls: dst.Colls, reqs: dst.Reqs, opaque: dst.Opaque, ar: ar}
+	attach := dst.Attach
+	regions := uint64(1) << 32 // unchecked: any 32-bit value
+	if lim != nil {
+		d.check, d.commSize, regions = true, lim.commSize, lim.regions
 	}
 	var prev int64
-	cnt := 0
-	p := 0
-	// fail builds the error for the record starting at start.
-	var start int
+	cnt, p, start := 0, 0, 0
+	defer func() {
+		dst.Kind, dst.Time, dst.Ref = dst.Kind[:base+cnt], dst.Time[:base+cnt], dst.Ref[:base+cnt]
+		dst.Msgs, dst.Colls, dst.Reqs, dst.Opaque, dst.Attach = d.msgs, d.colls, d.reqs, d.opaque, attach
+	}()
 	fail := func(err error) error { return &decodeError{off: start, event: cnt, err: err} }
-	badVar := func(code int, field string) error { return fail(varintErr(code, field)) }
-	// u32 reads a varint that must fit 32 bits.
-	u32 := func(field string) (uint32, error) {
-		v, q := uvarint(raw, p)
-		if q < 0 {
-			return 0, badVar(q, field)
-		}
-		if v > math.MaxUint32 {
-			return 0, fail(fmt.Errorf("%s: %d does not fit 32 bits", field, v))
-		}
-		p = q
-		return uint32(v), nil
-	}
-	u64 := func(field string) (uint64, error) {
-		v, q := uvarint(raw, p)
-		if q < 0 {
-			return 0, badVar(q, field)
-		}
-		p = q
-		return v, nil
-	}
-	// commRank checks a communicator and (if rank1 > 0) rank rank1-1 in it.
-	commRank := func(k Kind, comm uint32, rank1 uint64, what string) error {
-		if !check {
-			return nil
-		}
-		if uint64(comm) >= uint64(len(commSize)) {
-			return fail(fmt.Errorf("%w: %s: communicator %d out of range (%d communicators)", ErrInvalid, k, comm, len(commSize)))
-		}
-		if rank1 > commSize[comm] {
-			return fail(fmt.Errorf("%w: %s: %s rank %d outside communicator %d of size %d", ErrInvalid, k, what, rank1-1, comm, commSize[comm]))
-		}
-		return nil
-	}
 	for p < len(raw) {
 		start = p
 		k := Kind(raw[p])
@@ -197,148 +302,86 @@ func decodeRecords(raw []byte, n int, dst *Events, lim *refLimits, ar *arena) er
 			if cnt == 0 {
 				return fail(errors.New("attachment before the first event of its block"))
 			}
-			if p >= len(raw) {
-				return fail(errors.New("attachment: format byte runs past the end of the block"))
+			d.p = p
+			format := d.byte1("attachment format")
+			data := d.data("attachment")
+			if d.err != nil {
+				return fail(d.err)
 			}
-			format := raw[p]
-			p++
-			l, err := u64("attachment length")
-			if err != nil {
-				return err
-			}
-			if l > uint64(len(raw)-p) {
-				return fail(fmt.Errorf("attachment: %d data bytes run past the end of the block (%d left)", l, len(raw)-p))
-			}
-			attach = append(attach, Attachment{Event: uint32(base + cnt - 1), Format: format, Data: ar.copy(raw[p : p+int(l)])})
-			p += int(l)
+			p = d.p
+			attach = append(attach, Attachment{Event: uint32(base + cnt - 1), Format: format, Data: data})
 			continue
 		}
 		if cnt == n {
 			return fail(fmt.Errorf("more records than the %d events the block header declares", n))
 		}
-		ux, q := uvarint(raw, p)
-		if q < 0 {
-			return badVar(q, "dt")
+		// dt, with its common one- and two-byte forms inline.
+		var ux uint64
+		if p < len(raw) && raw[p] < 0x80 {
+			ux = uint64(raw[p])
+			p++
+		} else if p+1 < len(raw) && raw[p+1] < 0x80 && raw[p+1] != 0 {
+			ux = uint64(raw[p]&0x7f) | uint64(raw[p+1])<<7
+			p += 2
+		} else if ux, p = uvarintSlow(raw, p); p < 0 {
+			return fail(varintErr(p, "dt"))
 		}
-		p = q
-		dt := int64(ux >> 1)
-		if ux&1 != 0 {
-			dt = ^dt
-		}
-		t := prev + dt
+		t := prev + (int64(ux>>1) ^ -int64(ux&1))
+		// Fast paths for the common kinds read the fields without naming
+		// them; on any problem the record is read again by d.payload (or
+		// below), which names the field.
 		var ref uint32
 		switch k {
 		case KindEnter, KindLeave:
-			r, err := u32("region")
-			if err != nil {
-				return err
+			v, q := uvarint(raw, p)
+			if q < 0 {
+				return fail(varintErr(q, "region"))
 			}
-			if uint64(r) >= regions {
-				return fail(fmt.Errorf("%w: %s: region %d out of range (%d regions)", ErrInvalid, k, r, regions))
+			if v >= regions {
+				if v > math.MaxUint32 {
+					return fail(fmt.Errorf("region: %d does not fit 32 bits", v))
+				}
+				return fail(fmt.Errorf("%w: %s: region %d out of range (%d regions)", ErrInvalid, k, v, regions))
 			}
-			ref = r
+			ref, p = uint32(v), q
+			goto store
 		case KindSend, KindRecv, KindIsend, KindIrecv:
-			var m Message
-			var err error
-			if m.Peer, err = u32("peer"); err != nil {
-				return err
-			}
-			if m.Comm, err = u32("comm"); err != nil {
-				return err
-			}
-			if m.Tag, err = u32("tag"); err != nil {
-				return err
-			}
-			if m.Bytes, err = u64("bytes"); err != nil {
-				return err
-			}
+			peer, q := uvarint(raw, p)
+			comm, q := uvarint(raw, q)
+			tag, q := uvarint(raw, q)
+			bytes, q := uvarint(raw, q)
+			var req uint64
 			if k == KindIsend || k == KindIrecv {
-				if m.Request, err = u64("request"); err != nil {
-					return err
-				}
+				req, q = uvarint(raw, q)
 			}
-			if err := commRank(k, m.Comm, uint64(m.Peer)+1, "peer"); err != nil {
-				return err
+			if q < 0 || peer|comm|tag > math.MaxUint32 {
+				break
 			}
-			ref = uint32(len(msgs))
-			msgs = append(msgs, m)
+			if d.check && (comm >= uint64(len(d.commSize)) || peer >= d.commSize[comm]) {
+				break
+			}
+			ref, p = uint32(len(d.msgs)), q
+			d.msgs = append(d.msgs, Message{Peer: uint32(peer), Comm: uint32(comm), Tag: uint32(tag), Bytes: bytes, Request: req})
+			goto store
 		case KindIsendComplete, KindIrecvRequest, KindRequestTest, KindRequestCancelled, KindNBCollRequest:
-			r, err := u64("request")
-			if err != nil {
-				return err
+			req, q := uvarint(raw, p)
+			if q < 0 {
+				break
 			}
-			ref = uint32(len(reqs))
-			reqs = append(reqs, r)
+			ref, p = uint32(len(d.reqs)), q
+			d.reqs = append(d.reqs, req)
+			goto store
 		case KindCollBegin:
-		case KindCollEnd, KindNBCollComplete:
-			var c Collective
-			if p >= len(raw) {
-				return fail(errors.New("op byte runs past the end of the block"))
-			}
-			c.Op = CollOp(raw[p])
-			p++
-			var err error
-			if c.Comm, err = u32("comm"); err != nil {
-				return err
-			}
-			root1, err := u32("root1")
-			if err != nil {
-				return err
-			}
-			c.Root = root1 - 1
-			if c.Sent, err = u64("sent"); err != nil {
-				return err
-			}
-			if c.Received, err = u64("received"); err != nil {
-				return err
-			}
-			if k == KindNBCollComplete {
-				if c.Request, err = u64("request"); err != nil {
-					return err
-				}
-			}
-			if err := commRank(k, c.Comm, uint64(root1), "root"); err != nil {
-				return err
-			}
-			ref = uint32(len(colls))
-			colls = append(colls, c)
-		case KindCommCreate, KindCommDestroy:
-			r, err := u32("comm")
-			if err != nil {
-				return err
-			}
-			if err := commRank(k, r, 0, ""); err != nil {
-				return err
-			}
-			ref = r
-		case KindOther:
-			if p >= len(raw) {
-				return fail(errors.New("other: format byte runs past the end of the block"))
-			}
-			var o Opaque
-			o.Format = raw[p]
-			p++
-			var err error
-			if o.Type, err = u32("type"); err != nil {
-				return err
-			}
-			l, err := u64("length")
-			if err != nil {
-				return err
-			}
-			if l > uint64(len(raw)-p) {
-				return fail(fmt.Errorf("other: %d data bytes run past the end of the block (%d left)", l, len(raw)-p))
-			}
-			o.Data = ar.copy(raw[p : p+int(l)])
-			p += int(l)
-			ref = uint32(len(opaque))
-			opaque = append(opaque, o)
-		default:
-			return fail(fmt.Errorf("unknown record kind %d", uint8(k)))
+			goto store
 		}
-		kinds = append(kinds, k)
-		times = append(times, t)
-		refs = append(refs, ref)
+		d.p = p
+		ref = d.payload(k)
+		if d.err != nil {
+			return fail(d.err)
+		}
+		p = d.p
+	store:
+		kinds[cnt], times[cnt], refs[cnt] = k, t, ref
 		prev = t
 		cnt++
 	}

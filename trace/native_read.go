@@ -284,16 +284,21 @@ func ReadDir(dir string, opt *ReadOptions) (*Trace, error) {
 			if want := r.NumEvents(i); want >= 0 && want < hint {
 				hint = want
 			}
-			l.Events.Grow(int(hint))
+			e := &l.Events
+			e.Grow(int(hint))
 			for {
-				err := s.Next(&l.Events)
+				err := s.Next(e)
 				if err == io.EOF {
 					break
 				}
 				if err != nil {
 					return err
 				}
+				if s.block == 1 {
+					reserveTables(e, int(hint))
+				}
 			}
+			fitTables(e)
 			if s.Truncated() {
 				mu.Lock()
 				truncated = append(truncated, i)
@@ -320,6 +325,48 @@ func ReadDir(dir string, opt *ReadOptions) (*Trace, error) {
 		}
 	}
 	return t, nil
+}
+
+// reserveTables makes room in e's payload tables for a location of total
+// events, extrapolating from the share of each payload among the events
+// decoded so far, so the tables rarely grow by copying.
+func reserveTables(e *Events, total int) {
+	n := e.Len()
+	if n == 0 || total <= n {
+		return
+	}
+	want := func(have int) int { return min(total, have*total/n+have/8+16) - have }
+	e.Msgs = reserve(e.Msgs, want(len(e.Msgs)))
+	e.Colls = reserve(e.Colls, want(len(e.Colls)))
+	e.Reqs = reserve(e.Reqs, want(len(e.Reqs)))
+	e.Opaque = reserve(e.Opaque, want(len(e.Opaque)))
+}
+
+func reserve[T any](s []T, more int) []T {
+	if more <= 0 || cap(s)-len(s) >= more {
+		return s
+	}
+	out := make([]T, len(s), len(s)+more)
+	copy(out, s)
+	return out
+}
+
+// fitTables trims the columns and tables of e to their lengths where they
+// have more than about 3 % spare capacity, so a read trace holds no slack.
+func fitTables(e *Events) {
+	e.Kind, e.Time, e.Ref = fit(e.Kind), fit(e.Time), fit(e.Ref)
+	e.Msgs, e.Colls, e.Reqs = fit(e.Msgs), fit(e.Colls), fit(e.Reqs)
+	e.Opaque, e.Attach = fit(e.Opaque), fit(e.Attach)
+}
+
+func fit[T any](s []T) []T {
+	if cap(s)-len(s) <= len(s)/32+16 {
+		return s
+	}
+	if len(s) == 0 {
+		return nil
+	}
+	return append(make([]T, 0, len(s)), s...)
 }
 
 // decodeStream decodes a whole stream file held in memory (used by the

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -591,5 +592,61 @@ func TestNativeAutoBlockSize(t *testing.T) {
 	require.Equal(t, minAutoBlockSize, autoBlockSize(1<<22))
 	for _, n := range []int{1, 1000, 16384, 65536, 1 << 20} {
 		require.LessOrEqual(t, int64(n)*int64(autoBlockSize(n)), int64(blockMemoryBudget)+int64(n)*minAutoBlockSize, fmt.Sprint(n))
+	}
+}
+
+// TestNativeFewFileDescriptors writes 1,000 locations from 1,000
+// goroutines with the process limited to 100 open files: the writer opens
+// a stream only while it writes a block.
+func TestNativeFewFileDescriptors(t *testing.T) {
+	const locs = 1000
+	var old syscall.Rlimit
+	require.NoError(t, syscall.Getrlimit(syscall.RLIMIT_NOFILE, &old))
+	lim := old
+	lim.Cur = 100
+	require.NoError(t, syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim))
+	defer syscall.Setrlimit(syscall.RLIMIT_NOFILE, &old)
+
+	tr := &Trace{Resolution: 1, Nodes: []Node{{"n"}}, Regions: []Region{{"r"}}}
+	for range locs {
+		tr.Locations = append(tr.Locations, &Location{})
+	}
+	dir := filepath.Join(t.TempDir(), "tr")
+	w, err := CreateDir(dir, tr, &WriteOptions{Codec: CodecNone, BlockSize: 200})
+	require.NoError(t, err)
+	errs := make(chan error, locs)
+	for loc := range locs {
+		go func() {
+			var e Events
+			for i := range 3 * loc % 97 {
+				e.AppendRegion(KindEnter, int64(i), 0)
+			}
+			for range 3 {
+				if err := w.Append(loc, &e); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range locs {
+		require.NoError(t, <-errs)
+	}
+	require.NoError(t, w.Close())
+	r, err := OpenDir(dir)
+	require.NoError(t, err)
+	for loc := range locs {
+		s, err := r.Stream(loc)
+		require.NoError(t, err)
+		var e Events
+		for {
+			err := s.Next(&e)
+			if err == io.EOF {
+				break
+			}
+			require.NoError(t, err, "location %d", loc)
+		}
+		require.Equal(t, 3*(3*loc%97), e.Len())
 	}
 }
