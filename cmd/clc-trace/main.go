@@ -89,7 +89,7 @@ offset=1ms,drift=10ppm,wander=2us,period=200ms,seed=1; any key may be given alon
 	f.StringVar(&c.mpicc, "mpicc", "", "MPI C compiler to build the library with (default: mpicc.openmpi / mpicc.mpich / mpicc)")
 	f.StringVar(&c.cache, "cache", "", "directory for built libraries (default $CLC_CACHE_DIR, $XDG_CACHE_HOME/clc or ~/.cache/clc)")
 	f.StringVar(&c.sync, "sync", "flat", "clock-offset measurement: flat (every rank against rank 0, O(p) rounds) or tree (HCA-like, O(log p) rounds)")
-	f.StringVar(&c.syncRounds, "sync-rounds", "", "ping-pong rounds per measurement as min,patience,max (default 20,10,400: stop once the best RTT has not improved for patience rounds)")
+	f.StringVar(&c.syncRounds, "sync-rounds", "", "ping-pong rounds per measurement as min,patience,max (default 20,10,400: stop once the best RTT has not improved for patience rounds and is within twice the best RTT rank 0 has seen)")
 	f.StringVar(&c.emulate, "emulate-clock", "", "emulate clock error: on, or offset=DUR,drift=PPMppm,wander=DUR,period=DUR,seed=N")
 	f.IntVar(&c.rpn, "emulate-ranks-per-node", 1, "ranks sharing one emulated clock (consecutive world ranks)")
 	f.StringVar(&c.buffer, "buffer", "1MiB", "event buffer per rank and stream; two are used (double buffering), 4KiB to 64MiB")

@@ -638,30 +638,41 @@ static void sleep_recv(void *buf, int n, MPI_Datatype dt, int src, int tag) {
   PMPI_Recv(buf, n, dt, src, tag, sync_comm, MPI_STATUS_IGNORE);
 }
 
+/* The best round-trip time a server has seen so far (ticks, 0 = none):
+ * clients keep measuring while theirs is much worse ("adaptively more
+ * rounds while the RTT is poor"). */
+static long long best_seen;
+
 /* serve answers the pings of one client until it says it is done. */
 static void serve(int client) {
-  long long go = 1;
+  long long go = best_seen;
   PMPI_Send(&go, 1, MPI_LONG_LONG, client, TAG_GO, sync_comm);
   for (;;) {
-    long long ping;
-    PMPI_Recv(&ping, 1, MPI_LONG_LONG, client, TAG_PING, sync_comm, MPI_STATUS_IGNORE);
-    if (ping) break;
+    long long ping[2];
+    PMPI_Recv(ping, 2, MPI_LONG_LONG, client, TAG_PING, sync_comm, MPI_STATUS_IGNORE);
+    if (ping[0]) {
+      if (ping[1] > 0 && (best_seen == 0 || ping[1] < best_seen)) best_seen = ping[1];
+      break;
+    }
     long long t = (long long)local_now();
     PMPI_Send(&t, 1, MPI_LONG_LONG, client, TAG_PONG, sync_comm);
   }
 }
 
 /* measure runs ping-pong rounds with server and returns the round with the
- * smallest round-trip time: at local time *when, server - local = *off. */
+ * smallest round-trip time: at local time *when, server - local = *off.
+ * It stops after sync_min rounds once the best RTT has not improved for
+ * sync_patience rounds and is within twice the best the server has seen,
+ * or after sync_max rounds. */
 static void measure(int server, int64_t *when, int64_t *off, int64_t *rtt) {
-  long long go;
-  sleep_recv(&go, 1, MPI_LONG_LONG, server, TAG_GO);
+  long long ref;
+  sleep_recv(&ref, 1, MPI_LONG_LONG, server, TAG_GO);
   int64_t best = INT64_MAX;
   int since = 0;
   for (int round = 0; round < sync_max; round++) {
-    long long zero = 0, ts;
+    long long ping[2] = {0, 0}, ts;
     int64_t t1 = local_now();
-    PMPI_Send(&zero, 1, MPI_LONG_LONG, server, TAG_PING, sync_comm);
+    PMPI_Send(ping, 2, MPI_LONG_LONG, server, TAG_PING, sync_comm);
     PMPI_Recv(&ts, 1, MPI_LONG_LONG, server, TAG_PONG, sync_comm, MPI_STATUS_IGNORE);
     int64_t t2 = local_now();
     int64_t r = t2 - t1;
@@ -674,10 +685,10 @@ static void measure(int server, int64_t *when, int64_t *off, int64_t *rtt) {
     } else {
       since++;
     }
-    if (round + 1 >= sync_min && since >= sync_patience) break;
+    if (round + 1 >= sync_min && since >= sync_patience && (ref <= 0 || best <= 2 * ref)) break;
   }
-  long long one = 1;
-  PMPI_Send(&one, 1, MPI_LONG_LONG, server, TAG_PING, sync_comm);
+  long long done[2] = {1, best};
+  PMPI_Send(done, 2, MPI_LONG_LONG, server, TAG_PING, sync_comm);
 }
 
 /* release holds every rank until all measurements are done, sleep-polling. */
