@@ -103,12 +103,12 @@ func parseAnchor(name string, b []byte) (*Anchor, error) {
 	switch a.Substrate {
 	case SubstratePOSIX, SubstrateNone:
 	case SubstrateSION:
-		return nil, bad(0x1c, "the archive uses the SION substrate (.sion containers), which this reader does not support; convert it with the OTF2 tools to the POSIX substrate first")
+		return nil, bad(0x1c, "the archive uses the SION substrate, which this reader does not support; record with the POSIX substrate (Score-P: SCOREP_TRACING_USE_SION=false)")
 	default:
 		return nil, bad(0x1c, "unknown file substrate %d", a.Substrate)
 	}
 	if a.Compression != CompressionNone {
-		return nil, bad(0x1d, "the archive is compressed (compression %d), which this reader does not support", a.Compression)
+		return nil, bad(0x1d, "the archive is compressed (compression %d), which this reader does not support (OTF2 3.x cannot write compressed archives either)", a.Compression)
 	}
 	for _, cs := range []struct {
 		what string
