@@ -21,12 +21,13 @@ type sendLimit struct {
 // events before the receive up towards the jump along a line of slope m,
 // bending the line wherever a send would pass its limit (Fig. 2 of the
 // paper). sends lists the location's logical sends in event order with
-// their limits.
-func backward(t []int64, jumps []Jump, sends []sendLimit, m float64) error {
-	if m <= 0 {
-		return nil
-	}
+// their limits. Each jump has its own slope m (0: not amortized).
+func backward(t []int64, jumps []Jump, sends []sendLimit) error {
 	for _, jp := range jumps {
+		m := jp.Slope
+		if m <= 0 {
+			continue
+		}
 		r := int(jp.Idx)
 		end := r
 		endTime := t[r] - jp.Delta

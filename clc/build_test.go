@@ -61,6 +61,7 @@ func handParams(mu int64, gamma, slope float64) Params {
 	p.Gamma = gamma
 	p.Slope = slope
 	p.MaxPasses = 1
+	p.TrustReference = false
 	return p
 }
 

@@ -25,9 +25,21 @@ type Result struct {
 	Passes []Pass
 	// Threshold is the largest forward shift the γ control accepted, in ticks.
 	Threshold int64
+	// ReferenceNode is the node whose locations were trusted
+	// (Params.TrustReference), or -1.
+	ReferenceNode int32
 	// Dropped lists receives whose dependency was dropped because it was
 	// part of a happened-before cycle.
 	Dropped replay.Issues
+}
+
+// smallerGamma is the γ of the next pass of the control loop: 1−γ ten
+// times larger (γ = 1 becomes 0.999).
+func smallerGamma(g float64) float64 {
+	if g == 1 {
+		return 0.999
+	}
+	return 1 - 10*(1-g)
 }
 
 // Gamma returns the γ of the pass whose result was kept.
@@ -72,22 +84,37 @@ func Correct(t *trace.Trace, g *replay.Graph, p Params, progress Progress) (*Res
 		node[i] = l.Node
 		lc[i] = make([]int64, len(c[i]))
 	}
-	res := &Result{Times: lc}
+	res := &Result{Times: lc, ReferenceNode: -1}
+	// ref[li] says whether location li is on the reference node.
+	ref := make([]bool, n)
+	if p.TrustReference && n > 0 {
+		res.ReferenceNode = node[0]
+		for i := range ref {
+			ref[i] = node[i] == node[0]
+		}
+	}
 	res.Threshold = ticks(p.MaxShift, t.Resolution)
 	if res.Threshold == 0 {
 		v := CheckViolations(c, g, node, k.Lat, np)
 		res.Threshold = int64(p.ShiftFactor*float64(v.MaxViolation())) + k.Lat.Inter
 	}
 
-	gamma := p.Gamma
+	gamma, informed := p.Gamma, p.InformedGamma
 	outs := make([]locForward, n)
 	for pass := 1; ; pass++ {
 		progress("forward pass")
 		k.OneMinusGamma = 1 - gamma
-		x := replay.NewShared(g, lc, node, k.Lat)
+		k.Informed.OneMinusGamma = 1 - informed
+		x := replay.NewShared(g, lc, node, ref, k.Lat)
+		kref := k
+		kref.OneMinusGamma = 1 - p.ReferenceGamma
 		err := replay.Run(x, n, func(li int) error {
+			kn := locKnobs{k: k, informed: p.TrustReference, ref: ref}
+			if ref[li] {
+				kn = locKnobs{k: kref}
+			}
 			var err error
-			outs[li], err = forward(li, c[li], lc[li], g.Deps[li], x, k)
+			outs[li], err = forward(li, c[li], lc[li], g.Deps[li], x, kn)
 			return err
 		})
 		if err != nil {
@@ -102,14 +129,11 @@ func Correct(t *trace.Trace, g *replay.Graph, p Params, progress Progress) (*Res
 		if ps.MaxShift <= res.Threshold || pass >= p.MaxPasses {
 			break
 		}
-		next := 1 - 10*(1-gamma)
-		if gamma == 1 {
-			next = 0.999
-		}
+		next := smallerGamma(gamma)
 		if next <= 0 {
 			break
 		}
-		gamma = next
+		gamma, informed = next, max(smallerGamma(informed), 0)
 	}
 	for i := range outs {
 		for _, d := range outs[i].dropped {
@@ -117,7 +141,7 @@ func Correct(t *trace.Trace, g *replay.Graph, p Params, progress Progress) (*Res
 		}
 	}
 
-	if p.Slope > 0 {
+	if p.Slope > 0 || p.TrustReference && p.InformedSlope > 0 {
 		progress("backward amortization")
 		// Send limits first, from the forward-pass times, for every
 		// location that has a jump to amortize; then the amortization,
@@ -128,14 +152,14 @@ func Correct(t *trace.Trace, g *replay.Graph, p Params, progress Progress) (*Res
 		})
 		lims := make([][]sendLimit, n)
 		par.ForEach(n, np, func(li int) {
-			if len(outs[li].jumps) > 0 {
+			if len(outs[li].jumps) > 0 && !ref[li] {
 				lims[li] = limits(li, g.Deps[li], lc, node, k.Lat, il)
 			}
 		})
 		errs := make([]error, n)
 		par.ForEach(n, np, func(li int) {
-			if len(outs[li].jumps) > 0 {
-				errs[li] = backward(lc[li], outs[li].jumps, lims[li], k.Slope)
+			if len(outs[li].jumps) > 0 && !ref[li] {
+				errs[li] = backward(lc[li], outs[li].jumps, lims[li])
 			}
 		})
 		for li, err := range errs {

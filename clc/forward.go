@@ -16,6 +16,20 @@ type Jump struct {
 	// Delta is how far the send term moved it beyond the value the other
 	// terms of Eq. 4 gave (its "base").
 	Delta int64
+	// Slope is the slope of its backward amortization ramp.
+	Slope float64
+}
+
+// locKnobs are the per-location choices of the forward pass.
+type locKnobs struct {
+	// k holds the location's default γ and slope (the reference γ on a
+	// reference location).
+	k Ticks
+	// informed: jumps whose send term a reference sender attains get
+	// k.Informed's γ and slope; ref says which locations are reference
+	// locations.
+	informed bool
+	ref      []bool
 }
 
 // locForward is the forward result of one location.
@@ -82,8 +96,9 @@ func (cl *Clock) Set(c, l int64, byGamma bool) {
 // forward runs the forward amortization of one location: it fills lc (the
 // corrected times) from c (the original, pre-synchronised times), waiting
 // through x for the times of the sends its receives depend on.
-func forward(li int, c, lc []int64, deps []replay.Dep, x replay.Exchange, k Ticks) (locForward, error) {
+func forward(li int, c, lc []int64, deps []replay.Dep, x replay.Exchange, kn locKnobs) (locForward, error) {
 	var out locForward
+	k := kn.k
 	cl := NewClock(k)
 	di := 0
 	nextDep := uint32(replay.NoEvent)
@@ -102,12 +117,12 @@ func forward(li int, c, lc []int64, deps []replay.Dep, x replay.Exchange, k Tick
 			}
 			if d.Role == replay.RoleRecv || d.Role == replay.RoleCollRecv {
 				var s int64
-				var has, ok bool
+				var fromRef, has, ok bool
 				if d.Role == replay.RoleRecv {
 					s, ok = x.AwaitSend(li, d.Peer, d.Ref)
-					has = ok
+					has, fromRef = ok, kn.ref != nil && kn.ref[d.Peer]
 				} else {
-					s, has, ok = x.AwaitInstance(li, d.Ref, d.Peer)
+					s, fromRef, has, ok = x.AwaitInstance(li, d.Ref, d.Peer)
 				}
 				if !ok {
 					if err := x.Err(); err != nil {
@@ -115,7 +130,13 @@ func forward(li int, c, lc []int64, deps []replay.Dep, x replay.Exchange, k Tick
 					}
 					out.dropped = append(out.dropped, dropIssue(li, uint32(j), d))
 				} else if has && s > l {
-					out.jumps = append(out.jumps, Jump{Idx: uint32(j), Delta: s - l})
+					jp := Jump{Idx: uint32(j), Delta: s - l, Slope: k.Slope}
+					// The γ of the amortization that follows.
+					cl.k.OneMinusGamma = k.OneMinusGamma
+					if kn.informed && fromRef {
+						cl.k.OneMinusGamma, jp.Slope = k.Informed.OneMinusGamma, k.Informed.Slope
+					}
+					out.jumps = append(out.jumps, jp)
 					l, byGamma = s, false
 				}
 			}

@@ -26,6 +26,22 @@ type Params struct {
 	// the corrected clock runs at γ times the speed of the original one
 	// until it meets it again.
 	Gamma float64
+	// TrustReference treats the locations on the reference node — the node
+	// of location 0, whose clock the pre-synchronisation maps every other
+	// clock onto — as exact: a jump there is amortized forward with
+	// ReferenceGamma instead of Gamma, and not backward at all, since
+	// their events before and after it were right. (A jump there can only
+	// come from a sender that is ahead.)
+	TrustReference bool
+	// ReferenceGamma is γ on the reference node when TrustReference is set.
+	ReferenceGamma float64
+	// InformedGamma and InformedSlope replace Gamma and Slope for a jump
+	// whose send term is attained by a sender on the reference node (with
+	// TrustReference): such a jump measures the receiver's own clock error,
+	// which its neighbouring events share, so it is amortized slowly and
+	// over a long window.
+	InformedGamma float64
+	InformedSlope float64
 	// Delta is the minimal step δ between successive events of a location.
 	// It never exceeds the original step, so events with equal times may
 	// keep them. 0 means one tick.
@@ -54,12 +70,16 @@ type Params struct {
 // (docs/parameters.md).
 func DefaultParams() Params {
 	return Params{
-		LatencyIntra: 300 * time.Nanosecond,
-		LatencyInter: 1 * time.Microsecond,
-		Gamma:        0.99,
-		Slope:        0.01,
-		MaxPasses:    4,
-		ShiftFactor:  4,
+		LatencyIntra:   300 * time.Nanosecond,
+		LatencyInter:   1 * time.Microsecond,
+		Gamma:          0.99,
+		TrustReference: true,
+		ReferenceGamma: 0.5,
+		InformedGamma:  0.9999,
+		InformedSlope:  0.001,
+		Slope:          0.01,
+		MaxPasses:      4,
+		ShiftFactor:    4,
 	}
 }
 
@@ -72,6 +92,12 @@ func (p *Params) Validate() error {
 		return fmt.Errorf("intra-node latency %v exceeds inter-node latency %v", p.LatencyIntra, p.LatencyInter)
 	case !(p.Gamma > 0 && p.Gamma <= 1):
 		return fmt.Errorf("gamma %v outside (0, 1]", p.Gamma)
+	case !(p.ReferenceGamma >= 0 && p.ReferenceGamma <= 1):
+		return fmt.Errorf("reference gamma %v outside [0, 1]", p.ReferenceGamma)
+	case !(p.InformedGamma > 0 && p.InformedGamma <= 1):
+		return fmt.Errorf("informed gamma %v outside (0, 1]", p.InformedGamma)
+	case !(p.InformedSlope >= 0 && p.InformedSlope < math.Inf(1)):
+		return fmt.Errorf("informed backward slope %v must be ≥ 0", p.InformedSlope)
 	case p.Delta < 0:
 		return fmt.Errorf("delta %v is negative", p.Delta)
 	case !(p.Slope >= 0 && p.Slope < math.Inf(1)):
@@ -99,6 +125,13 @@ type Ticks struct {
 	// OneMinusGamma is 1−γ.
 	OneMinusGamma float64
 	Slope         float64
+	// Informed is 1−γ and the slope for a jump caused by a reference
+	// sender (see Params.InformedGamma); Informed.OneMinusGamma < 0 means
+	// no such treatment.
+	Informed struct {
+		OneMinusGamma float64
+		Slope         float64
+	}
 }
 
 // InTicks converts p for a timer of res ticks per second.
@@ -107,10 +140,12 @@ func (p *Params) InTicks(res uint64) Ticks {
 	if d <= 0 {
 		d = 1
 	}
-	return Ticks{
+	k := Ticks{
 		Lat:           replay.Latency{Intra: ticks(p.LatencyIntra, res), Inter: ticks(p.LatencyInter, res)},
 		Delta:         d,
 		OneMinusGamma: 1 - p.Gamma,
 		Slope:         p.Slope,
 	}
+	k.Informed.OneMinusGamma, k.Informed.Slope = 1-p.InformedGamma, p.InformedSlope
+	return k
 }

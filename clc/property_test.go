@@ -23,6 +23,10 @@ func randomParams(rng *rand.Rand) Params {
 	p.MaxPasses = 1 + rng.IntN(3)
 	p.ShiftFactor = []float64{0, 1, 4}[rng.IntN(3)]
 	p.Delta = time.Duration(rng.IntN(3))
+	p.TrustReference = rng.IntN(2) == 0
+	p.ReferenceGamma = []float64{0, 0.5, 0.9}[rng.IntN(3)]
+	p.InformedGamma = []float64{1, 0.9999, 0.99}[rng.IntN(3)]
+	p.InformedSlope = []float64{0, 0.001, 0.3}[rng.IntN(3)]
 	return p
 }
 

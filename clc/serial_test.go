@@ -108,7 +108,7 @@ func serialCLC(tr *trace.Trace, g *replay.Graph, p Params) (times [][]int64, pas
 		threshold = int64(p.ShiftFactor*float64(worst)) + int64(math.Round(float64(p.LatencyInter)*float64(res)/1e9))
 	}
 
-	gamma := p.Gamma
+	gamma, informed := p.Gamma, p.InformedGamma
 	var lc [][]int64
 	var jumps [][]Jump
 	for pass := 1; ; pass++ {
@@ -116,6 +116,16 @@ func serialCLC(tr *trace.Trace, g *replay.Graph, p Params) (times [][]int64, pas
 		jumps = make([][]Jump, n)
 		for i := range lc {
 			lc[i] = make([]int64, 0, len(c[i]))
+		}
+		isRef := func(li int) bool { return p.TrustReference && tr.Locations[li].Node == tr.Locations[0].Node }
+		// cur1mg is the 1−γ in effect on each location: its default, or
+		// that of its last jump.
+		cur1mg := make([]float64, n)
+		for li := range cur1mg {
+			cur1mg[li] = 1 - gamma
+			if isRef(li) {
+				cur1mg[li] = 1 - p.ReferenceGamma
+			}
 		}
 		anchorC := make([]int64, n)
 		anchorL := make([]int64, n)
@@ -135,7 +145,7 @@ func serialCLC(tr *trace.Trace, g *replay.Graph, p Params) (times [][]int64, pas
 						l = max(l, prevL+min(delta, step))
 						if cj >= anchorC[li] {
 							since := cj - anchorC[li]
-							gv := anchorL[li] + since - int64(math.Floor(float64(since)*(1-gamma)))
+							gv := anchorL[li] + since - int64(math.Floor(float64(since)*cur1mg[li]))
 							if gv > l {
 								l, byGamma = gv, true
 							}
@@ -148,15 +158,27 @@ func serialCLC(tr *trace.Trace, g *replay.Graph, p Params) (times [][]int64, pas
 						} else {
 							deps = sendersOf(d.Ref, li)
 						}
-						best := int64(math.MinInt64)
+						best, bestRef := int64(math.MinInt64), int64(math.MinInt64)
 						for _, s := range deps {
 							if len(lc[s[0]]) <= s[1] {
 								break events // not computed yet
 							}
-							best = max(best, lc[s[0]][s[1]]+lat(s[0], li))
+							v := lc[s[0]][s[1]] + lat(s[0], li)
+							best = max(best, v)
+							if isRef(s[0]) {
+								bestRef = max(bestRef, v)
+							}
 						}
 						if len(deps) > 0 && best > l {
-							jumps[li] = append(jumps[li], Jump{Idx: uint32(j), Delta: best - l})
+							jp := Jump{Idx: uint32(j), Delta: best - l, Slope: p.Slope}
+							if !isRef(li) {
+								cur1mg[li] = 1 - gamma
+								if p.TrustReference && bestRef == best {
+									cur1mg[li] = 1 - informed
+									jp.Slope = p.InformedSlope
+								}
+							}
+							jumps[li] = append(jumps[li], jp)
 							l, byGamma = best, false
 							nj++
 						}
@@ -186,10 +208,11 @@ func serialCLC(tr *trace.Trace, g *replay.Graph, p Params) (times [][]int64, pas
 		if next <= 0 {
 			break
 		}
-		gamma = next
-	}
-	if p.Slope <= 0 {
-		return lc, passes
+		ni := 1 - 10*(1-informed)
+		if informed == 1 {
+			ni = 0.999
+		}
+		gamma, informed = next, max(ni, 0)
 	}
 	// Send limits from the forward times.
 	limit := make([]map[int]int64, n)
@@ -213,14 +236,18 @@ func serialCLC(tr *trace.Trace, g *replay.Graph, p Params) (times [][]int64, pas
 		}
 	}
 	for li := range lc {
+		if p.TrustReference && tr.Locations[li].Node == tr.Locations[0].Node {
+			continue // the reference node is not amortized backward
+		}
 		t := lc[li]
 		for _, jp := range jumps[li] {
 			end := int(jp.Idx)
 			endTime := t[end] - jp.Delta
 			target := jp.Delta
-			for target > 0 && end > 0 {
+			m := jp.Slope
+			for target > 0 && end > 0 && m > 0 {
 				// default ramp: c(d) = target − ⌈m·d⌉
-				def := func(dist int64) int64 { return target - int64(math.Ceil(float64(dist)*p.Slope)) }
+				def := func(dist int64) int64 { return target - int64(math.Ceil(float64(dist)*m)) }
 				star := -1
 				var starSlope *big.Rat
 				var starRoom int64

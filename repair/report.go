@@ -50,15 +50,19 @@ type Report struct {
 
 // ParamsReport lists the parameters used.
 type ParamsReport struct {
-	LatencyIntra float64 `json:"latency_intra"`
-	LatencyInter float64 `json:"latency_inter"`
-	Gamma        float64 `json:"gamma"`
-	Delta        float64 `json:"delta"`
-	Slope        float64 `json:"backward_slope"`
-	MaxPasses    int     `json:"max_passes"`
-	MaxShift     float64 `json:"max_shift"`
-	ShiftFactor  float64 `json:"shift_factor"`
-	Alltoallv    string  `json:"alltoallv"`
+	LatencyIntra   float64 `json:"latency_intra"`
+	LatencyInter   float64 `json:"latency_inter"`
+	Gamma          float64 `json:"gamma"`
+	TrustReference bool    `json:"trust_reference"`
+	ReferenceGamma float64 `json:"reference_gamma"`
+	InformedGamma  float64 `json:"informed_gamma"`
+	InformedSlope  float64 `json:"informed_slope"`
+	Delta          float64 `json:"delta"`
+	Slope          float64 `json:"backward_slope"`
+	MaxPasses      int     `json:"max_passes"`
+	MaxShift       float64 `json:"max_shift"`
+	ShiftFactor    float64 `json:"shift_factor"`
+	Alltoallv      string  `json:"alltoallv"`
 }
 
 // PresyncReport describes the pre-synchronisation.
@@ -182,7 +186,8 @@ func correctionReport(c, lc [][]int64, r *clc.Result, res uint64) CorrectionRepo
 func paramsReport(p *clc.Params, res uint64) ParamsReport {
 	return ParamsReport{
 		LatencyIntra: p.LatencyIntra.Seconds(), LatencyInter: p.LatencyInter.Seconds(),
-		Gamma: p.Gamma, Delta: p.Delta.Seconds(), Slope: p.Slope, MaxPasses: p.MaxPasses,
+		Gamma: p.Gamma, TrustReference: p.TrustReference, ReferenceGamma: p.ReferenceGamma,
+		InformedGamma: p.InformedGamma, InformedSlope: p.InformedSlope, Delta: p.Delta.Seconds(), Slope: p.Slope, MaxPasses: p.MaxPasses,
 		MaxShift: p.MaxShift.Seconds(), ShiftFactor: p.ShiftFactor, Alltoallv: p.Alltoallv.String(),
 	}
 }

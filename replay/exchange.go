@@ -27,9 +27,10 @@ type Exchange interface {
 	// of instance in, the largest send time plus latency over the logical
 	// senders that precede it (for a scan: of lower rank; otherwise: every
 	// other member), has being false when there is none, waiting until
-	// every sender has contributed. ok is false when the wait was given
-	// up: see Err.
-	AwaitInstance(loc int, in uint32, rank int32) (t int64, has, ok bool)
+	// every sender has contributed. fromRef says whether a sender on a
+	// reference location attains that largest value. ok is false when the
+	// wait was given up: see Err.
+	AwaitInstance(loc int, in uint32, rank int32) (t int64, fromRef, has, ok bool)
 	// Done announces that loc has finished (successfully or not).
 	Done(loc int)
 	// Err returns the error that aborted the replay, or nil. When a wait
@@ -55,6 +56,7 @@ type Shared struct {
 	g     *Graph
 	times [][]int64
 	node  []int32
+	ref   []bool
 	lat   Latency
 
 	locs []locSync
@@ -95,16 +97,23 @@ type instSync struct {
 	done    atomic.Bool
 	mu      sync.Mutex
 	waiters []int32
-	agg     Agg
-	// scan holds, per rank, the receive constraint of a scan instance.
-	scan []int64
+	// the senders on reference locations and the others
+	aggRef, aggOther Agg
+	// scan holds, per rank, the receive constraint of a scan instance and
+	// whether a reference sender attains it.
+	scan    []int64
+	scanRef []bool
 }
 
 // NewShared returns an exchange over the time columns times (one per
 // location, written by each location's goroutine; an entry may be read by
-// others once published), the locations' nodes and the latencies.
-func NewShared(g *Graph, times [][]int64, node []int32, lat Latency) *Shared {
-	x := &Shared{g: g, times: times, node: node, lat: lat, n: int64(len(times))}
+// others once published), the locations' nodes, which locations are
+// reference locations (nil: none) and the latencies.
+func NewShared(g *Graph, times [][]int64, node []int32, ref []bool, lat Latency) *Shared {
+	if ref == nil {
+		ref = make([]bool, len(times))
+	}
+	x := &Shared{g: g, times: times, node: node, ref: ref, lat: lat, n: int64(len(times))}
 	x.locs = make([]locSync, len(times))
 	for i := range x.locs {
 		x.locs[i].wake = make(chan struct{}, 1)
@@ -222,19 +231,28 @@ func (x *Shared) complete(in uint32) {
 	parts := x.g.InstanceParts(in)
 	if x.g.Instances[in].Class == ClassScan {
 		s.scan = make([]int64, len(parts))
-		prefix := NewAgg()
+		s.scanRef = make([]bool, len(parts))
+		pref, pother := NewAgg(), NewAgg()
 		for r, p := range parts {
 			node := x.node[p.Loc]
-			s.scan[r], _ = prefix.For(p.Loc, node, x.lat)
+			s.scan[r], s.scanRef[r], _ = combine(&pref, &pother, p.Loc, node, x.lat)
 			if p.Send != NoEvent {
-				prefix.Add(x.times[p.Loc][p.Send], p.Loc, node)
+				if x.ref[p.Loc] {
+					pref.Add(x.times[p.Loc][p.Send], p.Loc, node)
+				} else {
+					pother.Add(x.times[p.Loc][p.Send], p.Loc, node)
+				}
 			}
 		}
 	} else {
-		s.agg = NewAgg()
+		s.aggRef, s.aggOther = NewAgg(), NewAgg()
 		for _, p := range parts {
 			if p.Send != NoEvent {
-				s.agg.Add(x.times[p.Loc][p.Send], p.Loc, x.node[p.Loc])
+				if x.ref[p.Loc] {
+					s.aggRef.Add(x.times[p.Loc][p.Send], p.Loc, x.node[p.Loc])
+				} else {
+					s.aggOther.Add(x.times[p.Loc][p.Send], p.Loc, x.node[p.Loc])
+				}
 			}
 		}
 	}
@@ -247,8 +265,23 @@ func (x *Shared) complete(in uint32) {
 	s.mu.Unlock()
 }
 
+// combine answers a receiver from the aggregates of reference and other
+// senders: the largest value, whether a reference sender attains it, and
+// whether there is any.
+func combine(ref, other *Agg, loc, node int32, lat Latency) (int64, bool, bool) {
+	tr, okr := ref.For(loc, node, lat)
+	to, oko := other.For(loc, node, lat)
+	switch {
+	case okr && (!oko || tr >= to):
+		return tr, true, true
+	case oko:
+		return to, false, true
+	}
+	return NoTime, false, false
+}
+
 // AwaitInstance implements Exchange.
-func (x *Shared) AwaitInstance(loc int, in uint32, rank int32) (int64, bool, bool) {
+func (x *Shared) AwaitInstance(loc int, in uint32, rank int32) (int64, bool, bool, bool) {
 	s := &x.inst[in]
 	if !s.done.Load() {
 		s.mu.Lock()
@@ -257,7 +290,7 @@ func (x *Shared) AwaitInstance(loc int, in uint32, rank int32) (int64, bool, boo
 			s.mu.Unlock()
 		case x.abortFlag.Load():
 			s.mu.Unlock()
-			return 0, false, false
+			return 0, false, false, false
 		default:
 			me := &x.locs[loc]
 			me.gaveUp = false
@@ -266,15 +299,15 @@ func (x *Shared) AwaitInstance(loc int, in uint32, rank int32) (int64, bool, boo
 			s.waiters = append(s.waiters, int32(loc))
 			s.mu.Unlock()
 			if x.park(loc) {
-				return 0, false, false
+				return 0, false, false, false
 			}
 		}
 	}
 	if s.scan != nil {
-		return s.scan[rank], s.scan[rank] != NoTime, true
+		return s.scan[rank], s.scanRef[rank], s.scan[rank] != NoTime, true
 	}
-	t, has := s.agg.For(int32(loc), x.node[loc], x.lat)
-	return t, has, true
+	t, fromRef, has := combine(&s.aggRef, &s.aggOther, int32(loc), x.node[loc], x.lat)
+	return t, fromRef, has, true
 }
 
 // Done implements Exchange.

@@ -123,7 +123,13 @@ func Match(t *trace.Trace, opt *MatchOptions) (*Graph, error) {
 	// event order is kept within one destination), then let each receiver
 	// match its receives against the sends addressed to it.
 	par.ForEach(n, o.Parallel, func(li int) {
-		slices.SortStableFunc(scans[li].sends, func(a, b sendRec) int { return cmp.Compare(a.dst, b.dst) })
+		// (dst, idx) is unique: an unstable sort keeps event order per destination.
+		slices.SortFunc(scans[li].sends, func(a, b sendRec) int {
+			if c := cmp.Compare(a.dst, b.dst); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.idx, b.idx)
+		})
 	})
 	par.ForEach(n, o.Parallel, func(li int) {
 		matchReceiver(scans, li)
@@ -169,7 +175,7 @@ func Match(t *trace.Trace, opt *MatchOptions) (*Graph, error) {
 				deps = append(deps, Dep{Idx: p.Recv, Role: RoleCollRecv, Peer: rank, Ref: c.inst})
 			}
 		}
-		slices.SortStableFunc(deps, func(a, b Dep) int { return cmp.Compare(a.Idx, b.Idx) })
+		slices.SortFunc(deps, func(a, b Dep) int { return cmp.Compare(a.Idx, b.Idx) })
 		g.Deps[li] = deps
 	})
 	// MPI_Init/MPI_Finalize barriers (two dependencies per location).
@@ -296,7 +302,8 @@ func scanLocation(t *trace.Trace, li int, isInit, isFin []bool) locScan {
 				op: c.Op, root: c.Root, sent: c.Sent, rcvd: c.Received, inst: NoEvent, part: NoEvent})
 		}
 	}
-	slices.SortStableFunc(s.colls, func(a, b collRec) int { return cmp.Compare(a.post, b.post) })
+	// posts are distinct events
+	slices.SortFunc(s.colls, func(a, b collRec) int { return cmp.Compare(a.post, b.post) })
 	return s
 }
 
@@ -310,11 +317,14 @@ func matchReceiver(scans []locScan, d int) {
 	for i := range order {
 		order[i] = int32(i)
 	}
-	slices.SortStableFunc(order, func(a, b int32) int {
+	slices.SortFunc(order, func(a, b int32) int {
 		if c := cmp.Compare(rs[a].src, rs[b].src); c != 0 {
 			return c
 		}
-		return cmp.Compare(rs[a].post, rs[b].post)
+		if c := cmp.Compare(rs[a].post, rs[b].post); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
 	})
 	var sendIdx, recvIdx []int32 // scratch
 	for lo := 0; lo < len(order); {
@@ -348,11 +358,17 @@ func matchReceiver(scans []locScan, d int) {
 		}
 		recvIdx = append(recvIdx[:0], group...)
 		key := func(comm, tag uint32) uint64 { return uint64(comm)<<32 | uint64(tag) }
-		slices.SortStableFunc(sendIdx, func(x, y int32) int {
-			return cmp.Compare(key(sends[x].comm, sends[x].tag), key(sends[y].comm, sends[y].tag))
+		slices.SortFunc(sendIdx, func(x, y int32) int {
+			if c := cmp.Compare(key(sends[x].comm, sends[x].tag), key(sends[y].comm, sends[y].tag)); c != 0 {
+				return c
+			}
+			return cmp.Compare(x, y)
 		})
-		slices.SortStableFunc(recvIdx, func(x, y int32) int {
-			return cmp.Compare(key(rs[x].comm, rs[x].tag), key(rs[y].comm, rs[y].tag))
+		slices.SortFunc(recvIdx, func(x, y int32) int {
+			if c := cmp.Compare(key(rs[x].comm, rs[x].tag), key(rs[y].comm, rs[y].tag)); c != 0 {
+				return c
+			}
+			return cmp.Compare(rs[x].post, rs[y].post)
 		})
 		i, j := 0, 0
 		for i < len(sendIdx) && j < len(recvIdx) {

@@ -161,7 +161,7 @@ func TestCycleIsDroppedNotHung(t *testing.T) {
 	g, err := Match(tr, nil)
 	require.NoError(t, err)
 	times := [][]int64{make([]int64, 2), make([]int64, 2)}
-	x := NewShared(g, times, []int32{0, 1}, Latency{1, 1})
+	x := NewShared(g, times, []int32{0, 1}, nil, Latency{1, 1})
 	dropped := make([]int, 2)
 	done := make(chan error)
 	go func() {
@@ -195,7 +195,7 @@ func TestAbortWakesWaiters(t *testing.T) {
 	tr.Locations[1].Events.AppendMsg(trace.KindRecv, 2, trace.Message{Peer: 0})
 	g, err := Match(tr, nil)
 	require.NoError(t, err)
-	x := NewShared(g, [][]int64{{0}, {0}}, []int32{0, 0}, Latency{})
+	x := NewShared(g, [][]int64{{0}, {0}}, []int32{0, 0}, nil, Latency{})
 	done := make(chan error)
 	go func() {
 		done <- Run(x, 2, func(li int) error {

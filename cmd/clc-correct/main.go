@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -59,6 +60,7 @@ func newCommand(status *int) *cobra.Command {
 		quiet      bool
 		progress   string
 		parallel   int
+		cpuProfile string
 		params     = def
 		paramsNote = "defaults chosen by measurement, see docs/parameters.md"
 	)
@@ -112,6 +114,17 @@ dependencies or was truncated (the corrected output is still written).`,
 			}
 			opts.Params = params
 			opts.Parallel = parallel
+			if cpuProfile != "" {
+				f, err := os.Create(cpuProfile)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				if err := pprof.StartCPUProfile(f); err != nil {
+					return err
+				}
+				defer pprof.StopCPUProfile()
+			}
 			if showProgress(progress) {
 				start := time.Now()
 				opts.Progress = func(stage string) {
@@ -150,6 +163,10 @@ dependencies or was truncated (the corrected output is still written).`,
 	f.DurationVar(&params.LatencyIntra, "latency-intra", def.LatencyIntra, "minimum message latency μ within a node ("+paramsNote+")")
 	f.DurationVar(&params.LatencyInter, "latency-inter", def.LatencyInter, "minimum message latency μ across nodes")
 	f.Float64Var(&params.Gamma, "gamma", def.Gamma, "forward amortization factor γ in (0,1]")
+	f.BoolVar(&params.TrustReference, "trust-reference", def.TrustReference, "treat the reference node (location 0's, the clock pre-synchronisation maps onto) as exact: jumps there decay with --reference-gamma and are not amortized backward; jumps caused by its sends use --informed-gamma/--informed-slope")
+	f.Float64Var(&params.ReferenceGamma, "reference-gamma", def.ReferenceGamma, "γ on the reference node, in [0,1] (with --trust-reference)")
+	f.Float64Var(&params.InformedGamma, "informed-gamma", def.InformedGamma, "γ after a jump caused by a sender on the reference node (with --trust-reference)")
+	f.Float64Var(&params.InformedSlope, "informed-slope", def.InformedSlope, "backward slope for a jump caused by a sender on the reference node (with --trust-reference)")
 	f.DurationVar(&params.Delta, "delta", def.Delta, "minimal step δ between successive events (0: one tick); never more than the original step")
 	f.Float64Var(&params.Slope, "backward-slope", def.Slope, "slope m of the backward amortization ramp (0: no backward amortization)")
 	f.IntVar(&params.MaxPasses, "max-passes", def.MaxPasses, "forward passes of the γ control loop (1: no control)")
@@ -161,6 +178,7 @@ dependencies or was truncated (the corrected output is still written).`,
 	f.BoolVarP(&quiet, "quiet", "q", false, "do not print the report")
 	f.StringVar(&progress, "progress", "auto", "progress on stderr: auto (when a terminal), always, never")
 	f.IntVarP(&parallel, "jobs", "j", 0, "parallel file readers/writers and workers (0: number of CPUs)")
+	f.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
 	return cmd
 }
 

@@ -1,0 +1,257 @@
+package repair
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clc-tools/clc/clc"
+	"github.com/clc-tools/clc/presync"
+	"github.com/clc-tools/clc/replay"
+	"github.com/clc-tools/clc/sim"
+	"github.com/clc-tools/clc/trace"
+)
+
+// scenario is one simulated run.
+type scenario struct {
+	name string
+	cfg  sim.Config
+}
+
+func scenarios(short bool) []scenario {
+	mk := func(name string, ranks, perNode int, events int64, patterns []string, f func(*sim.Config)) scenario {
+		c := sim.DefaultConfig()
+		c.Ranks, c.RanksPerNode, c.Events, c.Seed = ranks, perNode, events, int64(len(name))*7919+int64(ranks)
+		if patterns != nil {
+			c.Patterns = patterns
+		}
+		c.Compute = 2 * time.Millisecond // long runs: interpolation is not enough
+		if f != nil {
+			f(&c)
+		}
+		return scenario{name, c}
+	}
+	all := []scenario{
+		mk("p2p-2", 2, 1, 20000, []string{"ring", "pairs"}, nil),
+		mk("halo-16", 16, 4, 60000, []string{"halo"}, nil),
+		mk("master-8", 8, 2, 40000, []string{"master"}, nil),
+		mk("collectives-12", 12, 3, 80000, []string{"coll", "subcoll", "scan", "exscan", "gatherv", "scatterv", "allgatherv"}, nil),
+		mk("mix-32", 32, 8, 100000, nil, nil),
+		mk("mix-64-drift", 64, 4, 100000, nil, func(c *sim.Config) { c.ClockDrift = 50; c.ClockWander = 20 * time.Microsecond }),
+		mk("mix-256", 256, 16, 150000, nil, nil),
+		mk("mix-4096", 4096, 32, 300000, []string{"halo", "allreduce", "pairs", "coll"}, nil),
+	}
+	if short {
+		return all[:5]
+	}
+	return all
+}
+
+// TestScenarios is the oracle test on the simulator's ground truth: on every
+// scenario, no violation is left, no event moved earlier or before its
+// predecessor, the order of events is kept, and the corrected times are not
+// further from the truth than the pre-synchronised ones.
+func TestScenarios(t *testing.T) {
+	for _, sc := range scenarios(testing.Short()) {
+		t.Run(sc.name, func(t *testing.T) {
+			rec, truth, err := sim.Generate(sc.cfg)
+			require.NoError(t, err)
+			dir := filepath.Join(t.TempDir(), "in")
+			require.NoError(t, trace.WriteDir(dir, rec, nil))
+			require.NoError(t, trace.WriteDir(filepath.Join(dir, "truth"), truth, nil))
+			out := filepath.Join(t.TempDir(), "out")
+			opts := Options{Output: out, Params: clc.DefaultParams()}
+			rep, err := Run(dir, opts)
+			require.NoError(t, err)
+			assert.Positive(t, rep.Before.Violations, "the scenario should have violations to correct")
+			assert.Zero(t, rep.After.Violations)
+			require.NotNil(t, rep.Accuracy)
+			assert.LessOrEqual(t, rep.Accuracy.Corrected.MeanAbs, rep.Accuracy.Presync.MeanAbs,
+				"corrected times further from the truth than pre-synchronisation alone")
+			t.Logf("%s: %d events, violations %d → 0, moved %d, mean |err| %.1f → %.1f ticks, max shift %v",
+				sc.name, rep.Events, rep.Before.Violations, rep.Correction.EventsMoved,
+				rep.Accuracy.Presync.MeanAbs, rep.Accuracy.Corrected.MeanAbs, dur(rep.Correction.MaxShift))
+
+			// Independent checks on the written output.
+			got, err := trace.ReadDir(out, nil)
+			require.NoError(t, err)
+			orig := rec
+			_, err = presync.Apply(orig, nil)
+			require.NoError(t, err)
+			for li, l := range got.Locations {
+				o := &orig.Locations[li].Events
+				require.Equal(t, o.Kind, l.Events.Kind, "event order changed at location %d", li)
+				for j, v := range l.Events.Time {
+					require.GreaterOrEqual(t, v, o.Time[j], "location %d event %d moved earlier", li, j)
+					if j > 0 {
+						require.GreaterOrEqual(t, v, l.Events.Time[j-1], "location %d event %d before its predecessor", li, j)
+					}
+				}
+				require.Empty(t, l.Offsets, "offsets are folded into the corrected times")
+			}
+			// Violations recounted on the output with the same latencies.
+			g, err := replay.Match(got, nil)
+			require.NoError(t, err)
+			k := opts.Params.InTicks(got.Resolution)
+			times := make([][]int64, len(got.Locations))
+			node := make([]int32, len(got.Locations))
+			for i, l := range got.Locations {
+				times[i], node[i] = l.Events.Time, l.Node
+			}
+			v := clc.CheckViolations(times, g, node, k.Lat, 2)
+			assert.Zero(t, v.Total().Violations)
+		})
+	}
+}
+
+// treeHash hashes every file under dir (names and contents).
+func treeHash(t *testing.T, dir string) string {
+	h := sha256.New()
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		fmt.Fprintf(h, "%s %v\n", rel, d.IsDir())
+		if !d.IsDir() {
+			f, err := os.Open(p)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			_, err = io.Copy(h, f)
+			return err
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func smallTrace(t *testing.T) (string, *trace.Trace) {
+	c := sim.DefaultConfig()
+	c.Ranks, c.Events, c.Compute = 4, 4000, 2*time.Millisecond
+	rec, _, err := sim.Generate(c)
+	require.NoError(t, err)
+	dir := filepath.Join(t.TempDir(), "in")
+	require.NoError(t, trace.WriteDir(dir, rec, nil))
+	return dir, rec
+}
+
+func TestNeverWritesIntoInput(t *testing.T) {
+	dir, _ := smallTrace(t)
+	before := treeHash(t, dir)
+	for _, out := range []string{dir, filepath.Join(dir, "fixed"), filepath.Dir(dir)} {
+		_, err := Run(dir, Options{Output: out, Params: clc.DefaultParams(), Force: true})
+		require.Error(t, err, "output %s", out)
+	}
+	_, err := Run(dir, Options{Check: true, Params: clc.DefaultParams()})
+	require.NoError(t, err)
+	out := filepath.Join(t.TempDir(), "out")
+	_, err = Run(dir, Options{Output: out, Params: clc.DefaultParams()})
+	require.NoError(t, err)
+	assert.Equal(t, before, treeHash(t, dir), "the input changed")
+}
+
+func TestOutputRules(t *testing.T) {
+	dir, _ := smallTrace(t)
+	out := filepath.Join(t.TempDir(), "out")
+	require.NoError(t, os.MkdirAll(out, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(out, "keep"), []byte("x"), 0o644))
+	_, err := Run(dir, Options{Output: out, Params: clc.DefaultParams()})
+	require.ErrorContains(t, err, "not empty")
+	_, err = os.Stat(filepath.Join(out, "keep"))
+	require.NoError(t, err, "a refused output is left alone")
+	_, err = Run(dir, Options{Output: out, Params: clc.DefaultParams(), Force: true})
+	require.NoError(t, err)
+	_, err = os.Stat(filepath.Join(out, "keep"))
+	require.ErrorIs(t, err, os.ErrNotExist, "--force replaces the directory")
+	require.True(t, trace.IsDir(out))
+	// No temporary directories are left beside the output.
+	ents, err := os.ReadDir(filepath.Dir(out))
+	require.NoError(t, err)
+	assert.Len(t, ents, 1)
+}
+
+// A corrupt input fails with an error naming the file, and leaves no output.
+func TestCorruptInputLeavesNothing(t *testing.T) {
+	dir, _ := smallTrace(t)
+	f := filepath.Join(dir, "events", "2.clce")
+	b, err := os.ReadFile(f)
+	require.NoError(t, err)
+	b[len(b)/2] ^= 0x55
+	require.NoError(t, os.WriteFile(f, b, 0o644))
+	parent := t.TempDir()
+	out := filepath.Join(parent, "out")
+	_, err = Run(dir, Options{Output: out, Params: clc.DefaultParams()})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "2.clce")
+	ents, err := os.ReadDir(parent)
+	require.NoError(t, err)
+	assert.Empty(t, ents)
+}
+
+func TestNotATrace(t *testing.T) {
+	d := t.TempDir()
+	_, err := Run(d, Options{Check: true, Params: clc.DefaultParams()})
+	require.ErrorContains(t, err, "not a trace")
+	_, err = Run(filepath.Join(d, "missing"), Options{Check: true, Params: clc.DefaultParams()})
+	require.Error(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(d, "clc.json"), []byte("{"), 0o644))
+	_, err = Run(d, Options{Check: true, Params: clc.DefaultParams()})
+	require.ErrorContains(t, err, "clc.json")
+}
+
+// Unmatched messages, incomplete collectives and a cycle are reported and
+// treated as internal; the run finishes (within a timeout) with zero
+// violations left among the matched messages.
+func TestInconsistentTraceReported(t *testing.T) {
+	tr := &trace.Trace{Resolution: 1e9, Nodes: []trace.Node{{Name: "a"}, {Name: "b"}},
+		Regions: []trace.Region{{Name: "MPI_Send"}}}
+	tr.Comms = []trace.Comm{{Name: "MPI_COMM_WORLD", Members: []int32{0, 1}}}
+	for i := 0; i < 2; i++ {
+		tr.Locations = append(tr.Locations, &trace.Location{ID: uint64(i), Node: int32(i)})
+	}
+	e0, e1 := &tr.Locations[0].Events, &tr.Locations[1].Events
+	// a cycle: each receives the other's later send
+	e0.AppendMsg(trace.KindRecv, 10, trace.Message{Peer: 1, Tag: 1})
+	e0.AppendMsg(trace.KindSend, 20, trace.Message{Peer: 1, Tag: 1})
+	e1.AppendMsg(trace.KindRecv, 10, trace.Message{Peer: 0, Tag: 1})
+	e1.AppendMsg(trace.KindSend, 20, trace.Message{Peer: 0, Tag: 1})
+	// an unmatched send and a collective only location 0 has
+	e0.AppendMsg(trace.KindSend, 30, trace.Message{Peer: 1, Tag: 9})
+	e0.AppendCollBegin(40)
+	e0.AppendColl(trace.KindCollEnd, 50, trace.Collective{Op: trace.OpBarrier})
+	// a violation that is matched: location 1 receives before location 0 sends
+	e0.AppendMsg(trace.KindSend, 100, trace.Message{Peer: 1, Tag: 2})
+	e1.AppendMsg(trace.KindRecv, 60, trace.Message{Peer: 0, Tag: 2})
+	dir := filepath.Join(t.TempDir(), "in")
+	require.NoError(t, trace.WriteDir(dir, tr, nil))
+	done := make(chan struct{})
+	var rep *Report
+	var err error
+	go func() {
+		rep, err = Run(dir, Options{Output: filepath.Join(t.TempDir(), "out"), Params: clc.DefaultParams()})
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("clc hung on an inconsistent trace")
+	}
+	require.NoError(t, err)
+	assert.True(t, rep.Inconsistent())
+	assert.Equal(t, int64(1), rep.Issues.Counts[replay.UnmatchedSend.String()])
+	assert.Equal(t, int64(1), rep.Issues.Counts[replay.IncompleteCollective.String()])
+	assert.Equal(t, int64(2), rep.Issues.Counts[replay.DroppedDependency.String()])
+	assert.Equal(t, int64(1), rep.Correction.ViolationsCorrected)
+}
