@@ -186,6 +186,40 @@ func (s *scanner) startChunk() error {
 	return nil
 }
 
+// Framing of a record type: how its payload length is found.
+const (
+	frameInternal  = iota // END_OF_CHUNK, END_OF_FILE, …: handled apart
+	frameLength           // a 1- or 9-byte length follows the type
+	frameTimestamp        // TIMESTAMP: 8 raw bytes
+	frameSingleton        // singleton event: one compressed integer
+)
+
+// framings returns the framing table of event files (events) or
+// definition files.
+func framings(events bool) (f [256]uint8) {
+	for t := range f {
+		f[t] = frameLength
+	}
+	f[recEndOfChunk], f[recEndOfBuffer], f[recEndOfFile], f[recChunkHeader] = frameInternal, frameInternal, frameInternal, frameInternal
+	if events {
+		for _, t := range []int{4, 7, 8, 9} { // reserved internal types
+			f[t] = frameInternal
+		}
+		f[recTimestamp] = frameTimestamp
+		for t := range f {
+			if singleton(uint8(t)) {
+				f[t] = frameSingleton
+			}
+		}
+	}
+	return f
+}
+
+var (
+	eventFraming = framings(true)
+	defFraming   = framings(false)
+)
+
 // next returns the next record. At the end of the file it returns io.EOF.
 // Internal records other than TIMESTAMP and ATTRIBUTE_LIST are consumed.
 func (s *scanner) next(r *record) error {
@@ -197,92 +231,112 @@ func (s *scanner) next(r *record) error {
 			return err
 		}
 	}
+	framing := &defFraming
+	if s.events {
+		framing = &eventFraming
+	}
 	for {
 		c := s.c
 		b := c.buf
-		if s.p >= len(b) {
-			return c.errf(c.off+int64(s.p), "chunk %d ends without END_OF_CHUNK", c.index)
-		}
 		start := s.p
+		if start >= len(b) {
+			return c.errf(c.off+int64(start), "chunk %d ends without END_OF_CHUNK", c.index)
+		}
 		t := b[start]
-		switch t {
-		case recEndOfChunk:
-			if err := s.endChunk(); err != nil {
-				return err
-			}
-			if len(b) < c.size {
-				return c.errf(c.off+int64(start), "END_OF_CHUNK in the last chunk (%d bytes, chunk size %d)", len(b), c.size)
-			}
-			if err := s.startChunk(); err != nil {
-				return err
-			}
-			continue
-		case recEndOfFile:
-			if err := s.endChunk(); err != nil {
-				return err
-			}
-			if start+1 >= len(b) || b[start+1] != recEndOfBuffer {
-				return c.errf(c.off+int64(start), "END_OF_FILE not followed by END_OF_BUFFER")
-			}
-			s.done = true
-			return io.EOF
-		case recEndOfBuffer:
-			return c.errf(c.off+int64(start), "END_OF_BUFFER without END_OF_FILE")
-		case recChunkHeader:
-			return c.errf(c.off+int64(start), "chunk header inside a chunk")
-		}
-		if s.events && t < 10 && t != recTimestamp && t != recAttributeList {
-			return c.errf(c.off+int64(start), "reserved internal record type %d", t)
-		}
 		p := start + 1
-		var n uint64
-		switch {
-		case s.events && t == recTimestamp:
-			n = 8
-		case s.events && singleton(t):
+		var n int
+		switch framing[t] {
+		case frameSingleton:
 			if p >= len(b) {
 				return c.errf(c.off+int64(start), "record type %d runs past the end of chunk %d", t, c.index)
 			}
 			k := int(b[p])
-			if k == 0xFF || k == 0 {
+			if k == 0xFF {
 				k = 0
 			} else if k > 8 {
 				return c.errf(c.off+int64(p), "singleton record type %d: compressed integer of %d bytes", t, k)
 			}
-			n = uint64(1 + k)
-		default:
+			n = 1 + k
+		case frameTimestamp:
+			n = 8
+		case frameLength:
 			if p >= len(b) {
 				return c.errf(c.off+int64(start), "record type %d runs past the end of chunk %d", t, c.index)
 			}
-			n = uint64(b[p])
+			n = int(b[p])
 			p++
 			if n == 0xFF {
 				if p+8 > len(b) {
 					return c.errf(c.off+int64(start), "record type %d: 9-byte length runs past the end of chunk %d", t, c.index)
 				}
+				var u uint64
 				if c.be {
-					n = binary.BigEndian.Uint64(b[p:])
+					u = binary.BigEndian.Uint64(b[p:])
 				} else {
-					n = binary.LittleEndian.Uint64(b[p:])
+					u = binary.LittleEndian.Uint64(b[p:])
 				}
 				p += 8
+				if u > uint64(len(b)-p) {
+					return c.errf(c.off+int64(start), "record type %d of %d bytes runs past the end of chunk %d (%d bytes left)", t, u, c.index, len(b)-p)
+				}
+				n = int(u)
 			}
+		default:
+			done, err := s.internal(t, start)
+			if err != nil || done {
+				return err
+			}
+			continue
 		}
-		if n > uint64(len(b)-p) {
+		if n > len(b)-p {
 			return c.errf(c.off+int64(start), "record type %d of %d bytes runs past the end of chunk %d (%d bytes left)", t, n, c.index, len(b)-p)
 		}
 		r.typ = t
-		r.payload = b[p : p+int(n)]
+		r.payload = b[p : p+n]
 		r.off = c.off + int64(start)
 		r.start = start
 		r.poff = c.off + int64(p)
-		s.p = p + int(n)
-		if s.events && isEventRecord(t) {
+		s.p = p + n
+		if s.events && t >= 10 {
 			s.chunkEvents++
 			s.nextEvent++
 		}
 		return nil
 	}
+}
+
+// internal handles a buffer-internal record at start: END_OF_CHUNK moves to
+// the next chunk, END_OF_FILE ends the file (done, with io.EOF).
+func (s *scanner) internal(t uint8, start int) (done bool, err error) {
+	c := s.c
+	b := c.buf
+	switch t {
+	case recEndOfChunk:
+		if err := s.endChunk(); err != nil {
+			return true, err
+		}
+		if len(b) < c.size {
+			return true, c.errf(c.off+int64(start), "END_OF_CHUNK in the last chunk (%d bytes, chunk size %d)", len(b), c.size)
+		}
+		if err := s.startChunk(); err != nil {
+			return true, err
+		}
+		return false, nil
+	case recEndOfFile:
+		if err := s.endChunk(); err != nil {
+			return true, err
+		}
+		if start+1 >= len(b) || b[start+1] != recEndOfBuffer {
+			return true, c.errf(c.off+int64(start), "END_OF_FILE not followed by END_OF_BUFFER")
+		}
+		s.done = true
+		return true, io.EOF
+	case recEndOfBuffer:
+		return true, c.errf(c.off+int64(start), "END_OF_BUFFER without END_OF_FILE")
+	case recChunkHeader:
+		return true, c.errf(c.off+int64(start), "chunk header inside a chunk")
+	}
+	return true, c.errf(c.off+int64(start), "reserved internal record type %d", t)
 }
 
 // errAt wraps err, found while decoding the payload of r with d, as a
