@@ -99,6 +99,37 @@ func uvarintSlow(b []byte, p int) (uint64, int) {
 	return 0, varOverflow
 }
 
+// uvarints decodes len(v) varints in a row from b[p:] into v and returns
+// the position after them, or -1 if any is malformed or runs past the end
+// (the caller then reads the record again with uvarint to name the field).
+func uvarints(b []byte, p int, v []uint64) int {
+	for i := range v {
+		var x uint64
+		var s uint
+		for {
+			if p >= len(b) {
+				return -1
+			}
+			c := b[p]
+			p++
+			if c < 0x80 {
+				if (c == 0 && s > 0) || (s == 63 && c > 1) {
+					return -1
+				}
+				x |= uint64(c) << s
+				break
+			}
+			if s == 63 {
+				return -1
+			}
+			x |= uint64(c&0x7f) << s
+			s += 7
+		}
+		v[i] = x
+	}
+	return p
+}
+
 // arena hands out copies of small byte strings from shared chunks so that
 // decoding opaque records and attachments does not allocate per record.
 type arena struct{ buf []byte }
@@ -333,8 +364,11 @@ func decodeRecords(raw []byte, n int, dst *Events, lim *refLimits, ar *arena) er
 		var ref uint32
 		switch k {
 		case KindEnter, KindLeave:
-			v, q := uvarint(raw, p)
-			if q < 0 {
+			var v uint64
+			q := p + 1
+			if p < len(raw) && raw[p] < 0x80 {
+				v = uint64(raw[p])
+			} else if v, q = uvarintSlow(raw, p); q < 0 {
 				return fail(varintErr(q, "region"))
 			}
 			if v >= regions {
@@ -346,30 +380,30 @@ func decodeRecords(raw []byte, n int, dst *Events, lim *refLimits, ar *arena) er
 			ref, p = uint32(v), q
 			goto store
 		case KindSend, KindRecv, KindIsend, KindIrecv:
-			peer, q := uvarint(raw, p)
-			comm, q := uvarint(raw, q)
-			tag, q := uvarint(raw, q)
-			bytes, q := uvarint(raw, q)
-			var req uint64
+			var f [5]uint64 // peer, comm, tag, bytes, request
+			nf := 4
 			if k == KindIsend || k == KindIrecv {
-				req, q = uvarint(raw, q)
+				nf = 5
 			}
-			if q < 0 || peer|comm|tag > math.MaxUint32 {
+			q := uvarints(raw, p, f[:nf])
+			peer, comm := f[0], f[1]
+			if q < 0 || peer|comm|f[2] > math.MaxUint32 {
 				break
 			}
 			if d.check && (comm >= uint64(len(d.commSize)) || peer >= d.commSize[comm]) {
 				break
 			}
 			ref, p = uint32(len(d.msgs)), q
-			d.msgs = append(d.msgs, Message{Peer: uint32(peer), Comm: uint32(comm), Tag: uint32(tag), Bytes: bytes, Request: req})
+			d.msgs = append(d.msgs, Message{Peer: uint32(peer), Comm: uint32(comm), Tag: uint32(f[2]), Bytes: f[3], Request: f[4]})
 			goto store
 		case KindIsendComplete, KindIrecvRequest, KindRequestTest, KindRequestCancelled, KindNBCollRequest:
-			req, q := uvarint(raw, p)
+			var f [1]uint64
+			q := uvarints(raw, p, f[:])
 			if q < 0 {
 				break
 			}
 			ref, p = uint32(len(d.reqs)), q
-			d.reqs = append(d.reqs, req)
+			d.reqs = append(d.reqs, f[0])
 			goto store
 		case KindCollBegin:
 			goto store
