@@ -124,8 +124,8 @@ func room(buf []byte, need, limit int) []byte {
 		return buf
 	}
 	c := 2 * cap(buf)
-	if c < 4096 {
-		c = 4096
+	if c < 512 {
+		c = 512 // small: a trace may have very many locations with few events
 	}
 	if c > limit+maxFixedRecord {
 		c = limit + maxFixedRecord
