@@ -108,7 +108,11 @@ func Create(dir string, defs *trace.Trace, opt *WriteOptions) (*Writer, error) {
 		}
 	}
 	w.evSize = int(w.opt.EventChunkSize)
-	w.shrink = uint64(len(defs.Locations))*w.opt.EventChunkSize > 1<<30
+	budget := w.opt.memBudget
+	if budget == 0 {
+		budget = 1 << 30
+	}
+	w.shrink = uint64(len(defs.Locations))*w.opt.EventChunkSize > budget
 	seen := map[uint64]int{}
 	for li, l := range defs.Locations {
 		if l == nil {

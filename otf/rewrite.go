@@ -36,6 +36,9 @@ type WriteOptions struct {
 
 	// bigEndian makes Create write big-endian files (tests only).
 	bigEndian bool
+	// memBudget replaces Create's 1 GiB budget for unfinished chunks
+	// (tests only; 0 = 1 GiB).
+	memBudget uint64
 }
 
 func (o *WriteOptions) workers() int {
