@@ -49,6 +49,8 @@ type DirWriter struct {
 	numLocs int
 }
 
+var _ Sink = (*DirWriter)(nil)
+
 // locWriter is the state of one location's stream.
 type locWriter struct {
 	mu      sync.Mutex
