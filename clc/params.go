@@ -74,10 +74,10 @@ func DefaultParams() Params {
 		LatencyInter:   1 * time.Microsecond,
 		Gamma:          0.99,
 		TrustReference: true,
-		ReferenceGamma: 0.5,
+		ReferenceGamma: 0,
 		InformedGamma:  0.9999,
-		InformedSlope:  0.001,
-		Slope:          0.01,
+		InformedSlope:  0.0001,
+		Slope:          0.1,
 		MaxPasses:      4,
 		ShiftFactor:    4,
 	}

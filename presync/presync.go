@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"sort"
 
 	"golang.org/x/sync/errgroup"
 
@@ -24,22 +25,44 @@ import (
 type Method uint8
 
 const (
-	// Interpolate is OTF2's piecewise-linear interpolation (the default).
-	Interpolate Method = iota
+	// Auto is Node for traces whose property PropClockDomain is "node",
+	// Interpolate otherwise (so OTF2 archives are read as the reference
+	// reader reads them).
+	Auto Method = iota
+	// Interpolate is OTF2's piecewise-linear interpolation.
+	Interpolate
 	// Regression fits one line through all measurements by weighted least
 	// squares, each weighted by 1/RTT² (equal weights where the RTT is
 	// unknown): robust against one poor measurement when there are more
 	// than two (periodic re-measurement).
 	Regression
+	// Node assumes that the locations of a node share one physical clock
+	// (a TSC is per node): every location of the reference node (location
+	// 0's) takes location 0's correction, and the locations of every other
+	// node share one correction built from all their measurements — taken
+	// in epochs (measurements close in time, e.g. all at MPI_Init), each
+	// epoch averaged with weights 1/RTT², then interpolated as OTF2 does.
+	// Measurement noise averages out and ranks of one node stay exactly
+	// in step, as their clock is.
+	Node
 )
+
+// PropClockDomain is the trace property that says which locations share a
+// clock: "node" when every node has one clock (clc-sim; clc-trace unless
+// its clock emulation gives each rank its own).
+const PropClockDomain = "clc.clock-domain"
 
 // String returns the method's flag name.
 func (m Method) String() string {
 	switch m {
+	case Auto:
+		return "auto"
 	case Interpolate:
 		return "interpolate"
 	case Regression:
 		return "regression"
+	case Node:
+		return "node"
 	}
 	return fmt.Sprintf("method(%d)", uint8(m))
 }
@@ -47,12 +70,16 @@ func (m Method) String() string {
 // ParseMethod parses a method's flag name.
 func ParseMethod(s string) (Method, error) {
 	switch s {
+	case "auto", "":
+		return Auto, nil
 	case "interpolate", "linear", "otf2":
 		return Interpolate, nil
 	case "regression":
 		return Regression, nil
+	case "node":
+		return Node, nil
 	}
-	return 0, fmt.Errorf("unknown pre-synchronisation method %q (want interpolate or regression)", s)
+	return 0, fmt.Errorf("unknown pre-synchronisation method %q (want auto, interpolate, regression or node)", s)
 }
 
 // segment is one interval of the piecewise-linear correction: for times up
@@ -177,6 +204,101 @@ func (c *Cursor) At(t int64) int64 {
 	return t + s.offset + int64(math.RoundToEven(s.slope*diff))
 }
 
+// nodeFuncs replaces funcs by one correction per node (see Node).
+func nodeFuncs(t *trace.Trace, funcs []*Func) error {
+	if len(t.Locations) == 0 {
+		return nil
+	}
+	refNode := t.Locations[0].Node
+	byNode := map[int32][]int{}
+	for i, l := range t.Locations {
+		byNode[l.Node] = append(byNode[l.Node], i)
+	}
+	for nd, locs := range byNode {
+		var f *Func
+		if nd == refNode {
+			f = funcs[0]
+		} else {
+			var all []trace.ClockOffset
+			for _, i := range locs {
+				all = append(all, t.Locations[i].Offsets...)
+			}
+			pts := epochs(all)
+			var err error
+			if f, err = New(pts, Interpolate); err != nil {
+				return fmt.Errorf("node %d: %w", nd, err)
+			}
+		}
+		for _, i := range locs {
+			funcs[i] = f
+		}
+	}
+	return nil
+}
+
+// epochs groups measurements that are close in time (a gap of more than
+// 1 % of their whole span, and at least 1000 ticks, separates two epochs)
+// and returns one point per epoch: the 1/RTT²-weighted means of time and
+// offset (equal weights where an RTT is unknown).
+func epochs(m []trace.ClockOffset) []trace.ClockOffset {
+	if len(m) == 0 {
+		return nil
+	}
+	m = append([]trace.ClockOffset(nil), m...)
+	sort.Slice(m, func(a, b int) bool { return m[a].Time < m[b].Time })
+	gap := max((m[len(m)-1].Time-m[0].Time)/100, 1000)
+	var out []trace.ClockOffset
+	for lo := 0; lo < len(m); {
+		hi := lo + 1
+		for hi < len(m) && m[hi].Time-m[hi-1].Time <= gap {
+			hi++
+		}
+		var sw, st, so float64
+		t0, o0 := m[lo].Time, m[lo].Offset
+		minRTT := int64(0)
+		for _, x := range m[lo:hi] {
+			w := 1.0
+			if x.RTT > 0 {
+				w = 1 / (float64(x.RTT) * float64(x.RTT))
+				if minRTT == 0 || x.RTT < minRTT {
+					minRTT = x.RTT
+				}
+			}
+			sw += w
+			st += w * float64(x.Time-t0)
+			so += w * float64(x.Offset-o0)
+		}
+		out = append(out, trace.ClockOffset{
+			Time:   t0 + int64(math.RoundToEven(st/sw)),
+			Offset: o0 + int64(math.RoundToEven(so/sw)),
+			RTT:    minRTT,
+		})
+		lo = hi
+	}
+	// Two epochs whose mean times round to the same tick would be an
+	// error for New; merge such neighbours by keeping the first.
+	k := 0
+	for i := range out {
+		if k > 0 && out[i].Time <= out[k-1].Time {
+			continue
+		}
+		out[k] = out[i]
+		k++
+	}
+	return out[:k]
+}
+
+// Resolve returns the method Auto stands for with trace t, or m itself.
+func Resolve(t *trace.Trace, m Method) Method {
+	if m != Auto {
+		return m
+	}
+	if t.Properties[PropClockDomain] == "node" {
+		return Node
+	}
+	return Interpolate
+}
+
 // Options configures Apply.
 type Options struct {
 	Method Method
@@ -195,14 +317,26 @@ func Apply(t *trace.Trace, opt *Options) (int, error) {
 	if o.Parallel <= 0 {
 		o.Parallel = runtime.GOMAXPROCS(0)
 	}
+	o.Method = Resolve(t, o.Method)
 	funcs := make([]*Func, len(t.Locations))
 	n := 0
 	for i, l := range t.Locations {
-		f, err := New(l.Offsets, o.Method)
+		m := o.Method
+		if m == Node {
+			m = Interpolate
+		}
+		f, err := New(l.Offsets, m)
 		if err != nil {
 			return 0, fmt.Errorf("location %d (%s): %w", i, l.Name, err)
 		}
 		funcs[i] = f
+	}
+	if o.Method == Node {
+		if err := nodeFuncs(t, funcs); err != nil {
+			return 0, err
+		}
+	}
+	for _, f := range funcs {
 		if !f.Identity() {
 			n++
 		}

@@ -96,3 +96,28 @@ func TestApplyClearsOffsets(t *testing.T) {
 		assert.Nil(t, tr.Locations[i].Offsets)
 	}
 }
+
+// Node pooling: the locations of the reference node take location 0's
+// correction; another node's locations share one built from their
+// measurements averaged per epoch with weights 1/RTT².
+func TestNodePooling(t *testing.T) {
+	tr := &trace.Trace{Resolution: 1, Nodes: []trace.Node{{}, {}}}
+	add := func(node int32, offs []trace.ClockOffset) {
+		l := &trace.Location{Node: node, Offsets: offs}
+		l.Events.AppendRegion(trace.KindEnter, 1_000_000, 0)
+		tr.Locations = append(tr.Locations, l)
+	}
+	add(0, []trace.ClockOffset{{Time: 0, Offset: 0, RTT: 10}, {Time: 2_000_000, Offset: 0, RTT: 10}})
+	add(0, []trace.ClockOffset{{Time: 0, Offset: 40, RTT: 10}, {Time: 2_000_000, Offset: -40, RTT: 10}}) // noise only
+	// node 1: true offset 1000; one good (RTT 10) and one poor (RTT 100)
+	// measurement per epoch; the poor ones are off by +500.
+	add(1, []trace.ClockOffset{{Time: 100, Offset: 1000, RTT: 10}, {Time: 2_000_100, Offset: 1000, RTT: 10}})
+	add(1, []trace.ClockOffset{{Time: 300, Offset: 1500, RTT: 100}, {Time: 2_000_300, Offset: 1500, RTT: 100}})
+	_, err := Apply(tr, &Options{Method: Node})
+	require.NoError(t, err)
+	assert.Equal(t, int64(1_000_000), tr.Locations[0].Events.Time[0])
+	assert.Equal(t, int64(1_000_000), tr.Locations[1].Events.Time[0], "the reference node follows location 0")
+	// weights 1/100 and 1/10000: offset 1000 + 500/101 ≈ 1005
+	assert.Equal(t, int64(1_001_005), tr.Locations[2].Events.Time[0])
+	assert.Equal(t, tr.Locations[2].Events.Time[0], tr.Locations[3].Events.Time[0], "one clock per node")
+}

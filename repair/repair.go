@@ -104,11 +104,12 @@ func Run(input string, opts Options) (*Report, error) {
 
 	progress("pre-synchronising")
 	t0 = time.Now()
+	method := presync.Resolve(tr, opts.Presync)
 	n, err := presync.Apply(tr, &presync.Options{Method: opts.Presync, Parallel: np})
 	if err != nil {
 		return nil, fmt.Errorf("input %s: pre-synchronisation: %w", input, err)
 	}
-	rep.Presync = PresyncReport{Method: opts.Presync.String(), Locations: n}
+	rep.Presync = PresyncReport{Method: method.String(), Locations: n}
 	if err := tr.Unordered(); err != nil {
 		rep.Notes = append(rep.Notes, "times decrease within a location after pre-synchronisation ("+err.Error()+"); the correction makes them non-decreasing")
 	}

@@ -173,7 +173,7 @@ dependencies or was truncated (the corrected output is still written).`,
 	f.StringVar(&maxShift, "max-shift", "auto", "largest forward shift the γ control accepts (auto: --shift-factor × largest input violation + μ inter)")
 	f.Float64Var(&params.ShiftFactor, "shift-factor", def.ShiftFactor, "factor of the automatic --max-shift")
 	f.StringVar(&alltoallv, "alltoallv", "ignore", "ALLTOALLV/W: ignore (keep internal) or nton (N-to-N among members with bytes; may over-constrain)")
-	f.StringVar(&presyncM, "presync", "interpolate", "offset pre-synchronisation: interpolate (OTF2's, exact) or regression (RTT-weighted line)")
+	f.StringVar(&presyncM, "presync", "auto", "offset pre-synchronisation: interpolate (OTF2's, exact), regression (RTT-weighted line per location), node (one clock per node, epochs averaged), auto (node when the trace says its clocks are per node, else interpolate)")
 	f.BoolVar(&strict, "strict", false, "exit with status 2 when the trace is inconsistent (unmatched messages, …)")
 	f.BoolVarP(&quiet, "quiet", "q", false, "do not print the report")
 	f.StringVar(&progress, "progress", "auto", "progress on stderr: auto (when a terminal), always, never")

@@ -81,8 +81,8 @@ func grid() []setting {
 		out = append(out, setting{fmt.Sprintf("μ×%.2g %s", mu, name), p, mu})
 	}
 	for _, mu := range []float64{0.5, 1} {
-		for _, g := range []float64{0.99, 0.999, 0.9999} {
-			for _, m := range []float64{0.01, 0.001} {
+		for _, g := range []float64{0.9, 0.99, 0.999} {
+			for _, m := range []float64{0.1, 0.01, 0.001} {
 				add(mu, func(p *clc.Params) string {
 					p.Gamma, p.Slope, p.TrustReference = g, m, false
 					return fmt.Sprintf("γ=%g m=%g, no trust", g, m)
