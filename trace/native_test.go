@@ -650,3 +650,17 @@ func TestNativeFewFileDescriptors(t *testing.T) {
 		require.Equal(t, 3*(3*loc%97), e.Len())
 	}
 }
+
+func TestNativeAbort(t *testing.T) {
+	tr := smallTrace()
+	dir := filepath.Join(t.TempDir(), "tr")
+	w, err := CreateDir(dir, defsOnly(tr), &WriteOptions{Codec: CodecZstd, BlockSize: 100})
+	require.NoError(t, err)
+	require.NoError(t, w.Append(0, &tr.Locations[0].Events))
+	w.Abort()
+	require.Error(t, w.Append(1, &tr.Locations[1].Events))
+	require.Error(t, w.Close())
+	_, err = os.Stat(filepath.Join(dir, ManifestName))
+	require.ErrorIs(t, err, os.ErrNotExist)
+	require.False(t, IsDir(dir))
+}

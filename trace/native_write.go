@@ -340,6 +340,17 @@ func (w *DirWriter) abort(err error) {
 	w.closed.Store(true)
 }
 
+// Abort stops the writer without writing a manifest and releases its
+// buffers; the stream files written so far stay (removing the directory is
+// the caller's job). Later calls of Append and Close fail. It must not run
+// concurrently with Append.
+func (w *DirWriter) Abort() {
+	w.abort(errors.New("native writer: aborted"))
+	for i := range w.locs {
+		w.locs[i].enc.buf = nil
+	}
+}
+
 // defsOnly returns a shallow copy of t whose locations have no events.
 func defsOnly(t *Trace) *Trace {
 	c := *t
