@@ -147,6 +147,11 @@ func (a *Archive) defName(id uint64) string {
 	return a.name + "/" + strconv.FormatUint(id, 10) + ".def"
 }
 
+// maxSelfComms bounds the model communicators made for COMM_SELF
+// communicators (one per location each), so that a corrupt definition file
+// cannot make the reader allocate without end.
+const maxSelfComms = 1 << 24
+
 // model is the trace model's definitions built from the global definitions,
 // with the id translations the event decoder needs.
 type model struct {
@@ -279,6 +284,9 @@ func (a *Archive) buildModel() (*model, error) {
 			}
 			switch {
 			case gr.typ == groupCommSelf:
+				if (len(m.selfComms)+1)*len(t.Locations) > maxSelfComms {
+					return nil, fmt.Errorf("otf2: %s.def: %s: more than %d per-location copies of COMM_SELF communicators", a.name, what, maxSelfComms)
+				}
 				m.selfComms = append(m.selfComms, c.id)
 				m.selfBase = append(m.selfBase, uint32(len(t.Comms)))
 				for li := range t.Locations {
@@ -404,6 +412,11 @@ func (a *Archive) readLocation(m *model, li int, evbuf, defbuf *[]byte) error {
 		return &FormatError{File: name, Offset: 0, Err: fmt.Errorf("%w: event file missing (location %d announces %d events)", ErrFormat, ld.id, ld.numEvents)}
 	}
 	defer f.Close()
+	// Every event takes at least 2 bytes on disk: do not believe a count
+	// the file cannot hold before allocating for it.
+	if st, err := f.Stat(); err == nil && ld.numEvents > uint64(st.Size())/2 {
+		return &FormatError{File: name, Offset: 0, Err: fmt.Errorf("%w: location %d announces %d events, but the file has only %d bytes", ErrFormat, ld.id, ld.numEvents, st.Size())}
+	}
 	cs := int(a.anchor.EventChunkSize)
 	loc.Events.Grow(int(ld.numEvents))
 	cr := newChunkReader(name, f, cs, *evbuf)

@@ -123,6 +123,17 @@ func (d *dec) f64() float64 { return math.Float64frombits(d.u64full()) }
 
 // uc decodes a compressed unsigned integer of at most max bytes (4 or 8).
 func (d *dec) uc(max int) uint64 {
+	// Fast path: little-endian, zero or one value byte.
+	if p := d.p; !d.be && p+1 < len(d.b) {
+		switch d.b[p] {
+		case 0:
+			d.p = p + 1
+			return 0
+		case 1:
+			d.p = p + 2
+			return uint64(d.b[p+1])
+		}
+	}
 	v, n, err := readCompressed(d.b, d.p, max, d.be)
 	if err != nil {
 		d.fail(err)

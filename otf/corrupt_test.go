@@ -248,3 +248,31 @@ func TestRewriteRefuses(t *testing.T) {
 	tr2, _ := a.Read(nil)
 	require.Error(t, a.Rewrite(out, tr2, nil))
 }
+
+// An absurd event count in the Location definition is refused before
+// anything is allocated for it.
+func TestAbsurdEventCount(t *testing.T) {
+	dir := copyArchive(t)
+	path := filepath.Join(dir, "traces.def")
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	// Location 1: 0e 09 | self 01 01 | name 01 0c | type 01 | events 01 3c | group 01 01.
+	old := []byte{0x0e, 0x09, 0x01, 0x01, 0x01, 0x0c, 0x01, 0x01, 0x3c, 0x01, 0x01}
+	i := bytes.Index(b, old)
+	require.Positive(t, i)
+	set := func(count ...byte) error {
+		rec := append([]byte{0x0e, byte(9 + len(count) - 2), 0x01, 0x01, 0x01, 0x0c, 0x01}, count...)
+		rec = append(rec, 0x01, 0x01)
+		nb := append(append(bytes.Clone(b[:i]), rec...), b[i+len(old):]...)
+		require.NoError(t, os.WriteFile(path, nb, 0o644))
+		return readAll(dir)
+	}
+	// 2^62 events: more than a location of the model may hold.
+	err = set(0x08, 0, 0, 0, 0, 0, 0, 0, 0x40)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "announces 4611686018427387904 events")
+	// 10^6 events: possible, but not in a file of 868 bytes.
+	err = set(0x03, 0x40, 0x42, 0x0f)
+	requireFormatError(t, err, "traces/1.evt")
+	assert.Contains(t, err.Error(), "announces 1000000 events, but the file has only 868 bytes")
+}
