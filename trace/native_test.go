@@ -664,3 +664,40 @@ func TestNativeAbort(t *testing.T) {
 	require.ErrorIs(t, err, os.ErrNotExist)
 	require.False(t, IsDir(dir))
 }
+
+// TestNativeNoAllocsPerEvent checks that encoding and decoding a block of
+// ordinary events allocate nothing once the buffers have their size.
+func TestNativeNoAllocsPerEvent(t *testing.T) {
+	tr := synthTrace(20000, 1)
+	ev := &tr.Locations[0].Events
+	raw, err := encodeAll(ev)
+	require.NoError(t, err)
+	var b blockEncoder
+	b.buf = make([]byte, 0, len(raw)+maxFixedRecord)
+	var refs refTracker
+	encAllocs := testing.AllocsPerRun(5, func() {
+		b.reset()
+		att := 0
+		if _, err := b.encode(ev, 0, ev.Len(), &att, len(raw)+1, &refs); err != nil {
+			t.Fatal(err)
+		}
+	})
+	require.Equal(t, raw, b.buf)
+	require.Zero(t, encAllocs)
+
+	var dst Events
+	dst.Grow(ev.Len())
+	dst.Msgs = make([]Message, 0, len(ev.Msgs))
+	dst.Colls = make([]Collective, 0, len(ev.Colls))
+	dst.Reqs = make([]uint64, 0, len(ev.Reqs))
+	lim := limitsOf(tr)
+	var ar arena
+	decAllocs := testing.AllocsPerRun(5, func() {
+		dst.Reset()
+		if err := decodeRecords(raw, ev.Len(), &dst, lim, &ar); err != nil {
+			t.Fatal(err)
+		}
+	})
+	require.Equal(t, flatten(ev), flatten(&dst))
+	require.Zero(t, decAllocs)
+}
