@@ -3,6 +3,7 @@ package otf
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -58,4 +59,35 @@ func TestBigEndian(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, byte(markBig), raw[1])
 	assert.Equal(t, want, eventLines(otf2Print(t, filepath.Join(out, "traces.otf2"))))
+}
+
+// Score-P's Metric records with three values (arrays) survive the byte
+// swap: the reference reader prints the big-endian copy as the
+// little-endian one.
+func TestBigEndianMetrics(t *testing.T) {
+	a, err := Open(realTracePAPI)
+	require.NoError(t, err)
+	tr, err := a.Read(nil)
+	require.NoError(t, err)
+	le := filepath.Join(t.TempDir(), "le")
+	be := filepath.Join(t.TempDir(), "be")
+	require.NoError(t, WriteTrace(le, tr, nil))
+	require.NoError(t, WriteTrace(be, tr, &WriteOptions{bigEndian: true}))
+	want := eventLines(otf2Print(t, filepath.Join(le, "traces.otf2")))
+	got := eventLines(otf2Print(t, filepath.Join(be, "traces.otf2")))
+	var metrics int
+	for _, l := range want {
+		if strings.HasPrefix(l, "METRIC") && strings.Contains(l, "3 Values") {
+			metrics++
+		}
+	}
+	assert.Greater(t, metrics, 80)
+	assert.Equal(t, want, got)
+	b, err := Open(be)
+	require.NoError(t, err)
+	tb, err := b.Read(nil)
+	require.NoError(t, err)
+	for li := range tr.Locations {
+		assert.Equal(t, tr.Locations[li].Events, tb.Locations[li].Events)
+	}
 }

@@ -52,10 +52,18 @@ func TestReadScorePPingPong(t *testing.T) {
 	assert.Equal(t, []int32{0, 1}, tr.Comms[1].Members)
 }
 
-// The real trace, pre-synchronised (offsets folded in) and rewritten
-// without correction, prints exactly as the original does with the
-// reference reader applying the offsets.
+// The real traces, pre-synchronised (offsets folded in) and rewritten
+// without correction, print exactly as the originals do with the reference
+// reader applying the offsets.
 func TestRewriteScorePPresynced(t *testing.T) {
+	for _, dir := range []string{realTrace, realTracePAPI} {
+		t.Run(filepath.Base(dir), func(t *testing.T) { rewritePresynced(t, dir) })
+	}
+}
+
+const realTracePAPI = "../testdata/otf2/scorep-pingpong-papi"
+
+func rewritePresynced(t *testing.T, realTrace string) {
 	a, err := Open(realTrace)
 	require.NoError(t, err)
 	tr, err := a.Read(nil)

@@ -8,7 +8,8 @@ package otf
 // eventLayouts gives, per event record type, its fields in on-disk order
 // (docs: shared/otf2/records.txt): B = uint8, C = compressed integer,
 // T = raw 8 bytes (timestamp). Metric (31) and ProgramBegin (83) have
-// arrays and are handled apart.
+// arrays and are handled apart; the elements of parallel arrays are
+// interleaved on disk (Metric: type, value, type, value …).
 var eventLayouts = [256]string{
 	10: "T", 11: "B", 12: "C", 13: "C", 14: "CCCC", 15: "CCCCC", 16: "C", 17: "C",
 	18: "CCCC", 19: "CCCCC", 20: "C", 21: "C", 22: "-", 23: "BCCCC", 24: "C", 25: "-",
@@ -92,14 +93,11 @@ func swapEvent(typ uint8, payload []byte, outBE bool) ([]byte, bool) {
 	out := append([]byte(nil), payload...)
 	s := &swapper{b: out, ok: true, outBE: outBE}
 	switch typ {
-	case 31: // Metric: metric C; count B; types B[count]; values C[count]
+	case 31: // Metric: metric C; count B; then per value: type B, value C
 		s.compressed()
 		n := int(s.u8())
-		s.p += n
-		if s.p > len(s.b) {
-			return payload, false
-		}
 		for i := 0; i < n && s.ok; i++ {
+			s.u8()
 			s.compressed()
 		}
 	case 83: // ProgramBegin: name C; count C; arguments C[count]
