@@ -62,6 +62,7 @@ func handParams(mu int64, gamma, slope float64) Params {
 	p.Slope = slope
 	p.MaxPasses = 1
 	p.TrustReference = false
+	p.Delta = 0 // one tick
 	return p
 }
 

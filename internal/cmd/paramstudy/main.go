@@ -80,37 +80,43 @@ func grid() []setting {
 		name := f(&p)
 		out = append(out, setting{fmt.Sprintf("μ×%.2g %s", mu, name), p, mu})
 	}
-	for _, mu := range []float64{0.5, 1} {
-		for _, g := range []float64{0.9, 0.99, 0.999} {
-			for _, m := range []float64{0.1, 0.01, 0.001} {
-				add(mu, func(p *clc.Params) string {
-					p.Gamma, p.Slope, p.TrustReference = g, m, false
-					return fmt.Sprintf("γ=%g m=%g, no trust", g, m)
+	// The factorial part: γ × backward slope × trust, at μ half the true
+	// minimum latency (about what the defaults are for the simulator).
+	for _, g := range []float64{0.9, 0.99, 0.999, 0.9999} {
+		for _, m := range []float64{0.1, 0.01, 0.001} {
+			for _, trust := range []bool{false, true} {
+				add(0.5, func(p *clc.Params) string {
+					p.Gamma, p.Slope, p.TrustReference = g, m, trust
+					return fmt.Sprintf("γ=%g m=%g trust=%v", g, m, trust)
 				})
-				for _, ig := range []float64{0.999, 0.9999} {
-					for _, im := range []float64{0.001, 0.0001} {
-						add(mu, func(p *clc.Params) string {
-							p.Gamma, p.Slope, p.InformedGamma, p.InformedSlope = g, m, ig, im
-							return fmt.Sprintf("γ=%g m=%g, trust: γinf=%g minf=%g", g, m, ig, im)
-						})
-					}
-				}
 			}
 		}
-		for _, rg := range []float64{0, 0.9} {
-			add(mu, func(p *clc.Params) string {
-				p.ReferenceGamma = rg
-				return fmt.Sprintf("defaults but γref=%g", rg)
-			})
-		}
 	}
+	// One factor at a time around the defaults.
+	for _, mu := range []float64{0.25, 0.75, 1, 1.25} {
+		add(mu, func(p *clc.Params) string { return "defaults" })
+	}
+	for _, d := range []time.Duration{0, 10 * time.Nanosecond, time.Microsecond} {
+		add(0.5, func(p *clc.Params) string { p.Delta = d; return fmt.Sprintf("defaults, δ=%v", d) })
+	}
+	for _, rg := range []float64{0.5, 0.9} {
+		add(0.5, func(p *clc.Params) string { p.ReferenceGamma = rg; return fmt.Sprintf("defaults, γref=%g", rg) })
+	}
+	for _, ig := range []float64{0.999, 0.99999} {
+		add(0.5, func(p *clc.Params) string { p.InformedGamma = ig; return fmt.Sprintf("defaults, γinf=%g", ig) })
+	}
+	for _, im := range []float64{0.001, 0.0001} {
+		add(0.5, func(p *clc.Params) string { p.InformedSlope = im; return fmt.Sprintf("defaults, minf=%g", im) })
+	}
+	add(0.5, func(p *clc.Params) string { p.MaxPasses = 1; return "defaults, no γ control" })
+	add(0.5, func(p *clc.Params) string { p.Alltoallv = replay.AlltoallvNToN; return "defaults, alltoallv=nton" })
 	// Scalasca's choices: γ = 0.99999, μ = 1 µs everywhere, no trust.
 	sc := clc.DefaultParams()
 	sc.Gamma, sc.Slope, sc.TrustReference, sc.MaxPasses = 0.99999, 0.01, false, 1
 	sc.LatencyIntra, sc.LatencyInter = time.Microsecond, time.Microsecond
-	out = append(out, setting{"Scalasca-like (γ=0.99999, μ=1µs, m=0.01)", sc, 0})
+	out = append(out, setting{"Scalasca-like (γ=0.99999, μ=1µs, m=0.01, no trust, no γ control)", sc, 0})
 	// The defaults as they are (their own latencies).
-	out = append(out, setting{"defaults", clc.DefaultParams(), 0})
+	out = append(out, setting{"defaults (μ 300ns/1µs)", clc.DefaultParams(), 0})
 	return out
 }
 
@@ -131,6 +137,10 @@ func main() {
 		*seeds = 1
 	}
 	settings := grid()
+	preAcc := map[string][]float64{}
+	for _, sc := range scenarios {
+		preAcc[sc.name] = make([]float64, len(presyncMethods))
+	}
 	res := make([][]result, len(settings)) // per setting, per run
 	var runNames []string
 	start := time.Now()
@@ -141,6 +151,14 @@ func main() {
 			if err != nil {
 				fail(err)
 			}
+			tt := times(truth)
+			for mi, m := range presyncMethods {
+				cp := clone(rec)
+				if _, err := presync.Apply(cp, &presync.Options{Method: m}); err != nil {
+					fail(err)
+				}
+				preAcc[sc.name][mi] += clc.MeasureAccuracy(times(cp), tt).MeanAbs / float64(*seeds)
+			}
 			if _, err := presync.Apply(rec, nil); err != nil {
 				fail(err)
 			}
@@ -148,8 +166,11 @@ func main() {
 			if err != nil {
 				fail(err)
 			}
+			gn, err := replay.Match(rec, &replay.MatchOptions{Alltoallv: replay.AlltoallvNToN})
+			if err != nil {
+				fail(err)
+			}
 			c := times(rec)
-			tt := times(truth)
 			node := make([]int32, len(rec.Locations))
 			for i, l := range rec.Locations {
 				node[i] = l.Node
@@ -162,12 +183,16 @@ func main() {
 					p.LatencyIntra = time.Duration(st.muScale * float64(cfg.LatencyIntra))
 					p.LatencyInter = time.Duration(st.muScale * float64(cfg.LatencyInter))
 				}
-				r, err := clc.Correct(rec, g, p, nil)
+				gg := g
+				if p.Alltoallv == replay.AlltoallvNToN {
+					gg = gn
+				}
+				r, err := clc.Correct(rec, gg, p, nil)
 				if err != nil {
 					fail(err)
 				}
 				k := p.InTicks(rec.Resolution)
-				v := clc.CheckViolations(r.Times, g, node, k.Lat, 2)
+				v := clc.CheckViolations(r.Times, gg, node, k.Lat, 2)
 				acc := clc.MeasureAccuracy(r.Times, tt)
 				_, dist := clc.MeasureFidelity(c, r.Times, 2)
 				var moved, n int64
@@ -188,6 +213,22 @@ func main() {
 		}
 	}
 
+	fmt.Println("Pre-synchronisation alone, mean |time − truth| (ns):")
+	fmt.Println()
+	fmt.Print("| scenario |")
+	for _, m := range presyncMethods {
+		fmt.Printf(" %s |", m)
+	}
+	fmt.Println()
+	fmt.Println("|---|" + strings.Repeat("---|", len(presyncMethods)))
+	for _, sc := range scenarios {
+		fmt.Printf("| %s |", sc.name)
+		for mi := range presyncMethods {
+			fmt.Printf(" %.0f |", preAcc[sc.name][mi])
+		}
+		fmt.Println()
+	}
+	fmt.Println()
 	type row struct {
 		name                                           string
 		meanRatio, worstRatio, moved, fidAvg, fidAbove float64
@@ -209,7 +250,7 @@ func main() {
 		rows = append(rows, r)
 	}
 	sort.SliceStable(rows, func(a, b int) bool { return rows[a].meanRatio < rows[b].meanRatio })
-	fmt.Printf("%d scenarios × %d seeds = %d runs, %d settings (%.0fs)\n\n", len(scenarios), *seeds, len(runNames), len(settings), time.Since(start).Seconds())
+	fmt.Printf("%d scenarios × %d seeds = %d runs, %d settings (%.0fs). Error: mean |time − truth| after correction relative to pre-synchronisation alone (negative: closer to the truth), mean over runs and worst run.\n\n", len(scenarios), *seeds, len(runNames), len(settings), time.Since(start).Seconds())
 	fmt.Println("| setting | mean error vs presync | worst | events moved | distance dev. (weighted) | intervals > 1 % | violations left | passes |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for _, r := range rows {
@@ -223,7 +264,7 @@ func main() {
 	def, sca := -1, -1
 	for i, st := range settings {
 		switch {
-		case st.name == "defaults":
+		case strings.HasPrefix(st.name, "defaults ("):
 			def = i
 		case strings.HasPrefix(st.name, "Scalasca"):
 			sca = i
@@ -233,6 +274,22 @@ func main() {
 		d, s := res[def][j], res[sca][j]
 		fmt.Printf("| %s | %+.2f %% | %.2f %% | %+.2f %% | %.2f %% |\n", name, 100*(d.errRatio-1), 100*d.moved, 100*(s.errRatio-1), 100*s.moved)
 	}
+}
+
+var presyncMethods = []presync.Method{presync.Interpolate, presync.Regression, presync.Node}
+
+// clone copies the definitions and event times of t (events share the
+// other columns, which presync does not change).
+func clone(t *trace.Trace) *trace.Trace {
+	c := *t
+	c.Locations = make([]*trace.Location, len(t.Locations))
+	for i, l := range t.Locations {
+		cl := *l
+		cl.Events.Time = append([]int64(nil), l.Events.Time...)
+		cl.Offsets = append([]trace.ClockOffset(nil), l.Offsets...)
+		c.Locations[i] = &cl
+	}
+	return &c
 }
 
 func times(t *trace.Trace) [][]int64 {
