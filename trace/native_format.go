@@ -147,6 +147,8 @@ type FormatError struct {
 	Err   error
 }
 
+// Error returns "path: location L: block B (byte offset O): event E: err",
+// leaving out what is unknown.
 func (e *FormatError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Path)
@@ -171,6 +173,7 @@ func (e *FormatError) Error() string {
 	return b.String()
 }
 
+// Unwrap returns the underlying error.
 func (e *FormatError) Unwrap() error { return e.Err }
 
 // Errors wrapped by FormatError for the common kinds of damage.
