@@ -3,6 +3,7 @@ package otf
 import (
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/clc-tools/clc/trace"
 )
@@ -79,7 +80,11 @@ func (x *eventDecoder) run() error {
 		switch rec.typ {
 		case recTimestamp:
 			d := dec{b: rec.payload, be: s.c.be}
-			now = int64(d.u64full())
+			u := d.u64full()
+			if u > math.MaxInt64 {
+				return &FormatError{File: s.c.name, Offset: rec.off, Err: fmt.Errorf("%w: timestamp %d does not fit in a signed 64-bit time", ErrFormat, u)}
+			}
+			now = int64(u)
 			haveTime = true
 			continue
 		case recAttributeList:

@@ -316,6 +316,8 @@ func (a *Archive) copyDefs(tmp, name string, drop func(uint8) bool, in, out []by
 			if cw == nil {
 				be = s.c.be
 				cw = newChunkWriter(name, dst, cs, be, false, out)
+			} else if s.c.be != be {
+				return &FormatError{File: name, Offset: s.c.off + 1, Err: fmt.Errorf("%w: chunk %d changes the byte order", ErrFormat, s.c.index)}
 			}
 			if drop(rec.typ) {
 				continue
@@ -389,6 +391,8 @@ func (a *Archive) rewriteEvents(tmp string, li int, times []int64, in, out *[]by
 			if cw == nil {
 				be = s.c.be
 				cw = newChunkWriter(name, dst, cs, be, true, *out)
+			} else if s.c.be != be {
+				return tr, &FormatError{File: name, Offset: s.c.off + 1, Err: fmt.Errorf("%w: chunk %d changes the byte order", ErrFormat, s.c.index)}
 			}
 			switch rec.typ {
 			case recTimestamp:
