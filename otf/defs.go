@@ -93,6 +93,7 @@ type commDef struct {
 // globalDefs is what the reader keeps of the global definition file.
 type globalDefs struct {
 	records []rawRecord
+	be      bool // byte order of the file (its first chunk)
 
 	resolution   uint64
 	globalOffset uint64
@@ -120,6 +121,11 @@ func readGlobalDefs(name string, r io.Reader, chunkSize int) (*globalDefs, error
 		}
 		if err != nil {
 			return nil, err
+		}
+		if len(g.records) == 0 {
+			g.be = s.c.be
+		} else if s.c.be != g.be {
+			return nil, s.errAt(&rec, nil, fmt.Errorf("%w: chunk %d changes the byte order", ErrFormat, s.c.index))
 		}
 		payload := append([]byte(nil), rec.payload...)
 		g.records = append(g.records, rawRecord{typ: rec.typ, payload: payload, off: rec.off})

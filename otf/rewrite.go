@@ -265,11 +265,12 @@ func (a *Archive) rewriteGlobalDefs(tmp string, r timeRange) error {
 		return err
 	}
 	defer f.Close()
-	cw := newChunkWriter(name, f, int(a.anchor.DefChunkSize), a.anchor.BigEndian, false, make([]byte, 0, a.anchor.DefChunkSize))
+	be := a.defs.be
+	cw := newChunkWriter(name, f, int(a.anchor.DefChunkSize), be, false, make([]byte, 0, a.anchor.DefChunkSize))
 	for i, rec := range a.defs.records {
 		p := rec.payload
 		if i == a.defs.clockRec {
-			if p, err = clockPropertiesPayload(p, a.anchor.BigEndian, r); err != nil {
+			if p, err = clockPropertiesPayload(p, be, r); err != nil {
 				return &FormatError{File: name, Offset: rec.off, Err: err}
 			}
 		}
