@@ -143,3 +143,37 @@ func FuzzDecodeStream(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseManifest decodes arbitrary manifests: never a panic, every
+// error a *FormatError naming the file, and what is accepted is valid.
+func FuzzParseManifest(f *testing.F) {
+	for _, dir := range []string{"testdata/native/small-none", "testdata/native/small-zstd"} {
+		data, err := os.ReadFile(filepath.Join(dir, ManifestName))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"format":"clc-native","version":1,"complete":false,"timer_resolution":1,"locations":[{"id":0,"node":0}],"nodes":[{}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := parseManifest("clc.json", data)
+		if err != nil {
+			var fe *FormatError
+			if !errors.As(err, &fe) || fe.Path != "clc.json" {
+				t.Fatalf("error %v is not a *FormatError naming clc.json", err)
+			}
+			return
+		}
+		if err := m.defs.Validate(); err != nil {
+			t.Fatalf("accepted an invalid manifest: %v", err)
+		}
+		if len(m.counts) != len(m.defs.Locations) {
+			t.Fatal("counts and locations differ")
+		}
+		for _, c := range m.counts {
+			if c < -1 || c > MaxEvents || (m.complete && c < 0) {
+				t.Fatalf("bad count %d", c)
+			}
+		}
+	})
+}

@@ -132,6 +132,14 @@ func readManifest(dir string) (*manifest, error) {
 	if len(data) > maxManifestBytes {
 		return nil, bad(maxManifestBytes, "manifest larger than %d bytes", maxManifestBytes)
 	}
+	return parseManifest(path, data)
+}
+
+// parseManifest decodes and checks the manifest data read from path.
+func parseManifest(path string, data []byte) (*manifest, error) {
+	bad := func(off int64, format string, args ...any) error {
+		return formatErr(path, off, -1, -1, -1, format, args...)
+	}
 	var m jsonManifest
 	if err := json.Unmarshal(data, &m); err != nil {
 		var se *json.SyntaxError
