@@ -77,19 +77,18 @@ type locSync struct {
 	progress atomic.Int64
 	nwait    atomic.Int32
 	mu       sync.Mutex
-	waiters  []waiter
-	wake     chan struct{}
+	// waiters maps a send's event index to the location waiting for it
+	// (a point-to-point send has one receiver, so one waiter at most).
+	waiters map[uint32]int32
+	wake    chan struct{}
 	// parked and target are set by the location itself under the lock of
 	// the list it parks on; parked is cleared by its waker under that lock.
 	parked atomic.Bool
 	target atomic.Int64 // ≥ 0: a location; < 0: instance −1−target
+	// waitIdx is the send a location parked on a location waits for.
+	waitIdx uint32
 	// gaveUp is set by the sweeper before waking the location.
 	gaveUp bool
-}
-
-type waiter struct {
-	loc int32
-	idx uint32
 }
 
 type instSync struct {
@@ -155,17 +154,11 @@ func (x *Shared) Sent(loc int, idx uint32, _ int64) {
 		return
 	}
 	s.mu.Lock()
-	p := int64(idx) + 1
-	kept := s.waiters[:0]
-	for _, w := range s.waiters {
-		if int64(w.idx) < p {
-			x.wakeLocked(int(w.loc))
-			s.nwait.Add(-1)
-		} else {
-			kept = append(kept, w)
-		}
+	if w, ok := s.waiters[idx]; ok {
+		delete(s.waiters, idx)
+		x.wakeLocked(int(w))
+		s.nwait.Add(-1)
 	}
-	s.waiters = kept
 	s.mu.Unlock()
 }
 
@@ -196,8 +189,12 @@ func (x *Shared) AwaitSend(loc int, from int32, idx uint32) (int64, bool) {
 			me := &x.locs[loc]
 			me.gaveUp = false
 			me.target.Store(int64(from))
+			me.waitIdx = idx
 			me.parked.Store(true)
-			s.waiters = append(s.waiters, waiter{loc: int32(loc), idx: idx})
+			if s.waiters == nil {
+				s.waiters = make(map[uint32]int32)
+			}
+			s.waiters[idx] = int32(loc)
 			s.mu.Unlock()
 			if x.park(loc) {
 				return 0, false
@@ -342,13 +339,7 @@ func (x *Shared) sweep() {
 		if me.parked.Load() && me.target.Load() == tgt {
 			if tgt >= 0 {
 				s := &x.locs[tgt]
-				kept := s.waiters[:0]
-				for _, w := range s.waiters {
-					if int(w.loc) != li {
-						kept = append(kept, w)
-					}
-				}
-				s.waiters = kept
+				delete(s.waiters, me.waitIdx)
 				s.nwait.Add(-1)
 			} else {
 				s := &x.inst[-1-tgt]
