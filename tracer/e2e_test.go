@@ -47,7 +47,7 @@ func TestTraceE2E(t *testing.T) {
 				t.Run(fmt.Sprintf("%s-%d-%s", c.prog, c.ranks, style), func(t *testing.T) {
 					p := prog(t, k, c.prog)
 					dir := filepath.Join(t.TempDir(), "trace")
-					emu := fmt.Sprintf("--emulate-clock=offset=500us,drift=20ppm,wander=3us,period=100ms,seed=%d", i+1)
+					emu := fmt.Sprintf("--emulate-clock=offset=10ms,drift=50ppm,wander=5us,period=100ms,seed=%d", i+1)
 					res := traceRun(t, k, c.wrap, c.ranks, dir, []string{emu}, p, c.args...)
 					if res.err != nil {
 						t.Fatalf("traced run failed: %v\nstdout:\n%s\nstderr:\n%s", res.err, res.stdout, res.stderr)
