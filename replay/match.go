@@ -83,7 +83,10 @@ type collRec struct {
 }
 
 type locScan struct {
+	// sends in event order, and byDst: their indices grouped by
+	// destination (event order within one destination)
 	sends []sendRec
+	byDst []int32
 	recvs []recvRec
 	colls []collRec
 	// MPI_Init and MPI_Finalize enter/leave events (NoEvent if absent), and
@@ -122,17 +125,13 @@ func Match(t *trace.Trace, opt *MatchOptions) (*Graph, error) {
 	// Point to point: sort each sender's sends by destination (stably, so
 	// event order is kept within one destination), then let each receiver
 	// match its receives against the sends addressed to it.
+	maxLoc := uint32(max(n-1, 0))
 	par.ForEach(n, o.Parallel, func(li int) {
-		// (dst, idx) is unique: an unstable sort keeps event order per destination.
-		slices.SortFunc(scans[li].sends, func(a, b sendRec) int {
-			if c := cmp.Compare(a.dst, b.dst); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.idx, b.idx)
-		})
+		ss := scans[li].sends
+		scans[li].byDst = groupBy(len(ss), func(i int) uint32 { return uint32(ss[i].dst) }, maxLoc)
 	})
 	par.ForEach(n, o.Parallel, func(li int) {
-		matchReceiver(scans, li)
+		matchReceiver(scans, li, maxLoc)
 	})
 
 	g := &Graph{Deps: make([][]Dep, n)}
@@ -144,23 +143,31 @@ func Match(t *trace.Trace, opt *MatchOptions) (*Graph, error) {
 	msgs := make([]int64, n)
 	par.ForEach(n, o.Parallel, func(li int) {
 		s := &scans[li]
-		deps := make([]Dep, 0, len(s.sends)+len(s.recvs)+2*len(s.colls))
+		// Three lists in event order — sends, receives, collective roles —
+		// merged into one.
+		p2p := make([]Dep, 0, len(s.sends)+len(s.recvs))
+		ri := 0
 		for i := range s.sends {
 			sr := &s.sends[i]
+			for ; ri < len(s.recvs) && s.recvs[ri].idx < sr.idx; ri++ {
+				if rr := &s.recvs[ri]; rr.ok {
+					p2p = append(p2p, Dep{Idx: rr.idx, Role: RoleRecv, Peer: rr.src, Ref: rr.sidx})
+				}
+			}
 			if sr.rloc < 0 {
 				s.issues.Add(Issue{Kind: UnmatchedSend, Location: int32(li), Event: sr.idx,
 					Detail: fmt.Sprintf("to location %d, communicator %d, tag %d", sr.dst, sr.comm, sr.tag)})
 				continue
 			}
-			deps = append(deps, Dep{Idx: sr.idx, Role: RoleSend, Peer: sr.rloc, Ref: sr.ridx})
+			p2p = append(p2p, Dep{Idx: sr.idx, Role: RoleSend, Peer: sr.rloc, Ref: sr.ridx})
 			msgs[li]++
 		}
-		for i := range s.recvs {
-			rr := &s.recvs[i]
-			if rr.ok {
-				deps = append(deps, Dep{Idx: rr.idx, Role: RoleRecv, Peer: rr.src, Ref: rr.sidx})
+		for ; ri < len(s.recvs); ri++ {
+			if rr := &s.recvs[ri]; rr.ok {
+				p2p = append(p2p, Dep{Idx: rr.idx, Role: RoleRecv, Peer: rr.src, Ref: rr.sidx})
 			}
 		}
+		var coll []Dep
 		for i := range s.colls {
 			c := &s.colls[i]
 			if c.part == NoEvent {
@@ -169,14 +176,17 @@ func Match(t *trace.Trace, opt *MatchOptions) (*Graph, error) {
 			p := &g.Parts[c.part]
 			rank := int32(c.part - g.Instances[c.inst].First)
 			if p.Send != NoEvent {
-				deps = append(deps, Dep{Idx: p.Send, Role: RoleCollSend, Peer: rank, Ref: c.inst})
+				coll = append(coll, Dep{Idx: p.Send, Role: RoleCollSend, Peer: rank, Ref: c.inst})
 			}
 			if p.Recv != NoEvent {
-				deps = append(deps, Dep{Idx: p.Recv, Role: RoleCollRecv, Peer: rank, Ref: c.inst})
+				coll = append(coll, Dep{Idx: p.Recv, Role: RoleCollRecv, Peer: rank, Ref: c.inst})
 			}
 		}
-		slices.SortFunc(deps, func(a, b Dep) int { return cmp.Compare(a.Idx, b.Idx) })
-		g.Deps[li] = deps
+		byIdx := func(a, b Dep) int { return cmp.Compare(a.Idx, b.Idx) }
+		if !slices.IsSortedFunc(coll, byIdx) {
+			slices.SortFunc(coll, byIdx) // non-blocking collectives completed out of order
+		}
+		g.Deps[li] = mergeDeps(p2p, coll)
 	})
 	// MPI_Init/MPI_Finalize barriers (two dependencies per location).
 	for ii := range g.Instances {
@@ -199,6 +209,64 @@ func Match(t *trace.Trace, opt *MatchOptions) (*Graph, error) {
 		}
 	}
 	return g, nil
+}
+
+// mergeDeps merges two lists sorted by event index.
+func mergeDeps(a, b []Dep) []Dep {
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]Dep, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if a[i].Idx <= b[j].Idx {
+			out = append(out, a[i])
+			i++
+		} else {
+			out = append(out, b[j])
+			j++
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
+}
+
+// groupBy returns the indices 0..n−1 ordered by key, ascending, keeping
+// index order among equal keys: a stable LSD radix sort on 8-bit digits,
+// as many passes as maxKey needs.
+func groupBy(n int, key func(i int) uint32, maxKey uint32) []int32 {
+	perm := make([]int32, n)
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	if n < 2 {
+		return perm
+	}
+	if n <= 32 { // insertion sort, stable
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && key(int(perm[j-1])) > key(int(perm[j])); j-- {
+				perm[j-1], perm[j] = perm[j], perm[j-1]
+			}
+		}
+		return perm
+	}
+	tmp := make([]int32, n)
+	for shift := uint(0); shift < 32 && maxKey>>shift != 0; shift += 8 {
+		var count [257]int
+		for _, p := range perm {
+			count[(key(int(p))>>shift)&0xff+1]++
+		}
+		for d := 1; d < 257; d++ {
+			count[d] += count[d-1]
+		}
+		for _, p := range perm {
+			d := (key(int(p)) >> shift) & 0xff
+			tmp[count[d]] = p
+			count[d]++
+		}
+		perm, tmp = tmp, perm
+	}
+	return perm
 }
 
 // checkDeps verifies that no event has two roles.
@@ -311,21 +379,11 @@ func scanLocation(t *trace.Trace, li int, isInit, isFin []bool) locScan {
 // addressed to it. It writes the match into the senders' records (each
 // send record belongs to exactly one receiver, so no two goroutines write
 // the same record) and into its own receive records.
-func matchReceiver(scans []locScan, d int) {
+func matchReceiver(scans []locScan, d int, maxLoc uint32) {
 	rs := scans[d].recvs
-	order := make([]int32, len(rs))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int {
-		if c := cmp.Compare(rs[a].src, rs[b].src); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(rs[a].post, rs[b].post); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
+	// Receives grouped by source, in posting order within a source.
+	order := groupBy(len(rs), func(i int) uint32 { return uint32(rs[i].src) }, maxLoc)
+	var sends []*sendRec
 	var sendIdx, recvIdx []int32 // scratch
 	for lo := 0; lo < len(order); {
 		src := rs[order[lo]].src
@@ -335,10 +393,18 @@ func matchReceiver(scans []locScan, d int) {
 		}
 		group := order[lo:hi]
 		lo = hi
-		ss := scans[src].sends
-		a := sort.Search(len(ss), func(i int) bool { return ss[i].dst >= int32(d) })
-		b := a + sort.Search(len(ss)-a, func(i int) bool { return ss[a+i].dst > int32(d) })
-		sends := ss[a:b]
+		byPost := func(a, b int32) int { return cmp.Compare(rs[a].post, rs[b].post) }
+		if !slices.IsSortedFunc(group, byPost) {
+			slices.SortFunc(group, byPost) // irecvs posted before an earlier-completed receive
+		}
+		// The sends of src addressed to d, in event order.
+		ss, perm := scans[src].sends, scans[src].byDst
+		a := sort.Search(len(perm), func(i int) bool { return ss[perm[i]].dst >= int32(d) })
+		b := a + sort.Search(len(perm)-a, func(i int) bool { return ss[perm[a+i]].dst > int32(d) })
+		sends = sends[:0]
+		for _, k := range perm[a:b] {
+			sends = append(sends, &ss[k])
+		}
 		// Fast path: the sends and the receives agree on (comm, tag) in order.
 		fast := len(sends) == len(group)
 		for i := 0; fast && i < len(group); i++ {
@@ -347,7 +413,7 @@ func matchReceiver(scans []locScan, d int) {
 		}
 		if fast {
 			for i, ri := range group {
-				pair(&sends[i], &rs[ri], d)
+				pair(sends[i], &rs[ri], d)
 			}
 			continue
 		}
@@ -358,21 +424,15 @@ func matchReceiver(scans []locScan, d int) {
 		}
 		recvIdx = append(recvIdx[:0], group...)
 		key := func(comm, tag uint32) uint64 { return uint64(comm)<<32 | uint64(tag) }
-		slices.SortFunc(sendIdx, func(x, y int32) int {
-			if c := cmp.Compare(key(sends[x].comm, sends[x].tag), key(sends[y].comm, sends[y].tag)); c != 0 {
-				return c
-			}
-			return cmp.Compare(x, y)
+		slices.SortStableFunc(sendIdx, func(x, y int32) int {
+			return cmp.Compare(key(sends[x].comm, sends[x].tag), key(sends[y].comm, sends[y].tag))
 		})
-		slices.SortFunc(recvIdx, func(x, y int32) int {
-			if c := cmp.Compare(key(rs[x].comm, rs[x].tag), key(rs[y].comm, rs[y].tag)); c != 0 {
-				return c
-			}
-			return cmp.Compare(rs[x].post, rs[y].post)
+		slices.SortStableFunc(recvIdx, func(x, y int32) int {
+			return cmp.Compare(key(rs[x].comm, rs[x].tag), key(rs[y].comm, rs[y].tag))
 		})
 		i, j := 0, 0
 		for i < len(sendIdx) && j < len(recvIdx) {
-			sr, rr := &sends[sendIdx[i]], &rs[recvIdx[j]]
+			sr, rr := sends[sendIdx[i]], &rs[recvIdx[j]]
 			ks, kr := key(sr.comm, sr.tag), key(rr.comm, rr.tag)
 			switch {
 			case ks == kr:

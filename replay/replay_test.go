@@ -1,7 +1,9 @@
 package replay
 
 import (
+	"cmp"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -249,5 +251,25 @@ func TestAggMatchesBruteForce(t *testing.T) {
 				require.Equal(t, want, got, "iteration %d receiver %d", it, r)
 			}
 		}
+	}
+}
+
+// groupBy is a stable sort by key.
+func TestGroupByIsStableSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for it := 0; it < 500; it++ {
+		n := rng.IntN(300)
+		maxKey := uint32(rng.IntN(70000))
+		keys := make([]uint32, n)
+		for i := range keys {
+			keys[i] = uint32(rng.Int64N(int64(maxKey) + 1))
+		}
+		got := groupBy(n, func(i int) uint32 { return keys[i] }, maxKey)
+		want := make([]int32, n)
+		for i := range want {
+			want[i] = int32(i)
+		}
+		slices.SortStableFunc(want, func(a, b int32) int { return cmp.Compare(keys[a], keys[b]) })
+		require.Equal(t, want, got, "iteration %d", it)
 	}
 }
