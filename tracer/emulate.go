@@ -55,7 +55,7 @@ func ParseEmulation(s string) (Emulation, error) {
 			if strings.HasSuffix(v, "ppm") {
 				var f float64
 				f, err = strconv.ParseFloat(strings.TrimSuffix(v, "ppm"), 64)
-				e.Drift = f * 1e-6
+				e.Drift = f / 1e6
 			} else {
 				e.Drift, err = strconv.ParseFloat(v, 64)
 			}
