@@ -1,6 +1,7 @@
 package otf
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -88,4 +89,29 @@ func rewritePresynced(t *testing.T, realTrace string) {
 		assert.Empty(t, tr2.Locations[li].Offsets)
 		assert.Equal(t, tr.Locations[li].Events.Time, tr2.Locations[li].Events.Time)
 	}
+}
+
+// An archive with another name (foo.otf2, foo.def, foo/) is found through
+// its directory, and the output always follows the contract: traces.otf2,
+// traces.def, traces/.
+func TestRewriteOtherArchiveName(t *testing.T) {
+	src := copyArchive(t)
+	for _, p := range [][2]string{{"traces.otf2", "foo.otf2"}, {"traces.def", "foo.def"}, {"traces", "foo"}} {
+		require.NoError(t, os.Rename(filepath.Join(src, p[0]), filepath.Join(src, p[1])))
+	}
+	a, err := Open(src)
+	require.NoError(t, err)
+	assert.Equal(t, "foo", a.Name())
+	tr, err := a.Read(nil)
+	require.NoError(t, err)
+	out := filepath.Join(t.TempDir(), "out")
+	require.NoError(t, a.Rewrite(out, tr, &WriteOptions{KeepClockOffsets: true}))
+	for _, f := range []string{"traces.otf2", "traces.def", "traces/0.evt", "traces/1.def"} {
+		_, err := os.Stat(filepath.Join(out, f))
+		require.NoError(t, err, f)
+	}
+	// With the offsets kept and the raw times, the reference reader shows
+	// what it showed for the original.
+	assert.Equal(t, eventLines(otf2Print(t, filepath.Join(realTrace, "traces.otf2"))),
+		eventLines(otf2Print(t, filepath.Join(out, "traces.otf2"))))
 }

@@ -48,6 +48,10 @@ func (o *WriteOptions) workers() int {
 	return runtime.GOMAXPROCS(0)
 }
 
+// outName is the archive name of every archive this package writes: the
+// output directory holds traces.otf2, traces.def and traces/.
+const outName = "traces"
+
 // outDir prepares the atomic creation of dir: it refuses a dir that exists
 // and is not empty, and returns a new temporary directory beside it and a
 // function that moves the temporary directory into place.
@@ -192,7 +196,7 @@ func (a *Archive) Rewrite(dir string, corrected *trace.Trace, opt *WriteOptions)
 		return err
 	}
 	defer cleanup()
-	if err := os.Mkdir(filepath.Join(tmp, a.name), 0o777); err != nil {
+	if err := os.Mkdir(filepath.Join(tmp, outName), 0o777); err != nil {
 		return fmt.Errorf("otf2: %w", err)
 	}
 	w := opt.workers()
@@ -228,7 +232,7 @@ func (a *Archive) Rewrite(dir string, corrected *trace.Trace, opt *WriteOptions)
 	}
 	an := a.Anchor()
 	an.NumSnapshots, an.NumThumbnails = 0, 0
-	if err := os.WriteFile(filepath.Join(tmp, a.name+".otf2"), an.encode(), 0o666); err != nil {
+	if err := os.WriteFile(filepath.Join(tmp, outName+".otf2"), an.encode(), 0o666); err != nil {
 		return fmt.Errorf("otf2: %w", err)
 	}
 	return commit()
@@ -259,7 +263,7 @@ func clockPropertiesPayload(old []byte, be bool, r timeRange) ([]byte, error) {
 }
 
 func (a *Archive) rewriteGlobalDefs(tmp string, r timeRange) error {
-	name := a.name + ".def"
+	name := outName + ".def"
 	f, err := createFile(filepath.Join(tmp, name))
 	if err != nil {
 		return err
@@ -292,7 +296,7 @@ func (a *Archive) copyDefs(tmp, name string, drop func(uint8) bool, in, out []by
 	if err != nil {
 		return err
 	}
-	dst, err := createFile(filepath.Join(tmp, filepath.FromSlash(name)))
+	dst, err := createFile(filepath.Join(tmp, outName, filepath.Base(name)))
 	if err != nil {
 		if src != nil {
 			src.Close()
@@ -358,7 +362,7 @@ func (a *Archive) rewriteEvents(tmp string, li int, times []int64, in, out *[]by
 	if src == nil && ld.numEvents > 0 {
 		return tr, &FormatError{File: name, Err: fmt.Errorf("%w: event file missing (location %d announces %d events)", ErrFormat, ld.id, ld.numEvents)}
 	}
-	dst, err := createFile(filepath.Join(tmp, filepath.FromSlash(name)))
+	dst, err := createFile(filepath.Join(tmp, outName, filepath.Base(name)))
 	if err != nil {
 		if src != nil {
 			src.Close()
