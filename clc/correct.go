@@ -48,8 +48,14 @@ func (r *Result) Gamma() float64 { return r.Passes[len(r.Passes)-1].Gamma }
 // Jumps returns the violations the kept pass corrected.
 func (r *Result) Jumps() int64 { return r.Passes[len(r.Passes)-1].Jumps }
 
-// Progress is told what the correction is doing; it may be nil.
-type Progress func(stage string)
+// Options are the optional inputs of Correct.
+type Options struct {
+	// Progress, if not nil, is told what the correction is doing.
+	Progress func(stage string)
+	// Before, if not nil, is CheckViolations of the input with the same
+	// latencies; Correct computes it when it needs it and it is nil.
+	Before *Violations
+}
 
 // Correct runs the controlled logical clock over t, whose times must be
 // pre-synchronised, with the happened-before relation g (replay.Match).
@@ -63,10 +69,15 @@ type Progress func(stage string)
 // location in parallel: in shared memory it needs no replay, since the
 // send limits are the forward-pass times of the receives, which it only
 // reads.
-func Correct(t *trace.Trace, g *replay.Graph, p Params, progress Progress) (*Result, error) {
+func Correct(t *trace.Trace, g *replay.Graph, p Params, opt *Options) (*Result, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
+	var o Options
+	if opt != nil {
+		o = *opt
+	}
+	progress := o.Progress
 	if progress == nil {
 		progress = func(string) {}
 	}
@@ -95,7 +106,11 @@ func Correct(t *trace.Trace, g *replay.Graph, p Params, progress Progress) (*Res
 	}
 	res.Threshold = ticks(p.MaxShift, t.Resolution)
 	if res.Threshold == 0 {
-		v := CheckViolations(c, g, node, k.Lat, np)
+		v := o.Before
+		if v == nil {
+			cv := CheckViolations(c, g, node, k.Lat, np)
+			v = &cv
+		}
 		res.Threshold = int64(p.ShiftFactor*float64(v.MaxViolation())) + k.Lat.Inter
 	}
 

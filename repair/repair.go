@@ -136,7 +136,7 @@ func Run(input string, opts Options) (*Report, error) {
 
 	progress("correcting")
 	t0 = time.Now()
-	res, err := clc.Correct(tr, g, opts.Params, progress)
+	res, err := clc.Correct(tr, g, opts.Params, &clc.Options{Progress: progress, Before: &before})
 	if err != nil {
 		return nil, fmt.Errorf("input %s: %w", input, err)
 	}
