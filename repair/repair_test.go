@@ -3,6 +3,7 @@ package repair
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -301,4 +302,49 @@ func TestInconsistentTraceReported(t *testing.T) {
 	assert.Equal(t, int64(1), rep.Issues.Counts[replay.IncompleteCollective.String()])
 	assert.Equal(t, int64(2), rep.Issues.Counts[replay.DroppedDependency.String()])
 	assert.Equal(t, int64(1), rep.Correction.ViolationsCorrected)
+}
+
+// A trace cut mid-run (the traced program was killed: the manifest says
+// complete=false and a stream ends inside a block) is corrected as far as
+// it goes, and the report says it is truncated; nothing hangs.
+func TestTraceCutMidRun(t *testing.T) {
+	c := sim.DefaultConfig()
+	c.Ranks, c.RanksPerNode, c.Events, c.Compute, c.ClockWander = 8, 2, 40000, 2*time.Millisecond, 10*time.Microsecond
+	rec, _, err := sim.Generate(c)
+	require.NoError(t, err)
+	dir := filepath.Join(t.TempDir(), "in")
+	require.NoError(t, trace.WriteDir(dir, rec, &trace.WriteOptions{Codec: trace.CodecZstd, BlockSize: 16 << 10}))
+	// Cut location 3's stream in the middle and mark the trace incomplete.
+	f := filepath.Join(dir, "events", "3.clce")
+	st, err := os.Stat(f)
+	require.NoError(t, err)
+	require.NoError(t, os.Truncate(f, st.Size()/2))
+	mf := filepath.Join(dir, "clc.json")
+	b, err := os.ReadFile(mf)
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(b, &m))
+	m["complete"] = false
+	b, err = json.Marshal(m)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(mf, b, 0o644))
+
+	done := make(chan struct{})
+	var rep *Report
+	go func() {
+		defer close(done)
+		rep, err = Run(dir, Options{Output: filepath.Join(t.TempDir(), "out"), Params: clc.DefaultParams()})
+	}()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("clc hung on a truncated trace")
+	}
+	require.NoError(t, err)
+	assert.True(t, rep.Truncated)
+	assert.True(t, rep.Inconsistent())
+	assert.Zero(t, rep.After.Violations)
+	assert.Positive(t, rep.Issues.Counts[replay.IncompleteCollective.String()], "collectives after the cut are incomplete")
+	assert.Positive(t, rep.Issues.Counts[replay.UnmatchedSend.String()]+rep.Issues.Counts[replay.UnmatchedRecv.String()])
+	assert.NotEmpty(t, rep.Notes)
 }
