@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -166,4 +167,31 @@ func BenchmarkWriteTrace(b *testing.B) {
 	}
 	b.StopTimer()
 	report(b, t.NumEvents(), size)
+}
+
+// BenchmarkReadPresyncRewrite: the OTF2 part of clc-correct's pipeline
+// (read, apply the clock offsets, rewrite), without the CLC itself.
+func BenchmarkReadPresyncRewrite(b *testing.B) {
+	dir, events, size := benchArchive(b)
+	out := b.TempDir()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		a, err := Open(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tr, err := a.Read(nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := presync.Apply(tr, nil); err != nil {
+			b.Fatal(err)
+		}
+		if err := a.Rewrite(filepath.Join(out, strconv.Itoa(i)), tr, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	report(b, events, size)
 }
