@@ -1,0 +1,86 @@
+package clc
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/clc-tools/clc/presync"
+	"github.com/clc-tools/clc/replay"
+	"github.com/clc-tools/clc/sim"
+	"github.com/clc-tools/clc/trace"
+)
+
+// benchTrace simulates a pre-synchronised trace.
+func benchTrace(b *testing.B, ranks, perNode int, events int64, wander time.Duration) *trace.Trace {
+	b.Helper()
+	c := sim.DefaultConfig()
+	c.Ranks, c.RanksPerNode, c.Events, c.Seed = ranks, perNode, events, 7
+	c.Compute, c.ClockWander = 2*time.Millisecond, wander
+	if wander == 0 {
+		c.PerfectClocks()
+	}
+	rec, _, err := sim.Generate(c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := presync.Apply(rec, nil); err != nil {
+		b.Fatal(err)
+	}
+	return rec
+}
+
+// runCorrect measures matching plus correction: events per second and the
+// bytes they allocate per event.
+func runCorrect(b *testing.B, tr *trace.Trace) {
+	n := tr.NumEvents()
+	p := DefaultParams()
+	b.ResetTimer()
+	var ms0, ms1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms0)
+	var jumps int64
+	for i := 0; i < b.N; i++ {
+		g, err := replay.Match(tr, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := Correct(tr, g, p, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		jumps = res.Jumps()
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&ms1)
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(n)/float64(b.N), "alloc-B/event")
+	b.ReportMetric(float64(jumps)/float64(n), "jumps/event")
+}
+
+// BenchmarkCorrect: about 10^7 events at 16, 1,024 and 65,536 ranks.
+//
+//	go test ./clc -run XXX -bench Correct/ -benchtime 3x
+func BenchmarkCorrect(b *testing.B) {
+	for _, r := range []struct{ ranks, perNode int }{{16, 4}, {1024, 16}, {65536, 16}} {
+		b.Run(fmt.Sprintf("ranks=%d", r.ranks), func(b *testing.B) {
+			if testing.Short() && r.ranks > 16 {
+				b.Skip("-short")
+			}
+			runCorrect(b, benchTrace(b, r.ranks, r.perNode, 10_000_000, 10*time.Microsecond))
+		})
+	}
+}
+
+// BenchmarkViolationDensity: 16 ranks, 10^6 events, clock wander from none
+// to 50 µs.
+//
+//	go test ./clc -run XXX -bench ViolationDensity -benchtime 5x
+func BenchmarkViolationDensity(b *testing.B) {
+	for _, w := range []time.Duration{0, 2 * time.Microsecond, 10 * time.Microsecond, 50 * time.Microsecond} {
+		b.Run(fmt.Sprintf("wander=%v", w), func(b *testing.B) {
+			runCorrect(b, benchTrace(b, 16, 4, 1_000_000, w))
+		})
+	}
+}
