@@ -15,20 +15,22 @@ type e2eCase struct {
 	ranks int
 	args  []string
 	wrap  bool // clc-trace -- mpirun …, else mpirun … clc-trace …
+	rpn   int  // --emulate-ranks-per-node (0: 1)
 }
 
 var e2eCases = []e2eCase{
-	{"ring", 4, []string{"20"}, false},
-	{"ring", 3, []string{"10"}, true},
-	{"halo", 4, []string{"25", "64"}, true},
-	{"master", 4, []string{"40"}, false},
-	{"comms", 4, []string{"5"}, true},
-	{"colls", 4, []string{"3"}, false},
-	{"colls", 3, []string{"2"}, true},
-	{"persist", 4, []string{"10"}, false},
-	{"long", 4, []string{"1"}, true},
-	{"fring", 4, nil, false},
-	{"fring", 2, nil, true},
+	{"ring", 4, []string{"20"}, false, 0},
+	{"ring", 3, []string{"10"}, true, 0},
+	{"halo", 4, []string{"10", "8"}, false, 2},
+	{"halo", 4, []string{"25", "64"}, true, 0},
+	{"master", 4, []string{"40"}, false, 0},
+	{"comms", 4, []string{"5"}, true, 0},
+	{"colls", 4, []string{"3"}, false, 0},
+	{"colls", 3, []string{"2"}, true, 0},
+	{"persist", 4, []string{"10"}, false, 0},
+	{"long", 4, []string{"1"}, true, 0},
+	{"fring", 4, nil, false, 0},
+	{"fring", 2, nil, true, 0},
 }
 
 // TestTraceE2E traces every test program with emulated clock error under
@@ -44,11 +46,19 @@ func TestTraceE2E(t *testing.T) {
 				if c.wrap {
 					style = "wrap"
 				}
+				if c.rpn > 1 {
+					style += fmt.Sprintf("-%d-per-node", c.rpn)
+				}
 				t.Run(fmt.Sprintf("%s-%d-%s", c.prog, c.ranks, style), func(t *testing.T) {
 					p := prog(t, k, c.prog)
 					dir := filepath.Join(t.TempDir(), "trace")
 					emu := fmt.Sprintf("--emulate-clock=offset=10ms,drift=50ppm,wander=5us,period=100ms,seed=%d", i+1)
-					res := traceRun(t, k, c.wrap, c.ranks, dir, []string{emu}, p, c.args...)
+					flags := []string{emu}
+					rpn := max(c.rpn, 1)
+					if c.rpn > 0 {
+						flags = append(flags, fmt.Sprintf("--emulate-ranks-per-node=%d", c.rpn))
+					}
+					res := traceRun(t, k, c.wrap, c.ranks, dir, flags, p, c.args...)
 					if res.err != nil {
 						t.Fatalf("traced run failed: %v\nstdout:\n%s\nstderr:\n%s", res.err, res.stdout, res.stderr)
 					}
@@ -56,14 +66,14 @@ func TestTraceE2E(t *testing.T) {
 					if len(exp) != c.ranks {
 						t.Fatalf("%d CLC-EXPECT lines, want %d\nstdout:\n%s", len(exp), c.ranks, res.stdout)
 					}
-					checkE2E(t, dir, exp, c.ranks)
+					checkE2E(t, dir, exp, c.ranks, rpn)
 				})
 			}
 		})
 	}
 }
 
-func checkE2E(t *testing.T, dir string, exp map[int]*expectation, ranks int) {
+func checkE2E(t *testing.T, dir string, exp map[int]*expectation, ranks, rpn int) {
 	tr, err := trace.ReadDir(dir, nil)
 	if err != nil {
 		t.Fatalf("trace.ReadDir: %v", err)
@@ -157,11 +167,23 @@ func checkE2E(t *testing.T, dir string, exp map[int]*expectation, ranks int) {
 				t.Fatalf("rank %d event %d: true time goes backwards", r, i)
 			}
 		}
-		if r == 0 && differ != 0 {
-			t.Errorf("rank 0 (the reference) has %d events whose time differs from the truth", differ)
+		if r < rpn && differ != 0 {
+			t.Errorf("rank %d (in the reference group of rank 0) has %d events whose time differs from the truth", r, differ)
 		}
-		if r != 0 && differ == 0 {
+		if r >= rpn && differ == 0 {
 			t.Errorf("rank %d: no emulated clock error", r)
+		}
+		// ranks of one emulated node share a clock: their measured offsets agree
+		// to within the measurement error, while groups differ by milliseconds
+		if r%rpn != 0 {
+			a, b := tr.Locations[r-r%rpn].Offsets, tr.Locations[r].Offsets
+			if len(a) == 0 || len(b) == 0 {
+				t.Fatalf("ranks %d/%d: no offsets", r-r%rpn, r)
+			}
+			d := float64(a[0].Offset-b[0].Offset) * 1e9 / float64(tr.Resolution)
+			if d > 20e3 || d < -20e3 {
+				t.Errorf("ranks %d and %d share an emulated clock but their offsets differ by %.0f ns", r-r%rpn, r, d)
+			}
 		}
 	}
 	// 3. every message matched, bytes agree, the truth is causal

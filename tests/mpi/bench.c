@@ -1,4 +1,7 @@
-/* bench: tracing overhead; "timer" measures one rdtscp (the tracer's timer). Mode "pingpong" bounces a 8-byte message between
+/* bench: tracing overhead; "timer" measures one rdtscp (the tracer's timer);
+ * "procnull" calls MPI_Send to MPI_PROC_NULL (the wrapper records enter and
+ * leave only) and "self" MPI_Sendrecv with itself (enter, send, receive,
+ * leave): both isolate the wrapper's cost from the partner's scheduling. Mode "pingpong" bounces a 8-byte message between
  * ranks 0 and 1; "allreduce" runs MPI_Allreduce of one double on all ranks.
  * Prints CLC-BENCH {"mode": ..., "iters": N, "ns_per_iter": T, "calls_per_iter": C}
  * from rank 0 (the best of 5 repetitions). Usage: bench pingpong|allreduce [iterations] */
@@ -43,7 +46,11 @@ int main(int argc, char **argv) {
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = now();
     for (int i = 0; i < iters; i++) {
-      if (pp) {
+      if (mode[0] == 'p' && mode[1] == 'r') {
+        MPI_Send(&x, 1, MPI_DOUBLE, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+      } else if (!strcmp(mode, "self")) {
+        MPI_Sendrecv(&x, 1, MPI_DOUBLE, r, 5, &y, 1, MPI_DOUBLE, r, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      } else if (pp) {
         if (r == 0) {
           MPI_Send(&x, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
           MPI_Recv(&y, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);

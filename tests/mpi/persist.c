@@ -1,10 +1,12 @@
 /* persist: persistent requests (Send_init/Recv_init/Ssend_init, Start,
- * Startall, Request_free), Issend, and a cancelled Irecv.
+ * Startall, Request_free), Issend, and a cancelled Irecv; started with
+ * MPI_Init_thread(MPI_THREAD_FUNNELED).
  * Usage: persist [iterations] */
 #include "expect.h"
 
 int main(int argc, char **argv) {
-  C(MPI_Init)(&argc, &argv);
+  int provided;
+  C(MPI_Init_thread)(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int r, n;
   MPI_Comm_rank(MPI_COMM_WORLD, &r);
   MPI_Comm_size(MPI_COMM_WORLD, &n);
