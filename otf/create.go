@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
@@ -52,6 +53,10 @@ type Writer struct {
 	evSize  int
 	shrink  bool
 	locs    []*locWriter
+	// pending counts the bytes of unfinished chunks held in memory (in
+	// shrink mode); past spillAt, Append writes them out.
+	pending atomic.Int64
+	spillAt int64
 	closed  bool
 	mu      sync.Mutex
 	dropped int64
@@ -59,6 +64,7 @@ type Writer struct {
 
 type locWriter struct {
 	cw      *chunkWriter
+	held    int64 // bytes of cw.buf counted in Writer.pending
 	tr      timeRange
 	last    uint64
 	scratch []byte
@@ -69,6 +75,19 @@ type locWriter struct {
 // it for every write, so that any number of locations can be written
 // without holding a file descriptor each. Writes are whole chunks.
 type appendFile struct{ path string }
+
+// WriteAt patches bytes already written (a spilled chunk's header).
+func (a appendFile) WriteAt(b []byte, off int64) (int, error) {
+	f, err := os.OpenFile(a.path, os.O_WRONLY, 0)
+	if err != nil {
+		return 0, err
+	}
+	n, err := f.WriteAt(b, off)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return n, err
+}
 
 func (a appendFile) Write(b []byte) (int, error) {
 	f, err := os.OpenFile(a.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
@@ -113,6 +132,7 @@ func Create(dir string, defs *trace.Trace, opt *WriteOptions) (*Writer, error) {
 		budget = 1 << 30
 	}
 	w.shrink = uint64(len(defs.Locations))*w.opt.EventChunkSize > budget
+	w.spillAt = int64(budget / 4)
 	seen := map[uint64]int{}
 	for li, l := range defs.Locations {
 		if l == nil {
@@ -181,8 +201,25 @@ func (w *Writer) Append(loc int, ev *trace.Events) error {
 		w.dropped += dropped
 		w.mu.Unlock()
 	}
-	if w.shrink && cap(lw.cw.buf) > 2*len(lw.cw.buf)+4096 {
-		lw.cw.buf = append([]byte(nil), lw.cw.buf...)
+	if w.shrink {
+		// Many locations: bound the memory of unfinished chunks. Past the
+		// budget, a location's unfinished chunk goes to its file (the chunk
+		// header is patched when the chunk is complete); below it, the
+		// buffer is at least kept near its used size.
+		n := int64(len(lw.cw.buf))
+		total := w.pending.Add(n - lw.held)
+		lw.held = n
+		if total > w.spillAt {
+			lw.cw.spill()
+			w.pending.Add(-n)
+			lw.held = 0
+			if lw.cw.err != nil {
+				lw.err = lw.cw.err
+				return lw.err
+			}
+		} else if cap(lw.cw.buf) > 2*len(lw.cw.buf)+4096 {
+			lw.cw.buf = append([]byte(nil), lw.cw.buf...)
+		}
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package otf
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -130,4 +132,57 @@ func TestUnknownRecordsAndTrailingFields(t *testing.T) {
 	require.Equal(t, []trace.Kind{trace.KindEnter, trace.KindSend, trace.KindOther, trace.KindLeave}, e.Kind)
 	assert.Equal(t, trace.Message{Peer: 1, Comm: 0, Tag: 42, Bytes: 4096}, *e.Msg(1))
 	assert.Equal(t, trace.Opaque{Format: trace.FormatOTF2, Type: 250, Data: []byte("future record")}, e.Opaque[0])
+}
+
+// With a tiny memory budget every Append writes its location's unfinished
+// chunk out and the chunk header is patched when the chunk is complete:
+// the archive is the same as one written with plenty of memory.
+func TestSinkSpill(t *testing.T) {
+	build := func() *trace.Trace {
+		defs := &trace.Trace{Resolution: 1000, Nodes: []trace.Node{{Name: "n"}}, Regions: []trace.Region{{Name: "work"}}}
+		defs.Comms = []trace.Comm{{Name: "MPI_COMM_WORLD", Members: []int32{0, 1, 2}}}
+		for i := 0; i < 3; i++ {
+			defs.Locations = append(defs.Locations, &trace.Location{ID: uint64(i)})
+		}
+		return defs
+	}
+	write := func(dir string, opt *WriteOptions) {
+		defs := build()
+		w, err := Create(dir, defs, opt)
+		require.NoError(t, err)
+		tm := int64(0)
+		for piece := 0; piece < 60; piece++ {
+			for l := 0; l < 3; l++ {
+				var ev trace.Events
+				for i := 0; i < 1000; i++ {
+					tm++
+					ev.AppendRegion(trace.KindEnter, tm, 0)
+					ev.AppendMsg(trace.KindSend, tm, trace.Message{Peer: uint32((l + 1) % 3), Tag: uint32(i), Bytes: uint64(tm)})
+					ev.AppendRegion(trace.KindLeave, tm+1, 0)
+				}
+				require.NoError(t, w.Append(l, &ev))
+			}
+		}
+		require.NoError(t, w.Close())
+	}
+	spilled := filepath.Join(t.TempDir(), "spilled")
+	plain := filepath.Join(t.TempDir(), "plain")
+	write(spilled, &WriteOptions{EventChunkSize: MinChunkSize, memBudget: 4096})
+	write(plain, &WriteOptions{EventChunkSize: MinChunkSize})
+	for _, f := range []string{"traces/0.evt", "traces/1.evt", "traces/2.evt", "traces.def"} {
+		a, err := os.ReadFile(filepath.Join(spilled, f))
+		require.NoError(t, err)
+		b, err := os.ReadFile(filepath.Join(plain, f))
+		require.NoError(t, err)
+		if strings.HasSuffix(f, ".evt") {
+			require.Greater(t, len(a), 3*MinChunkSize, f)
+		}
+		require.True(t, bytes.Equal(a, b), "%s differs", f)
+	}
+	checkOTF2(t, filepath.Join(spilled, "traces.otf2"))
+	a, err := Open(spilled)
+	require.NoError(t, err)
+	tr, err := a.Read(nil)
+	require.NoError(t, err)
+	assert.Equal(t, 180000, tr.Locations[2].Events.Len())
 }

@@ -17,7 +17,12 @@ type chunkWriter struct {
 	be     bool
 	events bool
 
-	buf      []byte // current chunk, header included
+	buf []byte // the unwritten part of the current chunk (from its header on, unless spilled)
+	// spilled is the number of bytes of the current chunk already written
+	// out by spill; its header is then patched with WriteAt when the chunk
+	// is complete. chunkOff is the file offset of the current chunk.
+	spilled  int
+	chunkOff int64
 	first    uint64 // number of the first event of the current chunk
 	next     uint64 // number of the next event
 	curTime  uint64 // time of the last TIMESTAMP in the current chunk
@@ -44,18 +49,61 @@ func (c *chunkWriter) startChunk() {
 	c.haveTime = false
 }
 
-func (c *chunkWriter) putHeader() {
+// header fills in the event numbers of a chunk header h (18 bytes).
+func (c *chunkWriter) header(h []byte) {
 	first, last := uint64(1), uint64(0)
 	if c.events {
 		first, last = c.first, c.next-1
 	}
 	if c.be {
-		binary.BigEndian.PutUint64(c.buf[2:], first)
-		binary.BigEndian.PutUint64(c.buf[10:], last)
+		binary.BigEndian.PutUint64(h[2:], first)
+		binary.BigEndian.PutUint64(h[10:], last)
 	} else {
-		binary.LittleEndian.PutUint64(c.buf[2:], first)
-		binary.LittleEndian.PutUint64(c.buf[10:], last)
+		binary.LittleEndian.PutUint64(h[2:], first)
+		binary.LittleEndian.PutUint64(h[10:], last)
 	}
+}
+
+// fill returns the number of bytes of the current chunk.
+func (c *chunkWriter) fill() int { return c.spilled + len(c.buf) }
+
+// endChunk writes what remains of the current chunk and puts its header
+// right, in the buffer or, if the chunk was spilled, in the file.
+func (c *chunkWriter) endChunk() {
+	if c.spilled == 0 {
+		c.header(c.buf)
+		c.write(c.buf)
+		return
+	}
+	c.write(c.buf)
+	if c.err != nil {
+		return
+	}
+	var h [chunkHeaderLen]byte
+	h[0], h[1] = recChunkHeader, markLittle
+	if c.be {
+		h[1] = markBig
+	}
+	c.header(h[:])
+	wa, ok := c.w.(io.WriterAt)
+	if !ok {
+		c.err = fmt.Errorf("otf2: writing %s: cannot patch a spilled chunk header", c.name)
+		return
+	}
+	if _, err := wa.WriteAt(h[:], c.chunkOff); err != nil {
+		c.err = fmt.Errorf("otf2: writing %s: %w", c.name, err)
+	}
+}
+
+// spill writes the unwritten part of the current chunk out, so that it
+// need not be kept in memory; the chunk goes on in the file.
+func (c *chunkWriter) spill() {
+	if len(c.buf) == 0 || c.err != nil {
+		return
+	}
+	c.write(c.buf)
+	c.spilled += len(c.buf)
+	c.buf = nil
 }
 
 func (c *chunkWriter) write(b []byte) {
@@ -71,11 +119,12 @@ func (c *chunkWriter) write(b []byte) {
 
 // flushChunk writes the current (full) chunk padded to the chunk size.
 func (c *chunkWriter) flushChunk() {
-	c.putHeader()
-	for len(c.buf) < c.size {
+	for c.fill() < c.size {
 		c.buf = append(c.buf, recEndOfChunk)
 	}
-	c.write(c.buf)
+	c.endChunk()
+	c.chunkOff += int64(c.size)
+	c.spilled = 0
 	c.startChunk()
 }
 
@@ -85,7 +134,7 @@ func (c *chunkWriter) room(n int) (bool, error) {
 	if chunkHeaderLen+n+1 > c.size {
 		return false, fmt.Errorf("otf2: writing %s: a record of %d bytes does not fit in a chunk of %d bytes", c.name, n, c.size)
 	}
-	if len(c.buf)+n+1 > c.size {
+	if c.fill()+n+1 > c.size {
 		c.flushChunk()
 		return true, c.err
 	}
@@ -163,11 +212,10 @@ func (c *chunkWriter) numEvents() uint64 { return c.next - 1 }
 
 // close ends the file: END_OF_FILE END_OF_BUFFER after the last record.
 func (c *chunkWriter) close() error {
-	if len(c.buf)+2 > c.size {
+	if c.fill()+2 > c.size {
 		c.flushChunk()
 	}
-	c.putHeader()
 	c.buf = append(c.buf, recEndOfFile, recEndOfBuffer)
-	c.write(c.buf)
+	c.endChunk()
 	return c.err
 }
