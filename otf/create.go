@@ -35,14 +35,16 @@ const (
 	roleP2P         = 28
 )
 
+// defaultMemBudget bounds the memory a Writer holds in unfinished chunks.
+const defaultMemBudget = 256 << 20
+
 // Writer writes a new archive from the trace model, location by location
 // (path b: clc-sim --format otf2, native → OTF2). It implements trace.Sink.
 //
 // Event files are written as the events arrive; the definitions, which
 // depend on the whole trace (event counts, the time range, clock offsets),
-// are written by Close. Memory: the unfinished chunk of each location (at
-// most the event chunk size; when many locations would make that more than
-// 1 GiB, unfinished chunks are kept at their used size between Appends).
+// are written by Close. Memory: about 256 MiB at most for unfinished chunks
+// (docs/otf2.md).
 type Writer struct {
 	dir     string
 	tmp     string
@@ -129,10 +131,10 @@ func Create(dir string, defs *trace.Trace, opt *WriteOptions) (*Writer, error) {
 	w.evSize = int(w.opt.EventChunkSize)
 	budget := w.opt.memBudget
 	if budget == 0 {
-		budget = 1 << 30
+		budget = defaultMemBudget
 	}
 	w.shrink = uint64(len(defs.Locations))*w.opt.EventChunkSize > budget
-	w.spillAt = int64(budget / 4)
+	w.spillAt = int64(budget)
 	seen := map[uint64]int{}
 	for li, l := range defs.Locations {
 		if l == nil {

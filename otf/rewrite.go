@@ -36,8 +36,8 @@ type WriteOptions struct {
 
 	// bigEndian makes Create write big-endian files (tests only).
 	bigEndian bool
-	// memBudget replaces Create's 1 GiB budget for unfinished chunks
-	// (tests only; 0 = 1 GiB).
+	// memBudget replaces Create's budget for unfinished chunks (tests
+	// only; 0 = defaultMemBudget).
 	memBudget uint64
 }
 
