@@ -247,3 +247,26 @@ func TestIncompleteManifest(t *testing.T) {
 		t.Errorf("empty directory: %v", err)
 	}
 }
+
+// TestHelp: the clock-error emulation is a documented flag of clc-trace.
+func TestHelp(t *testing.T) {
+	ct := tools(t)
+	res := run(t, time.Minute, os.Environ(), ct, "--help")
+	if res.err != nil {
+		t.Fatalf("clc-trace --help: %v\n%s", res.err, res.stderr)
+	}
+	for _, want := range []string{"--emulate-clock", "--emulate-ranks-per-node", "offset=1ms,drift=10ppm,wander=2us,period=200ms,seed=1",
+		"mpirun -np 4 clc-trace -o DIR ./app", "clc-trace -o DIR -- mpirun -np 4 ./app", "--sync", "--mpi"} {
+		if !strings.Contains(res.stdout, want) {
+			t.Errorf("--help does not mention %q", want)
+		}
+	}
+	res = run(t, time.Minute, os.Environ(), ct, "--emulate-clock", "colour=red", "true")
+	if res.err == nil || !strings.Contains(res.stderr, "unknown key") {
+		t.Errorf("a bad --emulate-clock spec: %v\n%s", res.err, res.stderr)
+	}
+	res = run(t, time.Minute, os.Environ(), ct)
+	if res.err == nil || !strings.Contains(res.stderr, "no program") {
+		t.Errorf("no program: %v\n%s", res.err, res.stderr)
+	}
+}
