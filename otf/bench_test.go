@@ -1,6 +1,7 @@
 package otf
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -194,4 +195,36 @@ func BenchmarkReadPresyncRewrite(b *testing.B) {
 	}
 	b.StopTimer()
 	report(b, events, size)
+}
+
+// BenchmarkDecode: the event decoder alone on one location's event file in
+// memory (no file system, no page faults: the columns are reused).
+func BenchmarkDecode(b *testing.B) {
+	t := synthetic(16 * 1_000_000)
+	var buf bytes.Buffer
+	w := &Writer{opt: WriteOptions{EventChunkSize: 1 << 20}}
+	lw := &locWriter{cw: newChunkWriter("bench.evt", &buf, 1<<20, false, true, nil)}
+	if _, err := w.appendEvents(0, lw, &t.Locations[0].Events); err != nil {
+		b.Fatal(err)
+	}
+	if err := lw.cw.close(); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
+	idx := fuzzIndex()
+	var ev trace.Events
+	ev.Grow(t.Locations[0].Events.Len())
+	chunk := make([]byte, 1<<20)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ev.Reset()
+		x := eventDecoder{s: newScanner(newChunkReader("bench.evt", bytes.NewReader(data), 1<<20, chunk), true), ev: &ev, regions: idx, comms: idx}
+		if err := x.run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(ev.Len()), "ns/event")
 }

@@ -1,6 +1,7 @@
 package otf
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -36,7 +37,9 @@ type eventDecoder struct {
 	// expect is the number of events the location announces: after the
 	// first events the payload tables are sized for the whole file from
 	// the mix seen so far, which saves the copies of repeated growth.
-	expect  int
+	expect int
+	// slow disables the fast path (tests compare both).
+	slow    bool
 	regions *idIndex
 	comms   *idIndex
 
@@ -70,6 +73,44 @@ func (x *eventDecoder) run() error {
 		ev.Msgs, ev.Colls, ev.Reqs = msgs, colls, reqs
 	}()
 	for {
+		// Fast path for the commonest records (TIMESTAMP, Enter, Leave) of
+		// a little-endian chunk, decoded in place; everything else, and
+		// every case that needs a check or an error, goes through the
+		// scanner below.
+		if c := s.c; !x.slow && s.started && !s.done && !c.be && pending < 0 {
+			b := c.buf
+			p := s.p
+			if p+10 <= len(b) {
+				switch t := b[p]; t {
+				case recTimestamp:
+					u := binary.LittleEndian.Uint64(b[p+1:])
+					if u <= math.MaxInt64 {
+						now = int64(u)
+						haveTime = true
+						s.p = p + 9
+						continue
+					}
+				case evEnter, evLeave:
+					k := int(b[p+1])
+					if haveTime && k <= 4 && len(kinds) != estimateAt && len(kinds) < trace.MaxEvents {
+						id := binary.LittleEndian.Uint64(b[p+2:]) & (1<<(8*uint(k)) - 1)
+						if idx, ok := x.regions.get(id); ok {
+							kind := trace.KindEnter
+							if t == evLeave {
+								kind = trace.KindLeave
+							}
+							kinds = append(kinds, kind)
+							times = append(times, now)
+							refs = append(refs, idx)
+							s.p = p + 2 + k
+							s.chunkEvents++
+							s.nextEvent++
+							continue
+						}
+					}
+				}
+			}
+		}
 		err := s.next(&rec)
 		if err == io.EOF {
 			break

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/clc-tools/clc/trace"
@@ -78,11 +79,27 @@ func FuzzEventBuffer(f *testing.F) {
 			comms:   idx,
 		}
 		err := x.run()
+		// The decoder without its fast path gives the same result.
+		var evSlow trace.Events
+		xs := eventDecoder{
+			s:       newScanner(newChunkReader("fuzz.evt", bytes.NewReader(body), cs, nil), true),
+			ev:      &evSlow,
+			regions: idx,
+			comms:   idx,
+			slow:    true,
+		}
+		errSlow := xs.run()
+		if (err == nil) != (errSlow == nil) || (err != nil && err.Error() != errSlow.Error()) {
+			t.Fatalf("fast path: %v; slow path: %v", err, errSlow)
+		}
 		if err != nil {
 			if _, ok := err.(*FormatError); !ok {
 				t.Fatalf("error is not a FormatError: %v", err)
 			}
 			return
+		}
+		if !reflect.DeepEqual(ev.Kind, evSlow.Kind) || !reflect.DeepEqual(ev.Time, evSlow.Time) || !reflect.DeepEqual(ev.Ref, evSlow.Ref) {
+			t.Fatalf("fast and slow paths decode different events")
 		}
 		n := ev.Len()
 		if len(ev.Time) != n || len(ev.Ref) != n {
