@@ -2,6 +2,7 @@ package otf
 
 import (
 	"bufio"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -386,6 +387,32 @@ func (a *Archive) rewriteEvents(tmp string, li int, times []int64, in, out *[]by
 			scratch []byte
 		)
 		for {
+			// Fast path for TIMESTAMP, Enter and Leave in a little-endian
+			// chunk (most records); the rest goes through the scanner.
+			if c := s.c; cw != nil && !be && s.started && !s.done && !c.be && !hasAttr && i < len(times) {
+				b := c.buf
+				if p := s.p; p+10 <= len(b) {
+					switch t := b[p]; t {
+					case recTimestamp:
+						srcTime = binary.LittleEndian.Uint64(b[p+1:])
+						s.p = p + 9
+						continue
+					case evEnter, evLeave:
+						if k := int(b[p+1]); k <= 8 {
+							tt := uint64(times[i])
+							i++
+							tr.add(tt)
+							if err := cw.event(tt, nil, t, b[p+1:p+2+k]); err != nil {
+								return tr, err
+							}
+							s.p = p + 2 + k
+							s.chunkEvents++
+							s.nextEvent++
+							continue
+						}
+					}
+				}
+			}
 			err := s.next(&rec)
 			if err == io.EOF {
 				break
