@@ -42,10 +42,12 @@ type FormatError struct {
 	Err    error
 }
 
+// Error returns "otf2: FILE: byte offset N: problem".
 func (e *FormatError) Error() string {
 	return fmt.Sprintf("otf2: %s: byte offset %d: %v", e.File, e.Offset, e.Err)
 }
 
+// Unwrap returns the underlying error (which wraps ErrFormat).
 func (e *FormatError) Unwrap() error { return e.Err }
 
 // ErrFormat is wrapped by every FormatError about malformed input.

@@ -164,7 +164,9 @@ func (r *timeRange) merge(o timeRange) {
 //
 // The source's event files are streamed, not held in memory. The output is
 // written to a temporary directory beside dir and renamed to dir at the end;
-// dir must not exist or be empty. Times per location must not decrease.
+// dir must not exist or be empty, and then holds traces.otf2, traces.def and
+// traces/ whatever the source archive was called. Times per location must
+// not decrease.
 func (a *Archive) Rewrite(dir string, corrected *trace.Trace, opt *WriteOptions) error {
 	g := a.defs
 	if corrected == nil || len(corrected.Locations) != len(g.locations) {
