@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/clc-tools/clc/clc"
+	"github.com/clc-tools/clc/msgsync"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/replay"
@@ -27,6 +28,11 @@ type Options struct {
 	Force   bool
 	Params  clc.Params
 	Presync presync.Method
+	// Refine runs msgsync.Refine between pre-synchronisation and the CLC:
+	// per-node clock corrections estimated from the messages. It moves
+	// events both ways, so it is not the default. RefineOptions tune it.
+	Refine        bool
+	RefineOptions msgsync.Options
 	// Truth is a native trace with the true times of the input's events;
 	// "" means the input's truth/ directory if there is one, "-" none.
 	Truth string
@@ -133,6 +139,30 @@ func Run(input string, opts Options) (*Report, error) {
 	}
 	before := clc.CheckViolations(c, g, node, k.Lat, np)
 	rep.Before = violationReport(before, tr.Resolution)
+	if opts.Refine {
+		// The CLC runs on the refined times; the report still compares
+		// with the pre-synchronised ones, kept in c.
+		progress("refining the synchronisation from the messages")
+		t0 = time.Now()
+		for i, l := range tr.Locations {
+			l.Events.Time = append([]int64(nil), c[i]...)
+		}
+		ro := opts.RefineOptions
+		ro.Parallel = np
+		st, err := msgsync.Refine(tr, g, k.Lat, ro)
+		if err != nil {
+			return nil, fmt.Errorf("input %s: %w", input, err)
+		}
+		rep.Refinement = &st
+		refined := make([][]int64, len(tr.Locations))
+		for i, l := range tr.Locations {
+			refined[i] = l.Events.Time
+		}
+		v := clc.CheckViolations(refined, g, node, k.Lat, np)
+		before = v
+		rep.Refined = ptr(violationReport(v, tr.Resolution))
+		rep.Timing.Refine = time.Since(t0).Seconds()
+	}
 
 	progress("correcting")
 	t0 = time.Now()
@@ -176,6 +206,8 @@ func Run(input string, opts Options) (*Report, error) {
 	rep.Timing.Total = time.Since(start).Seconds()
 	return rep, nil
 }
+
+func ptr[T any](v T) *T { return &v }
 
 // Inconsistent reports whether the report lists problems that --strict
 // turns into a failure.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/clc-tools/clc/clc"
+	"github.com/clc-tools/clc/msgsync"
 	"github.com/clc-tools/clc/replay"
 )
 
@@ -33,10 +34,14 @@ type Report struct {
 	Truncated     bool     `json:"truncated"`
 	Notes         []string `json:"notes,omitempty"`
 
-	Params     ParamsReport     `json:"parameters"`
-	Presync    PresyncReport    `json:"presync"`
-	Messages   MessagesReport   `json:"messages"`
-	Before     ViolationReport  `json:"before"`
+	Params   ParamsReport    `json:"parameters"`
+	Presync  PresyncReport   `json:"presync"`
+	Messages MessagesReport  `json:"messages"`
+	Before   ViolationReport `json:"before"`
+	// Refinement and Refined are set with --refine: what msgsync did and
+	// the clock condition after it, before the CLC.
+	Refinement *msgsync.Stats   `json:"refinement,omitempty"`
+	Refined    *ViolationReport `json:"refined,omitempty"`
 	Correction CorrectionReport `json:"correction"`
 	After      ViolationReport  `json:"after"`
 	Fidelity   struct {
@@ -137,6 +142,7 @@ type IssuesReport struct {
 type TimingReport struct {
 	Read    float64 `json:"read"`
 	Presync float64 `json:"presync"`
+	Refine  float64 `json:"refine,omitempty"`
 	Match   float64 `json:"match"`
 	Correct float64 `json:"correct"`
 	Write   float64 `json:"write"`
@@ -267,6 +273,10 @@ func (r *Report) WriteText(w io.Writer) {
 		p("\n")
 	}
 	vline("before:", r.Before)
+	if r.Refinement != nil {
+		p("  refinement from the messages: %s\n", r.Refinement)
+		vline("refined:", *r.Refined)
+	}
 	c := r.Correction
 	p("  correction: %d violations corrected, %d events moved (max %s, mean %s), γ %g in %d pass(es)\n",
 		c.ViolationsCorrected, c.EventsMoved, dur(c.MaxShift), dur(c.MeanShift), c.Gamma, len(c.Passes))

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/clc-tools/clc/clc"
+	"github.com/clc-tools/clc/msgsync"
 	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/sim"
@@ -68,6 +69,8 @@ var scenarios = []scenario{
 type setting struct {
 	name string
 	p    clc.Params
+	// refine runs msgsync.Refine before the correction.
+	refine bool
 	// muScale scales the simulator's true minimum latencies; 0 means the
 	// parameters' own latencies.
 	muScale float64
@@ -78,7 +81,7 @@ func grid() []setting {
 	add := func(mu float64, f func(p *clc.Params) string) {
 		p := clc.DefaultParams()
 		name := f(&p)
-		out = append(out, setting{fmt.Sprintf("μ×%.2g %s", mu, name), p, mu})
+		out = append(out, setting{name: fmt.Sprintf("μ×%.2g %s", mu, name), p: p, muScale: mu})
 	}
 	// The factorial part: γ × backward slope × trust, at μ half the true
 	// minimum latency (about what the defaults are for the simulator).
@@ -114,9 +117,11 @@ func grid() []setting {
 	sc := clc.DefaultParams()
 	sc.Gamma, sc.Slope, sc.TrustReference, sc.MaxPasses = 0.99999, 0.01, false, 1
 	sc.LatencyIntra, sc.LatencyInter = time.Microsecond, time.Microsecond
-	out = append(out, setting{"Scalasca-like (γ=0.99999, μ=1µs, m=0.01, no trust, no γ control)", sc, 0})
+	out = append(out, setting{name: "Scalasca-like (γ=0.99999, μ=1µs, m=0.01, no trust, no γ control)", p: sc})
 	// The defaults as they are (their own latencies).
-	out = append(out, setting{"defaults (μ 300ns/1µs)", clc.DefaultParams(), 0})
+	out = append(out, setting{name: "defaults (μ 300ns/1µs)", p: clc.DefaultParams()})
+	out = append(out, setting{name: "defaults + msgsync refinement (μ 300ns/1µs)", p: clc.DefaultParams(), refine: true})
+	out = append(out, setting{name: "μ×1 defaults + msgsync refinement", p: clc.DefaultParams(), muScale: 1, refine: true})
 	return out
 }
 
@@ -187,14 +192,22 @@ func main() {
 				if p.Alltoallv == replay.AlltoallvNToN {
 					gg = gn
 				}
-				r, err := clc.Correct(rec, gg, p, nil)
+				in := rec
+				if st.refine {
+					in = clone(rec)
+					k := p.InTicks(rec.Resolution)
+					if _, err := msgsync.Refine(in, gg, k.Lat, msgsync.Options{}); err != nil {
+						fail(err)
+					}
+				}
+				r, err := clc.Correct(in, gg, p, nil)
 				if err != nil {
 					fail(err)
 				}
 				k := p.InTicks(rec.Resolution)
 				v := clc.CheckViolations(r.Times, gg, node, k.Lat, 2)
 				acc := clc.MeasureAccuracy(r.Times, tt)
-				_, dist := clc.MeasureFidelity(c, r.Times, 2)
+				_, dist := clc.MeasureFidelity(times(in), r.Times, 2)
 				var moved, n int64
 				for li := range c {
 					for j := range c[li] {
