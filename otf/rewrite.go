@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -242,26 +243,42 @@ func (a *Archive) Rewrite(dir string, corrected *trace.Trace, opt *WriteOptions)
 }
 
 // clockPropertiesPayload re-encodes a ClockProperties payload with a new
-// global offset and trace length, keeping the resolution and every field
-// after the trace length as they were.
+// global offset and trace length. The resolution and every later field are
+// kept, except the realtime timestamp (OTF2 3.0: the wall-clock time of the
+// global offset, in ns), which moves with the global offset.
 func clockPropertiesPayload(old []byte, be bool, r timeRange) ([]byte, error) {
 	d := dec{b: old, be: be}
 	res := d.u64c()
-	d.u64c()
+	oldOffset := d.u64c()
 	d.u64c()
 	if d.err != nil {
 		return nil, d.err
 	}
+	newOffset, length := uint64(0), uint64(0)
+	if r.any {
+		newOffset, length = r.min, r.max-r.min
+	}
 	e := enc{be: be}
 	e.u64c(res)
-	if r.any {
-		e.u64c(r.min)
-		e.u64c(r.max - r.min)
-	} else {
-		e.u64c(0)
-		e.u64c(0)
+	e.u64c(newOffset)
+	e.u64c(length)
+	rest := old[d.p:]
+	if len(rest) > 0 {
+		rt := d.u64c()
+		if d.err == nil && rt != undefined64 && res > 0 {
+			// rt + (newOffset − oldOffset) · 10^9 / res, exactly, rounded down.
+			delta := new(big.Int).Sub(new(big.Int).SetUint64(newOffset), new(big.Int).SetUint64(oldOffset))
+			delta.Mul(delta, big.NewInt(1_000_000_000))
+			q, m := new(big.Int), new(big.Int)
+			q.DivMod(delta, new(big.Int).SetUint64(res), m)
+			v := q.Add(q, new(big.Int).SetUint64(rt))
+			if v.Sign() >= 0 && v.IsUint64() && v.Uint64() != undefined64 {
+				e.u64c(v.Uint64())
+				rest = old[d.p:]
+			}
+		}
 	}
-	e.b = append(e.b, old[d.p:]...)
+	e.b = append(e.b, rest...)
 	return e.b, nil
 }
 

@@ -152,3 +152,35 @@ func TestShiftStop(t *testing.T) {
 	assert.Equal(t, uint64(1<<64-2), shiftStop(1<<64-10, 0, 100))
 	_ = trace.KindOther
 }
+
+func TestClockPropertiesPayload(t *testing.T) {
+	e := enc{}
+	e.u64c(1000)          // resolution: 1 tick = 1 ms
+	e.u64c(5000)          // global offset
+	e.u64c(100)           // trace length
+	e.u64c(1_700_000_000) // realtime of the global offset, ns
+	e.u8(7)               // a field of a later version
+	out, err := clockPropertiesPayload(e.b, false, timeRange{min: 4990, max: 5200, any: true})
+	require.NoError(t, err)
+	d := dec{b: out}
+	assert.Equal(t, uint64(1000), d.u64c())
+	assert.Equal(t, uint64(4990), d.u64c())
+	assert.Equal(t, uint64(210), d.u64c())
+	assert.Equal(t, uint64(1_700_000_000-10_000_000), d.u64c()) // 10 ticks earlier = 10 ms
+	assert.Equal(t, uint8(7), d.u8())
+	require.NoError(t, d.err)
+	assert.Zero(t, d.left())
+	// Without a realtime field (OTF2 2.x) and with an undefined one.
+	three := enc{}
+	three.u64c(1000)
+	three.u64c(5000)
+	three.u64c(100)
+	out, err = clockPropertiesPayload(three.b, false, timeRange{min: 1, max: 2, any: true})
+	require.NoError(t, err)
+	assert.Equal(t, []byte{2, 0xe8, 0x03, 1, 1, 1, 1}, out)
+	u := enc{b: append([]byte(nil), three.b...)}
+	u.u64c(undefined64)
+	out, err = clockPropertiesPayload(u.b, false, timeRange{min: 1, max: 2, any: true})
+	require.NoError(t, err)
+	assert.Equal(t, byte(0xFF), out[len(out)-1])
+}
