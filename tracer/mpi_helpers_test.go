@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -208,8 +207,13 @@ func parseExpect(t testing.TB, stdout string) map[int]*expectation {
 	return out
 }
 
-func init() {
-	_ = runtime.NumCPU
+// TestMain removes the binaries, programs and library cache the tests built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
 }
 
 const timeoutCorrect = 2 * time.Minute
