@@ -123,17 +123,20 @@ func Correct(t *trace.Trace, g *replay.Graph, p Params, opt *Options) (*Result, 
 		x := replay.NewShared(g, lc, node, ref, k.Lat)
 		kref := k
 		kref.OneMinusGamma = 1 - p.ReferenceGamma
-		err := replay.Run(x, n, func(li int) error {
+		fw := make([]*fwdState, n)
+		for li := range fw {
 			kn := locKnobs{k: k, informed: p.TrustReference, ref: ref}
 			if ref[li] {
 				kn = locKnobs{k: kref}
 			}
-			var err error
-			outs[li], err = forward(li, c[li], lc[li], g.Deps[li], x, kn)
-			return err
-		})
+			fw[li] = newForward(li, c[li], lc[li], g.Deps[li], kn)
+		}
+		err := replay.Run(x, n, np, func(li int) (bool, error) { return fw[li].step(x) })
 		if err != nil {
 			return nil, err
+		}
+		for li := range fw {
+			outs[li] = fw[li].out
 		}
 		ps := Pass{Gamma: gamma}
 		for i := range outs {

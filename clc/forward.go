@@ -93,74 +93,85 @@ func (cl *Clock) Set(c, l int64, byGamma bool) {
 	}
 }
 
-// forward runs the forward amortization of one location: it fills lc (the
-// corrected times) from c (the original, pre-synchronised times), waiting
-// through x for the times of the sends its receives depend on.
-func forward(li int, c, lc []int64, deps []replay.Dep, x replay.Exchange, kn locKnobs) (locForward, error) {
-	var out locForward
-	k := kn.k
-	cl := NewClock(k)
-	di := 0
-	nextDep := uint32(replay.NoEvent)
-	if len(deps) > 0 {
-		nextDep = deps[0].Idx
-	}
-	for j, cj := range c {
-		l, byGamma := cl.Base(cj)
+// fwdState is the forward amortization of one location as a resumable
+// step of the replay: it fills lc (the corrected times) from c (the
+// original, pre-synchronised times), and when a receive's send is not final
+// yet it returns, to be called again when it is.
+type fwdState struct {
+	li    int
+	c, lc []int64
+	deps  []replay.Dep
+	kn    locKnobs
+	cl    Clock
+	j, di int
+	out   locForward
+}
+
+func newForward(li int, c, lc []int64, deps []replay.Dep, kn locKnobs) *fwdState {
+	return &fwdState{li: li, c: c, lc: lc, deps: deps, kn: kn, cl: NewClock(kn.k)}
+}
+
+// step advances the location as far as it can; see replay.Step.
+func (f *fwdState) step(x replay.Exchange) (bool, error) {
+	k := &f.kn.k
+	for f.j < len(f.c) {
+		j := f.j
+		cj := f.c[j]
+		l, byGamma := f.cl.Base(cj)
 		var d *replay.Dep
-		if uint32(j) == nextDep {
-			d = &deps[di]
-			di++
-			nextDep = replay.NoEvent
-			if di < len(deps) {
-				nextDep = deps[di].Idx
+		if f.di < len(f.deps) && f.deps[f.di].Idx == uint32(j) {
+			d = &f.deps[f.di]
+		}
+		if d != nil && (d.Role == replay.RoleRecv || d.Role == replay.RoleCollRecv) {
+			var s int64
+			var fromRef, has bool
+			var st replay.Status
+			if d.Role == replay.RoleRecv {
+				s, st = x.AwaitSend(f.li, d.Peer, d.Ref)
+				has, fromRef = st == replay.Ready, f.kn.ref != nil && f.kn.ref[d.Peer]
+			} else {
+				s, fromRef, has, st = x.AwaitInstance(f.li, d.Ref, d.Peer)
 			}
-			if d.Role == replay.RoleRecv || d.Role == replay.RoleCollRecv {
-				var s int64
-				var fromRef, has, ok bool
-				if d.Role == replay.RoleRecv {
-					s, ok = x.AwaitSend(li, d.Peer, d.Ref)
-					has, fromRef = ok, kn.ref != nil && kn.ref[d.Peer]
-				} else {
-					s, fromRef, has, ok = x.AwaitInstance(li, d.Ref, d.Peer)
-				}
-				if !ok {
-					if err := x.Err(); err != nil {
-						return out, err
-					}
-					out.dropped = append(out.dropped, dropIssue(li, uint32(j), d))
-				} else if has && s > l {
+			switch st {
+			case replay.Blocked:
+				return false, nil // called again when the send is final
+			case replay.GaveUp:
+				f.out.dropped = append(f.out.dropped, dropIssue(f.li, uint32(j), d))
+			default:
+				if has && s > l {
 					jp := Jump{Idx: uint32(j), Delta: s - l, Slope: k.Slope}
 					// The γ of the amortization that follows.
-					cl.k.OneMinusGamma = k.OneMinusGamma
-					if kn.informed && fromRef {
-						cl.k.OneMinusGamma, jp.Slope = k.Informed.OneMinusGamma, k.Informed.Slope
+					f.cl.k.OneMinusGamma = k.OneMinusGamma
+					if f.kn.informed && fromRef {
+						f.cl.k.OneMinusGamma, jp.Slope = k.Informed.OneMinusGamma, k.Informed.Slope
 					}
-					out.jumps = append(out.jumps, jp)
+					f.out.jumps = append(f.out.jumps, jp)
 					l, byGamma = s, false
 				}
 			}
 		}
 		// The time is final: store it, then publish it if it is a send
 		// (nothing writes it afterwards).
-		lc[j] = l
+		f.lc[j] = l
 		if d != nil {
 			switch d.Role {
 			case replay.RoleSend:
-				x.Sent(li, uint32(j), l)
+				x.Sent(f.li, uint32(j), l)
 			case replay.RoleCollSend:
-				x.Contribute(li, d.Ref, l)
+				x.Contribute(f.li, d.Ref, l)
 			}
+			f.di++
 		}
-		cl.Set(cj, l, byGamma)
-		if sh := l - cj; sh > out.maxShift {
-			out.maxShift = sh
+		f.cl.Set(cj, l, byGamma)
+		if sh := l - cj; sh > f.out.maxShift {
+			f.out.maxShift = sh
 		}
+		f.j++
 	}
-	if di != len(deps) {
-		return out, fmt.Errorf("internal error: %d dependencies beyond the last event", len(deps)-di)
+	if f.di != len(f.deps) {
+		return true, fmt.Errorf("internal error: %d dependencies beyond the last event", len(f.deps)-f.di)
 	}
-	return out, nil
+	return true, nil
 }
 
 func dropIssue(li int, idx uint32, d *replay.Dep) replay.Issue {

@@ -3,55 +3,73 @@ package replay
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
 
+// Status is the outcome of a wait for a logical send.
+type Status uint8
+
+const (
+	// Ready: the value is there.
+	Ready Status = iota
+	// Blocked: not yet. The location is registered as waiting; its step
+	// must return and is run again once the value is there.
+	Blocked
+	// GaveUp: the replay was stuck (a happened-before cycle) and this wait
+	// was given up: the event is to be treated as internal.
+	GaveUp
+)
+
 // Exchange carries the corrected times of logical sends to the logical
-// receives that need them during a forward replay. Each location calls it
-// from its own goroutine only. The shared-memory implementation is Shared;
-// a distributed one (one process per node group exchanging times over MPI,
-// as Scalasca's PEARL does) would implement the same methods.
+// receives that need them during a forward replay. A location calls it from
+// its step only. The shared-memory implementation is Shared; a distributed
+// one (one process per node group exchanging times over MPI, as Scalasca's
+// PEARL does) would implement the same methods.
 type Exchange interface {
 	// Sent announces that loc's times are final up to and including its
 	// point-to-point send at event idx, whose time is t.
 	Sent(loc int, idx uint32, t int64)
-	// AwaitSend returns the time of event idx of location from plus the
-	// minimum latency from there to loc, waiting until it is final. ok is
-	// false when the wait was given up: see Err.
-	AwaitSend(loc int, from int32, idx uint32) (t int64, ok bool)
 	// Contribute announces loc's logical send in collective instance in,
 	// at time t (final, as are all of loc's earlier events).
 	Contribute(loc int, in uint32, t int64)
+	// AwaitSend returns the time of event idx of location from plus the
+	// minimum latency from there to loc, once it is final.
+	AwaitSend(loc int, from int32, idx uint32) (int64, Status)
 	// AwaitInstance returns, for receiver loc (rank within the instance)
 	// of instance in, the largest send time plus latency over the logical
 	// senders that precede it (for a scan: of lower rank; otherwise: every
-	// other member), has being false when there is none, waiting until
-	// every sender has contributed. fromRef says whether a sender on a
-	// reference location attains that largest value. ok is false when the
-	// wait was given up: see Err.
-	AwaitInstance(loc int, in uint32, rank int32) (t int64, fromRef, has, ok bool)
-	// Done announces that loc has finished (successfully or not).
-	Done(loc int)
-	// Err returns the error that aborted the replay, or nil. When a wait
-	// is given up and Err is nil, the dependency was dropped to break a
-	// happened-before cycle and the event is to be treated as internal.
-	Err() error
+	// other member), has being false when there is none, once every sender
+	// has contributed. fromRef says whether a sender on a reference
+	// location attains that largest value.
+	AwaitInstance(loc int, in uint32, rank int32) (t int64, fromRef, has bool, st Status)
 }
 
-// Shared is the shared-memory Exchange: senders' times are read straight
-// from their time columns once published; waiting is a load of the sender's
-// progress in the common case and a park on a channel only when the sender
-// is behind.
+// Step advances location loc of a replay as far as it can. It returns done
+// when the location has finished. Otherwise it has been told Blocked by the
+// exchange, and it is called again once what it waits for is there or the
+// wait was given up; it must keep its own state between calls.
+type Step func(loc int) (done bool, err error)
+
+// Shared is the shared-memory Exchange and the scheduler of a replay.
+// Locations are tasks run by a pool of workers (one per CPU): a step runs
+// until it needs a send that is not final yet, registers itself with the
+// sender (or the collective instance) and returns; the sender puts it back
+// into the run queue when it publishes. Senders' times are read straight
+// from their time columns once published; a check is an atomic load.
 //
-// Shared detects a stuck replay exactly: it counts the locations that can
-// run (not parked, not finished), and a waker counts the location it wakes
-// before waking it. When the count reaches zero while locations are still
-// parked, no event can ever be published again: every parked receive is then
-// in or behind a happened-before cycle. Shared gives up those waits (the
-// parked locations are the same whatever the schedule, so the result stays
-// deterministic) and lets the locations go on; the caller records the
-// dropped dependencies.
+// A goroutine per location, the first design, parked and woke one
+// goroutine per wait (a scheduler round trip, 8 KiB of stack per location):
+// at 65,536 locations that was a third of the correction's time and half its
+// memory. Tasks cost a queue push per wait and about 100 bytes per location.
+//
+// Shared detects a stuck replay exactly: when the run queue is empty and no
+// worker runs a step while locations have not finished, every one of them
+// waits for a send that can never come — in or behind a happened-before
+// cycle. Shared gives up all those waits (the set is the same whatever the
+// schedule, so the result stays deterministic) and puts the locations back
+// into the queue.
 type Shared struct {
 	g     *Graph
 	times [][]int64
@@ -62,13 +80,13 @@ type Shared struct {
 	locs []locSync
 	inst []instSync
 
-	active   atomic.Int64
-	finished atomic.Int64
-	n        int64
-
-	errMu     sync.Mutex
-	err       error
-	abortFlag atomic.Bool
+	mu      sync.Mutex
+	cond    sync.Cond
+	queue   []int32
+	head    int
+	running int
+	done    int
+	err     error
 }
 
 type locSync struct {
@@ -80,14 +98,13 @@ type locSync struct {
 	// waiters maps a send's event index to the location waiting for it
 	// (a point-to-point send has one receiver, so one waiter at most).
 	waiters map[uint32]int32
-	wake    chan struct{}
-	// parked and target are set by the location itself under the lock of
-	// the list it parks on; parked is cleared by its waker under that lock.
-	parked atomic.Bool
-	target atomic.Int64 // ≥ 0: a location; < 0: instance −1−target
-	// waitIdx is the send a location parked on a location waits for.
+
+	// The location's own wait: set by it under the lock of the list it
+	// registers with; blocked is cleared by whoever requeues it.
+	blocked bool
+	target  int64 // ≥ 0: a location; < 0: instance −1−target
 	waitIdx uint32
-	// gaveUp is set by the sweeper before waking the location.
+	// gaveUp is set by the sweeper; the next Await returns GaveUp.
 	gaveUp bool
 }
 
@@ -105,18 +122,16 @@ type instSync struct {
 }
 
 // NewShared returns an exchange over the time columns times (one per
-// location, written by each location's goroutine; an entry may be read by
-// others once published), the locations' nodes, which locations are
-// reference locations (nil: none) and the latencies.
+// location, written by its own steps; an entry may be read by others once
+// published), the locations' nodes, which locations are reference
+// locations (nil: none) and the latencies.
 func NewShared(g *Graph, times [][]int64, node []int32, ref []bool, lat Latency) *Shared {
 	if ref == nil {
 		ref = make([]bool, len(times))
 	}
-	x := &Shared{g: g, times: times, node: node, ref: ref, lat: lat, n: int64(len(times))}
+	x := &Shared{g: g, times: times, node: node, ref: ref, lat: lat}
+	x.cond.L = &x.mu
 	x.locs = make([]locSync, len(times))
-	for i := range x.locs {
-		x.locs[i].wake = make(chan struct{}, 1)
-	}
 	x.inst = make([]instSync, len(g.Instances))
 	for i := range x.inst {
 		x.inst[i].pending.Store(int32(g.Instances[i].Senders))
@@ -124,26 +139,15 @@ func NewShared(g *Graph, times [][]int64, node []int32, ref []bool, lat Latency)
 			x.complete(uint32(i))
 		}
 	}
-	x.active.Store(x.n)
 	return x
 }
 
-// Err implements Exchange.
-func (x *Shared) Err() error {
-	x.errMu.Lock()
-	defer x.errMu.Unlock()
-	return x.err
-}
-
-// Abort stops the replay with err: every wait, now or later, gives up.
-func (x *Shared) Abort(err error) {
-	x.errMu.Lock()
-	if x.err == nil {
-		x.err = err
-	}
-	x.errMu.Unlock()
-	x.abortFlag.Store(true)
-	x.sweep()
+// push puts location loc into the run queue.
+func (x *Shared) push(loc int32) {
+	x.mu.Lock()
+	x.queue = append(x.queue, loc)
+	x.cond.Signal()
+	x.mu.Unlock()
 }
 
 // Sent implements Exchange.
@@ -154,64 +158,42 @@ func (x *Shared) Sent(loc int, idx uint32, _ int64) {
 		return
 	}
 	s.mu.Lock()
-	if w, ok := s.waiters[idx]; ok {
+	w, ok := s.waiters[idx]
+	if ok {
 		delete(s.waiters, idx)
-		x.wakeLocked(int(w))
 		s.nwait.Add(-1)
+		x.locs[w].blocked = false
 	}
 	s.mu.Unlock()
-}
-
-// wakeLocked wakes parked location loc; the caller holds the lock of the
-// list loc was parked on.
-func (x *Shared) wakeLocked(loc int) {
-	w := &x.locs[loc]
-	w.parked.Store(false)
-	x.active.Add(1)
-	w.wake <- struct{}{}
+	if ok {
+		x.push(w)
+	}
 }
 
 // AwaitSend implements Exchange.
-func (x *Shared) AwaitSend(loc int, from int32, idx uint32) (int64, bool) {
+func (x *Shared) AwaitSend(loc int, from int32, idx uint32) (int64, Status) {
+	me := &x.locs[loc]
+	if me.gaveUp {
+		me.gaveUp = false
+		return 0, GaveUp
+	}
 	s := &x.locs[from]
 	if s.progress.Load() <= int64(idx) {
 		s.mu.Lock()
 		s.nwait.Add(1)
-		switch {
-		case s.progress.Load() > int64(idx):
-			s.nwait.Add(-1)
-			s.mu.Unlock()
-		case x.abortFlag.Load():
-			s.nwait.Add(-1)
-			s.mu.Unlock()
-			return 0, false
-		default:
-			me := &x.locs[loc]
-			me.gaveUp = false
-			me.target.Store(int64(from))
-			me.waitIdx = idx
-			me.parked.Store(true)
+		if s.progress.Load() <= int64(idx) {
+			me.blocked, me.target, me.waitIdx = true, int64(from), idx
 			if s.waiters == nil {
 				s.waiters = make(map[uint32]int32)
 			}
 			s.waiters[idx] = int32(loc)
 			s.mu.Unlock()
-			if x.park(loc) {
-				return 0, false
-			}
+			return 0, Blocked
 		}
+		s.nwait.Add(-1)
+		s.mu.Unlock()
 	}
-	return x.times[from][idx] + x.lat.Between(x.node[from], x.node[loc]), true
-}
-
-// park blocks loc until it is woken; it reports whether the wait was given up.
-func (x *Shared) park(loc int) bool {
-	if x.active.Add(-1) == 0 {
-		x.stuck()
-	}
-	me := &x.locs[loc]
-	<-me.wake
-	return me.gaveUp
+	return x.times[from][idx] + x.lat.Between(x.node[from], x.node[loc]), Ready
 }
 
 // Contribute implements Exchange.
@@ -222,7 +204,7 @@ func (x *Shared) Contribute(_ int, in uint32, _ int64) {
 }
 
 // complete computes the aggregate of instance in, whose senders have all
-// contributed, and wakes its parked receivers.
+// contributed, and requeues its waiting receivers.
 func (x *Shared) complete(in uint32) {
 	s := &x.inst[in]
 	parts := x.g.InstanceParts(in)
@@ -255,11 +237,18 @@ func (x *Shared) complete(in uint32) {
 	}
 	s.done.Store(true)
 	s.mu.Lock()
-	for _, w := range s.waiters {
-		x.wakeLocked(int(w))
-	}
+	ws := s.waiters
 	s.waiters = nil
+	for _, w := range ws {
+		x.locs[w].blocked = false
+	}
 	s.mu.Unlock()
+	if len(ws) > 0 {
+		x.mu.Lock()
+		x.queue = append(x.queue, ws...)
+		x.cond.Broadcast()
+		x.mu.Unlock()
+	}
 }
 
 // combine answers a receiver from the aggregates of reference and other
@@ -278,71 +267,50 @@ func combine(ref, other *Agg, loc, node int32, lat Latency) (int64, bool, bool) 
 }
 
 // AwaitInstance implements Exchange.
-func (x *Shared) AwaitInstance(loc int, in uint32, rank int32) (int64, bool, bool, bool) {
+func (x *Shared) AwaitInstance(loc int, in uint32, rank int32) (int64, bool, bool, Status) {
+	me := &x.locs[loc]
+	if me.gaveUp {
+		me.gaveUp = false
+		return 0, false, false, GaveUp
+	}
 	s := &x.inst[in]
 	if !s.done.Load() {
 		s.mu.Lock()
-		switch {
-		case s.done.Load():
-			s.mu.Unlock()
-		case x.abortFlag.Load():
-			s.mu.Unlock()
-			return 0, false, false, false
-		default:
-			me := &x.locs[loc]
-			me.gaveUp = false
-			me.target.Store(-1 - int64(in))
-			me.parked.Store(true)
+		if !s.done.Load() {
+			me.blocked, me.target = true, -1-int64(in)
 			s.waiters = append(s.waiters, int32(loc))
 			s.mu.Unlock()
-			if x.park(loc) {
-				return 0, false, false, false
-			}
+			return 0, false, false, Blocked
 		}
+		s.mu.Unlock()
 	}
 	if s.scan != nil {
-		return s.scan[rank], s.scanRef[rank], s.scan[rank] != NoTime, true
+		return s.scan[rank], s.scanRef[rank], s.scan[rank] != NoTime, Ready
 	}
 	t, fromRef, has := combine(&s.aggRef, &s.aggOther, int32(loc), x.node[loc], x.lat)
-	return t, fromRef, has, true
+	return t, fromRef, has, Ready
 }
 
-// Done implements Exchange.
-func (x *Shared) Done(loc int) {
-	x.locs[loc].progress.Store(int64(len(x.times[loc])))
-	x.finished.Add(1)
-	if x.active.Add(-1) == 0 && x.finished.Load() < x.n {
-		x.stuck()
-	}
-}
-
-// stuck is called by the goroutine that brought the count of runnable
-// locations to zero while some are parked: it gives up every parked wait.
-func (x *Shared) stuck() { x.sweep() }
-
-// sweep wakes every parked location with its wait given up.
-func (x *Shared) sweep() {
+// sweep gives up the wait of every blocked location and queues them all,
+// returning how many. The caller holds x.mu, and no step is running.
+func (x *Shared) sweep() int {
+	n := 0
 	for li := range x.locs {
 		me := &x.locs[li]
-		if !me.parked.Load() {
-			continue
-		}
-		// Lock the list li is parked on, then check again under the lock.
-		tgt := me.target.Load()
 		var mu *sync.Mutex
-		if tgt >= 0 {
-			mu = &x.locs[tgt].mu
+		if me.target >= 0 {
+			mu = &x.locs[me.target].mu
 		} else {
-			mu = &x.inst[-1-tgt].mu
+			mu = &x.inst[-1-me.target].mu
 		}
 		mu.Lock()
-		if me.parked.Load() && me.target.Load() == tgt {
-			if tgt >= 0 {
-				s := &x.locs[tgt]
+		if me.blocked {
+			if me.target >= 0 {
+				s := &x.locs[me.target]
 				delete(s.waiters, me.waitIdx)
 				s.nwait.Add(-1)
 			} else {
-				s := &x.inst[-1-tgt]
+				s := &x.inst[-1-me.target]
 				kept := s.waiters[:0]
 				for _, w := range s.waiters {
 					if int(w) != li {
@@ -351,31 +319,81 @@ func (x *Shared) sweep() {
 				}
 				s.waiters = kept
 			}
-			me.gaveUp = true
-			x.wakeLocked(li)
+			me.blocked, me.gaveUp = false, true
+			x.queue = append(x.queue, int32(li))
+			n++
 		}
 		mu.Unlock()
 	}
+	return n
 }
 
 // ErrAborted is returned by Run when the replay was aborted by an error.
 var ErrAborted = errors.New("replay aborted")
 
-// Run calls body for every location on a goroutine of its own, announces
-// each location's end to x, and returns the first error. When a body fails,
-// the exchange is aborted so that no other location waits for it forever.
-func Run(x *Shared, n int, body func(loc int) error) error {
-	var wg sync.WaitGroup
-	wg.Add(n)
+// Run runs step for every location on workers goroutines (0: GOMAXPROCS)
+// until every location is done, and returns the first error; a failing
+// step stops the replay.
+func Run(x *Shared, n, workers int, step Step) error {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	x.mu.Lock()
+	x.queue = make([]int32, 0, n)
 	for li := 0; li < n; li++ {
+		x.queue = append(x.queue, int32(li))
+	}
+	x.head, x.running, x.done, x.err = 0, 0, 0, nil
+	x.mu.Unlock()
+	var wg sync.WaitGroup
+	wg.Add(workers)
+	for w := 0; w < workers; w++ {
 		go func() {
 			defer wg.Done()
-			defer x.Done(li)
-			if err := body(li); err != nil {
-				x.Abort(fmt.Errorf("location %d: %w", li, err))
-			}
+			x.work(n, step)
 		}()
 	}
 	wg.Wait()
-	return x.Err()
+	return x.err
+}
+
+// work is one worker of Run.
+func (x *Shared) work(n int, step Step) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for {
+		switch {
+		case x.err != nil || x.done == n:
+			x.cond.Broadcast()
+			return
+		case x.head < len(x.queue):
+			loc := x.queue[x.head]
+			x.head++
+			if x.head == len(x.queue) {
+				x.queue, x.head = x.queue[:0], 0
+			} else if x.head > 4096 && x.head > len(x.queue)/2 {
+				x.queue = x.queue[:copy(x.queue, x.queue[x.head:])]
+				x.head = 0
+			}
+			x.running++
+			x.mu.Unlock()
+			done, err := step(int(loc))
+			x.mu.Lock()
+			x.running--
+			if err != nil && x.err == nil {
+				x.err = fmt.Errorf("location %d: %w", loc, err)
+			}
+			if done {
+				x.done++
+			}
+		case x.running == 0:
+			// Nothing queued, nothing running, not all done: stuck.
+			if x.sweep() == 0 {
+				x.err = fmt.Errorf("internal error: %d locations neither finished nor waiting", n-x.done)
+			}
+			x.cond.Broadcast()
+		default:
+			x.cond.Wait()
+		}
+	}
 }

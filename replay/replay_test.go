@@ -165,20 +165,26 @@ func TestCycleIsDroppedNotHung(t *testing.T) {
 	times := [][]int64{make([]int64, 2), make([]int64, 2)}
 	x := NewShared(g, times, []int32{0, 1}, nil, Latency{1, 1})
 	dropped := make([]int, 2)
+	next := make([]int, 2) // resumable steps: the next dependency
 	done := make(chan error)
 	go func() {
-		done <- Run(x, 2, func(li int) error {
-			for _, d := range g.Deps[li] {
+		done <- Run(x, 2, 2, func(li int) (bool, error) {
+			for ; next[li] < len(g.Deps[li]); next[li]++ {
+				d := g.Deps[li][next[li]]
 				switch d.Role {
 				case RoleRecv:
-					if _, ok := x.AwaitSend(li, d.Peer, d.Ref); !ok {
+					_, st := x.AwaitSend(li, d.Peer, d.Ref)
+					if st == Blocked {
+						return false, nil
+					}
+					if st == GaveUp {
 						dropped[li]++
 					}
 				case RoleSend:
 					x.Sent(li, d.Idx, 0)
 				}
 			}
-			return nil
+			return true, nil
 		})
 	}()
 	select {
@@ -190,8 +196,8 @@ func TestCycleIsDroppedNotHung(t *testing.T) {
 	}
 }
 
-// An error in one location aborts the others' waits instead of hanging.
-func TestAbortWakesWaiters(t *testing.T) {
+// An error in one location stops the replay instead of hanging.
+func TestErrorStopsReplay(t *testing.T) {
 	tr := twoLocs(2)
 	tr.Locations[0].Events.AppendMsg(trace.KindSend, 1, trace.Message{Peer: 1})
 	tr.Locations[1].Events.AppendMsg(trace.KindRecv, 2, trace.Message{Peer: 0})
@@ -200,14 +206,12 @@ func TestAbortWakesWaiters(t *testing.T) {
 	x := NewShared(g, [][]int64{{0}, {0}}, []int32{0, 0}, nil, Latency{})
 	done := make(chan error)
 	go func() {
-		done <- Run(x, 2, func(li int) error {
+		done <- Run(x, 2, 1, func(li int) (bool, error) {
 			if li == 0 {
-				time.Sleep(10 * time.Millisecond)
-				return assert.AnError
+				return false, assert.AnError
 			}
-			_, ok := x.AwaitSend(1, 0, 0)
-			assert.False(t, ok)
-			return nil
+			_, st := x.AwaitSend(1, 0, 0)
+			return st != Blocked, nil
 		})
 	}()
 	select {
@@ -216,6 +220,17 @@ func TestAbortWakesWaiters(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("replay hung after an error")
 	}
+}
+
+// A step that returns without finishing or waiting is an internal error,
+// not a hang.
+func TestLostStepIsAnError(t *testing.T) {
+	tr := twoLocs(1)
+	g, err := Match(tr, nil)
+	require.NoError(t, err)
+	x := NewShared(g, [][]int64{{}}, []int32{0}, nil, Latency{})
+	err = Run(x, 1, 2, func(int) (bool, error) { return false, nil })
+	require.ErrorContains(t, err, "internal error")
 }
 
 // Agg.For equals the brute-force maximum over the other members.
