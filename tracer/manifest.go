@@ -254,7 +254,7 @@ func WriteIncompleteManifest(dir string) (bool, error) {
 		return false, fmt.Errorf("%s: no timer resolution in %s", dir, MetaDir)
 	}
 	jm := jsonManifest{Format: "clc-native", Version: 1, Complete: false, TimerResolution: res,
-		Properties: map[string]string{"creator": "clc-trace 1 (manifest written after an unfinished run)", "timer": "tsc"}}
+		Properties: map[string]string{"creator": "clc-trace 1 (manifest written after an unfinished run)", "timer": "tsc", "clc.clock-domain": "node"}}
 	nreg := 0
 	for k := range regions {
 		if k+1 > nreg {

@@ -877,6 +877,13 @@ void clc_init(int64_t t_enter, int region) {
   char host[256] = "unknown";
   gethostname(host, sizeof host - 1);
   for (char *p = host; *p; p++) if (*p <= ' ' || *p == '"' || *p == '\\') *p = '_';
+  /* With emulated clocks, each group of ranks sharing an emulated clock is
+   * a node of its own: the node is the clock domain the correction needs
+   * (pre-synchronisation per node, the reference node's trust). */
+  if (have_truth) {
+    size_t hl = strlen(host);
+    snprintf(host + hl, sizeof host - hl, "/clock%d", clc_world_rank / emu.rpn);
+  }
   metaf("clc-meta 1\nrank %d %d\nhost %s\nresolution %.0f\ninvariant_tsc %d\nsync %s\nemulate %s\n",
         clc_world_rank, clc_world_size, host, hz_init, invariant_tsc, sync_tree ? "tree" : "flat",
         have_truth ? emu.spec : "-");
@@ -995,7 +1002,8 @@ static int write_manifest(const char *base, char **texts, int p, double hz, int 
   if (f) {
     fprintf(f, "{\n  \"format\": \"clc-native\",\n  \"version\": 1,\n  \"complete\": %s,\n", complete ? "true" : "false");
     fprintf(f, "  \"timer_resolution\": %.0f,\n", hz);
-    fprintf(f, "  \"properties\": {\"creator\": \"clc-trace 1\", \"timer\": \"tsc\", \"invariant_tsc\": \"%d\", \"sync\": \"%s\"",
+    /* Ranks of a node share its TSC (with emulation: its emulated clock). */
+    fprintf(f, "  \"properties\": {\"creator\": \"clc-trace 1\", \"timer\": \"tsc\", \"invariant_tsc\": \"%d\", \"sync\": \"%s\", \"clc.clock-domain\": \"node\"",
             invariant_tsc, sync_tree ? "tree" : "flat");
     const char *fl = getenv("CLC_TRACE_FLAVOUR");
     if (fl) { fprintf(f, ", \"mpi\": "); json_str(f, fl); }
