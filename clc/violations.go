@@ -20,8 +20,10 @@ type MessageStats struct {
 	// send − receive, in ticks.
 	MaxDisplacement int64 `json:"max_displacement_ticks"`
 	SumDisplacement int64 `json:"sum_displacement_ticks"`
-	// MaxViolation is the largest send + μ − receive, in ticks.
+	// MaxViolation is the largest send + μ − receive, in ticks;
+	// SumViolation their sum over the violating messages.
 	MaxViolation int64 `json:"max_violation_ticks"`
+	SumViolation int64 `json:"sum_violation_ticks"`
 }
 
 func (m *MessageStats) add(o MessageStats) {
@@ -31,6 +33,7 @@ func (m *MessageStats) add(o MessageStats) {
 	m.MaxDisplacement = max(m.MaxDisplacement, o.MaxDisplacement)
 	m.SumDisplacement += o.SumDisplacement
 	m.MaxViolation = max(m.MaxViolation, o.MaxViolation)
+	m.SumViolation += o.SumViolation
 }
 
 // pair accounts one message with send time s, receive time r and latency mu.
@@ -44,6 +47,7 @@ func (m *MessageStats) pair(s, r, mu int64) {
 	if r < s+mu {
 		m.Violations++
 		m.MaxViolation = max(m.MaxViolation, s+mu-r)
+		m.SumViolation += s + mu - r
 	}
 }
 
@@ -167,13 +171,14 @@ func instanceViolations(g *replay.Graph, in uint32, times [][]int64, node []int3
 		}
 		// violations: other-node senders with s > r − inter, same-node
 		// senders (not self) with s > r − intra.
-		ca, _ := allS.above(r - lat.Inter)
-		cn, _ := ns.above(r - lat.Inter)
-		cs, _ := ns.above(r - lat.Intra)
+		ca, sa := allS.above(r - lat.Inter)
+		cn, sn := ns.above(r - lat.Inter)
+		cs, ss := ns.above(r - lat.Intra)
 		if self == 1 && selfV > r-lat.Intra {
-			cs--
+			cs, ss = cs-1, ss-selfV
 		}
 		m.Violations += ca - cn + cs
+		m.SumViolation += (sa - sn) + (ca-cn)*(lat.Inter-r) + ss + cs*(lat.Intra-r)
 		// largest violation: best other-node and same-node candidates.
 		if mo, ok := maxNotIn(&allS, &ns); ok && mo+lat.Inter > r {
 			m.MaxViolation = max(m.MaxViolation, mo+lat.Inter-r)
@@ -263,13 +268,14 @@ func scanViolations(parts []replay.Part, times [][]int64, node []int32, lat repl
 			if mx, ok := all.maxInserted(); ok && mx > r {
 				m.MaxDisplacement = max(m.MaxDisplacement, mx-r)
 			}
-			ca, _ := all.above(r - lat.Inter)
-			var cn, cs int64
+			ca, sa := all.above(r - lat.Inter)
+			var cn, cs, sn, ss int64
 			if nf != nil {
-				cn, _ = nf.above(r - lat.Inter)
-				cs, _ = nf.above(r - lat.Intra)
+				cn, sn = nf.above(r - lat.Inter)
+				cs, ss = nf.above(r - lat.Intra)
 			}
 			m.Violations += ca - cn + cs
+			m.SumViolation += (sa - sn) + (ca-cn)*(lat.Inter-r) + ss + cs*(lat.Intra-r)
 			if mx, ok := all.maxInserted(); ok && ca-cn+cs > 0 {
 				// For scans this large, an upper bound: the largest
 				// sender as if it were on another node.

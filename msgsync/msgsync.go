@@ -37,6 +37,10 @@ type Options struct {
 	// Floor is added to the width of every band when weighting it, the
 	// uncertainty of even the tightest band (latency jitter); 0 means 1 µs.
 	Floor time.Duration
+	// MinMessages is the number of messages (or collective instances) a
+	// window must have in each direction between two nodes for their band
+	// to count; 0 means 2.
+	MinMessages int
 	// Parallel bounds the goroutines; 0 = 1.
 	Parallel int
 }
@@ -50,13 +54,30 @@ type Stats struct {
 	Nodes int `json:"nodes_corrected"`
 	// MaxCorrection is the largest |correction| in ticks.
 	MaxCorrection int64 `json:"max_correction_ticks"`
+	// Rejected is set by a caller that checked the result and kept the
+	// times from before the refinement.
+	Rejected bool `json:"rejected,omitempty"`
 }
 
-// edge accumulates, for one window and ordered node pair (a→b), the
-// smallest slack receive − send − μ of the messages from a to b.
+// edgeKey is one window and ordered node pair (a→b).
 type edgeKey struct {
 	w    int32
 	a, b int32
+}
+
+// edgeVal accumulates the smallest slack receive − send − μ of the
+// messages from a to b in the window, and their number.
+type edgeVal struct {
+	min int64
+	n   int32
+}
+
+func (e edgeVal) with(v int64, cnt int32) edgeVal {
+	if e.n == 0 || v < e.min {
+		e.min = v
+	}
+	e.n += cnt
+	return e
 }
 
 // Refine shifts the times of t (pre-synchronised, matched into g) by the
@@ -92,9 +113,9 @@ func Refine(t *trace.Trace, g *replay.Graph, lat replay.Latency, opt Options) (S
 
 	// Minimum slack per (window, ordered node pair), point to point and
 	// collective; per location first, then merged.
-	parts := make([]map[edgeKey]int64, n)
+	parts := make([]map[edgeKey]edgeVal, n)
 	par.ForEach(n, max(opt.Parallel, 1), func(li int) {
-		m := map[edgeKey]int64{}
+		m := map[edgeKey]edgeVal{}
 		ts := t.Locations[li].Events.Time
 		for _, d := range g.Deps[li] {
 			if d.Role != replay.RoleRecv {
@@ -106,21 +127,17 @@ func Refine(t *trace.Trace, g *replay.Graph, lat replay.Latency, opt Options) (S
 			}
 			s, r := t.Locations[d.Peer].Events.Time[d.Ref], ts[d.Idx]
 			key := edgeKey{win(s + (r-s)/2), a, b}
-			if v, ok := m[key]; !ok || r-s-lat.Inter < v {
-				m[key] = r - s - lat.Inter
-			}
+			m[key] = m[key].with(r-s-lat.Inter, 1)
 		}
 		parts[li] = m
 	})
-	edges := map[edgeKey]int64{}
-	merge := func(key edgeKey, v int64) {
-		if old, ok := edges[key]; !ok || v < old {
-			edges[key] = v
-		}
+	edges := map[edgeKey]edgeVal{}
+	merge := func(key edgeKey, v int64, cnt int32) {
+		edges[key] = edges[key].with(v, cnt)
 	}
 	for _, m := range parts {
 		for key, v := range m {
-			merge(key, v)
+			merge(key, v.min, v.n)
 		}
 	}
 	// Collectives: per instance, the latest logical send and the earliest
@@ -166,7 +183,7 @@ func Refine(t *trace.Trace, g *replay.Graph, lat replay.Latency, opt Options) (S
 		pair := func(a, b int32) {
 			if s, ok := maxSend[a]; ok {
 				if r, ok := minRecv[b]; ok {
-					merge(edgeKey{win(s + (r-s)/2), a, b}, r-s-lat.Inter)
+					merge(edgeKey{win(s + (r-s)/2), a, b}, r-s-lat.Inter, 1)
 				}
 			}
 		}
@@ -202,13 +219,19 @@ func Refine(t *trace.Trace, g *replay.Graph, lat replay.Latency, opt Options) (S
 		a, b     int32
 		dab, dba int64
 	}
+	minMsgs := int32(opt.MinMessages)
+	if minMsgs <= 0 {
+		minMsgs = 2
+	}
 	var bands []bandRec
-	for key, dab := range edges {
-		if key.a >= key.b {
+	for key, ab := range edges {
+		if key.a >= key.b || ab.n < minMsgs {
 			continue
 		}
-		if dba, ok := edges[edgeKey{key.w, key.b, key.a}]; ok {
-			bands = append(bands, bandRec{key.w, key.a, key.b, dab, dba})
+		// A band needs enough messages both ways for their minimum delays
+		// to come near the true minimum latency.
+		if ba, ok := edges[edgeKey{key.w, key.b, key.a}]; ok && ba.n >= minMsgs {
+			bands = append(bands, bandRec{key.w, key.a, key.b, ab.min, ba.min})
 		}
 	}
 	// Only tight bands carry an estimate: a wide band means one direction
@@ -400,5 +423,9 @@ func fill(xs []float64) {
 
 // String describes the stats.
 func (s Stats) String() string {
-	return fmt.Sprintf("%d windows, %d two-way node pairs, %d nodes corrected, max %d ticks", s.Windows, s.Pairs, s.Nodes, s.MaxCorrection)
+	r := ""
+	if s.Rejected {
+		r = " (rejected)"
+	}
+	return fmt.Sprintf("%d windows, %d two-way node pairs, %d nodes corrected, max %d ticks%s", s.Windows, s.Pairs, s.Nodes, s.MaxCorrection, r)
 }

@@ -159,8 +159,21 @@ func Run(input string, opts Options) (*Report, error) {
 			refined[i] = l.Events.Time
 		}
 		v := clc.CheckViolations(refined, g, node, k.Lat, np)
-		before = v
 		rep.Refined = ptr(violationReport(v, tr.Resolution))
+		// Keep the refinement only if it made the clocks more consistent
+		// with the messages: a smaller sum of violations. Sparse or noisy
+		// message timing can mislead the estimate; then the
+		// pre-synchronised times are corrected as they are.
+		if vt, bt := v.Total(), before.Total(); vt.SumViolation < bt.SumViolation {
+			before = v
+		} else {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("refinement rejected: it left violations summing to %s, more than the %s before it",
+				dur(sec(vt.SumViolation, tr.Resolution)), dur(sec(bt.SumViolation, tr.Resolution))))
+			rep.Refinement.Rejected = true
+			for i, l := range tr.Locations {
+				l.Events.Time = c[i]
+			}
+		}
 		rep.Timing.Refine = time.Since(t0).Seconds()
 	}
 
