@@ -19,6 +19,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/trace"
@@ -54,8 +55,12 @@ type Stats struct {
 	Nodes int `json:"nodes_corrected"`
 	// MaxCorrection is the largest |correction| in ticks.
 	MaxCorrection int64 `json:"max_correction_ticks"`
-	// Rejected is set by a caller that checked the result and kept the
-	// times from before the refinement.
+	// SumBefore and SumAfter are the sums of the clock-condition
+	// violations before and after the refinement, in ticks.
+	SumBefore int64 `json:"sum_violation_before_ticks"`
+	SumAfter  int64 `json:"sum_violation_after_ticks"`
+	// Rejected: the refinement did not lower the sum, and the times were
+	// restored.
 	Rejected bool `json:"rejected,omitempty"`
 }
 
@@ -83,7 +88,46 @@ func (e edgeVal) with(v int64, cnt int32) edgeVal {
 // Refine shifts the times of t (pre-synchronised, matched into g) by the
 // estimated clock corrections of their nodes. The reference node (location
 // 0's) is not moved. Times per location stay non-decreasing.
+//
+// The refinement is kept only if it makes the clocks more consistent with
+// the messages — a smaller sum of clock-condition violations (send + μ −
+// receive over the violating messages, latencies lat). Otherwise (sparse or
+// noisy message timing misled the estimate) the times are restored and
+// Stats.Rejected is set.
 func Refine(t *trace.Trace, g *replay.Graph, lat replay.Latency, opt Options) (Stats, error) {
+	n := len(t.Locations)
+	node := make([]int32, n)
+	orig := make([][]int64, n)
+	for i, l := range t.Locations {
+		node[i] = l.Node
+		orig[i] = l.Events.Time
+		l.Events.Time = append([]int64(nil), orig[i]...)
+	}
+	np := max(opt.Parallel, 1)
+	before := clc.CheckViolations(orig, g, node, lat, np)
+	st, err := refine(t, g, lat, opt)
+	if err != nil {
+		for i, l := range t.Locations {
+			l.Events.Time = orig[i]
+		}
+		return st, err
+	}
+	now := make([][]int64, n)
+	for i, l := range t.Locations {
+		now[i] = l.Events.Time
+	}
+	after := clc.CheckViolations(now, g, node, lat, np)
+	st.SumBefore, st.SumAfter = before.Total().SumViolation, after.Total().SumViolation
+	if st.SumAfter >= st.SumBefore {
+		st.Rejected = true
+		for i, l := range t.Locations {
+			l.Events.Time = orig[i]
+		}
+	}
+	return st, nil
+}
+
+func refine(t *trace.Trace, g *replay.Graph, lat replay.Latency, opt Options) (Stats, error) {
 	var st Stats
 	n := len(t.Locations)
 	if n == 0 {

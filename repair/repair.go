@@ -144,9 +144,6 @@ func Run(input string, opts Options) (*Report, error) {
 		// with the pre-synchronised ones, kept in c.
 		progress("refining the synchronisation from the messages")
 		t0 = time.Now()
-		for i, l := range tr.Locations {
-			l.Events.Time = append([]int64(nil), c[i]...)
-		}
 		ro := opts.RefineOptions
 		ro.Parallel = np
 		st, err := msgsync.Refine(tr, g, k.Lat, ro)
@@ -158,21 +155,13 @@ func Run(input string, opts Options) (*Report, error) {
 		for i, l := range tr.Locations {
 			refined[i] = l.Events.Time
 		}
-		v := clc.CheckViolations(refined, g, node, k.Lat, np)
-		rep.Refined = ptr(violationReport(v, tr.Resolution))
-		// Keep the refinement only if it made the clocks more consistent
-		// with the messages: a smaller sum of violations. Sparse or noisy
-		// message timing can mislead the estimate; then the
-		// pre-synchronised times are corrected as they are.
-		if vt, bt := v.Total(), before.Total(); vt.SumViolation < bt.SumViolation {
-			before = v
+		if st.Rejected {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("refinement rejected: it left violations summing to %s, not less than the %s before it",
+				dur(sec(st.SumAfter, tr.Resolution)), dur(sec(st.SumBefore, tr.Resolution))))
 		} else {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("refinement rejected: it left violations summing to %s, more than the %s before it",
-				dur(sec(vt.SumViolation, tr.Resolution)), dur(sec(bt.SumViolation, tr.Resolution))))
-			rep.Refinement.Rejected = true
-			for i, l := range tr.Locations {
-				l.Events.Time = c[i]
-			}
+			v := clc.CheckViolations(refined, g, node, k.Lat, np)
+			rep.Refined = ptr(violationReport(v, tr.Resolution))
+			before = v
 		}
 		rep.Timing.Refine = time.Since(t0).Seconds()
 	}

@@ -275,7 +275,9 @@ func (r *Report) WriteText(w io.Writer) {
 	vline("before:", r.Before)
 	if r.Refinement != nil {
 		p("  refinement from the messages: %s\n", r.Refinement)
-		vline("refined:", *r.Refined)
+		if r.Refined != nil {
+			vline("refined:", *r.Refined)
+		}
 	}
 	c := r.Correction
 	p("  correction: %d violations corrected, %d events moved (max %s, mean %s), γ %g in %d pass(es)\n",
