@@ -74,18 +74,7 @@ func scenarios(short bool) []scenario {
 // scenario.
 func TestScenarios(t *testing.T) {
 	var ratios []float64
-	defer func() {
-		if t.Failed() || len(ratios) == 0 {
-			return
-		}
-		var sum float64
-		for _, r := range ratios {
-			sum += r
-		}
-		mean := sum / float64(len(ratios))
-		t.Logf("mean |error| corrected/presync over %d scenarios: %.3f", len(ratios), mean)
-		assert.Less(t, mean, 0.95, "the correction should bring the times at least 5 %% closer to the truth on average")
-	}()
+	defer assertMeanBelow(t, "corrected", &ratios, 0.95)
 	for _, sc := range scenarios(testing.Short()) {
 		t.Run(sc.name, func(t *testing.T) {
 			rec, truth, err := sim.Generate(sc.cfg)
@@ -159,6 +148,22 @@ func TestMildClockError(t *testing.T) {
 	t.Logf("mild: violations %d, moved %d, mean |err| %.2f → %.2f ticks", rep.Before.Violations, rep.Correction.EventsMoved, a.Presync.MeanAbs, a.Corrected.MeanAbs)
 	assert.Less(t, a.Corrected.MeanAbs, a.Presync.MeanAbs*1.002, "more than 0.2 % further from the truth")
 	assert.Less(t, float64(rep.Correction.EventsMoved), 0.005*float64(rep.Events), "more than 0.5 % of the events moved")
+}
+
+// assertMeanBelow asserts that the mean of the accuracy ratios (|error|
+// after / after pre-synchronisation) gathered by the subtests is below
+// limit.
+func assertMeanBelow(t *testing.T, what string, ratios *[]float64, limit float64) {
+	if t.Failed() || len(*ratios) == 0 {
+		return
+	}
+	var sum float64
+	for _, r := range *ratios {
+		sum += r
+	}
+	mean := sum / float64(len(*ratios))
+	t.Logf("mean |error| %s / presync over %d scenarios: %.3f", what, len(*ratios), mean)
+	assert.Less(t, mean, limit)
 }
 
 // treeHash hashes every file under dir (names and contents).
@@ -357,18 +362,7 @@ func TestTraceCutMidRun(t *testing.T) {
 // halo.)
 func TestScenariosRefined(t *testing.T) {
 	var ratios []float64
-	defer func() {
-		if t.Failed() || len(ratios) == 0 {
-			return
-		}
-		var sum float64
-		for _, r := range ratios {
-			sum += r
-		}
-		mean := sum / float64(len(ratios))
-		t.Logf("mean |error| refined+corrected / presync over %d scenarios: %.3f", len(ratios), mean)
-		assert.Less(t, mean, 0.5)
-	}()
+	defer assertMeanBelow(t, "refined and corrected", &ratios, 0.5)
 	for _, sc := range scenarios(testing.Short()) {
 		t.Run(sc.name, func(t *testing.T) {
 			rec, truth, err := sim.Generate(sc.cfg)
