@@ -116,6 +116,9 @@ func Run(input string, opts Options) (*Report, error) {
 		return nil, fmt.Errorf("input %s: pre-synchronisation: %w", input, err)
 	}
 	rep.Presync = PresyncReport{Method: method.String(), Locations: n}
+	if err := inRange(tr); err != nil {
+		return nil, fmt.Errorf("input %s: %w", input, err)
+	}
 	if err := tr.Unordered(); err != nil {
 		rep.Notes = append(rep.Notes, "times decrease within a location after pre-synchronisation ("+err.Error()+"); the correction makes them non-decreasing")
 	}
@@ -210,6 +213,24 @@ func Run(input string, opts Options) (*Report, error) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// MaxTime bounds the magnitude of the pre-synchronised times clc accepts,
+// leaving room for corrections in 64-bit ticks (2^62 ticks is 146 years at
+// 1 GHz).
+const MaxTime = 1 << 62
+
+// inRange checks that every time is within ±MaxTime.
+func inRange(t *trace.Trace) error {
+	for li, l := range t.Locations {
+		for j, v := range l.Events.Time {
+			if v > MaxTime || v < -MaxTime {
+				return &trace.EventError{Location: li, Event: j,
+					Err: fmt.Errorf("time %d is beyond ±2^62 ticks, which leaves no room for corrections", v)}
+			}
+		}
+	}
+	return nil
+}
 
 // Inconsistent reports whether the report lists problems that --strict
 // turns into a failure.

@@ -391,3 +391,19 @@ func TestScenariosRefined(t *testing.T) {
 		})
 	}
 }
+
+// Times so large that a correction could overflow 64 bits are refused.
+func TestHugeTimesRefused(t *testing.T) {
+	tr := &trace.Trace{Resolution: 1e9, Nodes: []trace.Node{{}, {}}, Regions: []trace.Region{{Name: "x"}}}
+	tr.Comms = []trace.Comm{{Name: "w", Members: []int32{0, 1}}}
+	for i := 0; i < 2; i++ {
+		tr.Locations = append(tr.Locations, &trace.Location{Node: int32(i)})
+	}
+	big := int64(1<<63 - 10)
+	tr.Locations[0].Events.AppendMsg(trace.KindSend, big, trace.Message{Peer: 1})
+	tr.Locations[1].Events.AppendMsg(trace.KindRecv, big-5, trace.Message{Peer: 0})
+	dir := filepath.Join(t.TempDir(), "in")
+	require.NoError(t, trace.WriteDir(dir, tr, nil))
+	_, err := Run(dir, Options{Check: true, Params: clc.DefaultParams()})
+	require.ErrorContains(t, err, "location 0, event 0")
+}
