@@ -5,11 +5,17 @@ import (
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 )
 
 var benchEvents = flag.Int("native.events", 10_000_000, "events in the native format benchmarks' synthetic trace")
@@ -272,5 +278,197 @@ func BenchmarkNativeDirWriterManyLocations(b *testing.B) {
 		el := time.Since(start)
 		b.ReportMetric(float64(locs*rounds*per)/el.Seconds(), "events/s")
 		b.ReportMetric(float64(dirSize(b, dir))/float64(locs*rounds*per), "disk-B/event")
+	}
+}
+
+var benchLocs = flag.String("native.locs", "16,1024,65536", "location counts of BenchmarkNativeLocations, comma-separated")
+
+// countFiles returns the number of regular files under dir.
+func countFiles(b *testing.B, dir string) int {
+	n := 0
+	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return n
+}
+
+// BenchmarkNativeLocations writes and reads the synthetic trace of
+// -native.events events spread over 16, 1,024 and 65,536 locations
+// (-native.locs): WriteDir, ReadDir, and a DirWriter fed as clc-sim feeds
+// it (ten rounds, each appending a tenth of every location's events, from
+// GOMAXPROCS goroutines taking batches of consecutive locations). It
+// reports wall and CPU seconds per operation and the number of files
+// (go test ./trace -run XXX -bench NativeLocations -benchtime 1x).
+func BenchmarkNativeLocations(b *testing.B) {
+	for _, f := range strings.Split(*benchLocs, ",") {
+		locs, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			b.Fatal(err)
+		}
+		tr := synthTrace(*benchEvents, locs)
+		nev := float64(tr.NumEvents())
+		report := func(b *testing.B, elapsed, cpu time.Duration, files int) {
+			b.ReportMetric(elapsed.Seconds()/float64(b.N), "wall-s/op")
+			b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
+			b.ReportMetric(nev*float64(b.N)/elapsed.Seconds(), "events/s")
+			b.ReportMetric(float64(files), "files")
+		}
+		written := filepath.Join(b.TempDir(), "tr")
+		b.Run(fmt.Sprintf("locs=%d/WriteDir", locs), func(b *testing.B) {
+			var elapsed, cpu time.Duration
+			files := 0
+			for i := 0; i < b.N; i++ {
+				dir := filepath.Join(b.TempDir(), "tr")
+				start, cpu0 := time.Now(), cpuTime()
+				if err := WriteDir(dir, tr, nil); err != nil {
+					b.Fatal(err)
+				}
+				elapsed += time.Since(start)
+				cpu += cpuTime() - cpu0
+				files = countFiles(b, dir)
+				if i == 0 {
+					os.RemoveAll(written)
+					if err := os.Rename(dir, written); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			report(b, elapsed, cpu, files)
+		})
+		b.Run(fmt.Sprintf("locs=%d/ReadDir", locs), func(b *testing.B) {
+			if _, err := os.Stat(written); err != nil {
+				if err := WriteDir(written, tr, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			var elapsed, cpu time.Duration
+			for i := 0; i < b.N; i++ {
+				start, cpu0 := time.Now(), cpuTime()
+				got, err := ReadDir(written, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				elapsed += time.Since(start)
+				cpu += cpuTime() - cpu0
+				if got.NumEvents() != tr.NumEvents() {
+					b.Fatalf("read %d events, wrote %d", got.NumEvents(), tr.NumEvents())
+				}
+			}
+			report(b, elapsed, cpu, countFiles(b, written))
+		})
+		b.Run(fmt.Sprintf("locs=%d/DirWriter", locs), func(b *testing.B) {
+			const rounds = 10
+			par := runtime.GOMAXPROCS(0)
+			batch := min(max(locs/(16*par), 1), 64)
+			var elapsed, cpu time.Duration
+			files := 0
+			for i := 0; i < b.N; i++ {
+				dir := filepath.Join(b.TempDir(), "tr")
+				start, cpu0 := time.Now(), cpuTime()
+				w, err := CreateDir(dir, defsOnly(tr), nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for r := range rounds {
+					var next atomic.Int64
+					var g errgroup.Group
+					for range par {
+						g.Go(func() error {
+							var piece Events
+							for {
+								lo := int(next.Add(int64(batch))) - batch
+								if lo >= locs {
+									return nil
+								}
+								for loc := lo; loc < min(lo+batch, locs); loc++ {
+									src := &tr.Locations[loc].Events
+									n := src.Len()
+									piece.Reset()
+									att := 0
+									for j := r * n / rounds; j < (r+1)*n/rounds; j++ {
+										piece.Append(src, j, &att)
+									}
+									if err := w.Append(loc, &piece); err != nil {
+										return err
+									}
+								}
+							}
+						})
+					}
+					if err := g.Wait(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := w.Close(); err != nil {
+					b.Fatal(err)
+				}
+				elapsed += time.Since(start)
+				cpu += cpuTime() - cpu0
+				files = countFiles(b, dir)
+			}
+			report(b, elapsed, cpu, files)
+		})
+	}
+}
+
+var benchBundleLocs = flag.String("native.bundlelocs", "16,64,256,1024", "location counts of BenchmarkNativeBundleThreshold, comma-separated")
+
+// BenchmarkNativeBundleThreshold writes and reads the synthetic trace with
+// one file per location and with bundles (WriteOptions.Bundles -1 and 0
+// above the threshold, 8 below it), for the location counts of
+// -native.bundlelocs, to choose BundleThreshold (go test ./trace -run XXX
+// -bench NativeBundleThreshold -benchtime 3x -native.events 1000000).
+func BenchmarkNativeBundleThreshold(b *testing.B) {
+	for _, f := range strings.Split(*benchBundleLocs, ",") {
+		locs, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			b.Fatal(err)
+		}
+		tr := synthTrace(*benchEvents, locs)
+		nev := float64(tr.NumEvents())
+		for _, layout := range []struct {
+			name    string
+			bundles int
+		}{{"files", -1}, {"bundles", 8}} {
+			opt := DefaultWriteOptions()
+			opt.Bundles = layout.bundles
+			written := filepath.Join(b.TempDir(), "tr")
+			if err := WriteDir(written, tr, opt); err != nil {
+				b.Fatal(err)
+			}
+			files := countFiles(b, written)
+			for _, op := range []string{"write", "read"} {
+				b.Run(fmt.Sprintf("locs=%d/%s/%s", locs, layout.name, op), func(b *testing.B) {
+					var elapsed, cpu time.Duration
+					for i := 0; i < b.N; i++ {
+						dir := filepath.Join(b.TempDir(), "tr")
+						start, cpu0 := time.Now(), cpuTime()
+						if op == "write" {
+							err = WriteDir(dir, tr, opt)
+						} else {
+							_, err = ReadDir(written, nil)
+						}
+						if err != nil {
+							b.Fatal(err)
+						}
+						elapsed += time.Since(start)
+						cpu += cpuTime() - cpu0
+					}
+					b.ReportMetric(elapsed.Seconds()/float64(b.N), "wall-s/op")
+					b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
+					b.ReportMetric(nev*float64(b.N)/elapsed.Seconds(), "events/s")
+					b.ReportMetric(float64(files), "files")
+				})
+			}
+		}
 	}
 }

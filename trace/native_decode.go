@@ -506,21 +506,25 @@ func newDecoder(parallel int) (*zstd.Decoder, error) {
 	)
 }
 
-// checkStreamHeader checks a stream file header for location loc.
-func checkStreamHeader(h []byte, loc int) error {
+// checkStreamHeader checks the stream header of location loc, of a
+// per-location file or (bundled) of an extent.
+func checkStreamHeader(h []byte, loc int, bundled bool) error {
 	if [8]byte(h[0:8]) != streamMagic {
 		return fmt.Errorf("bad stream magic % x", h[0:8])
 	}
 	if got := crc32.Checksum(h[:28], castagnoli); got != binary.LittleEndian.Uint32(h[28:]) {
 		return fmt.Errorf("%w: file header CRC %08x, computed %08x", ErrChecksum, binary.LittleEndian.Uint32(h[28:]), got)
 	}
-	if v := binary.LittleEndian.Uint32(h[8:]); v != NativeVersion {
-		return fmt.Errorf("stream version %d, this reader reads version %d", v, NativeVersion)
+	if v := binary.LittleEndian.Uint32(h[8:]); v != streamVersion {
+		return fmt.Errorf("stream version %d, this reader reads version %d", v, streamVersion)
 	}
 	if f := binary.LittleEndian.Uint32(h[12:]); f != 0 {
 		return fmt.Errorf("unknown stream flags %#x", f)
 	}
 	if l := binary.LittleEndian.Uint64(h[16:]); l != uint64(loc) {
+		if bundled {
+			return fmt.Errorf("stream header says location %d, the manifest's extent is location %d's", l, loc)
+		}
 		return fmt.Errorf("stream header says location %d, file name says %d", l, loc)
 	}
 	if r := binary.LittleEndian.Uint32(h[24:]); r != 0 {

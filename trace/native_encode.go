@@ -307,7 +307,7 @@ func sealBlock(out []byte, enc *zstd.Encoder, codec Codec, raw []byte, n uint32)
 func streamHeader(loc int) []byte {
 	h := make([]byte, fileHeaderSize)
 	copy(h[0:8], streamMagic[:])
-	binary.LittleEndian.PutUint32(h[8:], NativeVersion)
+	binary.LittleEndian.PutUint32(h[8:], streamVersion)
 	binary.LittleEndian.PutUint64(h[16:], uint64(loc))
 	binary.LittleEndian.PutUint32(h[28:], crc32.Checksum(h[:28], castagnoli))
 	return h

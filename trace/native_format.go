@@ -6,6 +6,9 @@ import (
 	"hash/crc32"
 	"runtime"
 	"strings"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // This file holds what the native format's encoder, decoder and directory
@@ -37,14 +40,34 @@ func (c Codec) String() string {
 const (
 	// NativeFormat is the manifest's "format" field.
 	NativeFormat = "clc-native"
-	// NativeVersion is the format version this package reads and writes.
-	NativeVersion = 1
+	// NativeVersion is the newest manifest version this package reads and
+	// writes. Version 2 adds bundles (locations whose streams are extents of
+	// shared files); writers write version 1, unchanged, when no location
+	// is bundled, and readers read both (docs/format.md, "Versions").
+	NativeVersion = 2
+	// nativeVersion1 is the manifest version of traces without bundles.
+	nativeVersion1 = 1
+	// streamVersion is the version in every stream header, of per-location
+	// files and extents alike (the stream encoding is that of version 1).
+	streamVersion = 1
 	// ManifestName is the manifest's file name inside a native trace directory.
 	ManifestName = "clc.json"
 	// EventsDirName is the directory of the stream files inside a native trace directory.
 	EventsDirName = "events"
 	// StreamExt is the extension of a stream file (events/<i>.clce).
 	StreamExt = ".clce"
+	// BundleExt is the extension of the bundle files Go writers write
+	// (events/bundle-<k>.clcb); readers accept any name the manifest gives
+	// (docs/format.md, "Bundles").
+	BundleExt = ".clcb"
+	// BundleThreshold is the number of locations up to which writers write
+	// one stream file per location when WriteOptions.Bundles is 0; above
+	// it they group the streams into bundles (chosen by measurement,
+	// docs/format.md "Performance").
+	BundleThreshold = 64
+	// maxBundles bounds the number of bundle files a writer writes (and
+	// keeps open until Close).
+	maxBundles = 64
 
 	fileHeaderSize  = 32
 	blockHeaderSize = 24
@@ -106,6 +129,14 @@ type WriteOptions struct {
 	BlockSize int
 	// Parallel is the number of files written at once; 0 means GOMAXPROCS.
 	Parallel int
+	// Bundles is the number of bundle files the streams are grouped into
+	// (docs/format.md, "Bundles"). 0 chooses: one file per location up to
+	// BundleThreshold locations, above that 4 × Parallel bundles (at least
+	// 8, at most 64). A negative value writes one file per location
+	// however many there are; a positive value asks for that many bundles
+	// (at most one per location and 64). A trace with bundles has manifest
+	// version 2.
+	Bundles int
 }
 
 // DefaultWriteOptions returns the options a nil *WriteOptions stands for:
@@ -116,7 +147,7 @@ func DefaultWriteOptions() *WriteOptions {
 
 // ReadOptions tunes ReadDir. A nil *ReadOptions means the defaults.
 type ReadOptions struct {
-	// Parallel is the number of files read at once; 0 means GOMAXPROCS.
+	// Parallel is the number of locations read at once; 0 means GOMAXPROCS.
 	Parallel int
 }
 
@@ -125,6 +156,42 @@ func parallelism(n int) int {
 		return runtime.GOMAXPROCS(0)
 	}
 	return n
+}
+
+// forEach calls f(i) for every i in [0,n) from at most par goroutines,
+// each taking the next i in turn (a fixed set of goroutines, so their
+// stacks grow once, not once per i). After an error no further i is
+// started; it returns the first error. With par 1 it runs in order in the
+// calling goroutine.
+func forEach(n, par int, f func(i int) error) error {
+	par = min(par, n)
+	if par <= 1 {
+		for i := range n {
+			if err := f(i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var next atomic.Int64
+	var failed atomic.Bool
+	var g errgroup.Group
+	for range par {
+		g.Go(func() error {
+			for !failed.Load() {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return nil
+				}
+				if err := f(i); err != nil {
+					failed.Store(true)
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return g.Wait()
 }
 
 // FormatError is every error the native reader returns about the content of

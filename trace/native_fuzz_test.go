@@ -3,10 +3,12 @@ package trace
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -155,6 +157,10 @@ func FuzzParseManifest(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte(`{"format":"clc-native","version":1,"complete":false,"timer_resolution":1,"locations":[{"id":0,"node":0}],"nodes":[{}]}`))
+	f.Add([]byte(`{"format":"clc-native","version":2,"complete":true,"timer_resolution":1,"nodes":[{}],"locations":[` +
+		`{"id":0,"node":0,"events":3,"extents":[{"file":"events/b.clcb","offset":0,"length":40},{"file":"events/c","offset":0,"length":32}]},` +
+		`{"id":1,"node":0,"events":0,"extents":[]},{"id":2,"node":0,"events":1},` +
+		`{"id":3,"node":0,"events":1,"extents":[{"file":"events/b.clcb","offset":40,"length":99}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := parseManifest("clc.json", data)
 		if err != nil {
@@ -175,5 +181,118 @@ func FuzzParseManifest(f *testing.F) {
 				t.Fatalf("bad count %d", c)
 			}
 		}
+		// Accepted extents: in range, at least a header long, in files
+		// under events/, and no two share a byte.
+		if m.extents != nil && len(m.extents) != len(m.defs.Locations) {
+			t.Fatal("extents and locations differ")
+		}
+		type span struct{ off, end int64 }
+		byFile := map[string][]span{}
+		for _, le := range m.extents {
+			for _, e := range le {
+				name := m.files[e.file]
+				if !strings.HasPrefix(name, "events/") || strings.Contains(name[len("events/"):], "/") || strings.Contains(name, "..") {
+					t.Fatalf("accepted file %q", name)
+				}
+				if e.off < 0 || e.len < fileHeaderSize || e.off+e.len < e.off {
+					t.Fatalf("accepted extent %+v", e)
+				}
+				for _, o := range byFile[name] {
+					if e.off < o.end && o.off < e.off+e.len {
+						t.Fatalf("accepted overlapping extents in %s: %+v and %+v", name, o, e)
+					}
+				}
+				byFile[name] = append(byFile[name], span{e.off, e.off + e.len})
+			}
+		}
 	})
+}
+
+// FuzzReadBundled reads a two-location bundled trace whose bundle file is
+// the fuzzer's bytes and whose extents are taken from the fuzzer's
+// numbers. It must never panic or hang; every error must be a
+// *FormatError naming a file of the trace and a location; whatever reads
+// must be consistent. Each run writes files, so minimizing takes long: run
+// it with -fuzzminimizetime 2s.
+func FuzzReadBundled(f *testing.F) {
+	for _, codec := range []Codec{CodecNone, CodecZstd} {
+		dir := filepath.Join(f.TempDir(), "tr")
+		if err := WriteDir(dir, smallTrace(), &WriteOptions{Codec: codec, BlockSize: 150, Bundles: 1}); err != nil {
+			f.Fatal(err)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, EventsDirName, "bundle-0"+BundleExt))
+		if err != nil {
+			f.Fatal(err)
+		}
+		m, err := readManifest(dir)
+		if err != nil {
+			f.Fatal(err)
+		}
+		e0, e1 := m.extents[0][0], m.extents[1][0]
+		f.Add(data, uint32(e0.off), uint32(e0.len), uint32(e1.off), uint32(e1.len), uint32(m.counts[1]), true, false)
+		f.Add(data[:len(data)-7], uint32(e0.off), uint32(e0.len), uint32(e1.off), uint32(e1.len), uint32(m.counts[1]), false, false)
+		f.Add(data, uint32(e0.off), uint32(e0.len/2), uint32(e0.off+e0.len/2), uint32(e1.len), uint32(m.counts[1]), true, true)
+	}
+	tr := smallTrace()
+	f.Fuzz(func(t *testing.T, data []byte, off0, len0, off1, len1, n1 uint32, complete, fix bool) {
+		if len(data) > 1<<16 {
+			return
+		}
+		// The manifest's count bounds what ReadDir allocates up front (with
+		// the block headers' counts): keep it small so the fuzzer runs fast.
+		n1 %= 1 << 12
+		if fix && !fixExtentCRCs(data, []int64{int64(off0), int64(off1)}) {
+			return
+		}
+		dir := t.TempDir()
+		if err := os.Mkdir(filepath.Join(dir, EventsDirName), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		bundle := filepath.Join(dir, EventsDirName, "b.clcb")
+		if err := os.WriteFile(bundle, data, 0o666); err != nil {
+			t.Fatal(err)
+		}
+		man := fmt.Sprintf(`{"format":"clc-native","version":2,"complete":%v,"timer_resolution":1,
+			"nodes":[{"name":"a"},{"name":"b"}],"regions":[{"name":"MPI_Init"},{"name":"MPI_Send"},{"name":"work"}],
+			"communicators":[{"name":"world","members":[0,1]},{"name":"self","members":[1]}],
+			"locations":[{"id":0,"node":0,"events":%d,"extents":[{"file":"events/b.clcb","offset":%d,"length":%d}]},
+			{"id":1,"node":1,"events":%d,"extents":[{"file":"events/b.clcb","offset":%d,"length":%d}]}]}`,
+			complete, tr.Locations[0].Events.Len(), off0, len0, n1, off1, len1)
+		if err := os.WriteFile(filepath.Join(dir, ManifestName), []byte(man), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadDir(dir, &ReadOptions{Parallel: 2})
+		if err != nil {
+			var fe *FormatError
+			if !errors.As(err, &fe) {
+				t.Fatalf("error %v is not a *FormatError", err)
+			}
+			if fe.Path != bundle && fe.Path != filepath.Join(dir, ManifestName) {
+				t.Fatalf("error %v names neither the bundle nor the manifest", err)
+			}
+			if fe.Path == bundle && fe.Location != 0 && fe.Location != 1 {
+				t.Fatalf("error %v names no location", err)
+			}
+			return
+		}
+		for _, l := range got.Locations {
+			if err := l.Events.check(); err != nil {
+				t.Fatalf("read events inconsistent: %v", err)
+			}
+		}
+	})
+}
+
+// fixExtentCRCs recomputes the CRCs of the stream headers at the given
+// offsets and of the blocks after them (as fixCRCs does for a file).
+func fixExtentCRCs(data []byte, offs []int64) bool {
+	for _, off := range offs {
+		if off < 0 || off > int64(len(data)) {
+			continue
+		}
+		if !fixCRCs(data[off:]) {
+			return false
+		}
+	}
+	return true
 }

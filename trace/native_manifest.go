@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -37,11 +38,26 @@ type jsonComm struct {
 }
 
 type jsonLocation struct {
-	ID      *uint64      `json:"id"`
-	Name    string       `json:"name"`
-	Node    *int32       `json:"node"`
-	Events  *uint64      `json:"events,omitempty"`
-	Offsets []jsonOffset `json:"offsets,omitempty"`
+	ID      *uint64       `json:"id"`
+	Name    string        `json:"name"`
+	Node    *int32        `json:"node"`
+	Events  *uint64       `json:"events,omitempty"`
+	Offsets []jsonOffset  `json:"offsets,omitempty"`
+	Extents *[]jsonExtent `json:"extents,omitempty"`
+}
+
+// jsonExtent is a byte range of a bundle file holding part of a location's
+// stream (docs/format.md, "Bundles").
+type jsonExtent struct {
+	File   string  `json:"file"`
+	Offset *uint64 `json:"offset"`
+	Length *uint64 `json:"length"`
+}
+
+// extent is a checked jsonExtent: file is an index into manifest.files.
+type extent struct {
+	file     int32
+	off, len int64
 }
 
 type jsonOffset struct {
@@ -52,9 +68,15 @@ type jsonOffset struct {
 }
 
 // encodeManifest renders the manifest of defs with the given per-location
-// event counts (nil: none, for an incomplete trace).
-func encodeManifest(defs *Trace, counts []uint64, complete bool) ([]byte, error) {
-	version := int64(NativeVersion)
+// event counts (nil: none, for an incomplete trace). If exts is not nil,
+// every location is bundled: exts[i] are the extents of location i in the
+// files named by files (relative to the trace directory), and the manifest
+// has version 2; otherwise version 1.
+func encodeManifest(defs *Trace, counts []uint64, complete bool, files []string, exts [][]extent) ([]byte, error) {
+	version := int64(nativeVersion1)
+	if exts != nil {
+		version = NativeVersion
+	}
 	res := defs.Resolution
 	m := jsonManifest{
 		Format:          NativeFormat,
@@ -86,6 +108,14 @@ func encodeManifest(defs *Trace, counts []uint64, complete bool) ([]byte, error)
 		if counts != nil {
 			jl.Events = &counts[i]
 		}
+		if exts != nil {
+			je := make([]jsonExtent, len(exts[i]))
+			for k, e := range exts[i] {
+				off, n := uint64(e.off), uint64(e.len)
+				je[k] = jsonExtent{File: files[e.file], Offset: &off, Length: &n}
+			}
+			jl.Extents = &je
+		}
 		if len(l.Offsets) > 0 {
 			jl.Offsets = make([]jsonOffset, len(l.Offsets))
 			for k, o := range l.Offsets {
@@ -111,6 +141,12 @@ type manifest struct {
 	defs     *Trace
 	counts   []int64 // per location, -1 where "events" is absent
 	complete bool
+	// files are the distinct file names (relative to the trace directory,
+	// slash-separated) that extents refer to.
+	files []string
+	// extents are the extents of each location, nil for a location whose
+	// stream is events/<i>.clce (non-nil and empty: an empty stream).
+	extents [][]extent
 }
 
 // readManifest reads and checks dir/clc.json: syntax, format and version,
@@ -162,8 +198,8 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 	if m.Version == nil {
 		return nil, bad(-1, "no version")
 	}
-	if *m.Version != NativeVersion {
-		return nil, bad(-1, "version %d, this reader reads version %d", *m.Version, NativeVersion)
+	if *m.Version != nativeVersion1 && *m.Version != NativeVersion {
+		return nil, bad(-1, "version %d, this reader reads versions %d and %d", *m.Version, nativeVersion1, NativeVersion)
 	}
 	if m.Complete == nil {
 		return nil, bad(-1, `no "complete" field`)
@@ -190,6 +226,9 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 	}
 	locs := make([]Location, len(m.Locations))
 	counts := make([]int64, len(m.Locations))
+	var files []string
+	var fileIdx map[string]int32
+	var exts [][]extent
 	for i, jl := range m.Locations {
 		if jl.ID == nil {
 			return nil, formatErr(path, -1, i, -1, -1, `location without "id"`)
@@ -205,6 +244,42 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 			counts[i] = int64(*jl.Events)
 		} else if *m.Complete {
 			return nil, formatErr(path, -1, i, -1, -1, `location without "events" in a complete trace`)
+		}
+		if jl.Extents != nil {
+			if *m.Version == nativeVersion1 {
+				return nil, formatErr(path, -1, i, -1, -1, `"extents" in a version %d manifest (bundles need version %d)`, nativeVersion1, NativeVersion)
+			}
+			if exts == nil {
+				exts = make([][]extent, len(m.Locations))
+				fileIdx = make(map[string]int32)
+			}
+			le := make([]extent, len(*jl.Extents))
+			for k, je := range *jl.Extents {
+				bad := func(format string, args ...any) error {
+					return formatErr(path, -1, i, -1, -1, "extent %d: %s", k, fmt.Sprintf(format, args...))
+				}
+				if err := checkBundleName(je.File); err != nil {
+					return nil, bad("%v", err)
+				}
+				if je.Offset == nil || je.Length == nil {
+					return nil, bad(`"offset" or "length" missing`)
+				}
+				off, n := *je.Offset, *je.Length
+				if n < fileHeaderSize {
+					return nil, bad("%s: length %d is shorter than a stream header (%d bytes)", je.File, n, fileHeaderSize)
+				}
+				if off > math.MaxInt64 || n > math.MaxInt64-off {
+					return nil, bad("%s: offset %d + length %d beyond 2^63-1", je.File, off, n)
+				}
+				fi, ok := fileIdx[je.File]
+				if !ok {
+					fi = int32(len(files))
+					fileIdx[je.File] = fi
+					files = append(files, je.File)
+				}
+				le[k] = extent{file: fi, off: int64(off), len: int64(n)}
+			}
+			exts[i] = le
 		}
 		l := &locs[i]
 		l.ID, l.Name, l.Node = *jl.ID, jl.Name, *jl.Node
@@ -223,7 +298,59 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 		}
 		return nil, &FormatError{Path: path, Offset: -1, Location: -1, Block: -1, Event: -1, Err: err}
 	}
-	return &manifest{defs: t, counts: counts, complete: *m.Complete}, nil
+	if exts != nil {
+		// Locations before the first one with extents got nil slices
+		// meaning per-location files; that is what they are.
+		if err := checkOverlaps(path, files, exts); err != nil {
+			return nil, err
+		}
+	}
+	return &manifest{defs: t, counts: counts, complete: *m.Complete, files: files, extents: exts}, nil
+}
+
+// checkBundleName checks the "file" of an extent: "events/" followed by a
+// name of 1 to 255 characters from [A-Za-z0-9._-], not starting with a dot
+// and not ending in ".clce" (so it is never a per-location stream file).
+func checkBundleName(name string) error {
+	base, ok := strings.CutPrefix(name, EventsDirName+"/")
+	if !ok || len(base) == 0 || len(base) > 255 || base[0] == '.' || strings.HasSuffix(base, StreamExt) {
+		return fmt.Errorf("file %q is not \"events/\" followed by a bundle file name", name)
+	}
+	for i := 0; i < len(base); i++ {
+		c := base[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return fmt.Errorf("file %q: character %q not allowed in a bundle file name", name, c)
+		}
+	}
+	return nil
+}
+
+// checkOverlaps reports extents that share bytes of a file.
+func checkOverlaps(path string, files []string, exts [][]extent) error {
+	type ref struct {
+		e      extent
+		loc, k int
+	}
+	var all []ref
+	for loc, le := range exts {
+		for k, e := range le {
+			all = append(all, ref{e, loc, k})
+		}
+	}
+	sort.SliceStable(all, func(a, b int) bool {
+		if all[a].e.file != all[b].e.file {
+			return all[a].e.file < all[b].e.file
+		}
+		return all[a].e.off < all[b].e.off
+	})
+	for i := 1; i < len(all); i++ {
+		p, c := all[i-1], all[i]
+		if p.e.file == c.e.file && c.e.off < p.e.off+p.e.len {
+			return formatErr(path, -1, c.loc, -1, -1, "extent %d (%s, offset %d, length %d) overlaps extent %d of location %d (offset %d, length %d)",
+				c.k, files[c.e.file], c.e.off, c.e.len, p.k, p.loc, p.e.off, p.e.len)
+		}
+	}
+	return nil
 }
 
 // IsDir reports whether dir looks like a native trace: it has a clc.json

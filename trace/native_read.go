@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"container/list"
 	"errors"
 	"fmt"
 	"io"
@@ -12,26 +13,27 @@ import (
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
-	"golang.org/x/sync/errgroup"
 )
 
 // This file reads native trace directories: the streaming DirReader and
 // StreamReader, and ReadDir on top of them.
 
-// DirReader reads a native trace directory location by location. It holds
-// no open files: a StreamReader opens its file only while it reads a block,
-// so any number of streams may be open at once.
+// DirReader reads a native trace directory location by location. Its
+// streams share a bounded cache of open files (maxOpenFiles, more only
+// while more blocks are read at once), so any number of streams may be
+// open at once; Close closes the cached files.
 type DirReader struct {
 	dir      string
 	m        *manifest
 	lim      *refLimits
 	dec      *zstd.Decoder
 	complete bool
+	files    *fileCache
 }
 
 // OpenDir reads and checks dir/clc.json (format, version, required fields,
-// references between definitions). Stream files are checked as they are
-// read.
+// references between definitions, extents). Stream files are checked as
+// they are read.
 func OpenDir(dir string) (*DirReader, error) { return openDir(dir, 0) }
 
 func openDir(dir string, parallel int) (*DirReader, error) {
@@ -43,7 +45,7 @@ func openDir(dir string, parallel int) (*DirReader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("native reader: %w", err)
 	}
-	return &DirReader{dir: dir, m: m, lim: limitsOf(m.defs), dec: dec, complete: m.complete}, nil
+	return &DirReader{dir: dir, m: m, lim: limitsOf(m.defs), dec: dec, complete: m.complete, files: newFileCache(dir, maxOpenFiles)}, nil
 }
 
 // Defs returns the definitions of the manifest; its locations have no
@@ -65,59 +67,69 @@ func (r *DirReader) NumEvents(loc int) int64 {
 	return r.m.counts[loc]
 }
 
-// Stream opens the event stream of location loc and checks its file header.
+// Close closes the files the reader keeps open. Streams still being read
+// continue to work (opening files as they need them, without keeping
+// them). It always returns nil.
+func (r *DirReader) Close() error {
+	r.files.close()
+	return nil
+}
+
+// segment is a part of a location's stream: a whole per-location file
+// (len -1: up to the end of the file) or an extent of a bundle.
+type segment struct {
+	name     string // relative to the trace directory, slash-separated
+	off, len int64
+}
+
+// Stream opens the event stream of location loc and checks the header of
+// its file (or of its first extent).
 func (r *DirReader) Stream(loc int) (*StreamReader, error) {
 	if loc < 0 || loc >= len(r.m.counts) {
 		return nil, fmt.Errorf("native reader: location %d out of range [0,%d)", loc, len(r.m.counts))
 	}
-	path := filepath.Join(r.dir, EventsDirName, strconv.Itoa(loc)+StreamExt)
-	s := &StreamReader{path: path, loc: loc, off: fileHeaderSize, want: r.m.counts[loc], complete: r.complete, dec: r.dec, lim: r.lim}
+	s := &StreamReader{dir: r.dir, files: r.files, loc: loc, want: r.m.counts[loc], complete: r.complete, dec: r.dec, lim: r.lim, seg: -1}
 	if !r.complete {
 		s.want = -1
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		if !r.complete && errors.Is(err, os.ErrNotExist) {
-			s.truncated, s.done = true, true
-			return s, nil
+	if r.m.extents != nil && r.m.extents[loc] != nil {
+		s.bundled = true
+		s.segs = make([]segment, len(r.m.extents[loc]))
+		for k, e := range r.m.extents[loc] {
+			s.segs[k] = segment{name: r.m.files[e.file], off: e.off, len: e.len}
 		}
-		return nil, &FormatError{Path: path, Offset: -1, Location: loc, Block: -1, Event: -1, Err: err}
+	} else {
+		s.segs = []segment{{name: EventsDirName + "/" + strconv.Itoa(loc) + StreamExt, off: 0, len: -1}}
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, &FormatError{Path: path, Offset: -1, Location: loc, Block: -1, Event: -1, Err: err}
-	}
-	s.size = fi.Size()
-	var h [fileHeaderSize]byte
-	if _, err := io.ReadFull(f, h[:]); err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			if !r.complete {
-				s.truncated, s.done = true, true
-				return s, nil
-			}
-			err = fmt.Errorf("%w: file header: file has %d bytes, the header %d", ErrTruncated, s.size, fileHeaderSize)
-		}
-		return nil, &FormatError{Path: path, Offset: 0, Location: loc, Block: -1, Event: -1, Err: err}
-	}
-	if err := checkStreamHeader(h[:], loc); err != nil {
-		return nil, &FormatError{Path: path, Offset: 0, Location: loc, Block: -1, Event: -1, Err: err}
+	s.manifestPath = filepath.Join(r.dir, ManifestName)
+	s.path = s.manifestPath
+	if err := s.nextSegment(); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
 
 // StreamReader decodes the blocks of one location's stream in order.
 type StreamReader struct {
-	path     string
-	loc      int
-	size     int64 // file size when the stream was opened
-	off      int64 // offset of the next block
-	block    int   // index of the next block
-	events   int64 // events decoded so far
-	want     int64 // events the manifest declares, -1 to skip the check
-	complete bool
-	dec      *zstd.Decoder
-	lim      *refLimits
+	dir          string
+	files        *fileCache
+	manifestPath string
+	loc          int
+	bundled      bool      // the stream is a list of extents
+	segs         []segment // the stream's parts, in order
+	seg          int       // index of the current segment
+	path         string    // file of the current segment
+	end          int64     // end of the current segment in its file
+	off          int64     // offset of the next block
+	mem          []byte    // the current segment in memory, if small
+	memOff       int64     // file offset of mem[0]
+	inMem        bool      // the current segment is in mem
+	block        int       // index of the next block
+	events       int64     // events decoded so far
+	want         int64     // events the manifest declares, -1 to skip the check
+	complete     bool
+	dec          *zstd.Decoder
+	lim          *refLimits
 
 	stored, raw []byte
 	ar          arena
@@ -125,17 +137,122 @@ type StreamReader struct {
 	done        bool
 }
 
+// maxSegmentInMemory is the largest segment (extent or per-location file)
+// a StreamReader reads with a single ReadAt and decodes from memory.
+const maxSegmentInMemory = 1 << 20
+
+// errAt returns an error about the block at file offset off (and event
+// event, if >= 0) of the current segment.
 func (s *StreamReader) errAt(off int64, event int64, err error) error {
-	return &FormatError{Path: s.path, Offset: off, Location: s.loc, Block: s.block, Event: event, Err: err}
+	return &FormatError{Path: s.path, Offset: off, Location: s.loc, Block: s.block, Event: event, Err: s.inExtent(err)}
+}
+
+// headerErr returns an error about the current segment as a whole or its
+// stream header at file offset off (-1: none).
+func (s *StreamReader) headerErr(off int64, err error) error {
+	return &FormatError{Path: s.path, Offset: off, Location: s.loc, Block: -1, Event: -1, Err: s.inExtent(err)}
+}
+
+// inExtent prefixes err with the current extent of a bundled stream.
+func (s *StreamReader) inExtent(err error) error {
+	if s.bundled && s.seg >= 0 && s.seg < len(s.segs) {
+		g := s.segs[s.seg]
+		return fmt.Errorf("extent %d (offset %d, length %d): %w", s.seg, g.off, g.len, err)
+	}
+	return err
 }
 
 // Truncated reports whether the stream ended inside a block (or its file
-// was missing or shorter than its header) in an incomplete trace; the
-// partial block was dropped.
+// was missing or shorter than its header, or an extent ran past the end
+// of its file) in an incomplete trace; the partial block was dropped.
 func (s *StreamReader) Truncated() bool { return s.truncated }
 
 // Events returns the number of events decoded so far.
 func (s *StreamReader) Events() int64 { return s.events }
+
+// cut ends an incomplete trace's stream early.
+func (s *StreamReader) cut() {
+	s.truncated, s.done = true, true
+	s.inMem = false
+}
+
+// nextSegment moves to the next segment: it opens its file, checks that it
+// lies within the file and checks its stream header. At the last segment's
+// end it checks the event count. It sets s.done when the stream ended.
+func (s *StreamReader) nextSegment() error {
+	s.seg++
+	s.inMem = false
+	if s.seg >= len(s.segs) {
+		s.done = true
+		if s.want >= 0 && s.events != s.want {
+			off := s.end
+			if len(s.segs) == 0 {
+				off = -1 // s.path is the manifest's
+			}
+			return s.headerErr(off, fmt.Errorf("stream holds %d events, the manifest says %d", s.events, s.want))
+		}
+		return nil
+	}
+	g := s.segs[s.seg]
+	s.path = filepath.Join(s.dir, filepath.FromSlash(g.name))
+	cf, err := s.files.acquire(g.name)
+	if err != nil {
+		if !s.complete && errors.Is(err, os.ErrNotExist) {
+			s.cut()
+			return nil
+		}
+		return s.headerErr(-1, err)
+	}
+	defer s.files.release(cf)
+	size := cf.size
+	s.end = size
+	if g.len >= 0 {
+		s.end = g.off + g.len
+		if s.end > size {
+			if s.complete {
+				return s.headerErr(g.off, fmt.Errorf("%w: extent ends at byte %d, beyond the end of the file (%d bytes)", ErrTruncated, s.end, size))
+			}
+			// An incomplete trace's extent was cut: read its whole
+			// blocks, then end the stream.
+			s.end = max(size, g.off)
+			s.truncated = true
+		}
+	}
+	if n := s.end - g.off; n <= maxSegmentInMemory {
+		if cap(s.mem) < int(n) {
+			s.mem = make([]byte, n)
+		}
+		s.mem = s.mem[:n]
+		if _, err := cf.f.ReadAt(s.mem, g.off); err != nil {
+			return s.headerErr(g.off, err)
+		}
+		s.memOff, s.inMem = g.off, true
+	}
+	if s.end-g.off < fileHeaderSize {
+		if !s.complete {
+			s.cut()
+			return nil
+		}
+		return s.headerErr(g.off, fmt.Errorf("%w: stream header: %d bytes left, the header has %d", ErrTruncated, s.end-g.off, fileHeaderSize))
+	}
+	var h [fileHeaderSize]byte
+	if _, err := s.reader(cf).ReadAt(h[:], g.off); err != nil {
+		return s.headerErr(g.off, err)
+	}
+	if err := checkStreamHeader(h[:], s.loc, s.bundled); err != nil {
+		return s.headerErr(g.off, err)
+	}
+	s.off = g.off + fileHeaderSize
+	return nil
+}
+
+// reader returns where the current segment's bytes are read from.
+func (s *StreamReader) reader(cf *cachedFile) io.ReaderAt {
+	if s.inMem {
+		return offsetReaderAt{s.mem, s.memOff}
+	}
+	return cf.f
+}
 
 // Next decodes the next block, appending its events to dst (payload
 // indices and attachment event numbers are adjusted to dst). It returns
@@ -143,32 +260,39 @@ func (s *StreamReader) Events() int64 { return s.events }
 // many events as the manifest says. On any other error dst is left as it
 // was and the error is a *FormatError.
 func (s *StreamReader) Next(dst *Events) error {
+	for !s.done && s.off == s.end {
+		if s.truncated {
+			s.cut() // the cut extent ended at a block boundary
+			break
+		}
+		if err := s.nextSegment(); err != nil {
+			return err
+		}
+	}
 	if s.done {
 		return io.EOF
 	}
-	f, err := os.Open(s.path)
+	if s.inMem {
+		return s.next(offsetReaderAt{s.mem, s.memOff}, dst)
+	}
+	cf, err := s.files.acquire(s.segs[s.seg].name)
 	if err != nil {
 		return s.errAt(s.off, -1, err)
 	}
-	defer f.Close()
-	return s.next(f, dst)
+	defer s.files.release(cf)
+	return s.next(cf.f, dst)
 }
 
+// next decodes the block at s.off of the current segment, which ends at
+// s.end, reading from f.
 func (s *StreamReader) next(f io.ReaderAt, dst *Events) error {
-	left := s.size - s.off
-	if left == 0 {
-		s.done = true
-		if s.want >= 0 && s.events != s.want {
-			return s.errAt(s.off, -1, fmt.Errorf("stream holds %d events, the manifest says %d", s.events, s.want))
-		}
-		return io.EOF
-	}
+	left := s.end - s.off
 	cut := func(what string, need int64) error {
 		if !s.complete {
-			s.truncated, s.done = true, true
+			s.cut()
 			return io.EOF
 		}
-		return s.errAt(s.off, -1, fmt.Errorf("%w: %s needs %d bytes, the file has %d left", ErrTruncated, what, need, left))
+		return s.errAt(s.off, -1, fmt.Errorf("%w: %s needs %d bytes, the stream has %d left", ErrTruncated, what, need, left))
 	}
 	if left < blockHeaderSize {
 		return cut("block header", blockHeaderSize)
@@ -187,12 +311,18 @@ func (s *StreamReader) next(f io.ReaderAt, dst *Events) error {
 	if s.events+int64(bh.n) > MaxEvents {
 		return s.errAt(s.off, s.events, fmt.Errorf("more than %d events", uint64(MaxEvents)))
 	}
-	if cap(s.stored) < int(bh.stored) {
-		s.stored = make([]byte, bh.stored)
-	}
-	stored := s.stored[:bh.stored]
-	if _, err := f.ReadAt(stored, s.off+blockHeaderSize); err != nil {
-		return s.errAt(s.off, -1, err)
+	var stored []byte
+	if m, ok := f.(offsetReaderAt); ok {
+		p := s.off + blockHeaderSize - m.base
+		stored = m.b[p : p+int64(bh.stored)]
+	} else {
+		if cap(s.stored) < int(bh.stored) {
+			s.stored = make([]byte, bh.stored)
+		}
+		stored = s.stored[:bh.stored]
+		if _, err := f.ReadAt(stored, s.off+blockHeaderSize); err != nil {
+			return s.errAt(s.off, -1, err)
+		}
 	}
 	raw, err := unpackBlock(bh, h[:], stored, s.dec, s.raw)
 	if bh.codec == CodecZstd {
@@ -223,23 +353,38 @@ func (s *StreamReader) countHint() int64 {
 	if s.done {
 		return 0
 	}
-	f, err := os.Open(s.path)
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
 	var total int64
 	var h [blockHeaderSize]byte
-	for off := s.off; s.size-off >= blockHeaderSize; {
-		if _, err := f.ReadAt(h[:], off); err != nil {
-			break
+	sum := func(r io.ReaderAt, off, end int64) {
+		for end-off >= blockHeaderSize {
+			if _, err := r.ReadAt(h[:], off); err != nil {
+				return
+			}
+			bh, err := parseBlockHeader(h[:])
+			if err != nil || int64(bh.stored) > end-off-blockHeaderSize {
+				return
+			}
+			total += int64(bh.n)
+			off += blockHeaderSize + int64(bh.stored)
 		}
-		bh, err := parseBlockHeader(h[:])
+	}
+	if s.inMem {
+		sum(offsetReaderAt{s.mem, s.memOff}, s.off, s.end)
+	} else {
+		cf, err := s.files.acquire(s.segs[s.seg].name)
+		if err != nil {
+			return total
+		}
+		sum(cf.f, s.off, s.end)
+		s.files.release(cf)
+	}
+	for _, g := range s.segs[s.seg+1:] {
+		cf, err := s.files.acquire(g.name)
 		if err != nil {
 			break
 		}
-		total += int64(bh.n)
-		off += blockHeaderSize + int64(bh.stored)
+		sum(cf.f, g.off+fileHeaderSize, min(g.off+g.len, cf.size))
+		s.files.release(cf)
 	}
 	return total
 }
@@ -247,9 +392,148 @@ func (s *StreamReader) countHint() int64 {
 // Close releases the stream's buffers. The reader holds no open file
 // between calls of Next.
 func (s *StreamReader) Close() error {
-	s.stored, s.raw, s.ar.buf = nil, nil, nil
+	s.stored, s.raw, s.ar.buf, s.mem = nil, nil, nil, nil
+	s.inMem = false
 	s.done = true
 	return nil
+}
+
+// offsetReaderAt reads a file's bytes from b, which holds them from file
+// offset base on.
+type offsetReaderAt struct {
+	b    []byte
+	base int64
+}
+
+func (r offsetReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	off -= r.base
+	if off < 0 || off > int64(len(r.b)) {
+		return 0, io.EOF
+	}
+	n := copy(p, r.b[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// fileCache keeps up to max files of a trace directory open for the
+// streams that read them, closing the least recently used idle one when a
+// new one is needed. Files in use are never closed, so more than max may
+// be open while more are in use at once.
+type fileCache struct {
+	dir    string
+	max    int
+	mu     sync.Mutex
+	files  map[string]*cachedFile
+	idle   list.List // *cachedFile with refs == 0, least recently used first
+	open   int
+	closed bool
+}
+
+// cachedFile is an open file of a fileCache.
+type cachedFile struct {
+	name  string
+	f     *os.File
+	size  int64 // when opened
+	err   error
+	refs  int
+	ready chan struct{} // closed once f, size and err are set
+	elem  *list.Element // in idle, if idle
+}
+
+func newFileCache(dir string, max int) *fileCache {
+	return &fileCache{dir: dir, max: max, files: make(map[string]*cachedFile)}
+}
+
+// acquire returns the open file name (relative to the directory), opening
+// it if needed; the caller releases it.
+func (c *fileCache) acquire(name string) (*cachedFile, error) {
+	c.mu.Lock()
+	if cf, ok := c.files[name]; ok {
+		cf.refs++
+		if cf.elem != nil {
+			c.idle.Remove(cf.elem)
+			cf.elem = nil
+		}
+		c.mu.Unlock()
+		<-cf.ready
+		if cf.err != nil {
+			err := cf.err
+			c.release(cf)
+			return nil, err
+		}
+		return cf, nil
+	}
+	cf := &cachedFile{name: name, refs: 1, ready: make(chan struct{})}
+	c.files[name] = cf
+	c.open++
+	c.evictLocked()
+	c.mu.Unlock()
+	// Open outside the lock, so goroutines open different files at once.
+	f, err := os.Open(filepath.Join(c.dir, filepath.FromSlash(name)))
+	if err == nil {
+		var fi os.FileInfo
+		if fi, err = f.Stat(); err != nil {
+			f.Close()
+		} else {
+			cf.f, cf.size = f, fi.Size()
+		}
+	}
+	cf.err = err
+	close(cf.ready)
+	if err != nil {
+		c.release(cf)
+		return nil, err
+	}
+	return cf, nil
+}
+
+// release gives back a file acquire returned.
+func (c *fileCache) release(cf *cachedFile) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cf.refs--
+	if cf.refs > 0 {
+		return
+	}
+	if cf.err != nil || c.closed {
+		if c.files[cf.name] == cf {
+			delete(c.files, cf.name)
+			c.open--
+		}
+		if cf.f != nil {
+			cf.f.Close()
+		}
+		return
+	}
+	cf.elem = c.idle.PushBack(cf)
+	c.evictLocked()
+}
+
+// evictLocked closes idle files while more than max are open.
+func (c *fileCache) evictLocked() {
+	for c.open > c.max && c.idle.Len() > 0 {
+		cf := c.idle.Remove(c.idle.Front()).(*cachedFile)
+		cf.elem = nil
+		delete(c.files, cf.name)
+		c.open--
+		cf.f.Close()
+	}
+}
+
+// close closes the idle files; files in use are closed when released.
+func (c *fileCache) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	for c.idle.Len() > 0 {
+		cf := c.idle.Remove(c.idle.Front()).(*cachedFile)
+		cf.elem = nil
+		delete(c.files, cf.name)
+		c.open--
+		cf.f.Close()
+	}
 }
 
 // ReadDir reads a whole native trace, streams in parallel, and checks it
@@ -268,46 +552,44 @@ func ReadDir(dir string, opt *ReadOptions) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer r.Close()
 	t := r.Defs()
 	var mu sync.Mutex
 	var truncated []int
-	var g errgroup.Group
-	g.SetLimit(par)
-	for i, l := range t.Locations {
-		g.Go(func() error {
-			s, err := r.Stream(i)
+	err = forEach(len(t.Locations), par, func(i int) error {
+		l := t.Locations[i]
+		s, err := r.Stream(i)
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		hint := s.countHint()
+		if want := r.NumEvents(i); want >= 0 && want < hint {
+			hint = want
+		}
+		e := &l.Events
+		e.Grow(int(hint))
+		for {
+			err := s.Next(e)
+			if err == io.EOF {
+				break
+			}
 			if err != nil {
 				return err
 			}
-			defer s.Close()
-			hint := s.countHint()
-			if want := r.NumEvents(i); want >= 0 && want < hint {
-				hint = want
+			if s.block == 1 {
+				reserveTables(e, int(hint))
 			}
-			e := &l.Events
-			e.Grow(int(hint))
-			for {
-				err := s.Next(e)
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					return err
-				}
-				if s.block == 1 {
-					reserveTables(e, int(hint))
-				}
-			}
-			fitTables(e)
-			if s.Truncated() {
-				mu.Lock()
-				truncated = append(truncated, i)
-				mu.Unlock()
-			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
+		}
+		fitTables(e)
+		if s.Truncated() {
+			mu.Lock()
+			truncated = append(truncated, i)
+			mu.Unlock()
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	if !r.Complete() {
@@ -373,18 +655,18 @@ func fit[T any](s []T) []T {
 // fuzz target and tests): header for location loc, then blocks, with
 // references checked against lim (nil: unchecked).
 func decodeStream(data []byte, loc int, complete bool, lim *refLimits, dec *zstd.Decoder, dst *Events) (truncated bool, err error) {
-	s := &StreamReader{path: "stream", loc: loc, size: int64(len(data)), off: fileHeaderSize, want: -1, complete: complete, dec: dec, lim: lim}
+	s := &StreamReader{path: "stream", loc: loc, end: int64(len(data)), off: fileHeaderSize, want: -1, complete: complete, dec: dec, lim: lim}
 	if len(data) < fileHeaderSize {
 		if !complete {
 			return true, nil
 		}
-		return false, s.errAt(0, -1, fmt.Errorf("%w: file header", ErrTruncated))
+		return false, s.headerErr(0, fmt.Errorf("%w: file header", ErrTruncated))
 	}
-	if err := checkStreamHeader(data[:fileHeaderSize], loc); err != nil {
-		return false, s.errAt(0, -1, err)
+	if err := checkStreamHeader(data[:fileHeaderSize], loc, false); err != nil {
+		return false, s.headerErr(0, err)
 	}
-	r := bytesReaderAt(data)
-	for {
+	r := offsetReaderAt{data, 0}
+	for s.off < s.end {
 		err := s.next(r, dst)
 		if err == io.EOF {
 			return s.truncated, nil
@@ -393,17 +675,5 @@ func decodeStream(data []byte, loc int, complete bool, lim *refLimits, dec *zstd
 			return false, err
 		}
 	}
-}
-
-type bytesReaderAt []byte
-
-func (b bytesReaderAt) ReadAt(p []byte, off int64) (int, error) {
-	if off < 0 || off > int64(len(b)) {
-		return 0, io.EOF
-	}
-	n := copy(p, b[off:])
-	if n < len(p) {
-		return n, io.EOF
-	}
-	return n, nil
+	return false, nil
 }

@@ -343,8 +343,10 @@ func TestNativeRoundTripRandom(t *testing.T) {
 		if rng.IntN(4) == 0 {
 			opt.Level = 1 + rng.IntN(4)
 		}
+		opt.Bundles = rng.IntN(5) - 1 // per-location files, automatic, 1-3 bundles
 		dir := filepath.Join(t.TempDir(), "tr")
 		require.NoError(t, WriteDir(dir, tr, opt), "trace %d", it)
+		requireLayout(t, dir, len(tr.Locations), min(max(opt.Bundles, 0), len(tr.Locations)))
 		require.True(t, IsDir(dir))
 		got, err := ReadDir(dir, &ReadOptions{Parallel: 1 + rng.IntN(3)})
 		require.NoError(t, err, "trace %d", it)
@@ -361,7 +363,8 @@ func TestNativeDirWriterPieces(t *testing.T) {
 	for it := range 60 {
 		tr := randTrace(rng)
 		dir := filepath.Join(t.TempDir(), "tr")
-		w, err := CreateDir(dir, defsOnly(tr), &WriteOptions{Codec: CodecZstd, BlockSize: 1 + rng.IntN(300)})
+		bundles := rng.IntN(4) - 1
+		w, err := CreateDir(dir, defsOnly(tr), &WriteOptions{Codec: CodecZstd, BlockSize: 1 + rng.IntN(300), Bundles: bundles})
 		require.NoError(t, err)
 		done := make(chan error, len(tr.Locations))
 		for li, l := range tr.Locations {
@@ -389,6 +392,7 @@ func TestNativeDirWriterPieces(t *testing.T) {
 		}
 		require.NoError(t, w.Close())
 		require.Error(t, w.Close(), "second Close")
+		requireLayout(t, dir, len(tr.Locations), min(max(bundles, 0), len(tr.Locations)))
 		got, err := ReadDir(dir, nil)
 		require.NoError(t, err, "trace %d", it)
 		requireSameTrace(t, tr, got, "trace %d", it)
@@ -596,8 +600,10 @@ func TestNativeAutoBlockSize(t *testing.T) {
 }
 
 // TestNativeFewFileDescriptors writes 1,000 locations from 1,000
-// goroutines with the process limited to 100 open files: the writer opens
-// a stream only while it writes a block.
+// goroutines with the process limited to 100 open files, with one file per
+// location (the writer opens a stream only while it writes a block) and
+// with bundles (at most 64 files), and reads them back block by block and
+// with ReadDir (the reader's cache keeps at most 64 files open).
 func TestNativeFewFileDescriptors(t *testing.T) {
 	const locs = 1000
 	var old syscall.Rlimit
@@ -611,8 +617,15 @@ func TestNativeFewFileDescriptors(t *testing.T) {
 	for range locs {
 		tr.Locations = append(tr.Locations, &Location{})
 	}
+	for _, bundles := range []int{-1, 0} {
+		fewFileDescriptors(t, tr, bundles)
+	}
+}
+
+func fewFileDescriptors(t *testing.T, tr *Trace, bundles int) {
+	locs := len(tr.Locations)
 	dir := filepath.Join(t.TempDir(), "tr")
-	w, err := CreateDir(dir, tr, &WriteOptions{Codec: CodecNone, BlockSize: 200})
+	w, err := CreateDir(dir, tr, &WriteOptions{Codec: CodecNone, BlockSize: 200, Bundles: bundles})
 	require.NoError(t, err)
 	errs := make(chan error, locs)
 	for loc := range locs {
@@ -648,6 +661,12 @@ func TestNativeFewFileDescriptors(t *testing.T) {
 			require.NoError(t, err, "location %d", loc)
 		}
 		require.Equal(t, 3*(3*loc%97), e.Len())
+	}
+	require.NoError(t, r.Close())
+	got, err := ReadDir(dir, &ReadOptions{Parallel: 8})
+	require.NoError(t, err)
+	for loc, l := range got.Locations {
+		require.Equal(t, 3*(3*loc%97), l.Events.Len())
 	}
 }
 

@@ -1,16 +1,17 @@
 package trace
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"sync"
 	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
-	"golang.org/x/sync/errgroup"
 )
 
 // This file writes native trace directories: the streaming DirWriter and
@@ -21,13 +22,24 @@ import (
 // (or header) and closed again.
 const maxOpenFiles = 64
 
+// bundleBufferSize is the write buffer of each bundle file.
+const bundleBufferSize = 256 << 10
+
 // DirWriter writes a native trace directory with bounded memory: each
 // location buffers at most one raw block (BlockSize bytes plus one record),
-// which is compressed and appended to the location's stream file when full,
-// so memory stays below locations × (BlockSize + largest record) plus one
-// compressed block per concurrent flush. Stream files are opened only while
-// a block is written, so any number of locations works within a small file
-// descriptor budget.
+// which is compressed and appended to the location's stream when full, so
+// memory stays below locations × (BlockSize + largest record) plus one
+// compressed block per concurrent flush (and a 256 KiB write buffer per
+// bundle).
+//
+// With few locations (WriteOptions.Bundles) each location has its own
+// stream file, opened only while a block is written, so at most 64 are
+// open at once. With more, the locations are grouped by consecutive
+// indices into at most 64 bundle files that stay open until Close: each
+// flush appends the block to the location's bundle, as a new extent
+// (stream header and block) unless the location's previous extent ends
+// where the bundle does. Either way any number of locations works within
+// a small file descriptor budget.
 //
 // Compression runs in the goroutine that calls Append: append different
 // locations from several goroutines to compress in parallel. DirWriter
@@ -43,10 +55,26 @@ type DirWriter struct {
 	files     chan struct{} // semaphore for open stream files
 	out       sync.Pool     // *[]byte buffers for sealed blocks
 
+	// bundles are the bundle files, nil when every location has its own
+	// file; bundle k holds locations [bundleStart[k], bundleStart[k+1]).
+	bundles     []bundleWriter
+	bundleStart []int
+
 	closed  atomic.Bool
 	errMu   sync.Mutex
 	err     error // first error of any Append; Close then fails
 	numLocs int
+}
+
+// bundleWriter is one bundle file being written.
+type bundleWriter struct {
+	mu      sync.Mutex
+	name    string // relative to the trace directory, slash-separated
+	f       *os.File
+	bw      *bufio.Writer
+	size    int64 // bytes written (into bw) so far
+	lastLoc int   // location whose extent ends at size, -1 if none
+	err     error // a write failed: the bundle is unusable
 }
 
 var _ Sink = (*DirWriter)(nil)
@@ -60,6 +88,8 @@ type locWriter struct {
 	blocks  int
 	size    int64 // bytes written to the file so far
 	created bool
+	// extents in the location's bundle (offset, length), in order.
+	extents []extent
 }
 
 // CreateDir starts writing a native trace into dir, which must not exist or
@@ -69,6 +99,12 @@ type locWriter struct {
 // until then, but not the number of locations. On error, the caller removes
 // what was written; no manifest is ever left behind by a failed writer.
 func CreateDir(dir string, defs *Trace, opt *WriteOptions) (*DirWriter, error) {
+	return createDir(dir, defs, opt, nil)
+}
+
+// createDir is CreateDir; if bundled, the bundles hold about equal sums of
+// weight (nil: equal numbers of locations).
+func createDir(dir string, defs *Trace, opt *WriteOptions, weight func(loc int) int64) (*DirWriter, error) {
 	if opt == nil {
 		opt = DefaultWriteOptions()
 	}
@@ -121,7 +157,62 @@ func CreateDir(dir string, defs *Trace, opt *WriteOptions) (*DirWriter, error) {
 		}
 		w.enc = enc
 	}
+	if nb := bundleCount(opt.Bundles, len(defs.Locations), par); nb > 0 {
+		w.bundleStart = bundleBounds(len(defs.Locations), nb, weight)
+		w.bundles = make([]bundleWriter, nb)
+		for k := range w.bundles {
+			w.bundles[k].name = EventsDirName + "/bundle-" + strconv.Itoa(k) + BundleExt
+			w.bundles[k].lastLoc = -1
+		}
+	}
 	return w, nil
+}
+
+// bundleCount is the number of bundles for n locations written by par
+// goroutines with WriteOptions.Bundles = opt (0: none, one file per
+// location).
+func bundleCount(opt, n, par int) int {
+	var nb int
+	switch {
+	case opt < 0:
+		return 0
+	case opt > 0:
+		nb = opt
+	case n <= BundleThreshold:
+		return 0
+	default:
+		nb = max(4*par, 8)
+	}
+	return min(nb, n, maxBundles)
+}
+
+// bundleBounds splits n locations into nb groups of consecutive locations,
+// each at least one, with about equal sums of weight (nil: of 1). It
+// returns the nb+1 bounds.
+func bundleBounds(n, nb int, weight func(loc int) int64) []int {
+	if weight == nil {
+		weight = func(int) int64 { return 1 }
+	}
+	cum := make([]int64, n+1)
+	for i := range n {
+		cum[i+1] = cum[i] + weight(i)
+	}
+	total := cum[n]
+	b := make([]int, nb+1)
+	b[nb] = n
+	for k := 1; k < nb; k++ {
+		// The first location whose start reaches the k-th share.
+		target := total / int64(nb) * int64(k)
+		target += total % int64(nb) * int64(k) / int64(nb)
+		i := sort.Search(n, func(i int) bool { return cum[i] >= target })
+		b[k] = min(max(i, b[k-1]+1), n-(nb-k))
+	}
+	return b
+}
+
+// bundleOf returns the bundle of location loc.
+func (w *DirWriter) bundleOf(loc int) int {
+	return sort.Search(len(w.bundles), func(k int) bool { return w.bundleStart[k+1] > loc })
 }
 
 // autoBlockSize is the default block size for a trace with n locations.
@@ -163,7 +254,11 @@ func makeEmptyDir(dir string) error {
 // Defs returns the definitions passed to CreateDir.
 func (w *DirWriter) Defs() *Trace { return w.defs }
 
+// streamPath returns the file that holds location loc's stream.
 func (w *DirWriter) streamPath(loc int) string {
+	if w.bundles != nil {
+		return filepath.Join(w.dir, filepath.FromSlash(w.bundles[w.bundleOf(loc)].name))
+	}
 	return filepath.Join(w.dir, EventsDirName, strconv.Itoa(loc)+StreamExt)
 }
 
@@ -236,6 +331,9 @@ func (w *DirWriter) Append(loc int, ev *Events) error {
 // flush writes the pending block of a location (creating its file with
 // the file header first if needed). lw is locked.
 func (w *DirWriter) flush(loc int, lw *locWriter) error {
+	if w.bundles != nil {
+		return w.flushBundled(loc, lw)
+	}
 	var block []byte
 	if lw.enc.n > 0 {
 		bp, _ := w.out.Get().(*[]byte)
@@ -285,6 +383,98 @@ func (w *DirWriter) flush(loc int, lw *locWriter) error {
 	return nil
 }
 
+// flushBundled appends the pending block of a location to its bundle,
+// extending the location's last extent if it ends where the bundle does,
+// else as a new extent with a stream header. lw is locked.
+func (w *DirWriter) flushBundled(loc int, lw *locWriter) error {
+	if lw.enc.n == 0 {
+		return nil // empty streams have no extent
+	}
+	bp, _ := w.out.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	defer w.out.Put(bp)
+	*bp = sealBlock(*bp, w.enc, w.codec, lw.enc.buf, lw.enc.n)
+	block := *bp
+
+	b := &w.bundles[w.bundleOf(loc)]
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.err != nil {
+		return b.err
+	}
+	fail := func(err error) error {
+		b.err = fmt.Errorf("native writer: %s: location %d: %w", filepath.Join(w.dir, filepath.FromSlash(b.name)), loc, err)
+		return b.err
+	}
+	if b.f == nil {
+		f, err := os.OpenFile(filepath.Join(w.dir, filepath.FromSlash(b.name)), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if err != nil {
+			return fail(err)
+		}
+		b.f, b.bw = f, bufio.NewWriterSize(f, bundleBufferSize)
+	}
+	if b.lastLoc != loc || len(lw.extents) == 0 {
+		if _, err := b.bw.Write(streamHeader(loc)); err != nil {
+			return fail(err)
+		}
+		lw.extents = append(lw.extents, extent{off: b.size, len: fileHeaderSize})
+		b.size += fileHeaderSize
+		b.lastLoc = loc
+	}
+	if _, err := b.bw.Write(block); err != nil {
+		return fail(fmt.Errorf("block %d: %w", lw.blocks, err))
+	}
+	b.size += int64(len(block))
+	lw.extents[len(lw.extents)-1].len += int64(len(block))
+	lw.blocks++
+	lw.enc.reset()
+	return nil
+}
+
+// closeBundles flushes and closes the bundle files and returns the first
+// error (after any, the bundles are incomplete).
+func (w *DirWriter) closeBundles() error {
+	var first error
+	for k := range w.bundles {
+		b := &w.bundles[k]
+		b.mu.Lock()
+		if b.f != nil {
+			err := b.err
+			if err == nil {
+				err = b.bw.Flush()
+			}
+			if cerr := b.f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil && first == nil {
+				first = fmt.Errorf("native writer: %s: %w", filepath.Join(w.dir, filepath.FromSlash(b.name)), err)
+			}
+			b.f, b.bw = nil, nil
+			if b.err == nil {
+				b.err = errors.New("native writer: bundle closed")
+			}
+		}
+		b.mu.Unlock()
+	}
+	return first
+}
+
+// finish writes the pending block of location loc, which will get no more
+// events, and returns its block buffer emptied for reuse.
+func (w *DirWriter) finish(loc int) ([]byte, error) {
+	lw := &w.locs[loc]
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	if err := w.flush(loc, lw); err != nil {
+		return nil, w.fail(err)
+	}
+	buf := lw.enc.buf[:0]
+	lw.enc.buf = nil
+	return buf, nil
+}
+
 // Close writes the pending block of every location, creates the streams
 // of locations without events, checks the events' references against the
 // definitions as they are now, and writes clc.json with the event counts.
@@ -293,27 +483,28 @@ func (w *DirWriter) Close() error {
 	if w.closed.Swap(true) {
 		return errors.New("native writer: Close called twice")
 	}
+	defer w.closeBundles() // on error; harmless after the successful close
 	if err := w.firstErr(); err != nil {
 		return fmt.Errorf("native writer: not finished because of an earlier error: %w", err)
 	}
 	if len(w.defs.Locations) != w.numLocs {
 		return fmt.Errorf("native writer: the definitions have %d locations, CreateDir saw %d", len(w.defs.Locations), w.numLocs)
 	}
-	var g errgroup.Group
-	g.SetLimit(w.parallel)
-	for loc := range w.locs {
-		g.Go(func() error {
-			lw := &w.locs[loc]
-			lw.mu.Lock()
-			defer lw.mu.Unlock()
-			if err := w.flush(loc, lw); err != nil {
-				return err
-			}
-			lw.enc.buf = nil
-			return nil
-		})
+	order := w.flushOrder()
+	if err := forEach(len(order), w.parallel, func(i int) error {
+		loc := order[i]
+		lw := &w.locs[loc]
+		lw.mu.Lock()
+		defer lw.mu.Unlock()
+		if err := w.flush(loc, lw); err != nil {
+			return err
+		}
+		lw.enc.buf = nil
+		return nil
+	}); err != nil {
+		return err
 	}
-	if err := g.Wait(); err != nil {
+	if err := w.closeBundles(); err != nil {
 		return err
 	}
 	if err := defsOnly(w.defs).Validate(); err != nil {
@@ -327,17 +518,55 @@ func (w *DirWriter) Close() error {
 		}
 		counts[loc] = lw.events
 	}
-	data, err := encodeManifest(w.defs, counts, true)
+	var files []string
+	var exts [][]extent
+	if w.bundles != nil {
+		files = make([]string, len(w.bundles))
+		for k := range w.bundles {
+			files[k] = w.bundles[k].name
+		}
+		exts = make([][]extent, len(w.locs))
+		for loc := range w.locs {
+			k := int32(w.bundleOf(loc))
+			exts[loc] = make([]extent, len(w.locs[loc].extents))
+			for j, e := range w.locs[loc].extents {
+				exts[loc][j] = extent{file: k, off: e.off, len: e.len}
+			}
+		}
+	}
+	data, err := encodeManifest(w.defs, counts, true, files, exts)
 	if err != nil {
 		return fmt.Errorf("native writer: %w", err)
 	}
 	return writeFileAtomic(filepath.Join(w.dir, ManifestName), data)
 }
 
+// flushOrder returns the order in which Close flushes the locations:
+// with bundles, the bundles take turns, so concurrent flushes seldom wait
+// for the same bundle.
+func (w *DirWriter) flushOrder() []int {
+	order := make([]int, 0, len(w.locs))
+	if w.bundles == nil {
+		for loc := range w.locs {
+			order = append(order, loc)
+		}
+		return order
+	}
+	for r := 0; len(order) < len(w.locs); r++ {
+		for k := range w.bundles {
+			if loc := w.bundleStart[k] + r; loc < w.bundleStart[k+1] {
+				order = append(order, loc)
+			}
+		}
+	}
+	return order
+}
+
 // abort stops the writer after an error outside of it; no manifest is written.
 func (w *DirWriter) abort(err error) {
 	w.fail(err)
 	w.closed.Store(true)
+	w.closeBundles()
 }
 
 // Abort stops the writer without writing a manifest and releases its
@@ -382,20 +611,72 @@ func writeFileAtomic(path string, data []byte) error {
 }
 
 // WriteDir writes t to dir (which must not exist, or be an empty
-// directory) in the native format: the streams of different locations in
-// parallel, the manifest last. t must pass Validate. On error no manifest
-// is written; removing dir is the caller's job.
+// directory) in the native format, the manifest last. t must pass
+// Validate. With one file per location, the locations are written in
+// parallel; with bundles (WriteOptions.Bundles), the bundles are, each by
+// one goroutine that writes its locations one after the other, one extent
+// each, and the bundles hold about equal amounts of data. On error no
+// manifest is written; removing dir is the caller's job.
 func WriteDir(dir string, t *Trace, opt *WriteOptions) error {
-	w, err := CreateDir(dir, t, opt)
+	if t == nil {
+		return errors.New("native writer: nil trace")
+	}
+	for i, l := range t.Locations {
+		if l == nil {
+			return fmt.Errorf("native writer: location %d is nil", i)
+		}
+	}
+	// Bundles of equal raw size, roughly: a few bytes per event plus data.
+	weights := make([]int64, len(t.Locations))
+	for loc, l := range t.Locations {
+		e := &l.Events
+		n := int64(e.Len())*5 + 1
+		for _, o := range e.Opaque {
+			n += int64(len(o.Data))
+		}
+		for _, a := range e.Attach {
+			n += int64(len(a.Data)) + 3
+		}
+		weights[loc] = n
+	}
+	weight := func(loc int) int64 { return weights[loc] }
+	w, err := createDir(dir, t, opt, weight)
 	if err != nil {
 		return err
 	}
-	var g errgroup.Group
-	g.SetLimit(w.parallel)
-	for i, l := range t.Locations {
-		g.Go(func() error { return w.Append(i, &l.Events) })
+	write := func(lo, hi int) error {
+		var buf []byte
+		for loc := lo; loc < hi; loc++ {
+			w.locs[loc].enc.buf = buf // reuse the previous location's buffer
+			if err := w.Append(loc, &t.Locations[loc].Events); err != nil {
+				return err
+			}
+			var err error
+			if buf, err = w.finish(loc); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	if err := g.Wait(); err != nil {
+	if w.bundles != nil {
+		// Largest bundles first, so that the last to finish are small.
+		order := make([]int, len(w.bundles))
+		size := make([]int64, len(w.bundles))
+		for k := range order {
+			order[k] = k
+			for loc := w.bundleStart[k]; loc < w.bundleStart[k+1]; loc++ {
+				size[k] += weight(loc)
+			}
+		}
+		sort.SliceStable(order, func(a, b int) bool { return size[order[a]] > size[order[b]] })
+		err = forEach(len(order), w.parallel, func(i int) error {
+			k := order[i]
+			return write(w.bundleStart[k], w.bundleStart[k+1])
+		})
+	} else {
+		err = forEach(len(t.Locations), w.parallel, func(loc int) error { return write(loc, loc+1) })
+	}
+	if err != nil {
 		w.abort(err)
 		return err
 	}
