@@ -303,7 +303,7 @@ func (r Role) String() string {
 func scanLocation(t *trace.Trace, li int, isInit, isFin []bool) locScan {
 	s := locScan{initEnter: NoEvent, initLeave: NoEvent, finEnter: NoEvent, finLeave: NoEvent}
 	ev := &t.Locations[li].Events
-	posted := make(map[uint64]uint32) // request id → posting event (irecv, nb collective)
+	var posted map[uint64]uint32 // request id → posting event (irecv, nb collective), made on first use
 	lastBegin, lastEnter := NoEvent, NoEvent
 	for i, k := range ev.Kind {
 		idx := uint32(i)
@@ -341,6 +341,9 @@ func scanLocation(t *trace.Trace, li int, isInit, isFin []bool) locScan {
 			}
 			s.recvs = append(s.recvs, recvRec{src: t.Comms[m.Comm].Members[m.Peer], comm: m.Comm, tag: m.Tag, post: post, idx: idx})
 		case trace.KindIrecvRequest, trace.KindNBCollRequest:
+			if posted == nil {
+				posted = make(map[uint64]uint32)
+			}
 			posted[ev.Req(i)] = idx
 		case trace.KindRequestCancelled:
 			delete(posted, ev.Req(i))
@@ -522,17 +525,21 @@ func roles(class Class, rank int, c *collRec) (send, recv uint32) {
 // buildInstances forms the collective instances of every communicator and
 // the MPI_Init/MPI_Finalize barriers.
 func buildInstances(t *trace.Trace, scans []locScan, g *Graph, o *MatchOptions) error {
-	// Per location and communicator, the participations in sequence order.
-	type seqList = map[uint32][]int32
-	perLoc := make([]seqList, len(scans))
+	// Per location, the participations grouped by communicator, in
+	// sequence order within one (colls are sorted by posting, and the
+	// grouping is stable).
+	maxComm := uint32(max(len(t.Comms)-1, 0))
+	byComm := make([][]int32, len(scans))
 	par.ForEach(len(scans), o.Parallel, func(li int) {
-		m := make(seqList)
-		for i := range scans[li].colls {
-			c := scans[li].colls[i].comm
-			m[c] = append(m[c], int32(i))
-		}
-		perLoc[li] = m
+		cs := scans[li].colls
+		byComm[li] = groupBy(len(cs), func(i int) uint32 { return cs[i].comm }, maxComm)
 	})
+	seq := func(loc int32, ci uint32) []int32 {
+		cs, perm := scans[loc].colls, byComm[loc]
+		a := sort.Search(len(perm), func(i int) bool { return cs[perm[i]].comm >= ci })
+		b := a + sort.Search(len(perm)-a, func(i int) bool { return cs[perm[a+i]].comm > ci })
+		return perm[a:b]
+	}
 	type commOut struct {
 		inst    []Instance
 		parts   []Part
@@ -553,7 +560,7 @@ func buildInstances(t *trace.Trace, scans []locScan, g *Graph, o *MatchOptions) 
 		lists := make([][]int32, len(members))
 		minN, maxN := -1, 0
 		for r, loc := range members {
-			lists[r] = perLoc[loc][uint32(ci)]
+			lists[r] = seq(loc, uint32(ci))
 			n := len(lists[r])
 			if minN < 0 || n < minN {
 				minN = n
