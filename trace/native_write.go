@@ -32,14 +32,13 @@ const bundleBufferSize = 256 << 10
 // compressed block per concurrent flush (and a 256 KiB write buffer per
 // bundle).
 //
-// With few locations (WriteOptions.Bundles) each location has its own
-// stream file, opened only while a block is written, so at most 64 are
-// open at once. With more, the locations are grouped by consecutive
-// indices into at most 64 bundle files that stay open until Close: each
-// flush appends the block to the location's bundle, as a new extent
-// (stream header and block) unless the location's previous extent ends
-// where the bundle does. Either way any number of locations works within
-// a small file descriptor budget.
+// Up to BundleThreshold locations (see WriteOptions.Bundles) each
+// location has its own stream file, opened only while a block is written,
+// at most 64 at once. Above it, consecutive locations share bundle files
+// (at most 64, open until Close or Abort): each flush appends the block to
+// the location's bundle, as a new extent (stream header and block) unless
+// the location's previous extent ends where the bundle does. Either way
+// any number of locations works within a small file descriptor budget.
 //
 // Compression runs in the goroutine that calls Append: append different
 // locations from several goroutines to compress in parallel. DirWriter
