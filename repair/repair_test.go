@@ -77,11 +77,7 @@ func TestScenarios(t *testing.T) {
 	defer assertMeanBelow(t, "corrected", &ratios, 0.95)
 	for _, sc := range scenarios(testing.Short()) {
 		t.Run(sc.name, func(t *testing.T) {
-			rec, truth, err := sim.Generate(sc.cfg)
-			require.NoError(t, err)
-			dir := filepath.Join(t.TempDir(), "in")
-			require.NoError(t, trace.WriteDir(dir, rec, nil))
-			require.NoError(t, trace.WriteDir(filepath.Join(dir, "truth"), truth, nil))
+			dir, rec := simDir(t, sc.cfg)
 			out := filepath.Join(t.TempDir(), "out")
 			opts := Options{Output: out, Params: clc.DefaultParams()}
 			rep, err := Run(dir, opts)
@@ -135,11 +131,7 @@ func TestScenarios(t *testing.T) {
 func TestMildClockError(t *testing.T) {
 	c := sim.DefaultConfig()
 	c.Ranks, c.RanksPerNode, c.Events, c.Seed, c.Compute = 32, 8, 100000, 6*7919+32, 2*time.Millisecond
-	rec, truth, err := sim.Generate(c)
-	require.NoError(t, err)
-	dir := filepath.Join(t.TempDir(), "in")
-	require.NoError(t, trace.WriteDir(dir, rec, nil))
-	require.NoError(t, trace.WriteDir(filepath.Join(dir, "truth"), truth, nil))
+	dir, _ := simDir(t, c)
 	rep, err := Run(dir, Options{Check: true, Params: clc.DefaultParams()})
 	require.NoError(t, err)
 	assert.Positive(t, rep.Before.Violations)
@@ -148,6 +140,18 @@ func TestMildClockError(t *testing.T) {
 	t.Logf("mild: violations %d, moved %d, mean |err| %.2f → %.2f ticks", rep.Before.Violations, rep.Correction.EventsMoved, a.Presync.MeanAbs, a.Corrected.MeanAbs)
 	assert.Less(t, a.Corrected.MeanAbs, a.Presync.MeanAbs*1.002, "more than 0.2 % further from the truth")
 	assert.Less(t, float64(rep.Correction.EventsMoved), 0.005*float64(rep.Events), "more than 0.5 % of the events moved")
+}
+
+// simDir simulates cfg and writes the recorded trace, with the truth in
+// truth/, into a temporary directory.
+func simDir(t *testing.T, cfg sim.Config) (string, *trace.Trace) {
+	t.Helper()
+	rec, truth, err := sim.Generate(cfg)
+	require.NoError(t, err)
+	dir := filepath.Join(t.TempDir(), "in")
+	require.NoError(t, trace.WriteDir(dir, rec, nil))
+	require.NoError(t, trace.WriteDir(filepath.Join(dir, "truth"), truth, nil))
+	return dir, rec
 }
 
 // assertMeanBelow asserts that the mean of the accuracy ratios (|error|
@@ -365,11 +369,7 @@ func TestScenariosRefined(t *testing.T) {
 	defer assertMeanBelow(t, "refined and corrected", &ratios, 0.5)
 	for _, sc := range scenarios(testing.Short()) {
 		t.Run(sc.name, func(t *testing.T) {
-			rec, truth, err := sim.Generate(sc.cfg)
-			require.NoError(t, err)
-			dir := filepath.Join(t.TempDir(), "in")
-			require.NoError(t, trace.WriteDir(dir, rec, nil))
-			require.NoError(t, trace.WriteDir(filepath.Join(dir, "truth"), truth, nil))
+			dir, _ := simDir(t, sc.cfg)
 			out := filepath.Join(t.TempDir(), "out")
 			rep, err := Run(dir, Options{Output: out, Params: clc.DefaultParams(), Refine: true})
 			require.NoError(t, err)
