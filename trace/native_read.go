@@ -536,6 +536,10 @@ func (c *fileCache) close() {
 	}
 }
 
+// maxGrowHint bounds the events ReadDir allocates per location before
+// decoding: 2^22 events, 52 MiB of columns.
+const maxGrowHint = 1 << 22
+
 // ReadDir reads a whole native trace, streams in parallel, and checks it
 // (see OpenDir and StreamReader.Next). A trace whose manifest says
 // "complete": false is accepted: streams may end inside a block (the
@@ -567,8 +571,12 @@ func ReadDir(dir string, opt *ReadOptions) (*Trace, error) {
 		if want := r.NumEvents(i); want >= 0 && want < hint {
 			hint = want
 		}
+		// The hint comes from block headers whose checksums are not
+		// verified yet: never trust it for more than maxGrowHint events up
+		// front (a forged count must not allocate gigabytes before the
+		// first CRC fails); beyond that the columns grow as blocks decode.
 		e := &l.Events
-		e.Grow(int(hint))
+		e.Grow(int(min(hint, maxGrowHint)))
 		for {
 			err := s.Next(e)
 			if err == io.EOF {
