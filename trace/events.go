@@ -151,8 +151,8 @@ func (e *Events) Reset() {
 	e.Attach = e.Attach[:0]
 }
 
-// Grow makes room for n more events (and, as a guess, payloads for a
-// quarter of them) without further allocation.
+// Grow makes room for n more events in the Kind, Time and Ref columns
+// without further allocation (the payload tables grow as they are filled).
 func (e *Events) Grow(n int) {
 	e.Kind = grow(e.Kind, n)
 	e.Time = grow(e.Time, n)
