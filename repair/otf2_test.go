@@ -1,0 +1,111 @@
+package repair
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clc-tools/clc/clc"
+	"github.com/clc-tools/clc/otf"
+	"github.com/clc-tools/clc/sim"
+)
+
+type printedEvent struct {
+	name  string
+	time  uint64
+	attrs string
+}
+
+// otf2Print runs the reference reader's otf2-print on an archive and
+// returns the events per location, in each location's order.
+func otf2Print(t *testing.T, archive string) map[string][]printedEvent {
+	t.Helper()
+	out, err := exec.Command("otf2-print", archive).Output()
+	require.NoError(t, err, "otf2-print %s", archive)
+	locs := map[string][]printedEvent{}
+	var last *printedEvent
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "=") || strings.HasPrefix(line, "-") || strings.HasPrefix(line, "Event ") {
+			continue
+		}
+		if strings.HasPrefix(line, " ") {
+			if last != nil {
+				last.attrs += "\n" + strings.TrimSpace(line)
+			}
+			continue
+		}
+		f := strings.Fields(line)
+		require.GreaterOrEqual(t, len(f), 3, "otf2-print line %q", line)
+		ts, err := strconv.ParseUint(f[2], 10, 64)
+		require.NoError(t, err, "otf2-print line %q", line)
+		// The attributes: the rest of the line after the timestamp.
+		rest := line[strings.Index(line, f[2])+len(f[2]):]
+		locs[f[1]] = append(locs[f[1]], printedEvent{name: f[0], time: ts, attrs: strings.TrimSpace(rest)})
+		l := locs[f[1]]
+		last = &l[len(l)-1]
+	}
+	return locs
+}
+
+// The reference reader's view of a corrected OTF2 archive: every event is
+// there with the same record and attributes, in the same order; events the
+// correction did not move show exactly the time the reference reader showed
+// for the input (which it pre-synchronised itself); moved ones only later;
+// times never decrease; and the number of moved events is the report's.
+func TestOTF2CorrectionAsTheReferenceReaderSeesIt(t *testing.T) {
+	if _, err := exec.LookPath("otf2-print"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("otf2-print is missing (install otf2-tools)")
+		}
+		t.Skip("otf2-print not installed")
+	}
+	c := sim.DefaultConfig()
+	c.Ranks, c.RanksPerNode, c.Events, c.Compute, c.ClockWander = 8, 2, 20000, 2*time.Millisecond, 10*time.Microsecond
+	rec, _, err := sim.Generate(c)
+	require.NoError(t, err)
+	in := filepath.Join(t.TempDir(), "in")
+	require.NoError(t, otf.WriteTrace(in, rec, nil))
+	out := filepath.Join(t.TempDir(), "out")
+	rep, err := Run(in, Options{Output: out, Params: clc.DefaultParams()})
+	require.NoError(t, err)
+	require.Positive(t, rep.Correction.EventsMoved, "the scenario must move events")
+	require.Zero(t, rep.After.Violations)
+
+	before := otf2Print(t, filepath.Join(in, "traces.otf2"))
+	after := otf2Print(t, filepath.Join(out, "traces.otf2"))
+	require.Equal(t, len(before), len(after))
+	var moved int64
+	for loc, evs := range before {
+		got := after[loc]
+		require.Len(t, got, len(evs), "location %s", loc)
+		for i, e := range evs {
+			g := got[i]
+			require.Equal(t, e.name, g.name, "location %s event %d", loc, i)
+			if e.name != "BUFFER_FLUSH" {
+				require.Equal(t, e.attrs, g.attrs, "location %s event %d", loc, i)
+			}
+			require.GreaterOrEqual(t, g.time, e.time, "location %s event %d moved earlier", loc, i)
+			if g.time != e.time {
+				moved++
+			}
+			if i > 0 {
+				require.GreaterOrEqual(t, g.time, got[i-1].time, "location %s event %d before its predecessor", loc, i)
+			}
+		}
+	}
+	assert.Equal(t, rep.Correction.EventsMoved, moved)
+	msg, err := exec.Command("otf2-print", "--silent", "-Werror", filepath.Join(out, "traces.otf2")).CombinedOutput()
+	require.NoError(t, err, "%s", msg)
+}
