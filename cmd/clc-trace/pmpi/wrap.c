@@ -749,85 +749,34 @@ int MPI_Iallreduce(const void *sb, void *rb, int count, MPI_Datatype dt, MPI_Op 
 
 /* ------------------------------------------------------------ communicators */
 
-int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *out) {
-  if (!CLC_ON()) return PMPI_Comm_dup(comm, out);
-  ENTER(MPI_Comm_dup);
-  int rc = PMPI_Comm_dup(comm, out);
-  int64_t t1 = clc_now();
-  if (rc == MPI_SUCCESS) clc_comm_register(*out, "MPI_Comm_dup", t1);
-  LEAVE(MPI_Comm_dup, t1);
-  return rc;
-}
+/* A wrapper for a call that creates a communicator *out: it is recorded
+ * with its members once the call returned. */
+#define COMM_CREATOR(NAME, PARAMS, ARGS)                             \
+  int NAME PARAMS {                                                  \
+    if (!CLC_ON()) return P##NAME ARGS;                              \
+    ENTER(NAME);                                                     \
+    int rc = P##NAME ARGS;                                           \
+    int64_t t1 = clc_now();                                          \
+    if (rc == MPI_SUCCESS) clc_comm_register(*out, #NAME, t1);       \
+    LEAVE(NAME, t1);                                                 \
+    return rc;                                                       \
+  }
 
-int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *out) {
-  if (!CLC_ON()) return PMPI_Comm_dup_with_info(comm, info, out);
-  ENTER(MPI_Comm_dup_with_info);
-  int rc = PMPI_Comm_dup_with_info(comm, info, out);
-  int64_t t1 = clc_now();
-  if (rc == MPI_SUCCESS) clc_comm_register(*out, "MPI_Comm_dup_with_info", t1);
-  LEAVE(MPI_Comm_dup_with_info, t1);
-  return rc;
-}
+COMM_CREATOR(MPI_Comm_dup, (MPI_Comm comm, MPI_Comm *out), (comm, out))
 
-int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *out) {
-  if (!CLC_ON()) return PMPI_Comm_split(comm, color, key, out);
-  ENTER(MPI_Comm_split);
-  int rc = PMPI_Comm_split(comm, color, key, out);
-  int64_t t1 = clc_now();
-  if (rc == MPI_SUCCESS) clc_comm_register(*out, "MPI_Comm_split", t1);
-  LEAVE(MPI_Comm_split, t1);
-  return rc;
-}
+COMM_CREATOR(MPI_Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *out), (comm, info, out))
 
-int MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm *out) {
-  if (!CLC_ON()) return PMPI_Comm_split_type(comm, type, key, info, out);
-  ENTER(MPI_Comm_split_type);
-  int rc = PMPI_Comm_split_type(comm, type, key, info, out);
-  int64_t t1 = clc_now();
-  if (rc == MPI_SUCCESS) clc_comm_register(*out, "MPI_Comm_split_type", t1);
-  LEAVE(MPI_Comm_split_type, t1);
-  return rc;
-}
+COMM_CREATOR(MPI_Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *out), (comm, color, key, out))
 
-int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *out) {
-  if (!CLC_ON()) return PMPI_Comm_create(comm, group, out);
-  ENTER(MPI_Comm_create);
-  int rc = PMPI_Comm_create(comm, group, out);
-  int64_t t1 = clc_now();
-  if (rc == MPI_SUCCESS) clc_comm_register(*out, "MPI_Comm_create", t1);
-  LEAVE(MPI_Comm_create, t1);
-  return rc;
-}
+COMM_CREATOR(MPI_Comm_split_type, (MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm *out), (comm, type, key, info, out))
 
-int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *out) {
-  if (!CLC_ON()) return PMPI_Comm_create_group(comm, group, tag, out);
-  ENTER(MPI_Comm_create_group);
-  int rc = PMPI_Comm_create_group(comm, group, tag, out);
-  int64_t t1 = clc_now();
-  if (rc == MPI_SUCCESS) clc_comm_register(*out, "MPI_Comm_create_group", t1);
-  LEAVE(MPI_Comm_create_group, t1);
-  return rc;
-}
+COMM_CREATOR(MPI_Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *out), (comm, group, out))
 
-int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *out) {
-  if (!CLC_ON()) return PMPI_Cart_create(comm, ndims, dims, periods, reorder, out);
-  ENTER(MPI_Cart_create);
-  int rc = PMPI_Cart_create(comm, ndims, dims, periods, reorder, out);
-  int64_t t1 = clc_now();
-  if (rc == MPI_SUCCESS) clc_comm_register(*out, "MPI_Cart_create", t1);
-  LEAVE(MPI_Cart_create, t1);
-  return rc;
-}
+COMM_CREATOR(MPI_Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *out), (comm, group, tag, out))
 
-int MPI_Cart_sub(MPI_Comm comm, const int remain[], MPI_Comm *out) {
-  if (!CLC_ON()) return PMPI_Cart_sub(comm, remain, out);
-  ENTER(MPI_Cart_sub);
-  int rc = PMPI_Cart_sub(comm, remain, out);
-  int64_t t1 = clc_now();
-  if (rc == MPI_SUCCESS) clc_comm_register(*out, "MPI_Cart_sub", t1);
-  LEAVE(MPI_Cart_sub, t1);
-  return rc;
-}
+COMM_CREATOR(MPI_Cart_create, (MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *out), (comm, ndims, dims, periods, reorder, out))
+
+COMM_CREATOR(MPI_Cart_sub, (MPI_Comm comm, const int remain[], MPI_Comm *out), (comm, remain, out))
 
 int MPI_Comm_free(MPI_Comm *comm) {
   if (!CLC_ON()) return PMPI_Comm_free(comm);
