@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/trace"
 )
@@ -54,7 +55,7 @@ func Open(path string) (*Input, error) {
 	if err != nil {
 		return nil, fmt.Errorf("input: %w", err)
 	}
-	if st.IsDir() && trace.IsDir(path) {
+	if st.IsDir() && native.IsDir(path) {
 		return &Input{Path: path, Format: FormatNative, Dir: path}, nil
 	}
 	if otf.IsArchive(path) {
@@ -68,7 +69,7 @@ func Open(path string) (*Input, error) {
 		if _, err := os.Stat(filepath.Join(path, "clc.json")); err == nil {
 			// clc.json exists but is not a native manifest: let the reader
 			// say what is wrong with it.
-			_, err := trace.OpenDir(path)
+			_, err := native.OpenDir(path)
 			if err == nil {
 				err = errors.New("not a native trace")
 			}
@@ -83,7 +84,7 @@ func Open(path string) (*Input, error) {
 func (in *Input) Read(parallel int) (*trace.Trace, error) {
 	switch in.Format {
 	case FormatNative:
-		return trace.ReadDir(in.Path, &trace.ReadOptions{Parallel: parallel})
+		return native.ReadDir(in.Path, &native.ReadOptions{Parallel: parallel})
 	case FormatOTF2:
 		return in.archive.Read(&otf.ReadOptions{Workers: parallel})
 	}
@@ -96,7 +97,7 @@ func (in *Input) Archive() *otf.Archive { return in.archive }
 // truthDir returns the directory of the true times beside the input, or "".
 func (in *Input) truthDir() string {
 	d := filepath.Join(in.Dir, "truth")
-	if trace.IsDir(d) {
+	if native.IsDir(d) {
 		return d
 	}
 	return ""

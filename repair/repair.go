@@ -10,6 +10,7 @@ import (
 
 	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/msgsync"
+	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/replay"
@@ -99,11 +100,11 @@ func Run(input string, opts Options) (*Report, error) {
 	rep.Resolution = tr.Resolution
 	rep.Locations = len(tr.Locations)
 	rep.Events = tr.NumEvents()
-	if tr.Properties[trace.PropIncomplete] == "true" {
+	if tr.Properties[native.PropIncomplete] == "true" {
 		rep.Notes = append(rep.Notes, "input is incomplete: the traced run did not finish (manifest says complete=false)")
 		rep.Truncated = true
 	}
-	if s := tr.Properties[trace.PropTruncated]; s != "" {
+	if s := tr.Properties[native.PropTruncated]; s != "" {
 		rep.Notes = append(rep.Notes, "streams cut short at locations "+s)
 		rep.Truncated = true
 	}
@@ -259,7 +260,7 @@ func accuracy(in *Input, truthOpt string, tr *trace.Trace, c, lc [][]int64, np i
 			return nil, nil
 		}
 	}
-	truth, err := trace.ReadDir(dir, &trace.ReadOptions{Parallel: np})
+	truth, err := native.ReadDir(dir, &native.ReadOptions{Parallel: np})
 	if err != nil {
 		return nil, fmt.Errorf("truth: %w", err)
 	}
@@ -302,7 +303,7 @@ func write(in *Input, tr *trace.Trace, out string, f Format, force bool, np int)
 	}()
 	switch {
 	case f == FormatNative:
-		err = trace.WriteDir(tmp, tr, &trace.WriteOptions{Codec: trace.CodecZstd, Parallel: np})
+		err = native.WriteDir(tmp, tr, &native.WriteOptions{Codec: native.CodecZstd, Parallel: np})
 	case f == FormatOTF2 && in.Format == FormatOTF2:
 		err = in.archive.Rewrite(tmp, tr, &otf.WriteOptions{Workers: np})
 	case f == FormatOTF2:

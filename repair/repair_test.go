@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clc-tools/clc/clc"
+	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/sim"
@@ -91,7 +92,7 @@ func TestScenarios(t *testing.T) {
 				rep.Accuracy.Presync.MeanAbs, rep.Accuracy.Corrected.MeanAbs, dur(rep.Correction.MaxShift))
 
 			// Independent checks on the written output.
-			got, err := trace.ReadDir(out, nil)
+			got, err := native.ReadDir(out, nil)
 			require.NoError(t, err)
 			orig := rec
 			_, err = presync.Apply(orig, nil)
@@ -149,8 +150,8 @@ func simDir(t *testing.T, cfg sim.Config) (string, *trace.Trace) {
 	rec, truth, err := sim.Generate(cfg)
 	require.NoError(t, err)
 	dir := filepath.Join(t.TempDir(), "in")
-	require.NoError(t, trace.WriteDir(dir, rec, nil))
-	require.NoError(t, trace.WriteDir(filepath.Join(dir, "truth"), truth, nil))
+	require.NoError(t, native.WriteDir(dir, rec, nil))
+	require.NoError(t, native.WriteDir(filepath.Join(dir, "truth"), truth, nil))
 	return dir, rec
 }
 
@@ -200,7 +201,7 @@ func smallTrace(t *testing.T) (string, *trace.Trace) {
 	rec, _, err := sim.Generate(c)
 	require.NoError(t, err)
 	dir := filepath.Join(t.TempDir(), "in")
-	require.NoError(t, trace.WriteDir(dir, rec, nil))
+	require.NoError(t, native.WriteDir(dir, rec, nil))
 	return dir, rec
 }
 
@@ -232,7 +233,7 @@ func TestOutputRules(t *testing.T) {
 	require.NoError(t, err)
 	_, err = os.Stat(filepath.Join(out, "keep"))
 	require.ErrorIs(t, err, os.ErrNotExist, "--force replaces the directory")
-	require.True(t, trace.IsDir(out))
+	require.True(t, native.IsDir(out))
 	// No temporary directories are left beside the output.
 	ents, err := os.ReadDir(filepath.Dir(out))
 	require.NoError(t, err)
@@ -292,7 +293,7 @@ func TestInconsistentTraceReported(t *testing.T) {
 	e0.AppendMsg(trace.KindSend, 100, trace.Message{Peer: 1, Tag: 2})
 	e1.AppendMsg(trace.KindRecv, 60, trace.Message{Peer: 0, Tag: 2})
 	dir := filepath.Join(t.TempDir(), "in")
-	require.NoError(t, trace.WriteDir(dir, tr, nil))
+	require.NoError(t, native.WriteDir(dir, tr, nil))
 	done := make(chan struct{})
 	var rep *Report
 	var err error
@@ -322,7 +323,7 @@ func TestTraceCutMidRun(t *testing.T) {
 	rec, _, err := sim.Generate(c)
 	require.NoError(t, err)
 	dir := filepath.Join(t.TempDir(), "in")
-	require.NoError(t, trace.WriteDir(dir, rec, &trace.WriteOptions{Codec: trace.CodecZstd, BlockSize: 16 << 10}))
+	require.NoError(t, native.WriteDir(dir, rec, &native.WriteOptions{Codec: native.CodecZstd, BlockSize: 16 << 10}))
 	// Cut location 3's stream in the middle and mark the trace incomplete.
 	f := filepath.Join(dir, "events", "3.clce")
 	st, err := os.Stat(f)
@@ -381,7 +382,7 @@ func TestScenariosRefined(t *testing.T) {
 				rep.Before.Violations, rep.Refined.Violations)
 			assert.Less(t, a.Corrected.MeanAbs, a.Presync.MeanAbs)
 			ratios = append(ratios, a.Corrected.MeanAbs/a.Presync.MeanAbs)
-			got, err := trace.ReadDir(out, nil)
+			got, err := native.ReadDir(out, nil)
 			require.NoError(t, err)
 			for li, l := range got.Locations {
 				for j := 1; j < l.Events.Len(); j++ {
@@ -403,7 +404,7 @@ func TestHugeTimesRefused(t *testing.T) {
 	tr.Locations[0].Events.AppendMsg(trace.KindSend, big, trace.Message{Peer: 1})
 	tr.Locations[1].Events.AppendMsg(trace.KindRecv, big-5, trace.Message{Peer: 0})
 	dir := filepath.Join(t.TempDir(), "in")
-	require.NoError(t, trace.WriteDir(dir, tr, nil))
+	require.NoError(t, native.WriteDir(dir, tr, nil))
 	_, err := Run(dir, Options{Check: true, Params: clc.DefaultParams()})
 	require.ErrorContains(t, err, "location 0, event 0")
 }

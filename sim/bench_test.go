@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -45,10 +46,10 @@ func benchConfig(ranks int, events int64, patterns ...string) Config {
 	return cfg
 }
 
-// benchRun runs cfg b.N times into sinks that discard the events (native
-// false) or into two native writers (native true), and reports events/s
+// benchRun runs cfg b.N times into sinks that discard the events (toDisk
+// false) or into two native writers (toDisk true), and reports events/s
 // (per trace: the recorded and the truth trace each get that many).
-func benchRun(b *testing.B, cfg Config, native bool) {
+func benchRun(b *testing.B, cfg Config, toDisk bool) {
 	var events int64
 	for range b.N {
 		rd, err := Definitions(cfg)
@@ -57,13 +58,13 @@ func benchRun(b *testing.B, cfg Config, native bool) {
 		}
 		td, _ := TruthDefinitions(cfg)
 		rec, tru := &countSink{defs: rd}, &countSink{defs: td}
-		if native {
+		if toDisk {
 			dir := b.TempDir()
-			w1, err := trace.CreateDir(filepath.Join(dir, "rec"), rd, nil)
+			w1, err := native.CreateDir(filepath.Join(dir, "rec"), rd, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
-			w2, err := trace.CreateDir(filepath.Join(dir, "truth"), td, nil)
+			w2, err := native.CreateDir(filepath.Join(dir, "truth"), td, nil)
 			if err != nil {
 				b.Fatal(err)
 			}

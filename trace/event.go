@@ -44,10 +44,12 @@ const (
 	// KindOther is any other record, kept so that nothing is lost. Ref: index into Opaque.
 	KindOther
 
-	numKinds
+	// NumKinds is the number of kinds, KindInvalid included: every valid
+	// kind is below it.
+	NumKinds
 )
 
-var kindNames = [numKinds]string{
+var kindNames = [NumKinds]string{
 	"invalid", "enter", "leave", "send", "isend", "isend-complete", "irecv-request",
 	"recv", "irecv", "request-test", "request-cancelled", "coll-begin", "coll-end",
 	"nbcoll-request", "nbcoll-complete", "comm-create", "comm-destroy", "other",
@@ -55,14 +57,14 @@ var kindNames = [numKinds]string{
 
 // String returns the kind's name.
 func (k Kind) String() string {
-	if k < numKinds {
+	if k < NumKinds {
 		return kindNames[k]
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
 
 // Valid reports whether k is a defined kind other than KindInvalid.
-func (k Kind) Valid() bool { return k > KindInvalid && k < numKinds }
+func (k Kind) Valid() bool { return k > KindInvalid && k < NumKinds }
 
 // IsSend reports whether k sends a point-to-point message (the send call of
 // a blocking or non-blocking send).

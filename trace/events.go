@@ -176,9 +176,9 @@ func (e *Events) Bytes() int64 {
 		int64(cap(e.Opaque))*40 + int64(cap(e.Attach))*40
 }
 
-// check verifies that every event's Ref is within its table and that
+// Check verifies that every event's Ref is within its table and that
 // attachments are ordered and refer to existing events.
-func (e *Events) check() error {
+func (e *Events) Check() error {
 	n := len(e.Kind)
 	if len(e.Time) != n || len(e.Ref) != n {
 		return fmt.Errorf("columns differ in length: kind %d, time %d, ref %d", n, len(e.Time), len(e.Ref))

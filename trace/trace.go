@@ -1,5 +1,5 @@
-// Package trace is the in-memory model of a multi-rank MPI event trace and
-// its native on-disk format.
+// Package trace is the in-memory model of a multi-rank MPI event trace.
+// Its on-disk formats live in packages native (clc's own) and otf (OTF2).
 //
 // A Trace holds definitions (nodes, locations, regions, communicators, the
 // timer resolution) and, per location, an ordered event sequence stored
@@ -164,7 +164,7 @@ func (t *Trace) Validate() error {
 			}
 		}
 		ev := &l.Events
-		if err := ev.check(); err != nil {
+		if err := ev.Check(); err != nil {
 			return bad(li, -1, "%v", err)
 		}
 		if ev.Len() > MaxEvents {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clc-tools/clc/trace"
+	"github.com/clc-tools/clc/native"
 )
 
 // The measurements of docs/tracer.md. They run MPI jobs and take minutes:
@@ -133,7 +133,7 @@ func BenchmarkOffsetQuality(b *testing.B) {
 						if res.err != nil {
 							b.Fatalf("%v\n%s", res.err, res.stderr)
 						}
-						tr, err := trace.ReadDir(dir, nil)
+						tr, err := native.ReadDir(dir, nil)
 						if err != nil {
 							b.Fatal(err)
 						}

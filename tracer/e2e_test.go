@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -74,15 +75,15 @@ func TestTraceE2E(t *testing.T) {
 }
 
 func checkE2E(t *testing.T, dir string, exp map[int]*expectation, ranks, rpn int) {
-	tr, err := trace.ReadDir(dir, nil)
+	tr, err := native.ReadDir(dir, nil)
 	if err != nil {
-		t.Fatalf("trace.ReadDir: %v", err)
+		t.Fatalf("native.ReadDir: %v", err)
 	}
-	truth, err := trace.ReadDir(filepath.Join(dir, "truth"), nil)
+	truth, err := native.ReadDir(filepath.Join(dir, "truth"), nil)
 	if err != nil {
-		t.Fatalf("trace.ReadDir(truth): %v", err)
+		t.Fatalf("native.ReadDir(truth): %v", err)
 	}
-	if tr.Properties[trace.PropIncomplete] != "" {
+	if tr.Properties[native.PropIncomplete] != "" {
 		t.Fatalf("trace of a finished run is marked incomplete")
 	}
 	if len(tr.Locations) != ranks || len(truth.Locations) != ranks {
@@ -267,7 +268,7 @@ func checkE2E(t *testing.T, dir string, exp map[int]*expectation, ranks, rpn int
 	if res.err != nil {
 		t.Fatalf("clc-correct %s -o %s: %v\n%s%s", dir, out, res.err, res.stdout, res.stderr)
 	}
-	fixed, err := trace.ReadDir(out, nil)
+	fixed, err := native.ReadDir(out, nil)
 	if err != nil {
 		t.Fatalf("reading clc-correct's output: %v", err)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clc-tools/clc/trace"
+	"github.com/clc-tools/clc/native"
 )
 
 // TestAbortedRunLeavesReadableTrace: a program whose last rank calls
@@ -31,11 +31,11 @@ func TestAbortedRunLeavesReadableTrace(t *testing.T) {
 					if res.err == nil {
 						t.Fatalf("the run succeeded, but one rank died\n%s", res.stderr)
 					}
-					tr, err := trace.ReadDir(dir, nil)
+					tr, err := native.ReadDir(dir, nil)
 					if err != nil {
 						t.Fatalf("the trace of an aborted run does not read: %v\nstderr:\n%s", err, res.stderr)
 					}
-					if tr.Properties[trace.PropIncomplete] != "true" {
+					if tr.Properties[native.PropIncomplete] != "true" {
 						t.Fatalf("manifest does not say incomplete; properties %v", tr.Properties)
 					}
 					if len(tr.Locations) != 3 {
@@ -51,7 +51,7 @@ func TestAbortedRunLeavesReadableTrace(t *testing.T) {
 							t.Errorf("rank %d: the MPI_Init offset measurement is missing", r)
 						}
 					}
-					if _, err := trace.ReadDir(filepath.Join(dir, "truth"), nil); err != nil {
+					if _, err := native.ReadDir(filepath.Join(dir, "truth"), nil); err != nil {
 						t.Errorf("truth of an aborted run: %v", err)
 					}
 					if m, err := matchMessages(tr); err != nil {
@@ -122,7 +122,7 @@ func TestClearErrors(t *testing.T) {
 		if res := run(t, timeoutCorrect, env, ct, "-q", "-o", dir, pm1, "1"); res.err != nil {
 			t.Fatalf("singleton run: %v\n%s", res.err, res.stderr)
 		}
-		if _, err := trace.ReadDir(dir, nil); err != nil {
+		if _, err := native.ReadDir(dir, nil); err != nil {
 			t.Fatalf("singleton trace: %v", err)
 		}
 		res := run(t, timeoutCorrect, env, ct, "-o", dir, pm1, "1")

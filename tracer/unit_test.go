@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -139,10 +140,10 @@ func TestCountWholeBlocks(t *testing.T) {
 	for i := 0; i < 3000; i++ {
 		tr.Locations[0].Events.AppendRegion(trace.KindEnter, int64(i*10), 0)
 	}
-	opt := trace.DefaultWriteOptions()
-	opt.Codec = trace.CodecNone
+	opt := native.DefaultWriteOptions()
+	opt.Codec = native.CodecNone
 	opt.BlockSize = 1000
-	if err := trace.WriteDir(dir, tr, opt); err != nil {
+	if err := native.WriteDir(dir, tr, opt); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "events", "0.clce")
@@ -190,9 +191,9 @@ func TestIncompleteManifest(t *testing.T) {
 	ev.AppendRegion(trace.KindEnter, 5, 0)
 	ev.AppendRegion(trace.KindLeave, 9, 0)
 	ev.AppendMsg(trace.KindSend, 12, trace.Message{Peer: 1, Comm: 0, Tag: 3, Bytes: 8})
-	opt := trace.DefaultWriteOptions()
-	opt.Codec = trace.CodecNone
-	if err := trace.WriteDir(filepath.Join(dir, "w"), src, opt); err != nil {
+	opt := native.DefaultWriteOptions()
+	opt.Codec = native.CodecNone
+	if err := native.WriteDir(filepath.Join(dir, "w"), src, opt); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "events"), 0o755); err != nil {
@@ -221,11 +222,11 @@ func TestIncompleteManifest(t *testing.T) {
 	if err != nil || !wrote {
 		t.Fatalf("WriteIncompleteManifest: %v %v", wrote, err)
 	}
-	tr, err := trace.ReadDir(dir, nil)
+	tr, err := native.ReadDir(dir, nil)
 	if err != nil {
 		t.Fatalf("reading the incomplete trace: %v", err)
 	}
-	if tr.Properties[trace.PropIncomplete] != "true" || tr.Resolution != 2e9 || len(tr.Locations) != 2 || len(tr.Nodes) != 2 {
+	if tr.Properties[native.PropIncomplete] != "true" || tr.Resolution != 2e9 || len(tr.Locations) != 2 || len(tr.Nodes) != 2 {
 		t.Fatalf("read back %+v", tr)
 	}
 	if got := tr.Comms[2].Members; len(got) != 2 || got[0] != 1 || got[1] != 0 {

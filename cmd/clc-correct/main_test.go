@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/trace"
 )
@@ -30,7 +31,7 @@ func TestCorrectsShippedTrace(t *testing.T) {
 	assert.Positive(t, before)
 	assert.Zero(t, after)
 	assert.NotNil(t, r["accuracy"], "the shipped trace has truth/")
-	assert.True(t, trace.IsDir(out))
+	assert.True(t, native.IsDir(out))
 }
 
 func TestCheckWritesNothing(t *testing.T) {
@@ -65,7 +66,7 @@ func TestBadArguments(t *testing.T) {
 // --strict turns an inconsistent trace (an unmatched send) into exit 2,
 // with the output still written.
 func TestStrict(t *testing.T) {
-	tr, err := trace.ReadDir(simTrace, nil)
+	tr, err := native.ReadDir(simTrace, nil)
 	require.NoError(t, err)
 	// Drop one receive's message: make it an internal event.
 	ev := &tr.Locations[1].Events
@@ -78,12 +79,12 @@ func TestStrict(t *testing.T) {
 		}
 	}
 	in := filepath.Join(t.TempDir(), "in")
-	require.NoError(t, trace.WriteDir(in, tr, nil))
+	require.NoError(t, native.WriteDir(in, tr, nil))
 	out := filepath.Join(t.TempDir(), "out")
 	assert.Equal(t, exitOK, run([]string{in, "-o", out, "-q"}))
 	out2 := filepath.Join(t.TempDir(), "out")
 	assert.Equal(t, exitInconsistent, run([]string{in, "-o", out2, "-q", "--strict"}))
-	assert.True(t, trace.IsDir(out2), "the output is written even with --strict")
+	assert.True(t, native.IsDir(out2), "the output is written even with --strict")
 }
 
 // Converting to OTF2 writes an archive that the reference reader accepts.
@@ -103,9 +104,9 @@ func TestConvertToOTF2(t *testing.T) {
 	// And back to native: same number of events.
 	back := filepath.Join(t.TempDir(), "back")
 	require.Equal(t, exitOK, run([]string{out, "-o", back, "--format", "native", "-q"}))
-	a, err := trace.ReadDir(simTrace, nil)
+	a, err := native.ReadDir(simTrace, nil)
 	require.NoError(t, err)
-	b, err := trace.ReadDir(back, nil)
+	b, err := native.ReadDir(back, nil)
 	require.NoError(t, err)
 	assert.Equal(t, a.NumEvents(), b.NumEvents())
 	assert.True(t, strings.HasPrefix(b.Properties["clc.corrected"], "clc-correct"))

@@ -21,6 +21,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/sim"
 	"github.com/clc-tools/clc/trace"
@@ -175,14 +176,14 @@ func write(cfg sim.Config, out string, o options, log io.Writer) (err error) {
 	var rec trace.Sink
 	switch o.format {
 	case "native":
-		rec, err = trace.CreateDir(recDir, defs, nil)
+		rec, err = native.CreateDir(recDir, defs, nil)
 	case "otf2":
 		rec, err = otf.Create(recDir, defs, &otf.WriteOptions{Creator: "clc-sim"})
 	}
 	if err != nil {
 		return err
 	}
-	truth, err := trace.CreateDir(truthDir, tdefs, nil)
+	truth, err := native.CreateDir(truthDir, tdefs, nil)
 	if err != nil {
 		if a, ok := rec.(aborter); ok {
 			a.Abort()

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/sim"
 	"github.com/clc-tools/clc/trace"
@@ -60,11 +61,11 @@ func TestNativeLayout(t *testing.T) {
 			t.Errorf("missing %s: %v", p, err)
 		}
 	}
-	rec, err := trace.ReadDir(dir, nil)
+	rec, err := native.ReadDir(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	truth, err := trace.ReadDir(filepath.Join(dir, "truth"), nil)
+	truth, err := native.ReadDir(filepath.Join(dir, "truth"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func TestRefuseAndForce(t *testing.T) {
 	if _, err := runCmd(t, dir, "--ranks", "3", "--steps", "1", "--force"); err != nil {
 		t.Fatalf("--force: %v", err)
 	}
-	tr, err := trace.ReadDir(dir, nil)
+	tr, err := native.ReadDir(dir, nil)
 	if err != nil || len(tr.Locations) != 3 {
 		t.Fatalf("after --force: %v, %d locations", err, len(tr.Locations))
 	}
@@ -198,7 +199,7 @@ func TestOTF2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	truth, err := trace.ReadDir(filepath.Join(dir, "truth"), nil)
+	truth, err := native.ReadDir(filepath.Join(dir, "truth"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package trace
+package native
 
 import (
 	"flag"
@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/clc-tools/clc/trace"
 )
 
 var benchEvents = flag.Int("native.events", 10_000_000, "events in the native format benchmarks' synthetic trace")
@@ -39,20 +41,20 @@ const (
 // with Irecv/Isend/Waitall with both neighbours, a blocking send/recv every
 // fourth step, an allreduce every eighth and a bcast every 32nd. About
 // 62 % of the events are enters and leaves.
-func synthTrace(n, locs int) *Trace {
-	tr := &Trace{Resolution: 1e9, Properties: map[string]string{"creator": "synthTrace"}}
+func synthTrace(n, locs int) *trace.Trace {
+	tr := &trace.Trace{Resolution: 1e9, Properties: map[string]string{"creator": "synthTrace"}}
 	for i := range (locs + 3) / 4 {
-		tr.Nodes = append(tr.Nodes, Node{Name: fmt.Sprintf("node%d", i)})
+		tr.Nodes = append(tr.Nodes, trace.Node{Name: fmt.Sprintf("node%d", i)})
 	}
 	for _, r := range []string{"MPI_Init", "MPI_Finalize", "compute", "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Waitall", "MPI_Allreduce", "MPI_Bcast"} {
-		tr.Regions = append(tr.Regions, Region{Name: r})
+		tr.Regions = append(tr.Regions, trace.Region{Name: r})
 	}
-	world := Comm{Name: "MPI_COMM_WORLD"}
+	world := trace.Comm{Name: "MPI_COMM_WORLD"}
 	for i := range locs {
 		world.Members = append(world.Members, int32(i))
-		tr.Locations = append(tr.Locations, &Location{ID: uint64(i), Name: fmt.Sprintf("rank %d", i), Node: int32(i / 4)})
+		tr.Locations = append(tr.Locations, &trace.Location{ID: uint64(i), Name: fmt.Sprintf("rank %d", i), Node: int32(i / 4)})
 	}
-	tr.Comms = []Comm{world}
+	tr.Comms = []trace.Comm{world}
 	per := n / locs
 	for li, l := range tr.Locations {
 		rng := rand.New(rand.NewPCG(uint64(li), 99))
@@ -60,54 +62,54 @@ func synthTrace(n, locs int) *Trace {
 		e.Grow(per)
 		t := int64(1_700_000_000_000_000_000) + rng.Int64N(1_000_000)
 		gap := func(lo, hi int64) int64 { t += lo + rng.Int64N(hi-lo); return t }
-		call := func(reg uint32) { e.AppendRegion(KindEnter, gap(50, 300), reg) }
-		ret := func(reg uint32) { e.AppendRegion(KindLeave, gap(50, 300), reg) }
+		call := func(reg uint32) { e.AppendRegion(trace.KindEnter, gap(50, 300), reg) }
+		ret := func(reg uint32) { e.AppendRegion(trace.KindLeave, gap(50, 300), reg) }
 		left, right := uint32((li+locs-1)%locs), uint32((li+1)%locs)
 		call(synRegInit)
 		ret(synRegInit)
 		var req uint64
 		for step := 0; e.Len() < per-20; step++ {
 			call(synRegCompute)
-			e.AppendRegion(KindLeave, gap(5_000, 100_000), synRegCompute)
+			e.AppendRegion(trace.KindLeave, gap(5_000, 100_000), synRegCompute)
 			for range 2 {
 				req++
 				call(synRegIrecv)
-				e.AppendReq(KindIrecvRequest, gap(20, 100), req)
+				e.AppendReq(trace.KindIrecvRequest, gap(20, 100), req)
 				ret(synRegIrecv)
 			}
 			for _, peer := range []uint32{left, right} {
 				req++
 				call(synRegIsend)
-				e.AppendMsg(KindIsend, gap(20, 100), Message{Peer: peer, Comm: 0, Tag: 17, Bytes: 65536, Request: req})
+				e.AppendMsg(trace.KindIsend, gap(20, 100), trace.Message{Peer: peer, Comm: 0, Tag: 17, Bytes: 65536, Request: req})
 				ret(synRegIsend)
 			}
 			call(synRegWaitall)
-			e.AppendMsg(KindIrecv, gap(500, 5_000), Message{Peer: left, Comm: 0, Tag: 17, Bytes: 65536, Request: req - 3})
-			e.AppendMsg(KindIrecv, gap(20, 200), Message{Peer: right, Comm: 0, Tag: 17, Bytes: 65536, Request: req - 2})
-			e.AppendReq(KindIsendComplete, gap(20, 200), req-1)
-			e.AppendReq(KindIsendComplete, gap(20, 200), req)
+			e.AppendMsg(trace.KindIrecv, gap(500, 5_000), trace.Message{Peer: left, Comm: 0, Tag: 17, Bytes: 65536, Request: req - 3})
+			e.AppendMsg(trace.KindIrecv, gap(20, 200), trace.Message{Peer: right, Comm: 0, Tag: 17, Bytes: 65536, Request: req - 2})
+			e.AppendReq(trace.KindIsendComplete, gap(20, 200), req-1)
+			e.AppendReq(trace.KindIsendComplete, gap(20, 200), req)
 			ret(synRegWaitall)
 			if step%4 == 0 {
 				if li%2 == 0 {
 					call(synRegSend)
-					e.AppendMsg(KindSend, gap(100, 1_000), Message{Peer: right, Comm: 0, Tag: 3, Bytes: 8})
+					e.AppendMsg(trace.KindSend, gap(100, 1_000), trace.Message{Peer: right, Comm: 0, Tag: 3, Bytes: 8})
 					ret(synRegSend)
 				} else {
 					call(synRegRecv)
-					e.AppendMsg(KindRecv, gap(100, 10_000), Message{Peer: left, Comm: 0, Tag: 3, Bytes: 8})
+					e.AppendMsg(trace.KindRecv, gap(100, 10_000), trace.Message{Peer: left, Comm: 0, Tag: 3, Bytes: 8})
 					ret(synRegRecv)
 				}
 			}
 			if step%8 == 0 {
 				call(synRegAllreduce)
 				e.AppendCollBegin(gap(20, 100))
-				e.AppendColl(KindCollEnd, gap(1_000, 20_000), Collective{Op: OpAllreduce, Comm: 0, Root: NoRoot, Sent: 8, Received: 8})
+				e.AppendColl(trace.KindCollEnd, gap(1_000, 20_000), trace.Collective{Op: trace.OpAllreduce, Comm: 0, Root: trace.NoRoot, Sent: 8, Received: 8})
 				ret(synRegAllreduce)
 			}
 			if step%32 == 0 {
 				call(synRegBcast)
 				e.AppendCollBegin(gap(20, 100))
-				e.AppendColl(KindCollEnd, gap(1_000, 20_000), Collective{Op: OpBcast, Comm: 0, Root: 0, Sent: 4096 * uint64(btoi(li == 0)) * uint64(locs-1), Received: 4096 * uint64(btoi(li != 0))})
+				e.AppendColl(trace.KindCollEnd, gap(1_000, 20_000), trace.Collective{Op: trace.OpBcast, Comm: 0, Root: 0, Sent: 4096 * uint64(btoi(li == 0)) * uint64(locs-1), Received: 4096 * uint64(btoi(li != 0))})
 				ret(synRegBcast)
 			}
 		}
@@ -251,9 +253,9 @@ func BenchmarkNativeDirWriterManyLocations(b *testing.B) {
 		per = 1
 	}
 	defs := synthTrace(locs, locs) // definitions; events replaced below
-	var chunk Events
+	var chunk trace.Events
 	for i := range per {
-		chunk.AppendRegion(KindEnter+Kind(i%2), int64(i)*1000, synRegCompute)
+		chunk.AppendRegion(trace.KindEnter+trace.Kind(i%2), int64(i)*1000, synRegCompute)
 	}
 	for i := 0; i < b.N; i++ {
 		dir := filepath.Join(b.TempDir(), "tr")
@@ -383,7 +385,7 @@ func BenchmarkNativeLocations(b *testing.B) {
 					var g errgroup.Group
 					for range par {
 						g.Go(func() error {
-							var piece Events
+							var piece trace.Events
 							for {
 								lo := int(next.Add(int64(batch))) - batch
 								if lo >= locs {

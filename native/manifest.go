@@ -1,4 +1,4 @@
-package trace
+package native
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/clc-tools/clc/trace"
 )
 
 // This file reads and writes the manifest clc.json (docs/format.md,
@@ -72,7 +74,7 @@ type jsonOffset struct {
 // every location is bundled: exts[i] are the extents of location i in the
 // files named by files (relative to the trace directory), and the manifest
 // has version 2; otherwise version 1.
-func encodeManifest(defs *Trace, counts []uint64, complete bool, files []string, exts [][]extent) ([]byte, error) {
+func encodeManifest(defs *trace.Trace, counts []uint64, complete bool, files []string, exts [][]extent) ([]byte, error) {
 	version := int64(nativeVersion1)
 	if exts != nil {
 		version = NativeVersion
@@ -138,7 +140,7 @@ func encodeManifest(defs *Trace, counts []uint64, complete bool, files []string,
 
 // manifest is a decoded and checked clc.json.
 type manifest struct {
-	defs     *Trace
+	defs     *trace.Trace
 	counts   []int64 // per location, -1 where "events" is absent
 	complete bool
 	// files are the distinct file names (relative to the trace directory,
@@ -207,13 +209,13 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 	if m.TimerResolution == nil || *m.TimerResolution == 0 {
 		return nil, bad(-1, "timer_resolution missing or 0")
 	}
-	t := &Trace{
+	t := &trace.Trace{
 		Resolution: *m.TimerResolution,
 		Properties: m.Properties,
-		Nodes:      make([]Node, len(m.Nodes)),
-		Regions:    make([]Region, len(m.Regions)),
-		Comms:      make([]Comm, len(m.Communicators)),
-		Locations:  make([]*Location, len(m.Locations)),
+		Nodes:      make([]trace.Node, len(m.Nodes)),
+		Regions:    make([]trace.Region, len(m.Regions)),
+		Comms:      make([]trace.Comm, len(m.Communicators)),
+		Locations:  make([]*trace.Location, len(m.Locations)),
 	}
 	for i, n := range m.Nodes {
 		t.Nodes[i].Name = n.Name
@@ -222,9 +224,9 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 		t.Regions[i].Name = r.Name
 	}
 	for i, c := range m.Communicators {
-		t.Comms[i] = Comm{Name: c.Name, Members: c.Members}
+		t.Comms[i] = trace.Comm{Name: c.Name, Members: c.Members}
 	}
-	locs := make([]Location, len(m.Locations))
+	locs := make([]trace.Location, len(m.Locations))
 	counts := make([]int64, len(m.Locations))
 	var files []string
 	var fileIdx map[string]int32
@@ -238,8 +240,8 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 		}
 		counts[i] = -1
 		if jl.Events != nil {
-			if *jl.Events > MaxEvents {
-				return nil, formatErr(path, -1, i, -1, -1, "%d events, more than %d", *jl.Events, uint64(MaxEvents))
+			if *jl.Events > trace.MaxEvents {
+				return nil, formatErr(path, -1, i, -1, -1, "%d events, more than %d", *jl.Events, uint64(trace.MaxEvents))
 			}
 			counts[i] = int64(*jl.Events)
 		} else if *m.Complete {
@@ -284,15 +286,15 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 		l := &locs[i]
 		l.ID, l.Name, l.Node = *jl.ID, jl.Name, *jl.Node
 		if len(jl.Offsets) > 0 {
-			l.Offsets = make([]ClockOffset, len(jl.Offsets))
+			l.Offsets = make([]trace.ClockOffset, len(jl.Offsets))
 			for k, o := range jl.Offsets {
-				l.Offsets[k] = ClockOffset(o)
+				l.Offsets[k] = trace.ClockOffset(o)
 			}
 		}
 		t.Locations[i] = l
 	}
 	if err := t.Validate(); err != nil {
-		var ee *EventError
+		var ee *trace.EventError
 		if errors.As(err, &ee) {
 			return nil, &FormatError{Path: path, Offset: -1, Location: ee.Location, Block: -1, Event: -1, Err: ee.Err}
 		}

@@ -1,4 +1,4 @@
-package trace
+package native
 
 import (
 	"encoding/binary"
@@ -8,6 +8,8 @@ import (
 	"math"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/clc-tools/clc/trace"
 )
 
 // This file decodes stored blocks into raw payloads and raw payloads into
@@ -19,7 +21,7 @@ type refLimits struct {
 	commSize []uint64
 }
 
-func limitsOf(t *Trace) *refLimits {
+func limitsOf(t *trace.Trace) *refLimits {
 	l := &refLimits{regions: uint64(len(t.Regions)), commSize: make([]uint64, len(t.Comms))}
 	for i := range t.Comms {
 		l.commSize[i] = uint64(t.Comms[i].Size())
@@ -157,12 +159,12 @@ func (a *arena) copy(d []byte) []byte {
 // eventsMark records the lengths of an Events' columns and tables.
 type eventsMark struct{ n, msgs, colls, reqs, opaque, attach int }
 
-func markOf(e *Events) eventsMark {
+func markOf(e *trace.Events) eventsMark {
 	return eventsMark{len(e.Kind), len(e.Msgs), len(e.Colls), len(e.Reqs), len(e.Opaque), len(e.Attach)}
 }
 
 // truncate cuts e back to the lengths of m.
-func (m eventsMark) truncate(e *Events) {
+func (m eventsMark) truncate(e *trace.Events) {
 	e.Kind, e.Time, e.Ref = e.Kind[:m.n], e.Time[:m.n], e.Ref[:m.n]
 	e.Msgs, e.Colls, e.Reqs = e.Msgs[:m.msgs], e.Colls[:m.colls], e.Reqs[:m.reqs]
 	e.Opaque, e.Attach = e.Opaque[:m.opaque], e.Attach[:m.attach]
@@ -177,10 +179,10 @@ type recDecoder struct {
 	err      error
 	check    bool
 	commSize []uint64
-	msgs     []Message
-	colls    []Collective
+	msgs     []trace.Message
+	colls    []trace.Collective
 	reqs     []uint64
-	opaque   []Opaque
+	opaque   []trace.Opaque
 	ar       *arena
 }
 
@@ -241,58 +243,58 @@ func (d *recDecoder) data(what string) []byte {
 }
 
 // commRank checks a communicator and (if rank1 > 0) rank rank1-1 in it.
-func (d *recDecoder) commRank(k Kind, comm uint32, rank1 uint64, what string) {
+func (d *recDecoder) commRank(k trace.Kind, comm uint32, rank1 uint64, what string) {
 	if !d.check || d.err != nil {
 		return
 	}
 	if uint64(comm) >= uint64(len(d.commSize)) {
-		d.fail(fmt.Errorf("%w: %s: communicator %d out of range (%d communicators)", ErrInvalid, k, comm, len(d.commSize)))
+		d.fail(fmt.Errorf("%w: %s: communicator %d out of range (%d communicators)", trace.ErrInvalid, k, comm, len(d.commSize)))
 	} else if rank1 > d.commSize[comm] {
-		d.fail(fmt.Errorf("%w: %s: %s rank %d outside communicator %d of size %d", ErrInvalid, k, what, rank1-1, comm, d.commSize[comm]))
+		d.fail(fmt.Errorf("%w: %s: %s rank %d outside communicator %d of size %d", trace.ErrInvalid, k, what, rank1-1, comm, d.commSize[comm]))
 	}
 }
 
 // payload reads the fields of a record of kind k (not enter or leave) and
 // returns the event's Ref.
-func (d *recDecoder) payload(k Kind) uint32 {
+func (d *recDecoder) payload(k trace.Kind) uint32 {
 	switch k {
-	case KindSend, KindRecv, KindIsend, KindIrecv:
-		var m Message
+	case trace.KindSend, trace.KindRecv, trace.KindIsend, trace.KindIrecv:
+		var m trace.Message
 		m.Peer = d.u32("peer")
 		m.Comm = d.u32("comm")
 		m.Tag = d.u32("tag")
 		m.Bytes = d.u64("bytes")
-		if k == KindIsend || k == KindIrecv {
+		if k == trace.KindIsend || k == trace.KindIrecv {
 			m.Request = d.u64("request")
 		}
 		d.commRank(k, m.Comm, uint64(m.Peer)+1, "peer")
 		d.msgs = append(d.msgs, m)
 		return uint32(len(d.msgs) - 1)
-	case KindIsendComplete, KindIrecvRequest, KindRequestTest, KindRequestCancelled, KindNBCollRequest:
+	case trace.KindIsendComplete, trace.KindIrecvRequest, trace.KindRequestTest, trace.KindRequestCancelled, trace.KindNBCollRequest:
 		d.reqs = append(d.reqs, d.u64("request"))
 		return uint32(len(d.reqs) - 1)
-	case KindCollBegin:
+	case trace.KindCollBegin:
 		return 0
-	case KindCollEnd, KindNBCollComplete:
-		var c Collective
-		c.Op = CollOp(d.byte1("op"))
+	case trace.KindCollEnd, trace.KindNBCollComplete:
+		var c trace.Collective
+		c.Op = trace.CollOp(d.byte1("op"))
 		c.Comm = d.u32("comm")
 		root1 := d.u32("root1")
 		c.Root = root1 - 1
 		c.Sent = d.u64("sent")
 		c.Received = d.u64("received")
-		if k == KindNBCollComplete {
+		if k == trace.KindNBCollComplete {
 			c.Request = d.u64("request")
 		}
 		d.commRank(k, c.Comm, uint64(root1), "root")
 		d.colls = append(d.colls, c)
 		return uint32(len(d.colls) - 1)
-	case KindCommCreate, KindCommDestroy:
+	case trace.KindCommCreate, trace.KindCommDestroy:
 		c := d.u32("comm")
 		d.commRank(k, c, 0, "")
 		return c
-	case KindOther:
-		var o Opaque
+	case trace.KindOther:
+		var o trace.Opaque
 		o.Format = d.byte1("format")
 		o.Type = d.u32("type")
 		o.Data = d.data("other")
@@ -307,7 +309,7 @@ func (d *recDecoder) payload(k Kind) uint32 {
 // appending them to dst, with every reference checked against lim (nil: no
 // checks). On error dst holds a prefix of the block's events and the error
 // is a *decodeError.
-func decodeRecords(raw []byte, n int, dst *Events, lim *refLimits, ar *arena) error {
+func decodeRecords(raw []byte, n int, dst *trace.Events, lim *refLimits, ar *arena) error {
 	dst.Grow(n)
 	base := len(dst.Kind)
 	// Write the columns by index within the capacity Grow made.
@@ -327,7 +329,7 @@ func decodeRecords(raw []byte, n int, dst *Events, lim *refLimits, ar *arena) er
 	fail := func(err error) error { return &decodeError{off: start, event: cnt, err: err} }
 	for p < len(raw) {
 		start = p
-		k := Kind(raw[p])
+		k := trace.Kind(raw[p])
 		p++
 		if k == kindAttachment {
 			if cnt == 0 {
@@ -340,7 +342,7 @@ func decodeRecords(raw []byte, n int, dst *Events, lim *refLimits, ar *arena) er
 				return fail(d.err)
 			}
 			p = d.p
-			attach = append(attach, Attachment{Event: uint32(base + cnt - 1), Format: format, Data: data})
+			attach = append(attach, trace.Attachment{Event: uint32(base + cnt - 1), Format: format, Data: data})
 			continue
 		}
 		if cnt == n {
@@ -363,7 +365,7 @@ func decodeRecords(raw []byte, n int, dst *Events, lim *refLimits, ar *arena) er
 		// below), which names the field.
 		var ref uint32
 		switch k {
-		case KindEnter, KindLeave:
+		case trace.KindEnter, trace.KindLeave:
 			var v uint64
 			q := p + 1
 			if p < len(raw) && raw[p] < 0x80 {
@@ -375,14 +377,14 @@ func decodeRecords(raw []byte, n int, dst *Events, lim *refLimits, ar *arena) er
 				if v > math.MaxUint32 {
 					return fail(fmt.Errorf("region: %d does not fit 32 bits", v))
 				}
-				return fail(fmt.Errorf("%w: %s: region %d out of range (%d regions)", ErrInvalid, k, v, regions))
+				return fail(fmt.Errorf("%w: %s: region %d out of range (%d regions)", trace.ErrInvalid, k, v, regions))
 			}
 			ref, p = uint32(v), q
 			goto store
-		case KindSend, KindRecv, KindIsend, KindIrecv:
+		case trace.KindSend, trace.KindRecv, trace.KindIsend, trace.KindIrecv:
 			var f [5]uint64 // peer, comm, tag, bytes, request
 			nf := 4
-			if k == KindIsend || k == KindIrecv {
+			if k == trace.KindIsend || k == trace.KindIrecv {
 				nf = 5
 			}
 			q := uvarints(raw, p, f[:nf])
@@ -394,9 +396,9 @@ func decodeRecords(raw []byte, n int, dst *Events, lim *refLimits, ar *arena) er
 				break
 			}
 			ref, p = uint32(len(d.msgs)), q
-			d.msgs = append(d.msgs, Message{Peer: uint32(peer), Comm: uint32(comm), Tag: uint32(f[2]), Bytes: f[3], Request: f[4]})
+			d.msgs = append(d.msgs, trace.Message{Peer: uint32(peer), Comm: uint32(comm), Tag: uint32(f[2]), Bytes: f[3], Request: f[4]})
 			goto store
-		case KindIsendComplete, KindIrecvRequest, KindRequestTest, KindRequestCancelled, KindNBCollRequest:
+		case trace.KindIsendComplete, trace.KindIrecvRequest, trace.KindRequestTest, trace.KindRequestCancelled, trace.KindNBCollRequest:
 			var f [1]uint64
 			q := uvarints(raw, p, f[:])
 			if q < 0 {
@@ -405,7 +407,7 @@ func decodeRecords(raw []byte, n int, dst *Events, lim *refLimits, ar *arena) er
 			ref, p = uint32(len(d.reqs)), q
 			d.reqs = append(d.reqs, f[0])
 			goto store
-		case KindCollBegin:
+		case trace.KindCollBegin:
 			goto store
 		}
 		d.p = p

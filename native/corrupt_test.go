@@ -1,4 +1,4 @@
-package trace
+package native
 
 import (
 	"encoding/binary"
@@ -13,43 +13,45 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/clc-tools/clc/trace"
 )
 
 // smallTrace is a valid trace with every kind of event, attachments and
 // opaque data, two locations.
-func smallTrace() *Trace {
-	tr := &Trace{
+func smallTrace() *trace.Trace {
+	tr := &trace.Trace{
 		Resolution: 1e9,
-		Nodes:      []Node{{"a"}, {"b"}},
-		Regions:    []Region{{"MPI_Init"}, {"MPI_Send"}, {"work"}},
-		Comms:      []Comm{{Name: "world", Members: []int32{0, 1}}, {Name: "self", Members: []int32{1}}},
-		Locations:  []*Location{{ID: 0, Name: "rank 0", Node: 0}, {ID: 1, Name: "rank 1", Node: 1}},
+		Nodes:      []trace.Node{{Name: "a"}, {Name: "b"}},
+		Regions:    []trace.Region{{Name: "MPI_Init"}, {Name: "MPI_Send"}, {Name: "work"}},
+		Comms:      []trace.Comm{{Name: "world", Members: []int32{0, 1}}, {Name: "self", Members: []int32{1}}},
+		Locations:  []*trace.Location{{ID: 0, Name: "rank 0", Node: 0}, {ID: 1, Name: "rank 1", Node: 1}},
 	}
 	for li, l := range tr.Locations {
 		e := &l.Events
 		t := int64(1000 * (li + 1))
 		step := func() int64 { t += 137; return t }
 		for rep := range 4 {
-			e.AppendRegion(KindEnter, step(), 2)
-			e.AppendMsg(KindSend, step(), Message{Peer: uint32(1 - li), Comm: 0, Tag: 7, Bytes: 1 << 20})
-			e.AppendMsg(KindIsend, step(), Message{Peer: 0, Comm: 0, Tag: math.MaxUint32, Bytes: math.MaxUint64, Request: 99})
-			e.AppendReq(KindIsendComplete, step(), 99)
-			e.AppendReq(KindIrecvRequest, step(), 100)
-			e.AppendMsg(KindRecv, step(), Message{Peer: 1, Comm: 0, Tag: 0, Bytes: 8})
+			e.AppendRegion(trace.KindEnter, step(), 2)
+			e.AppendMsg(trace.KindSend, step(), trace.Message{Peer: uint32(1 - li), Comm: 0, Tag: 7, Bytes: 1 << 20})
+			e.AppendMsg(trace.KindIsend, step(), trace.Message{Peer: 0, Comm: 0, Tag: math.MaxUint32, Bytes: math.MaxUint64, Request: 99})
+			e.AppendReq(trace.KindIsendComplete, step(), 99)
+			e.AppendReq(trace.KindIrecvRequest, step(), 100)
+			e.AppendMsg(trace.KindRecv, step(), trace.Message{Peer: 1, Comm: 0, Tag: 0, Bytes: 8})
 			e.AttachLast(1, []byte{1, 2, 3})
-			e.AppendMsg(KindIrecv, step(), Message{Peer: 0, Comm: 0, Tag: 3, Bytes: 0, Request: 100})
-			e.AppendReq(KindRequestTest, step(), 5)
-			e.AppendReq(KindRequestCancelled, step(), 6)
+			e.AppendMsg(trace.KindIrecv, step(), trace.Message{Peer: 0, Comm: 0, Tag: 3, Bytes: 0, Request: 100})
+			e.AppendReq(trace.KindRequestTest, step(), 5)
+			e.AppendReq(trace.KindRequestCancelled, step(), 6)
 			e.AppendCollBegin(step())
-			e.AppendColl(KindCollEnd, step(), Collective{Op: OpAllreduce, Comm: 0, Root: NoRoot, Sent: 8, Received: 8})
-			e.AppendReq(KindNBCollRequest, step(), 7)
-			e.AppendColl(KindNBCollComplete, step(), Collective{Op: OpBcast, Comm: 0, Root: 1, Sent: 0, Received: 4, Request: 7})
-			e.AppendComm(KindCommCreate, step(), 1)
-			e.AppendComm(KindCommDestroy, step(), 1)
-			e.AppendOpaque(step(), Opaque{Format: FormatOTF2, Type: 42, Data: []byte("opaque" + strconv.Itoa(rep))})
+			e.AppendColl(trace.KindCollEnd, step(), trace.Collective{Op: trace.OpAllreduce, Comm: 0, Root: trace.NoRoot, Sent: 8, Received: 8})
+			e.AppendReq(trace.KindNBCollRequest, step(), 7)
+			e.AppendColl(trace.KindNBCollComplete, step(), trace.Collective{Op: trace.OpBcast, Comm: 0, Root: 1, Sent: 0, Received: 4, Request: 7})
+			e.AppendComm(trace.KindCommCreate, step(), 1)
+			e.AppendComm(trace.KindCommDestroy, step(), 1)
+			e.AppendOpaque(step(), trace.Opaque{Format: trace.FormatOTF2, Type: 42, Data: []byte("opaque" + strconv.Itoa(rep))})
 			e.AttachLast(1, nil)
 			e.AttachLast(2, []byte("second"))
-			e.AppendRegion(KindLeave, step(), 2)
+			e.AppendRegion(trace.KindLeave, step(), 2)
 		}
 	}
 	return tr
@@ -73,7 +75,7 @@ func blockEnds(t *testing.T, data []byte) (ends []int, counts []int) {
 	return ends, counts
 }
 
-func writeSmall(t *testing.T, codec Codec) (string, *Trace) {
+func writeSmall(t *testing.T, codec Codec) (string, *trace.Trace) {
 	t.Helper()
 	tr := smallTrace()
 	dir := filepath.Join(t.TempDir(), "tr")
@@ -158,7 +160,7 @@ func TestNativeCutEveryOffset(t *testing.T) {
 					}
 				}
 				require.Equal(t, want, got.Locations[loc].Events.Len(), "cut at %d", cut)
-				var prefix Events
+				var prefix trace.Events
 				att := 0
 				for i := range want {
 					prefix.Append(&tr.Locations[loc].Events, i, &att)
@@ -170,7 +172,7 @@ func TestNativeCutEveryOffset(t *testing.T) {
 				} else {
 					require.Equal(t, strconv.Itoa(loc), got.Properties[PropTruncated], "cut at %d", cut)
 				}
-				requireSameTrace(t, &Trace{Locations: tr.Locations[1-loc : 2-loc]}, &Trace{Locations: got.Locations[1-loc : 2-loc]})
+				requireSameTrace(t, &trace.Trace{Locations: tr.Locations[1-loc : 2-loc]}, &trace.Trace{Locations: got.Locations[1-loc : 2-loc]})
 			}
 			require.NoError(t, os.WriteFile(path, orig, 0o666))
 			setComplete(t, dir, true)
@@ -265,7 +267,7 @@ func TestNativeDanglingEventRefs(t *testing.T) {
 	s := string(orig)
 	n0 := tr.Locations[0].Events.Len()
 	ev0 := fmt.Sprintf(`"events":%d}`, n0)
-	firstOf := func(loc int, pred func(k Kind) bool) int64 {
+	firstOf := func(loc int, pred func(k trace.Kind) bool) int64 {
 		for i, k := range tr.Locations[loc].Events.Kind {
 			if pred(k) {
 				return int64(i)
@@ -279,11 +281,11 @@ func TestNativeDanglingEventRefs(t *testing.T) {
 		loc            int
 		event          int64
 	}{
-		{"region", `,{"name":"work"}`, ``, 0, firstOf(0, func(k Kind) bool { return k == KindEnter })},
+		{"region", `,{"name":"work"}`, ``, 0, firstOf(0, func(k trace.Kind) bool { return k == trace.KindEnter })},
 		// Location 1 sends to rank 0 of world; its Isend peer 0 is fine,
 		// but with world = [1] rank 1 is outside for location 0's sends.
-		{"peer", `"members":[0,1]`, `"members":[0]`, 0, firstOf(0, func(k Kind) bool { return k == KindSend })},
-		{"communicator", `,{"name":"self","members":[1]}`, ``, 0, firstOf(0, func(k Kind) bool { return k == KindCommCreate })},
+		{"peer", `"members":[0,1]`, `"members":[0]`, 0, firstOf(0, func(k trace.Kind) bool { return k == trace.KindSend })},
+		{"communicator", `,{"name":"self","members":[1]}`, ``, 0, firstOf(0, func(k trace.Kind) bool { return k == trace.KindCommCreate })},
 		{"events count", ev0, fmt.Sprintf(`"events":%d}`, n0+1), 0, -1},
 	}
 	for _, c := range cases {
@@ -297,7 +299,7 @@ func TestNativeDanglingEventRefs(t *testing.T) {
 			require.ErrorAs(t, err, &fe)
 			require.Equal(t, c.event, fe.Event, "%v", err)
 			if c.event >= 0 {
-				require.ErrorIs(t, err, ErrInvalid)
+				require.ErrorIs(t, err, trace.ErrInvalid)
 			}
 		})
 	}
@@ -349,28 +351,28 @@ func TestNativeRecordsByHand(t *testing.T) {
 		255, 3, 1, 'z', // attachment format 3, "z"
 		255, 4, 0, // attachment format 4, empty
 	}
-	var want Events
-	want.AppendRegion(KindEnter, 5, 2)
-	want.AppendRegion(KindLeave, 4, 2)
-	want.AppendMsg(KindSend, 5, Message{Peer: 1, Comm: 0, Tag: 7, Bytes: 128})
-	want.AppendMsg(KindIsend, 5, Message{Peer: 0, Comm: 1, Tag: 0, Bytes: 0, Request: 5})
-	want.AppendReq(KindIsendComplete, 5, 5)
-	want.AppendReq(KindIrecvRequest, 5, 6)
-	want.AppendMsg(KindRecv, 5, Message{})
-	want.AppendMsg(KindIrecv, 5, Message{Request: 6})
-	want.AppendReq(KindRequestTest, 5, 6)
-	want.AppendReq(KindRequestCancelled, 5, 6)
+	var want trace.Events
+	want.AppendRegion(trace.KindEnter, 5, 2)
+	want.AppendRegion(trace.KindLeave, 4, 2)
+	want.AppendMsg(trace.KindSend, 5, trace.Message{Peer: 1, Comm: 0, Tag: 7, Bytes: 128})
+	want.AppendMsg(trace.KindIsend, 5, trace.Message{Peer: 0, Comm: 1, Tag: 0, Bytes: 0, Request: 5})
+	want.AppendReq(trace.KindIsendComplete, 5, 5)
+	want.AppendReq(trace.KindIrecvRequest, 5, 6)
+	want.AppendMsg(trace.KindRecv, 5, trace.Message{})
+	want.AppendMsg(trace.KindIrecv, 5, trace.Message{Request: 6})
+	want.AppendReq(trace.KindRequestTest, 5, 6)
+	want.AppendReq(trace.KindRequestCancelled, 5, 6)
 	want.AppendCollBegin(5)
-	want.AppendColl(KindCollEnd, 5, Collective{Op: OpAllreduce, Comm: 0, Root: NoRoot, Sent: 8, Received: 8})
-	want.AppendReq(KindNBCollRequest, 5, 9)
-	want.AppendColl(KindNBCollComplete, 5, Collective{Op: OpBcast, Comm: 1, Root: 1, Sent: 4, Received: 0, Request: 9})
-	want.AppendComm(KindCommCreate, 5, 1)
-	want.AppendComm(KindCommDestroy, 5, 1)
-	want.AppendOpaque(math.MinInt64+4, Opaque{Format: 1, Type: 42, Data: []byte("hi")}) // 5 + MaxInt64 wraps around to MinInt64 + 4
+	want.AppendColl(trace.KindCollEnd, 5, trace.Collective{Op: trace.OpAllreduce, Comm: 0, Root: trace.NoRoot, Sent: 8, Received: 8})
+	want.AppendReq(trace.KindNBCollRequest, 5, 9)
+	want.AppendColl(trace.KindNBCollComplete, 5, trace.Collective{Op: trace.OpBcast, Comm: 1, Root: 1, Sent: 4, Received: 0, Request: 9})
+	want.AppendComm(trace.KindCommCreate, 5, 1)
+	want.AppendComm(trace.KindCommDestroy, 5, 1)
+	want.AppendOpaque(math.MinInt64+4, trace.Opaque{Format: 1, Type: 42, Data: []byte("hi")}) // 5 + MaxInt64 wraps around to MinInt64 + 4
 	want.AttachLast(3, []byte("z"))
 	want.AttachLast(4, nil)
 
-	var got Events
+	var got trace.Events
 	var ar arena
 	require.NoError(t, decodeRecords(raw, want.Len(), &got, &refLimits{regions: 3, commSize: []uint64{2, 2}}, &ar))
 	require.Equal(t, flatten(&want), flatten(&got))
@@ -399,12 +401,12 @@ func TestNativeRecordsByHand(t *testing.T) {
 		"trailing partial":      {11, 0, 1},
 	}
 	for name, b := range bad {
-		var e Events
+		var e trace.Events
 		err := decodeRecords(b, 1, &e, &refLimits{regions: 3, commSize: []uint64{2, 2}}, &ar)
 		require.Error(t, err, name)
 		var de *decodeError
 		require.ErrorAs(t, err, &de, name)
 	}
-	var e Events
+	var e trace.Events
 	require.Error(t, decodeRecords([]byte{11, 0}, 2, &e, nil, &ar), "count too large")
 }

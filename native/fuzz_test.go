@@ -1,4 +1,4 @@
-package trace
+package native
 
 import (
 	"encoding/binary"
@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/clc-tools/clc/trace"
 )
 
 // fuzzLimits are the definitions fuzzed payloads are checked against.
@@ -44,7 +46,7 @@ func FuzzDecodeRecords(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte, n uint32) {
 		// Block headers guarantee N <= R/2; stay within that.
 		nn := int(n % uint32(len(raw)/2+2))
-		var e Events
+		var e trace.Events
 		var ar arena
 		lim := fuzzLimits()
 		err := decodeRecords(raw, nn, &e, lim, &ar)
@@ -61,7 +63,7 @@ func FuzzDecodeRecords(f *testing.F) {
 		if e.Len() != nn {
 			t.Fatalf("decoded %d events, want %d", e.Len(), nn)
 		}
-		if err := e.check(); err != nil {
+		if err := e.Check(); err != nil {
 			t.Fatalf("decoded events inconsistent: %v", err)
 		}
 		again, err := encodeAll(&e)
@@ -124,7 +126,7 @@ func FuzzDecodeStream(f *testing.F) {
 		if fix && !fixCRCs(data) {
 			return
 		}
-		var e Events
+		var e trace.Events
 		e.AppendCollBegin(-1) // decoding appends after existing events
 		_, err := decodeStream(data, 0, complete, fuzzLimits(), dec, &e)
 		if err != nil {
@@ -135,12 +137,12 @@ func FuzzDecodeStream(f *testing.F) {
 			if fe.Location != 0 || fe.Path == "" {
 				t.Fatalf("error %v does not name the stream", err)
 			}
-			if e.Len() < 1 || e.Kind[0] != KindCollBegin {
+			if e.Len() < 1 || e.Kind[0] != trace.KindCollBegin {
 				t.Fatal("decoding destroyed existing events")
 			}
 			return
 		}
-		if err := e.check(); err != nil {
+		if err := e.Check(); err != nil {
 			t.Fatalf("decoded events inconsistent: %v", err)
 		}
 	})
@@ -177,7 +179,7 @@ func FuzzParseManifest(f *testing.F) {
 			t.Fatal("counts and locations differ")
 		}
 		for _, c := range m.counts {
-			if c < -1 || c > MaxEvents || (m.complete && c < 0) {
+			if c < -1 || c > trace.MaxEvents || (m.complete && c < 0) {
 				t.Fatalf("bad count %d", c)
 			}
 		}
@@ -276,7 +278,7 @@ func FuzzReadBundled(f *testing.F) {
 			return
 		}
 		for _, l := range got.Locations {
-			if err := l.Events.check(); err != nil {
+			if err := l.Events.Check(); err != nil {
 				t.Fatalf("read events inconsistent: %v", err)
 			}
 		}

@@ -1,4 +1,4 @@
-package trace
+package native
 
 import (
 	"encoding/binary"
@@ -8,6 +8,8 @@ import (
 	"math"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/clc-tools/clc/trace"
 )
 
 // This file turns events into the records of a raw block payload and raw
@@ -78,17 +80,17 @@ func (t *refTracker) spill() {
 }
 
 // check compares the references with the definitions.
-func (t *refTracker) check(defs *Trace) error {
+func (t *refTracker) check(defs *trace.Trace) error {
 	t.spill()
 	if t.regions > uint64(len(defs.Regions)) {
-		return fmt.Errorf("%w: region %d out of range (%d regions)", ErrInvalid, t.regions-1, len(defs.Regions))
+		return fmt.Errorf("%w: region %d out of range (%d regions)", trace.ErrInvalid, t.regions-1, len(defs.Regions))
 	}
 	for c, need := range t.needs {
 		if uint64(c) >= uint64(len(defs.Comms)) {
-			return fmt.Errorf("%w: communicator %d out of range (%d communicators)", ErrInvalid, c, len(defs.Comms))
+			return fmt.Errorf("%w: communicator %d out of range (%d communicators)", trace.ErrInvalid, c, len(defs.Comms))
 		}
 		if size := uint64(defs.Comms[c].Size()); need > size {
-			return fmt.Errorf("%w: rank %d outside communicator %d of size %d", ErrInvalid, need-1, c, size)
+			return fmt.Errorf("%w: rank %d outside communicator %d of size %d", trace.ErrInvalid, need-1, c, size)
 		}
 	}
 	return nil
@@ -144,7 +146,7 @@ func room(buf []byte, need, limit int) []byte {
 // together with what the block holds. It returns the index of the first
 // event not encoded. Events must be in range; refs collects references for
 // a later check against the definitions.
-func (b *blockEncoder) encode(ev *Events, i, end int, att *int, limit int, refs *refTracker) (int, error) {
+func (b *blockEncoder) encode(ev *trace.Events, i, end int, att *int, limit int, refs *refTracker) (int, error) {
 	kinds, times, rs := ev.Kind, ev.Time, ev.Ref
 	msgs, colls, reqs, opaque, attach := ev.Msgs, ev.Colls, ev.Reqs, ev.Opaque, ev.Attach
 	buf, prev, n := b.buf, b.prev, b.n
@@ -155,9 +157,9 @@ func (b *blockEncoder) encode(ev *Events, i, end int, att *int, limit int, refs 
 		// Records with data bytes: make sure the event and its attachments
 		// fit in one block.
 		hasAtt := *att < len(attach) && attach[*att].Event == uint32(i)
-		if k == KindOther || hasAtt {
+		if k == trace.KindOther || hasAtt {
 			need := maxFixedRecord
-			if k == KindOther {
+			if k == trace.KindOther {
 				if int(r) >= len(opaque) {
 					return i, &encodeError{i, fmt.Errorf("other: opaque index %d out of range [0,%d)", r, len(opaque))}
 				}
@@ -182,10 +184,10 @@ func (b *blockEncoder) encode(ev *Events, i, end int, att *int, limit int, refs 
 		w[0] = byte(k)
 		q := 1 + putUvarint(w[1:], zigzag(t-prev))
 		switch k {
-		case KindEnter, KindLeave:
+		case trace.KindEnter, trace.KindLeave:
 			refs.region(r)
 			q += putUvarint(w[q:], uint64(r))
-		case KindSend, KindRecv, KindIsend, KindIrecv:
+		case trace.KindSend, trace.KindRecv, trace.KindIsend, trace.KindIrecv:
 			if int(r) >= len(msgs) {
 				return i, &encodeError{i, fmt.Errorf("%s: message index %d out of range [0,%d)", k, r, len(msgs))}
 			}
@@ -195,22 +197,22 @@ func (b *blockEncoder) encode(ev *Events, i, end int, att *int, limit int, refs 
 			q += putUvarint(w[q:], uint64(m.Comm))
 			q += putUvarint(w[q:], uint64(m.Tag))
 			q += putUvarint(w[q:], m.Bytes)
-			if k == KindIsend || k == KindIrecv {
+			if k == trace.KindIsend || k == trace.KindIrecv {
 				q += putUvarint(w[q:], m.Request)
 			}
-		case KindIsendComplete, KindIrecvRequest, KindRequestTest, KindRequestCancelled, KindNBCollRequest:
+		case trace.KindIsendComplete, trace.KindIrecvRequest, trace.KindRequestTest, trace.KindRequestCancelled, trace.KindNBCollRequest:
 			if int(r) >= len(reqs) {
 				return i, &encodeError{i, fmt.Errorf("%s: request index %d out of range [0,%d)", k, r, len(reqs))}
 			}
 			q += putUvarint(w[q:], reqs[r])
-		case KindCollBegin:
+		case trace.KindCollBegin:
 			// Ref is unused and not stored.
-		case KindCollEnd, KindNBCollComplete:
+		case trace.KindCollEnd, trace.KindNBCollComplete:
 			if int(r) >= len(colls) {
 				return i, &encodeError{i, fmt.Errorf("%s: collective index %d out of range [0,%d)", k, r, len(colls))}
 			}
 			c := &colls[r]
-			if c.Root == NoRoot {
+			if c.Root == trace.NoRoot {
 				refs.comm(c.Comm, 0)
 			} else {
 				refs.comm(c.Comm, uint64(c.Root)+1)
@@ -221,13 +223,13 @@ func (b *blockEncoder) encode(ev *Events, i, end int, att *int, limit int, refs 
 			q += putUvarint(w[q:], uint64(c.Root+1))
 			q += putUvarint(w[q:], c.Sent)
 			q += putUvarint(w[q:], c.Received)
-			if k == KindNBCollComplete {
+			if k == trace.KindNBCollComplete {
 				q += putUvarint(w[q:], c.Request)
 			}
-		case KindCommCreate, KindCommDestroy:
+		case trace.KindCommCreate, trace.KindCommDestroy:
 			refs.comm(r, 0)
 			q += putUvarint(w[q:], uint64(r))
-		case KindOther:
+		case trace.KindOther:
 			o := &opaque[r]
 			w[q] = o.Format
 			q++
@@ -259,7 +261,7 @@ func (b *blockEncoder) encode(ev *Events, i, end int, att *int, limit int, refs 
 
 // encodeAll encodes a whole Events as the records of one raw payload,
 // without block limits (used by tests and the fuzz target).
-func encodeAll(ev *Events) ([]byte, error) {
+func encodeAll(ev *trace.Events) ([]byte, error) {
 	var b blockEncoder
 	var refs refTracker
 	att := 0

@@ -1,4 +1,4 @@
-package trace
+package native
 
 import (
 	"encoding/binary"
@@ -16,6 +16,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/clc-tools/clc/trace"
 )
 
 // This file tests bundles (docs/format.md, "Bundles"): streams of several
@@ -117,14 +119,14 @@ func extentBlocks(t *testing.T, data []byte, e testExtent, loc int) (ends []int6
 
 // manyLocTrace returns a trace of n locations with a few events each (some
 // none), region and message references, opaque records and attachments.
-func manyLocTrace(rng *rand.Rand, n int) *Trace {
-	tr := &Trace{Resolution: 1e9, Nodes: []Node{{"n0"}, {"n1"}}, Regions: []Region{{"a"}, {"b"}}}
-	world := Comm{Name: "world"}
+func manyLocTrace(rng *rand.Rand, n int) *trace.Trace {
+	tr := &trace.Trace{Resolution: 1e9, Nodes: []trace.Node{{Name: "n0"}, {Name: "n1"}}, Regions: []trace.Region{{Name: "a"}, {Name: "b"}}}
+	world := trace.Comm{Name: "world"}
 	for i := range n {
 		world.Members = append(world.Members, int32(i))
-		tr.Locations = append(tr.Locations, &Location{ID: uint64(i), Name: "rank " + strconv.Itoa(i), Node: int32(i % 2)})
+		tr.Locations = append(tr.Locations, &trace.Location{ID: uint64(i), Name: "rank " + strconv.Itoa(i), Node: int32(i % 2)})
 	}
-	tr.Comms = []Comm{world}
+	tr.Comms = []trace.Comm{world}
 	for i, l := range tr.Locations {
 		e := &l.Events
 		m := 1 + rng.IntN(40)
@@ -136,11 +138,11 @@ func manyLocTrace(rng *rand.Rand, n int) *Trace {
 			tm += rng.Int64N(5000)
 			switch j % 4 {
 			case 0, 1:
-				e.AppendRegion(KindEnter+Kind(j%2), tm, uint32(rng.IntN(2)))
+				e.AppendRegion(trace.KindEnter+trace.Kind(j%2), tm, uint32(rng.IntN(2)))
 			case 2:
-				e.AppendMsg(KindSend, tm, Message{Peer: uint32(rng.IntN(n)), Tag: rng.Uint32(), Bytes: rng.Uint64()})
+				e.AppendMsg(trace.KindSend, tm, trace.Message{Peer: uint32(rng.IntN(n)), Tag: rng.Uint32(), Bytes: rng.Uint64()})
 			default:
-				e.AppendOpaque(tm, Opaque{Format: 1, Type: 5, Data: randBytes(rng)})
+				e.AppendOpaque(tm, trace.Opaque{Format: 1, Type: 5, Data: randBytes(rng)})
 				if rng.IntN(2) == 0 {
 					e.AttachLast(1, randBytes(rng))
 				}
@@ -268,7 +270,7 @@ func TestNativeBundleStreaming(t *testing.T) {
 								continue
 							}
 							more = true
-							var piece Events
+							var piece trace.Events
 							piece.Append(src, i, &att[loc])
 							if err := w.Append(loc, &piece); err != nil {
 								errs <- err
@@ -306,7 +308,7 @@ func TestNativeBundleStreaming(t *testing.T) {
 			for loc := range tr.Locations {
 				s, err := r.Stream(loc)
 				require.NoError(t, err)
-				var e Events
+				var e trace.Events
 				blocks := 0
 				for {
 					err := s.Next(&e)
@@ -327,7 +329,7 @@ func TestNativeBundleStreaming(t *testing.T) {
 
 // bundledSmall writes smallTrace into one bundle and returns the
 // directory, the trace and the bundle's path and manifest.
-func bundledSmall(t *testing.T, codec Codec, streaming bool) (string, *Trace, string, testManifest) {
+func bundledSmall(t *testing.T, codec Codec, streaming bool) (string, *trace.Trace, string, testManifest) {
 	t.Helper()
 	tr := smallTrace()
 	dir := filepath.Join(t.TempDir(), "tr")
@@ -342,7 +344,7 @@ func bundledSmall(t *testing.T, codec Codec, streaming bool) (string, *Trace, st
 		att := [2]int{}
 		for i := 0; i < tr.Locations[0].Events.Len(); i += 7 {
 			for loc := range 2 {
-				var piece Events
+				var piece trace.Events
 				src := &tr.Locations[loc].Events
 				for j := i; j < min(i+7, src.Len()); j++ {
 					piece.Append(src, j, &att[loc])
@@ -460,7 +462,7 @@ func TestNativeBundleCut(t *testing.T) {
 				require.Equal(t, "true", got.Properties[PropIncomplete])
 				require.Equal(t, strings.Join(cutLocs, ","), got.Properties[PropTruncated], what)
 				for loc := range 2 {
-					var prefix Events
+					var prefix trace.Events
 					att := 0
 					for i := range want[loc] {
 						prefix.Append(&tr.Locations[loc].Events, i, &att)
@@ -700,7 +702,7 @@ func TestNativeBundleByHand(t *testing.T) {
 	_, counts := blockEnds(t, s1)
 	head := counts[2]
 	src := &tr.Locations[1].Events
-	var want Events
+	var want trace.Events
 	att := 0
 	for i := head; i < src.Len(); i++ {
 		want.Append(src, i, &att)
@@ -818,7 +820,7 @@ func TestNativeBundleBounds(t *testing.T) {
 // leaves no manifest and closes its files.
 func TestNativeBundleWriterErrors(t *testing.T) {
 	tr := manyLocTrace(rand.New(rand.NewPCG(29, 30)), 100)
-	tr.Locations[70].Events.AppendRegion(KindEnter, 0, 99) // region out of range
+	tr.Locations[70].Events.AppendRegion(trace.KindEnter, 0, 99) // region out of range
 	dir := filepath.Join(t.TempDir(), "tr")
 	err := WriteDir(dir, tr, nil)
 	var fe *FormatError
@@ -831,7 +833,7 @@ func TestNativeBundleWriterErrors(t *testing.T) {
 	w, err := CreateDir(filepath.Join(t.TempDir(), "tr"), defsOnly(tr), nil)
 	require.NoError(t, err)
 	require.NoError(t, w.Append(3, &tr.Locations[3].Events))
-	bad := Events{Kind: []Kind{KindInvalid}, Time: []int64{0}, Ref: []uint32{0}}
+	bad := trace.Events{Kind: []trace.Kind{trace.KindInvalid}, Time: []int64{0}, Ref: []uint32{0}}
 	require.Error(t, w.Append(4, &bad))
 	require.Error(t, w.Close())
 	for k := range w.bundles {

@@ -1,4 +1,4 @@
-package trace
+package native
 
 import (
 	"bufio"
@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/clc-tools/clc/trace"
 )
 
 // This file writes native trace directories: the streaming DirWriter and
@@ -45,7 +47,7 @@ const bundleBufferSize = 256 << 10
 // implements Sink.
 type DirWriter struct {
 	dir       string
-	defs      *Trace
+	defs      *trace.Trace
 	codec     Codec
 	enc       *zstd.Encoder
 	blockSize int
@@ -76,7 +78,7 @@ type bundleWriter struct {
 	err     error // a write failed: the bundle is unusable
 }
 
-var _ Sink = (*DirWriter)(nil)
+var _ trace.Sink = (*DirWriter)(nil)
 
 // locWriter is the state of one location's stream.
 type locWriter struct {
@@ -97,13 +99,13 @@ type locWriter struct {
 // still change it (add clock offsets, properties, regions, communicators)
 // until then, but not the number of locations. On error, the caller removes
 // what was written; no manifest is ever left behind by a failed writer.
-func CreateDir(dir string, defs *Trace, opt *WriteOptions) (*DirWriter, error) {
+func CreateDir(dir string, defs *trace.Trace, opt *WriteOptions) (*DirWriter, error) {
 	return createDir(dir, defs, opt, nil)
 }
 
 // createDir is CreateDir; if bundled, the bundles hold about equal sums of
 // weight (nil: equal numbers of locations).
-func createDir(dir string, defs *Trace, opt *WriteOptions, weight func(loc int) int64) (*DirWriter, error) {
+func createDir(dir string, defs *trace.Trace, opt *WriteOptions, weight func(loc int) int64) (*DirWriter, error) {
 	if opt == nil {
 		opt = DefaultWriteOptions()
 	}
@@ -251,7 +253,7 @@ func makeEmptyDir(dir string) error {
 }
 
 // Defs returns the definitions passed to CreateDir.
-func (w *DirWriter) Defs() *Trace { return w.defs }
+func (w *DirWriter) Defs() *trace.Trace { return w.defs }
 
 // streamPath returns the file that holds location loc's stream.
 func (w *DirWriter) streamPath(loc int) string {
@@ -282,7 +284,7 @@ func (w *DirWriter) firstErr() error {
 // kinds, attachment order); their region and communicator references are
 // checked against the definitions at Close. After an error, every later
 // Append and Close fail.
-func (w *DirWriter) Append(loc int, ev *Events) error {
+func (w *DirWriter) Append(loc int, ev *trace.Events) error {
 	if w.closed.Load() {
 		return errors.New("native writer: Append after Close")
 	}
@@ -299,8 +301,8 @@ func (w *DirWriter) Append(loc int, ev *Events) error {
 	lw := &w.locs[loc]
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
-	if lw.events+uint64(n) > MaxEvents {
-		return w.fail(fmt.Errorf("native writer: location %d: more than %d events", loc, uint64(MaxEvents)))
+	if lw.events+uint64(n) > trace.MaxEvents {
+		return w.fail(fmt.Errorf("native writer: location %d: more than %d events", loc, uint64(trace.MaxEvents)))
 	}
 	att := 0
 	for i := 0; i < n; {
@@ -580,15 +582,15 @@ func (w *DirWriter) Abort() {
 }
 
 // defsOnly returns a shallow copy of t whose locations have no events.
-func defsOnly(t *Trace) *Trace {
+func defsOnly(t *trace.Trace) *trace.Trace {
 	c := *t
-	c.Locations = make([]*Location, len(t.Locations))
-	locs := make([]Location, len(t.Locations))
+	c.Locations = make([]*trace.Location, len(t.Locations))
+	locs := make([]trace.Location, len(t.Locations))
 	for i, l := range t.Locations {
 		if l == nil {
 			continue
 		}
-		locs[i] = Location{ID: l.ID, Name: l.Name, Node: l.Node, Offsets: l.Offsets}
+		locs[i] = trace.Location{ID: l.ID, Name: l.Name, Node: l.Node, Offsets: l.Offsets}
 		c.Locations[i] = &locs[i]
 	}
 	return &c
@@ -616,7 +618,7 @@ func writeFileAtomic(path string, data []byte) error {
 // one goroutine that writes its locations one after the other, one extent
 // each, and the bundles hold about equal amounts of data. On error no
 // manifest is written; removing dir is the caller's job.
-func WriteDir(dir string, t *Trace, opt *WriteOptions) error {
+func WriteDir(dir string, t *trace.Trace, opt *WriteOptions) error {
 	if t == nil {
 		return errors.New("native writer: nil trace")
 	}

@@ -1,4 +1,4 @@
-package trace
+package native
 
 import (
 	"encoding/hex"
@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/clc-tools/clc/trace"
 )
 
 var updateGolden = flag.Bool("native.update", false, "rewrite the native format's golden files in testdata/native")
@@ -16,14 +18,14 @@ var updateGolden = flag.Bool("native.update", false, "rewrite the native format'
 // TestNativeDocExample checks the worked example of docs/format.md byte
 // for byte (the bytes were computed independently of this package).
 func TestNativeDocExample(t *testing.T) {
-	tr := &Trace{
+	tr := &trace.Trace{
 		Resolution: 1000000000,
-		Nodes:      []Node{{"node0"}},
-		Regions:    []Region{{"main"}},
-		Locations:  []*Location{{ID: 0, Name: "rank 0", Node: 0}},
+		Nodes:      []trace.Node{{Name: "node0"}},
+		Regions:    []trace.Region{{Name: "main"}},
+		Locations:  []*trace.Location{{ID: 0, Name: "rank 0", Node: 0}},
 	}
-	tr.Locations[0].Events.AppendRegion(KindEnter, 1000, 0)
-	tr.Locations[0].Events.AppendRegion(KindLeave, 1500, 0)
+	tr.Locations[0].Events.AppendRegion(trace.KindEnter, 1000, 0)
+	tr.Locations[0].Events.AppendRegion(trace.KindLeave, 1500, 0)
 	dir := filepath.Join(t.TempDir(), "ex")
 	require.NoError(t, WriteDir(dir, tr, &WriteOptions{Codec: CodecNone}))
 	unhex := func(s string) []byte {
@@ -46,11 +48,11 @@ func TestNativeDocExample(t *testing.T) {
 }
 
 // goldenTrace is the trace stored in testdata/native.
-func goldenTrace() *Trace {
+func goldenTrace() *trace.Trace {
 	tr := smallTrace()
 	tr.Properties = map[string]string{"creator": "clc trace tests", "note": "golden files of format version 1"}
-	tr.Locations[1].Offsets = []ClockOffset{{Time: 1000, Offset: -52, RTT: 2100, StdDev: 0.5}, {Time: 90000, Offset: -61, RTT: 1900}}
-	tr.Locations = append(tr.Locations, &Location{ID: 1 << 40, Name: "empty", Node: 1})
+	tr.Locations[1].Offsets = []trace.ClockOffset{{Time: 1000, Offset: -52, RTT: 2100, StdDev: 0.5}, {Time: 90000, Offset: -61, RTT: 1900}}
+	tr.Locations = append(tr.Locations, &trace.Location{ID: 1 << 40, Name: "empty", Node: 1})
 	return tr
 }
 

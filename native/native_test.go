@@ -1,4 +1,4 @@
-package trace
+package native
 
 import (
 	"errors"
@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/clc-tools/clc/trace"
 )
 
 // randString returns a short valid UTF-8 string, sometimes with quotes,
@@ -119,8 +121,8 @@ func randTimes(rng *rand.Rand, n int) []int64 {
 }
 
 // randTrace returns a random valid trace.
-func randTrace(rng *rand.Rand) *Trace {
-	t := &Trace{Resolution: randU64(rng) | 1}
+func randTrace(rng *rand.Rand) *trace.Trace {
+	t := &trace.Trace{Resolution: randU64(rng) | 1}
 	if rng.IntN(3) > 0 {
 		t.Properties = map[string]string{}
 		for range rng.IntN(4) {
@@ -128,10 +130,10 @@ func randTrace(rng *rand.Rand) *Trace {
 		}
 	}
 	for range 1 + rng.IntN(3) {
-		t.Nodes = append(t.Nodes, Node{Name: randString(rng)})
+		t.Nodes = append(t.Nodes, trace.Node{Name: randString(rng)})
 	}
 	for range rng.IntN(5) {
-		t.Regions = append(t.Regions, Region{Name: randString(rng)})
+		t.Regions = append(t.Regions, trace.Region{Name: randString(rng)})
 	}
 	var nloc int
 	switch rng.IntN(6) {
@@ -143,14 +145,14 @@ func randTrace(rng *rand.Rand) *Trace {
 		nloc = 2 + rng.IntN(6)
 	}
 	for i := range nloc {
-		l := &Location{ID: randU64(rng), Name: randString(rng), Node: int32(rng.IntN(len(t.Nodes)))}
+		l := &trace.Location{ID: randU64(rng), Name: randString(rng), Node: int32(rng.IntN(len(t.Nodes)))}
 		if rng.IntN(2) == 0 {
 			tm := int64(rng.Uint64() >> 2)
 			if rng.IntN(2) == 0 {
 				tm = -tm
 			}
 			for range rng.IntN(4) {
-				l.Offsets = append(l.Offsets, ClockOffset{Time: tm, Offset: int64(randU64(rng)), RTT: int64(randU64(rng)), StdDev: rng.NormFloat64() * math.Pow(10, float64(rng.IntN(40)-20))})
+				l.Offsets = append(l.Offsets, trace.ClockOffset{Time: tm, Offset: int64(randU64(rng)), RTT: int64(randU64(rng)), StdDev: rng.NormFloat64() * math.Pow(10, float64(rng.IntN(40)-20))})
 				tm += 1 + rng.Int64N(1<<40)
 			}
 		}
@@ -160,7 +162,7 @@ func randTrace(rng *rand.Rand) *Trace {
 	if nloc > 0 {
 		for range rng.IntN(4) {
 			perm := rng.Perm(nloc)
-			c := Comm{Name: randString(rng)}
+			c := trace.Comm{Name: randString(rng)}
 			for _, p := range perm[:rng.IntN(nloc+1)] {
 				c.Members = append(c.Members, int32(p))
 			}
@@ -190,35 +192,35 @@ func randTrace(rng *rand.Rand) *Trace {
 		ev := &l.Events
 		for i := range n {
 			tm := ts[i]
-			k := Kind(1 + rng.IntN(int(numKinds)-1))
+			k := trace.Kind(1 + rng.IntN(int(trace.NumKinds)-1))
 			switch {
-			case (k == KindEnter || k == KindLeave) && len(t.Regions) > 0:
+			case (k == trace.KindEnter || k == trace.KindLeave) && len(t.Regions) > 0:
 				ev.AppendRegion(k, tm, uint32(rng.IntN(len(t.Regions))))
 			case k.HasMsg() && len(nonEmpty) > 0:
 				c := nonEmpty[rng.IntN(len(nonEmpty))]
-				m := Message{Peer: uint32(rng.IntN(t.Comms[c].Size())), Comm: uint32(c), Tag: randU32(rng), Bytes: randU64(rng)}
-				if k == KindIsend || k == KindIrecv {
+				m := trace.Message{Peer: uint32(rng.IntN(t.Comms[c].Size())), Comm: uint32(c), Tag: randU32(rng), Bytes: randU64(rng)}
+				if k == trace.KindIsend || k == trace.KindIrecv {
 					m.Request = randU64(rng)
 				}
 				ev.AppendMsg(k, tm, m)
 			case k.HasReq():
 				ev.AppendReq(k, tm, randU64(rng))
-			case k == KindCollBegin:
+			case k == trace.KindCollBegin:
 				ev.AppendCollBegin(tm)
 			case k.HasColl() && len(t.Comms) > 0:
 				c := rng.IntN(len(t.Comms))
-				co := Collective{Op: CollOp(rng.IntN(256)), Comm: uint32(c), Root: NoRoot, Sent: randU64(rng), Received: randU64(rng)}
+				co := trace.Collective{Op: trace.CollOp(rng.IntN(256)), Comm: uint32(c), Root: trace.NoRoot, Sent: randU64(rng), Received: randU64(rng)}
 				if sz := t.Comms[c].Size(); sz > 0 && rng.IntN(2) == 0 {
 					co.Root = uint32(rng.IntN(sz))
 				}
-				if k == KindNBCollComplete {
+				if k == trace.KindNBCollComplete {
 					co.Request = randU64(rng)
 				}
 				ev.AppendColl(k, tm, co)
-			case (k == KindCommCreate || k == KindCommDestroy) && len(t.Comms) > 0:
+			case (k == trace.KindCommCreate || k == trace.KindCommDestroy) && len(t.Comms) > 0:
 				ev.AppendComm(k, tm, uint32(rng.IntN(len(t.Comms))))
 			default:
-				ev.AppendOpaque(tm, Opaque{Format: uint8(rng.IntN(3)), Type: randU32(rng), Data: randBytes(rng)})
+				ev.AppendOpaque(tm, trace.Opaque{Format: uint8(rng.IntN(3)), Type: randU32(rng), Data: randBytes(rng)})
 			}
 			for range max(0, rng.IntN(8)-5) {
 				ev.AttachLast(uint8(rng.IntN(256)), randBytes(rng))
@@ -231,14 +233,14 @@ func randTrace(rng *rand.Rand) *Trace {
 // flatEvent is one event with its payload resolved, independent of how
 // the payload tables are laid out.
 type flatEvent struct {
-	Kind   Kind
+	Kind   trace.Kind
 	Time   int64
 	Ref    uint32 // region or communicator, for kinds whose Ref is not a table index
-	Msg    Message
-	Coll   Collective
+	Msg    trace.Message
+	Coll   trace.Collective
 	Req    uint64
-	Opaque Opaque
-	Att    []Attachment // Event set to 0
+	Opaque trace.Opaque
+	Att    []trace.Attachment // Event set to 0
 }
 
 func nilIfEmpty(b []byte) []byte {
@@ -248,7 +250,7 @@ func nilIfEmpty(b []byte) []byte {
 	return b
 }
 
-func flatten(e *Events) []flatEvent {
+func flatten(e *trace.Events) []flatEvent {
 	out := make([]flatEvent, e.Len())
 	for i, k := range e.Kind {
 		f := flatEvent{Kind: k, Time: e.Time[i]}
@@ -259,17 +261,17 @@ func flatten(e *Events) []flatEvent {
 			f.Coll = *e.Coll(i)
 		case k.HasReq():
 			f.Req = e.Req(i)
-		case k == KindOther:
+		case k == trace.KindOther:
 			f.Opaque = e.Opaque[e.Ref[i]]
 			f.Opaque.Data = nilIfEmpty(f.Opaque.Data)
-		case k == KindCollBegin:
+		case k == trace.KindCollBegin:
 		default:
 			f.Ref = e.Ref[i]
 		}
 		out[i] = f
 	}
 	for _, a := range e.Attach {
-		out[a.Event].Att = append(out[a.Event].Att, Attachment{Format: a.Format, Data: nilIfEmpty(a.Data)})
+		out[a.Event].Att = append(out[a.Event].Att, trace.Attachment{Format: a.Format, Data: nilIfEmpty(a.Data)})
 	}
 	return out
 }
@@ -277,14 +279,14 @@ func flatten(e *Events) []flatEvent {
 // defsView is a trace's definitions with empty and nil collections unified.
 type defsView struct {
 	Resolution uint64
-	Nodes      []Node
-	Regions    []Region
-	Comms      []Comm
+	Nodes      []trace.Node
+	Regions    []trace.Region
+	Comms      []trace.Comm
 	Properties map[string]string
-	Locations  []Location
+	Locations  []trace.Location
 }
 
-func viewDefs(t *Trace) defsView {
+func viewDefs(t *trace.Trace) defsView {
 	v := defsView{Resolution: t.Resolution, Nodes: t.Nodes, Regions: t.Regions}
 	if len(v.Nodes) == 0 {
 		v.Nodes = nil
@@ -302,7 +304,7 @@ func viewDefs(t *Trace) defsView {
 		v.Properties = t.Properties
 	}
 	for _, l := range t.Locations {
-		c := Location{ID: l.ID, Name: l.Name, Node: l.Node, Offsets: l.Offsets}
+		c := trace.Location{ID: l.ID, Name: l.Name, Node: l.Node, Offsets: l.Offsets}
 		if len(c.Offsets) == 0 {
 			c.Offsets = nil
 		}
@@ -312,7 +314,7 @@ func viewDefs(t *Trace) defsView {
 }
 
 // requireSameTrace checks that got holds the same definitions and events as want.
-func requireSameTrace(t *testing.T, want, got *Trace, msgAndArgs ...any) {
+func requireSameTrace(t *testing.T, want, got *trace.Trace, msgAndArgs ...any) {
 	t.Helper()
 	require.Equal(t, viewDefs(want), viewDefs(got), msgAndArgs...)
 	for i := range want.Locations {
@@ -374,7 +376,7 @@ func TestNativeDirWriterPieces(t *testing.T) {
 				src := &l.Events
 				att := 0
 				for i := 0; i < src.Len(); {
-					var piece Events
+					var piece trace.Events
 					for n := 1 + r.IntN(50); n > 0 && i < src.Len(); n-- {
 						piece.Append(src, i, &att)
 						i++
@@ -384,7 +386,7 @@ func TestNativeDirWriterPieces(t *testing.T) {
 						return
 					}
 				}
-				done <- w.Append(li, &Events{}) // empty pieces are fine
+				done <- w.Append(li, &trace.Events{}) // empty pieces are fine
 			}()
 		}
 		for range tr.Locations {
@@ -403,14 +405,14 @@ func TestNativeDirWriterPieces(t *testing.T) {
 // to what dst already holds.
 func TestNativeStreamReader(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	tr := &Trace{Resolution: 1e9, Nodes: []Node{{"n"}}, Regions: []Region{{"r"}}, Locations: []*Location{{Name: "0"}}}
+	tr := &trace.Trace{Resolution: 1e9, Nodes: []trace.Node{{Name: "n"}}, Regions: []trace.Region{{Name: "r"}}, Locations: []*trace.Location{{Name: "0"}}}
 	ev := &tr.Locations[0].Events
 	for i := range 5000 {
 		if rng.IntN(3) == 0 {
-			ev.AppendOpaque(int64(i), Opaque{Format: 1, Type: 7, Data: randBytes(rng)})
+			ev.AppendOpaque(int64(i), trace.Opaque{Format: 1, Type: 7, Data: randBytes(rng)})
 			ev.AttachLast(2, []byte("x"))
 		} else {
-			ev.AppendRegion(KindEnter, int64(i)*3, 0)
+			ev.AppendRegion(trace.KindEnter, int64(i)*3, 0)
 		}
 	}
 	dir := filepath.Join(t.TempDir(), "tr")
@@ -423,8 +425,8 @@ func TestNativeStreamReader(t *testing.T) {
 	require.Zero(t, r.Defs().Locations[0].Events.Len())
 	s, err := r.Stream(0)
 	require.NoError(t, err)
-	var dst Events
-	dst.AppendRegion(KindLeave, -5, 0) // already there: Next appends after it
+	var dst trace.Events
+	dst.AppendRegion(trace.KindLeave, -5, 0) // already there: Next appends after it
 	dst.AttachLast(9, []byte("pre"))
 	blocks := 0
 	for {
@@ -438,8 +440,8 @@ func TestNativeStreamReader(t *testing.T) {
 	require.Greater(t, blocks, 10)
 	require.Equal(t, io.EOF, s.Next(&dst))
 	require.NoError(t, s.Close())
-	var want Events
-	want.AppendRegion(KindLeave, -5, 0)
+	var want trace.Events
+	want.AppendRegion(trace.KindLeave, -5, 0)
 	want.AttachLast(9, []byte("pre"))
 	att := 0
 	for i := range ev.Len() {
@@ -451,51 +453,51 @@ func TestNativeStreamReader(t *testing.T) {
 }
 
 func TestNativeWriterErrors(t *testing.T) {
-	base := func() *Trace {
-		tr := &Trace{Resolution: 1, Nodes: []Node{{"n"}}, Regions: []Region{{"r"}},
-			Comms: []Comm{{Name: "w", Members: []int32{0}}}, Locations: []*Location{{}}}
+	base := func() *trace.Trace {
+		tr := &trace.Trace{Resolution: 1, Nodes: []trace.Node{{Name: "n"}}, Regions: []trace.Region{{Name: "r"}},
+			Comms: []trace.Comm{{Name: "w", Members: []int32{0}}}, Locations: []*trace.Location{{}}}
 		return tr
 	}
-	cases := map[string]func(tr *Trace){
-		"region out of range": func(tr *Trace) { tr.Locations[0].Events.AppendRegion(KindEnter, 0, 1) },
-		"peer out of range": func(tr *Trace) {
-			tr.Locations[0].Events.AppendMsg(KindSend, 0, Message{Peer: 1, Comm: 0})
+	cases := map[string]func(tr *trace.Trace){
+		"region out of range": func(tr *trace.Trace) { tr.Locations[0].Events.AppendRegion(trace.KindEnter, 0, 1) },
+		"peer out of range": func(tr *trace.Trace) {
+			tr.Locations[0].Events.AppendMsg(trace.KindSend, 0, trace.Message{Peer: 1, Comm: 0})
 		},
-		"comm out of range": func(tr *Trace) {
-			tr.Locations[0].Events.AppendComm(KindCommCreate, 0, 1)
+		"comm out of range": func(tr *trace.Trace) {
+			tr.Locations[0].Events.AppendComm(trace.KindCommCreate, 0, 1)
 		},
-		"root out of range": func(tr *Trace) {
-			tr.Locations[0].Events.AppendColl(KindCollEnd, 0, Collective{Root: 1})
+		"root out of range": func(tr *trace.Trace) {
+			tr.Locations[0].Events.AppendColl(trace.KindCollEnd, 0, trace.Collective{Root: 1})
 		},
-		"payload index": func(tr *Trace) {
+		"payload index": func(tr *trace.Trace) {
 			e := &tr.Locations[0].Events
-			e.AppendMsg(KindSend, 0, Message{})
+			e.AppendMsg(trace.KindSend, 0, trace.Message{})
 			e.Msgs = nil
 		},
-		"invalid kind": func(tr *Trace) {
+		"invalid kind": func(tr *trace.Trace) {
 			e := &tr.Locations[0].Events
-			e.Kind, e.Time, e.Ref = []Kind{KindInvalid}, []int64{0}, []uint32{0}
+			e.Kind, e.Time, e.Ref = []trace.Kind{trace.KindInvalid}, []int64{0}, []uint32{0}
 		},
-		"attachment out of range": func(tr *Trace) {
-			e := &tr.Locations[0].Events
-			e.AppendCollBegin(0)
-			e.Attach = append(e.Attach, Attachment{Event: 1})
-		},
-		"attachments out of order": func(tr *Trace) {
+		"attachment out of range": func(tr *trace.Trace) {
 			e := &tr.Locations[0].Events
 			e.AppendCollBegin(0)
-			e.AppendCollBegin(0)
-			e.Attach = append(e.Attach, Attachment{Event: 1}, Attachment{Event: 0})
+			e.Attach = append(e.Attach, trace.Attachment{Event: 1})
 		},
-		"columns differ": func(tr *Trace) {
+		"attachments out of order": func(tr *trace.Trace) {
+			e := &tr.Locations[0].Events
+			e.AppendCollBegin(0)
+			e.AppendCollBegin(0)
+			e.Attach = append(e.Attach, trace.Attachment{Event: 1}, trace.Attachment{Event: 0})
+		},
+		"columns differ": func(tr *trace.Trace) {
 			e := &tr.Locations[0].Events
 			e.AppendCollBegin(0)
 			e.Time = nil
 		},
-		"node out of range": func(tr *Trace) { tr.Locations[0].Node = 1 },
-		"zero resolution":   func(tr *Trace) { tr.Resolution = 0 },
-		"NaN stddev": func(tr *Trace) {
-			tr.Locations[0].Offsets = []ClockOffset{{StdDev: math.NaN()}}
+		"node out of range": func(tr *trace.Trace) { tr.Locations[0].Node = 1 },
+		"zero resolution":   func(tr *trace.Trace) { tr.Resolution = 0 },
+		"NaN stddev": func(tr *trace.Trace) {
+			tr.Locations[0].Offsets = []trace.ClockOffset{{StdDev: math.NaN()}}
 		},
 	}
 	for name, mod := range cases {
@@ -525,11 +527,11 @@ func TestNativeWriterErrors(t *testing.T) {
 	t.Run("append after error and close", func(t *testing.T) {
 		w, err := CreateDir(filepath.Join(t.TempDir(), "tr"), base(), nil)
 		require.NoError(t, err)
-		var e Events
-		e.AppendRegion(KindEnter, 0, 0)
+		var e trace.Events
+		e.AppendRegion(trace.KindEnter, 0, 0)
 		require.Error(t, w.Append(1, &e))
 		require.NoError(t, w.Append(0, &e))
-		bad := Events{Kind: []Kind{KindInvalid}, Time: []int64{0}, Ref: []uint32{0}}
+		bad := trace.Events{Kind: []trace.Kind{trace.KindInvalid}, Time: []int64{0}, Ref: []uint32{0}}
 		require.Error(t, w.Append(0, &bad))
 		require.Error(t, w.Append(0, &e), "Append after an error")
 		require.Error(t, w.Close())
@@ -539,11 +541,11 @@ func TestNativeWriterErrors(t *testing.T) {
 // TestNativeIncomplete reads a trace whose manifest says complete=false
 // with a stream cut inside a block and another missing.
 func TestNativeIncomplete(t *testing.T) {
-	tr := &Trace{Resolution: 10, Nodes: []Node{{"n"}}, Regions: []Region{{"r"}}}
+	tr := &trace.Trace{Resolution: 10, Nodes: []trace.Node{{Name: "n"}}, Regions: []trace.Region{{Name: "r"}}}
 	for range 3 {
-		l := &Location{}
+		l := &trace.Location{}
 		for i := range 100 {
-			l.Events.AppendRegion(KindEnter, int64(i), 0)
+			l.Events.AppendRegion(trace.KindEnter, int64(i), 0)
 		}
 		tr.Locations = append(tr.Locations, l)
 	}
@@ -613,16 +615,16 @@ func TestNativeFewFileDescriptors(t *testing.T) {
 	require.NoError(t, syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim))
 	defer syscall.Setrlimit(syscall.RLIMIT_NOFILE, &old)
 
-	tr := &Trace{Resolution: 1, Nodes: []Node{{"n"}}, Regions: []Region{{"r"}}}
+	tr := &trace.Trace{Resolution: 1, Nodes: []trace.Node{{Name: "n"}}, Regions: []trace.Region{{Name: "r"}}}
 	for range locs {
-		tr.Locations = append(tr.Locations, &Location{})
+		tr.Locations = append(tr.Locations, &trace.Location{})
 	}
 	for _, bundles := range []int{-1, 0} {
 		fewFileDescriptors(t, tr, bundles)
 	}
 }
 
-func fewFileDescriptors(t *testing.T, tr *Trace, bundles int) {
+func fewFileDescriptors(t *testing.T, tr *trace.Trace, bundles int) {
 	locs := len(tr.Locations)
 	dir := filepath.Join(t.TempDir(), "tr")
 	w, err := CreateDir(dir, tr, &WriteOptions{Codec: CodecNone, BlockSize: 200, Bundles: bundles})
@@ -630,9 +632,9 @@ func fewFileDescriptors(t *testing.T, tr *Trace, bundles int) {
 	errs := make(chan error, locs)
 	for loc := range locs {
 		go func() {
-			var e Events
+			var e trace.Events
 			for i := range 3 * loc % 97 {
-				e.AppendRegion(KindEnter, int64(i), 0)
+				e.AppendRegion(trace.KindEnter, int64(i), 0)
 			}
 			for range 3 {
 				if err := w.Append(loc, &e); err != nil {
@@ -652,7 +654,7 @@ func fewFileDescriptors(t *testing.T, tr *Trace, bundles int) {
 	for loc := range locs {
 		s, err := r.Stream(loc)
 		require.NoError(t, err)
-		var e Events
+		var e trace.Events
 		for {
 			err := s.Next(&e)
 			if err == io.EOF {
@@ -704,10 +706,10 @@ func TestNativeNoAllocsPerEvent(t *testing.T) {
 	require.Equal(t, raw, b.buf)
 	require.Zero(t, encAllocs)
 
-	var dst Events
+	var dst trace.Events
 	dst.Grow(ev.Len())
-	dst.Msgs = make([]Message, 0, len(ev.Msgs))
-	dst.Colls = make([]Collective, 0, len(ev.Colls))
+	dst.Msgs = make([]trace.Message, 0, len(ev.Msgs))
+	dst.Colls = make([]trace.Collective, 0, len(ev.Colls))
 	dst.Reqs = make([]uint64, 0, len(ev.Reqs))
 	lim := limitsOf(tr)
 	var ar arena

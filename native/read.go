@@ -1,4 +1,4 @@
-package trace
+package native
 
 import (
 	"container/list"
@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/clc-tools/clc/trace"
 )
 
 // This file reads native trace directories: the streaming DirReader and
@@ -51,7 +53,7 @@ func openDir(dir string, parallel int) (*DirReader, error) {
 // Defs returns the definitions of the manifest; its locations have no
 // events. The reader does not use it after OpenDir, so the caller may fill
 // it in (ReadDir puts the events there).
-func (r *DirReader) Defs() *Trace { return r.m.defs }
+func (r *DirReader) Defs() *trace.Trace { return r.m.defs }
 
 // Complete reports the manifest's "complete" field. For an incomplete
 // trace, streams may end inside a block (the partial block is dropped, see
@@ -259,7 +261,7 @@ func (s *StreamReader) reader(cf *cachedFile) io.ReaderAt {
 // io.EOF at the end of the stream, after checking that the stream held as
 // many events as the manifest says. On any other error dst is left as it
 // was and the error is a *FormatError.
-func (s *StreamReader) Next(dst *Events) error {
+func (s *StreamReader) Next(dst *trace.Events) error {
 	for !s.done && s.off == s.end {
 		if s.truncated {
 			s.cut() // the cut extent ended at a block boundary
@@ -285,7 +287,7 @@ func (s *StreamReader) Next(dst *Events) error {
 
 // next decodes the block at s.off of the current segment, which ends at
 // s.end, reading from f.
-func (s *StreamReader) next(f io.ReaderAt, dst *Events) error {
+func (s *StreamReader) next(f io.ReaderAt, dst *trace.Events) error {
 	left := s.end - s.off
 	cut := func(what string, need int64) error {
 		if !s.complete {
@@ -308,8 +310,8 @@ func (s *StreamReader) next(f io.ReaderAt, dst *Events) error {
 	if int64(bh.stored) > left-blockHeaderSize {
 		return cut("block payload", blockHeaderSize+int64(bh.stored))
 	}
-	if s.events+int64(bh.n) > MaxEvents {
-		return s.errAt(s.off, s.events, fmt.Errorf("more than %d events", uint64(MaxEvents)))
+	if s.events+int64(bh.n) > trace.MaxEvents {
+		return s.errAt(s.off, s.events, fmt.Errorf("more than %d events", uint64(trace.MaxEvents)))
 	}
 	var stored []byte
 	if m, ok := f.(offsetReaderAt); ok {
@@ -546,7 +548,7 @@ const maxGrowHint = 1 << 22
 // partial block is dropped) or be missing, and the returned trace then has
 // the property PropIncomplete = "true" and, if any stream was cut,
 // PropTruncated listing those locations.
-func ReadDir(dir string, opt *ReadOptions) (*Trace, error) {
+func ReadDir(dir string, opt *ReadOptions) (*trace.Trace, error) {
 	par := 0
 	if opt != nil {
 		par = opt.Parallel
@@ -620,7 +622,7 @@ func ReadDir(dir string, opt *ReadOptions) (*Trace, error) {
 // reserveTables makes room in e's payload tables for a location of total
 // events, extrapolating from the share of each payload among the events
 // decoded so far, so the tables rarely grow by copying.
-func reserveTables(e *Events, total int) {
+func reserveTables(e *trace.Events, total int) {
 	n := e.Len()
 	if n == 0 || total <= n {
 		return
@@ -643,7 +645,7 @@ func reserve[T any](s []T, more int) []T {
 
 // fitTables trims the columns and tables of e to their lengths where they
 // have more than about 3 % spare capacity, so a read trace holds no slack.
-func fitTables(e *Events) {
+func fitTables(e *trace.Events) {
 	e.Kind, e.Time, e.Ref = fit(e.Kind), fit(e.Time), fit(e.Ref)
 	e.Msgs, e.Colls, e.Reqs = fit(e.Msgs), fit(e.Colls), fit(e.Reqs)
 	e.Opaque, e.Attach = fit(e.Opaque), fit(e.Attach)
@@ -662,7 +664,7 @@ func fit[T any](s []T) []T {
 // decodeStream decodes a whole stream file held in memory (used by the
 // fuzz target and tests): header for location loc, then blocks, with
 // references checked against lim (nil: unchecked).
-func decodeStream(data []byte, loc int, complete bool, lim *refLimits, dec *zstd.Decoder, dst *Events) (truncated bool, err error) {
+func decodeStream(data []byte, loc int, complete bool, lim *refLimits, dec *zstd.Decoder, dst *trace.Events) (truncated bool, err error) {
 	s := &StreamReader{path: "stream", loc: loc, end: int64(len(data)), off: fileHeaderSize, want: -1, complete: complete, dec: dec, lim: lim}
 	if len(data) < fileHeaderSize {
 		if !complete {
