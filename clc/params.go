@@ -107,8 +107,8 @@ func (p *Params) Validate() error {
 		return fmt.Errorf("max passes %d must be ≥ 1", p.MaxPasses)
 	case p.MaxShift < 0:
 		return fmt.Errorf("max shift %v is negative", p.MaxShift)
-	case p.ShiftFactor < 0:
-		return fmt.Errorf("shift factor %v is negative", p.ShiftFactor)
+	case !(p.ShiftFactor >= 0 && p.ShiftFactor < math.Inf(1)):
+		return fmt.Errorf("shift factor %v must be a number ≥ 0", p.ShiftFactor)
 	}
 	return nil
 }

@@ -107,8 +107,8 @@ func (a appendFile) Write(b []byte) (int, error) {
 // for the definitions in defs: its Locations fix the event files, and its
 // other definitions, including each location's Offsets (written as
 // ClockOffset records), are read at Close. The events of defs are ignored.
-// The archive is written to a temporary directory beside dir and renamed at
-// Close.
+// The archive is written into dir directly; making it appear atomically is
+// the caller's job (package output).
 func Create(dir string, defs *trace.Trace, opt *WriteOptions) (*Writer, error) {
 	if defs == nil {
 		return nil, fmt.Errorf("otf2: create: no definitions")
@@ -362,14 +362,18 @@ func (w *Writer) Abort() {
 	}
 }
 
-// Close finishes the event files, writes the definitions and the anchor,
-// and moves the archive into place.
-func (w *Writer) Close() error {
+// Close finishes the event files and writes the definitions and the
+// anchor. After an error, what was written is removed.
+func (w *Writer) Close() (err error) {
 	if w.closed {
 		return fmt.Errorf("otf2: close: already closed")
 	}
 	w.closed = true
-	defer w.cleanup()
+	defer func() {
+		if err != nil {
+			w.cleanup()
+		}
+	}()
 	var all timeRange
 	for li, lw := range w.locs {
 		if lw.err != nil {

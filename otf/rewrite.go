@@ -54,9 +54,12 @@ func (o *WriteOptions) workers() int {
 // output directory holds traces.otf2, traces.def and traces/.
 const outName = "traces"
 
-// outDir prepares the atomic creation of dir: it refuses a dir that exists
-// and is not empty, and returns a new temporary directory beside it and a
-// function that moves the temporary directory into place.
+// outDir prepares dir for a new archive: it creates dir (and its parents)
+// or accepts an existing empty directory, and refuses a dir that is not
+// empty or overlaps one of the inputs. The archive is written into dir
+// itself; making it appear atomically (a temporary directory renamed when
+// whole) is the caller's job (package output). commit does nothing; cleanup
+// removes what was written into dir after a failure.
 func outDir(dir string, inputs ...string) (tmp string, commit func() error, cleanup func(), err error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -73,27 +76,17 @@ func outDir(dir string, inputs ...string) (tmp string, commit func() error, clea
 	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", nil, nil, fmt.Errorf("otf2: %w", err)
 	}
-	parent := filepath.Dir(abs)
-	if err := os.MkdirAll(parent, 0o777); err != nil {
+	if err := os.MkdirAll(abs, 0o777); err != nil {
 		return "", nil, nil, fmt.Errorf("otf2: %w", err)
 	}
-	tmp, err = os.MkdirTemp(parent, "."+filepath.Base(abs)+".tmp-")
-	if err != nil {
-		return "", nil, nil, fmt.Errorf("otf2: %w", err)
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		os.RemoveAll(tmp)
-		return "", nil, nil, fmt.Errorf("otf2: %w", err)
-	}
-	commit = func() error {
-		_ = os.Remove(abs) // an empty directory may stand in the way
-		if err := os.Rename(tmp, abs); err != nil {
-			return fmt.Errorf("otf2: %w", err)
+	commit = func() error { return nil }
+	cleanup = func() {
+		ents, _ := os.ReadDir(abs)
+		for _, e := range ents {
+			os.RemoveAll(filepath.Join(abs, e.Name()))
 		}
-		return nil
 	}
-	cleanup = func() { os.RemoveAll(tmp) }
-	return tmp, commit, cleanup, nil
+	return abs, commit, cleanup, nil
 }
 
 // fileSink is a buffered output file.
@@ -163,10 +156,10 @@ func (r *timeRange) merge(o timeRange) {
 //     corrected times;
 //   - snapshots and thumbnails are not copied (the anchor says none).
 //
-// The source's event files are streamed, not held in memory. The output is
-// written to a temporary directory beside dir and renamed to dir at the end;
-// dir must not exist or be empty, and then holds traces.otf2, traces.def and
-// traces/ whatever the source archive was called. Times per location must
+// The source's event files are streamed, not held in memory. dir must not
+// exist or be empty (atomicity is the caller's, see outDir); it then holds
+// traces.otf2, traces.def and traces/ whatever the source archive was
+// called. Times per location must
 // not decrease.
 func (a *Archive) Rewrite(dir string, corrected *trace.Trace, opt *WriteOptions) error {
 	g := a.defs
@@ -199,7 +192,12 @@ func (a *Archive) Rewrite(dir string, corrected *trace.Trace, opt *WriteOptions)
 	if err != nil {
 		return err
 	}
-	defer cleanup()
+	ok := false
+	defer func() {
+		if !ok {
+			cleanup()
+		}
+	}()
 	if err := os.Mkdir(filepath.Join(tmp, outName), 0o777); err != nil {
 		return fmt.Errorf("otf2: %w", err)
 	}
@@ -239,6 +237,7 @@ func (a *Archive) Rewrite(dir string, corrected *trace.Trace, opt *WriteOptions)
 	if err := os.WriteFile(filepath.Join(tmp, outName+".otf2"), an.encode(), 0o666); err != nil {
 		return fmt.Errorf("otf2: %w", err)
 	}
+	ok = true
 	return commit()
 }
 

@@ -102,7 +102,9 @@ type Func struct {
 var ErrSameTime = errors.New("two clock offsets at the same time")
 
 // New builds the correction for one location's measurements, which must be
-// in ascending order of time.
+// in ascending order of time. With Interpolate, fewer than two
+// measurements give no correction, as in the OTF2 reference reader; the
+// other methods apply a single measurement as a constant offset.
 func New(offs []trace.ClockOffset, m Method) (*Func, error) {
 	for k := 1; k < len(offs); k++ {
 		if offs[k].Time == offs[k-1].Time {
@@ -111,6 +113,9 @@ func New(offs []trace.ClockOffset, m Method) (*Func, error) {
 		if offs[k].Time < offs[k-1].Time {
 			return nil, fmt.Errorf("clock offsets not in ascending order of time: measurement %d at %d follows %d", k, offs[k].Time, offs[k-1].Time)
 		}
+	}
+	if len(offs) == 1 && m != Interpolate && m != Auto {
+		return &Func{segs: []segment{{begin: offs[0].Time, end: offs[0].Time, offset: offs[0].Offset}}}, nil
 	}
 	if len(offs) < 2 {
 		return &Func{}, nil
@@ -225,7 +230,7 @@ func nodeFuncs(t *trace.Trace, funcs []*Func) error {
 			}
 			pts := epochs(all)
 			var err error
-			if f, err = New(pts, Interpolate); err != nil {
+			if f, err = New(pts, Node); err != nil {
 				return fmt.Errorf("node %d: %w", nd, err)
 			}
 		}

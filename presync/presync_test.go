@@ -121,3 +121,33 @@ func TestNodePooling(t *testing.T) {
 	assert.Equal(t, int64(1_001_005), tr.Locations[2].Events.Time[0])
 	assert.Equal(t, tr.Locations[2].Events.Time[0], tr.Locations[3].Events.Time[0], "one clock per node")
 }
+
+// A single measurement is a constant offset for the methods that are not
+// bound to the OTF2 reader's rule, and the locations it corrects are
+// counted (issue 13: a trace with one offset record per location reported
+// no location corrected and kept its clock errors).
+func TestSingleMeasurementIsConstant(t *testing.T) {
+	for _, m := range []Method{Regression, Node} {
+		f, err := New(offs(100, 7), m)
+		require.NoError(t, err)
+		assert.False(t, f.Identity(), m)
+		assert.Equal(t, int64(12345+7), f.At(12345), m)
+		assert.Equal(t, int64(50+7), f.At(50), m)
+	}
+	tr := &trace.Trace{Resolution: 1e9, Nodes: []trace.Node{{Name: "a"}, {Name: "b"}},
+		Properties: map[string]string{PropClockDomain: "node"}}
+	for i := range 4 {
+		l := &trace.Location{ID: uint64(i), Node: int32(i / 2)}
+		l.Offsets = offs(1000+int64(i), int64(40*(i/2))+int64(i%2))
+		l.Events.AppendRegion(trace.KindEnter, 5000, 0)
+		tr.Locations = append(tr.Locations, l)
+	}
+	n, err := Apply(tr, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 2, n, "the two locations of the second node")
+	assert.Equal(t, int64(5000), tr.Locations[0].Events.Time[0], "reference node")
+	assert.Equal(t, int64(5000), tr.Locations[1].Events.Time[0], "reference node")
+	// Node b pools its two measurements (offsets 40 and 41) into one epoch.
+	assert.InDelta(t, 5040.5, float64(tr.Locations[2].Events.Time[0]), 0.5)
+	assert.Equal(t, tr.Locations[2].Events.Time[0], tr.Locations[3].Events.Time[0])
+}

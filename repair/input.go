@@ -5,6 +5,7 @@
 package repair
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -81,7 +82,7 @@ func Open(path string) (*Input, error) {
 }
 
 // Read reads the whole trace into memory.
-func (in *Input) Read(parallel int) (*trace.Trace, error) {
+func (in *Input) Read(ctx context.Context, parallel int) (*trace.Trace, error) {
 	switch in.Format {
 	case FormatNative:
 		return native.ReadDir(in.Path, &native.ReadOptions{Parallel: parallel})
@@ -94,65 +95,14 @@ func (in *Input) Read(parallel int) (*trace.Trace, error) {
 // Archive returns the OTF2 archive of an OTF2 input, or nil.
 func (in *Input) Archive() *otf.Archive { return in.archive }
 
-// truthDir returns the directory of the true times beside the input, or "".
+// truthDir returns the directory of the true times beside the input, or ""
+// when there is none. A truth/ directory with a manifest counts even if the
+// manifest is corrupt, so that reading it reports the damage instead of
+// silently leaving out the comparison.
 func (in *Input) truthDir() string {
 	d := filepath.Join(in.Dir, "truth")
-	if native.IsDir(d) {
+	if _, err := os.Stat(filepath.Join(d, native.ManifestName)); err == nil {
 		return d
 	}
 	return ""
-}
-
-// checkOutput refuses an output that would overwrite or contain the input.
-func checkOutput(in *Input, out string, force bool) error {
-	absOut, err := filepath.Abs(out)
-	if err != nil {
-		return err
-	}
-	absIn, err := filepath.Abs(in.Dir)
-	if err != nil {
-		return err
-	}
-	absOut, absIn = resolve(absOut), resolve(absIn)
-	if within(absOut, absIn) {
-		return fmt.Errorf("output %s is inside the input %s: clc never writes into its input", out, in.Dir)
-	}
-	if within(absIn, absOut) {
-		return fmt.Errorf("output %s contains the input %s: replacing it would destroy the input", out, in.Dir)
-	}
-	st, err := os.Stat(out)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return nil
-	case err != nil:
-		return fmt.Errorf("output: %w", err)
-	case !st.IsDir():
-		return fmt.Errorf("output %s exists and is not a directory", out)
-	}
-	ents, err := os.ReadDir(out)
-	if err != nil {
-		return fmt.Errorf("output: %w", err)
-	}
-	if len(ents) > 0 && !force {
-		return fmt.Errorf("output %s exists and is not empty (use --force to replace it)", out)
-	}
-	return nil
-}
-
-// resolve follows symbolic links as far as the path exists.
-func resolve(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	dir, base := filepath.Split(p)
-	if dir == p || dir == "" {
-		return p
-	}
-	return filepath.Join(resolve(filepath.Clean(dir)), base)
-}
-
-// within reports whether p is dir or inside it.
-func within(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -3,6 +3,7 @@ package repair
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,7 +79,7 @@ func TestOTF2CorrectionAsTheReferenceReaderSeesIt(t *testing.T) {
 	in := filepath.Join(t.TempDir(), "in")
 	require.NoError(t, otf.WriteTrace(in, rec, nil))
 	out := filepath.Join(t.TempDir(), "out")
-	rep, err := Run(in, Options{Output: out, Params: clc.DefaultParams()})
+	rep, err := Run(context.Background(), in, Options{Output: out, Params: clc.DefaultParams()})
 	require.NoError(t, err)
 	require.Positive(t, rep.Correction.EventsMoved, "the scenario must move events")
 	require.Zero(t, rep.After.Violations)

@@ -1,6 +1,7 @@
 package repair
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -81,7 +82,7 @@ func TestScenarios(t *testing.T) {
 			dir, rec := simDir(t, sc.cfg)
 			out := filepath.Join(t.TempDir(), "out")
 			opts := Options{Output: out, Params: clc.DefaultParams()}
-			rep, err := Run(dir, opts)
+			rep, err := Run(context.Background(), dir, opts)
 			require.NoError(t, err)
 			assert.Positive(t, rep.Before.Violations, "the scenario should have violations to correct")
 			assert.Zero(t, rep.After.Violations)
@@ -133,7 +134,7 @@ func TestMildClockError(t *testing.T) {
 	c := sim.DefaultConfig()
 	c.Ranks, c.RanksPerNode, c.Events, c.Seed, c.Compute = 32, 8, 100000, 6*7919+32, 2*time.Millisecond
 	dir, _ := simDir(t, c)
-	rep, err := Run(dir, Options{Check: true, Params: clc.DefaultParams()})
+	rep, err := Run(context.Background(), dir, Options{Check: true, Params: clc.DefaultParams()})
 	require.NoError(t, err)
 	assert.Positive(t, rep.Before.Violations)
 	assert.Zero(t, rep.After.Violations)
@@ -209,13 +210,13 @@ func TestNeverWritesIntoInput(t *testing.T) {
 	dir, _ := smallTrace(t)
 	before := treeHash(t, dir)
 	for _, out := range []string{dir, filepath.Join(dir, "fixed"), filepath.Dir(dir)} {
-		_, err := Run(dir, Options{Output: out, Params: clc.DefaultParams(), Force: true})
+		_, err := Run(context.Background(), dir, Options{Output: out, Params: clc.DefaultParams(), Force: true})
 		require.Error(t, err, "output %s", out)
 	}
-	_, err := Run(dir, Options{Check: true, Params: clc.DefaultParams()})
+	_, err := Run(context.Background(), dir, Options{Check: true, Params: clc.DefaultParams()})
 	require.NoError(t, err)
 	out := filepath.Join(t.TempDir(), "out")
-	_, err = Run(dir, Options{Output: out, Params: clc.DefaultParams()})
+	_, err = Run(context.Background(), dir, Options{Output: out, Params: clc.DefaultParams()})
 	require.NoError(t, err)
 	assert.Equal(t, before, treeHash(t, dir), "the input changed")
 }
@@ -225,14 +226,20 @@ func TestOutputRules(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	require.NoError(t, os.MkdirAll(out, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(out, "keep"), []byte("x"), 0o644))
-	_, err := Run(dir, Options{Output: out, Params: clc.DefaultParams()})
+	_, err := Run(context.Background(), dir, Options{Output: out, Params: clc.DefaultParams()})
 	require.ErrorContains(t, err, "not empty")
+	// --force replaces only a directory that holds nothing but a trace.
+	_, err = Run(context.Background(), dir, Options{Output: out, Params: clc.DefaultParams(), Force: true})
+	require.ErrorContains(t, err, "keep")
 	_, err = os.Stat(filepath.Join(out, "keep"))
 	require.NoError(t, err, "a refused output is left alone")
-	_, err = Run(dir, Options{Output: out, Params: clc.DefaultParams(), Force: true})
-	require.NoError(t, err)
-	_, err = os.Stat(filepath.Join(out, "keep"))
-	require.ErrorIs(t, err, os.ErrNotExist, "--force replaces the directory")
+	require.NoError(t, os.Remove(filepath.Join(out, "keep")))
+	_, err = Run(context.Background(), dir, Options{Output: out, Params: clc.DefaultParams()})
+	require.NoError(t, err, "an empty directory is fine")
+	_, err = Run(context.Background(), dir, Options{Output: out, Params: clc.DefaultParams()})
+	require.ErrorContains(t, err, "not empty")
+	_, err = Run(context.Background(), dir, Options{Output: out, Params: clc.DefaultParams(), Force: true})
+	require.NoError(t, err, "--force replaces an earlier output")
 	require.True(t, native.IsDir(out))
 	// No temporary directories are left beside the output.
 	ents, err := os.ReadDir(filepath.Dir(out))
@@ -250,7 +257,7 @@ func TestCorruptInputLeavesNothing(t *testing.T) {
 	require.NoError(t, os.WriteFile(f, b, 0o644))
 	parent := t.TempDir()
 	out := filepath.Join(parent, "out")
-	_, err = Run(dir, Options{Output: out, Params: clc.DefaultParams()})
+	_, err = Run(context.Background(), dir, Options{Output: out, Params: clc.DefaultParams()})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "2.clce")
 	ents, err := os.ReadDir(parent)
@@ -260,12 +267,12 @@ func TestCorruptInputLeavesNothing(t *testing.T) {
 
 func TestNotATrace(t *testing.T) {
 	d := t.TempDir()
-	_, err := Run(d, Options{Check: true, Params: clc.DefaultParams()})
+	_, err := Run(context.Background(), d, Options{Check: true, Params: clc.DefaultParams()})
 	require.ErrorContains(t, err, "not a trace")
-	_, err = Run(filepath.Join(d, "missing"), Options{Check: true, Params: clc.DefaultParams()})
+	_, err = Run(context.Background(), filepath.Join(d, "missing"), Options{Check: true, Params: clc.DefaultParams()})
 	require.Error(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(d, "clc.json"), []byte("{"), 0o644))
-	_, err = Run(d, Options{Check: true, Params: clc.DefaultParams()})
+	_, err = Run(context.Background(), d, Options{Check: true, Params: clc.DefaultParams()})
 	require.ErrorContains(t, err, "clc.json")
 }
 
@@ -298,7 +305,7 @@ func TestInconsistentTraceReported(t *testing.T) {
 	var rep *Report
 	var err error
 	go func() {
-		rep, err = Run(dir, Options{Output: filepath.Join(t.TempDir(), "out"), Params: clc.DefaultParams()})
+		rep, err = Run(context.Background(), dir, Options{Output: filepath.Join(t.TempDir(), "out"), Params: clc.DefaultParams()})
 		close(done)
 	}()
 	select {
@@ -311,7 +318,7 @@ func TestInconsistentTraceReported(t *testing.T) {
 	assert.Equal(t, int64(1), rep.Issues.Counts[replay.UnmatchedSend.String()])
 	assert.Equal(t, int64(1), rep.Issues.Counts[replay.IncompleteCollective.String()])
 	assert.Equal(t, int64(2), rep.Issues.Counts[replay.DroppedDependency.String()])
-	assert.Equal(t, int64(1), rep.Correction.ViolationsCorrected)
+	assert.Equal(t, int64(1), rep.Correction.ReceivesMoved)
 }
 
 // A trace cut mid-run (the traced program was killed: the manifest says
@@ -343,7 +350,7 @@ func TestTraceCutMidRun(t *testing.T) {
 	var rep *Report
 	go func() {
 		defer close(done)
-		rep, err = Run(dir, Options{Output: filepath.Join(t.TempDir(), "out"), Params: clc.DefaultParams()})
+		rep, err = Run(context.Background(), dir, Options{Output: filepath.Join(t.TempDir(), "out"), Params: clc.DefaultParams()})
 	}()
 	select {
 	case <-done:
@@ -372,7 +379,7 @@ func TestScenariosRefined(t *testing.T) {
 		t.Run(sc.name, func(t *testing.T) {
 			dir, _ := simDir(t, sc.cfg)
 			out := filepath.Join(t.TempDir(), "out")
-			rep, err := Run(dir, Options{Output: out, Params: clc.DefaultParams(), Refine: true})
+			rep, err := Run(context.Background(), dir, Options{Output: out, Params: clc.DefaultParams(), Refine: true})
 			require.NoError(t, err)
 			assert.Zero(t, rep.After.Violations)
 			require.NotNil(t, rep.Refinement)
@@ -405,6 +412,6 @@ func TestHugeTimesRefused(t *testing.T) {
 	tr.Locations[1].Events.AppendMsg(trace.KindRecv, big-5, trace.Message{Peer: 0})
 	dir := filepath.Join(t.TempDir(), "in")
 	require.NoError(t, native.WriteDir(dir, tr, nil))
-	_, err := Run(dir, Options{Check: true, Params: clc.DefaultParams()})
+	_, err := Run(context.Background(), dir, Options{Check: true, Params: clc.DefaultParams()})
 	require.ErrorContains(t, err, "location 0, event 0")
 }

@@ -15,7 +15,7 @@ import (
 )
 
 // ReportVersion is the version of the JSON report (docs/report.md).
-const ReportVersion = 1
+const ReportVersion = 2
 
 // Report is what clc-correct prints and writes with --report; its JSON form
 // is documented in docs/report.md. Times are in seconds unless a field name
@@ -109,20 +109,29 @@ type ViolationReport struct {
 
 // CorrectionReport describes what the correction did.
 type CorrectionReport struct {
-	ViolationsCorrected int64        `json:"violations_corrected"`
-	EventsMoved         int64        `json:"events_moved"`
-	MaxShift            float64      `json:"max_shift"`
-	MeanShift           float64      `json:"mean_shift"`
-	Gamma               float64      `json:"gamma"`
-	Threshold           float64      `json:"max_shift_threshold"`
-	Passes              []PassReport `json:"passes"`
+	// ViolationsRemoved is the violations before the CLC minus those after
+	// it (all of them: the CLC leaves none).
+	ViolationsRemoved int64 `json:"violations_removed"`
+	// ReceivesMoved counts the receives the forward pass moved later
+	// because of their sends (the jumps). One moved receive removes every
+	// violating message into it (a collective receive has several logical
+	// senders), and the amortization after a jump removes later
+	// violations without a jump of their own, so it may be smaller than
+	// ViolationsRemoved.
+	ReceivesMoved int64        `json:"receives_moved"`
+	EventsMoved   int64        `json:"events_moved"`
+	MaxShift      float64      `json:"max_shift"`
+	MeanShift     float64      `json:"mean_shift"`
+	Gamma         float64      `json:"gamma"`
+	Threshold     float64      `json:"max_shift_threshold"`
+	Passes        []PassReport `json:"passes"`
 }
 
 // PassReport describes one forward pass.
 type PassReport struct {
-	Gamma               float64 `json:"gamma"`
-	ViolationsCorrected int64   `json:"violations_corrected"`
-	MaxShift            float64 `json:"max_forward_shift"`
+	Gamma         float64 `json:"gamma"`
+	ReceivesMoved int64   `json:"receives_moved"`
+	MaxShift      float64 `json:"max_forward_shift"`
 }
 
 // AccuracyReport compares with the true times.
@@ -167,7 +176,7 @@ func violationReport(v clc.Violations, res uint64) ViolationReport {
 }
 
 func correctionReport(c, lc [][]int64, r *clc.Result, res uint64) CorrectionReport {
-	cr := CorrectionReport{ViolationsCorrected: r.Jumps(), Gamma: r.Gamma(), Threshold: sec(r.Threshold, res)}
+	cr := CorrectionReport{ReceivesMoved: r.Jumps(), Gamma: r.Gamma(), Threshold: sec(r.Threshold, res)}
 	var sum float64
 	var maxShift int64
 	for i := range c {
@@ -184,7 +193,7 @@ func correctionReport(c, lc [][]int64, r *clc.Result, res uint64) CorrectionRepo
 		cr.MeanShift = sum / float64(cr.EventsMoved) / float64(res)
 	}
 	for _, p := range r.Passes {
-		cr.Passes = append(cr.Passes, PassReport{Gamma: p.Gamma, ViolationsCorrected: p.Jumps, MaxShift: sec(p.MaxShift, res)})
+		cr.Passes = append(cr.Passes, PassReport{Gamma: p.Gamma, ReceivesMoved: p.Jumps, MaxShift: sec(p.MaxShift, res)})
 	}
 	return cr
 }
@@ -280,8 +289,8 @@ func (r *Report) WriteText(w io.Writer) {
 		}
 	}
 	c := r.Correction
-	p("  correction: %d violations corrected, %d events moved (max %s, mean %s), γ %g in %d pass(es)\n",
-		c.ViolationsCorrected, c.EventsMoved, dur(c.MaxShift), dur(c.MeanShift), c.Gamma, len(c.Passes))
+	p("  correction: %d violations removed by moving %d receives later and amortizing; %d events moved (max %s, mean %s), γ %g in %d pass(es)\n",
+		c.ViolationsRemoved, c.ReceivesMoved, c.EventsMoved, dur(c.MaxShift), dur(c.MeanShift), c.Gamma, len(c.Passes))
 	vline("after:", r.After)
 	d := r.Fidelity.Distance
 	p("  fidelity (event distance): weighted avg %s, max %s; intervals > 0.01%%: %s, > 1%%: %s, > 100%%: %s\n",

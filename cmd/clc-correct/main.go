@@ -8,12 +8,16 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -33,20 +37,30 @@ const (
 
 func main() {
 	// The trace is one large, long-lived heap: collecting at 50 % growth
-	// instead of 100 % keeps the peak near 47 bytes per event at no
-	// measurable cost (docs/performance.md). GOGC in the environment wins.
+	// instead of 100 % keeps the peak lower at no measurable cost
+	// (docs/performance.md). GOGC in the environment wins.
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(50)
 	}
-	os.Exit(run(os.Args[1:]))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
-func run(args []string) int {
+// run runs the command with args and returns the exit status. A signal
+// cancels ctx: the run stops, removes its temporaries and fails.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	status := exitOK
 	cmd := newCommand(&status)
 	cmd.SetArgs(args)
-	if err := cmd.Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "clc-correct:", err)
+	cmd.SetOut(stdout)
+	cmd.SetErr(stderr)
+	if err := cmd.ExecuteContext(ctx); err != nil {
+		if errors.Is(err, context.Canceled) {
+			err = errors.New("interrupted; nothing was written")
+		}
+		fmt.Fprintln(stderr, "clc-correct:", err)
 		if status == exitOK {
 			status = exitError
 		}
@@ -54,20 +68,21 @@ func run(args []string) int {
 	return status
 }
 
+// flags holds the command-line values that need parsing or are not
+// repair options.
+type flags struct {
+	format, maxShift, alltoallv, presync, progress, cpuProfile string
+	strict, quiet                                              bool
+	parallel                                                   int
+	refineWindows                                              int
+	refinePrior, refineFloor                                   time.Duration
+}
+
 func newCommand(status *int) *cobra.Command {
 	def := clc.DefaultParams()
 	var (
 		opts       repair.Options
-		format     string
-		report     string
-		maxShift   string
-		alltoallv  string
-		presyncM   string
-		strict     bool
-		quiet      bool
-		progress   string
-		parallel   int
-		cpuProfile string
+		fl         flags
 		params     = def
 		paramsNote = "defaults chosen by measurement, see docs/parameters.md"
 	)
@@ -79,14 +94,19 @@ received before it was sent (plus the minimum latency) while local intervals
 keep their lengths. It applies the trace's clock-offset measurements (linear
 pre-synchronisation, exactly as the OTF2 reader does), then the controlled
 logical clock of Becker, Rabenseifner, Wolf and Linford: a forward pass as a
-parallel replay (one goroutine per rank) with the collective extensions, a
+parallel replay (resumable tasks, a worker per CPU) with the collective
+extensions, a
 control loop on γ, and the backward amortization.
 
 INPUT is an OTF2 archive (its traces.otf2 anchor or the directory holding it,
 as Score-P writes it) or a native clc trace directory (clc-trace, clc-sim).
-The output has the same format unless --format says otherwise; it is written
-to a temporary directory beside OUTDIR and renamed when complete. clc-correct
-never writes into its input.
+The output has the same format unless --format says otherwise. Every file
+the run writes (the output, --report, --cpuprofile) is checked before the
+input is read: none may lie inside the input or inside another, and each is
+written to a temporary beside it and renamed when the run succeeds. An
+interrupt (SIGINT, SIGTERM) stops the run and leaves nothing behind.
+clc-correct never writes into its input, and --force replaces only a
+directory that holds nothing but a trace.
 
 If the input directory holds truth/ (true times, written by clc-sim and by
 clc-trace --emulate-clock), the report also compares the times with the truth.
@@ -101,69 +121,16 @@ dependencies or was truncated (the corrected output is still written).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var err error
-			if opts.Format, err = repair.ParseFormat(format); err != nil {
+			if err := parseFlags(&fl, &opts, &params); err != nil {
 				return err
 			}
-			if opts.Presync, err = presync.ParseMethod(presyncM); err != nil {
-				return err
-			}
-			if params.Alltoallv, err = replay.ParseAlltoallvPolicy(alltoallv); err != nil {
-				return err
-			}
-			if maxShift != "auto" {
-				if params.MaxShift, err = time.ParseDuration(maxShift); err != nil || params.MaxShift <= 0 {
-					return fmt.Errorf("--max-shift %q: want auto or a positive duration like 50us", maxShift)
-				}
-			}
-			if opts.Check && opts.Output != "" {
-				return errors.New("--check writes nothing: do not give -o with it")
-			}
-			opts.Params = params
-			opts.Parallel = parallel
-			if cpuProfile != "" {
-				f, err := os.Create(cpuProfile)
-				if err != nil {
-					return err
-				}
-				defer f.Close()
-				if err := pprof.StartCPUProfile(f); err != nil {
-					return err
-				}
-				defer pprof.StopCPUProfile()
-			}
-			if showProgress(progress) {
-				start := time.Now()
-				opts.Progress = func(stage string) {
-					fmt.Fprintf(os.Stderr, "\r\033[K[%6.2fs] %s …", time.Since(start).Seconds(), stage)
-				}
-			}
-			rep, err := repair.Run(args[0], opts)
-			if opts.Progress != nil {
-				fmt.Fprint(os.Stderr, "\r\033[K")
-			}
-			if err != nil {
-				return err
-			}
-			if !quiet {
-				rep.WriteText(cmd.OutOrStdout())
-			}
-			if report != "" {
-				if err := writeReport(report, rep); err != nil {
-					return err
-				}
-			}
-			if strict && rep.Inconsistent() {
-				*status = exitInconsistent
-				return fmt.Errorf("%w (--strict): see the issues in the report", repair.ErrInconsistent)
-			}
-			return nil
+			return correct(cmd.Context(), cmd.OutOrStdout(), args[0], &fl, opts, status)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opts.Output, "output", "o", "", "output directory (must not exist, or be empty; see --force)")
-	f.StringVar(&format, "format", "", "output format: otf2 or native (default: the input's)")
-	f.StringVar(&report, "report", "", "also write the report as JSON to this file (docs/report.md)")
+	f.StringVar(&fl.format, "format", "", "output format: otf2 or native (default: the input's)")
+	f.StringVar(&opts.Report, "report", "", "also write the report as JSON to this file (docs/report.md)")
 	f.BoolVar(&opts.Check, "check", false, "analyse and report only; write no trace")
 	f.BoolVar(&opts.Force, "force", false, "replace a non-empty output directory")
 	f.StringVar(&opts.Truth, "truth", "", "native trace with the true times (default: INPUT/truth if present; - for none)")
@@ -177,20 +144,131 @@ dependencies or was truncated (the corrected output is still written).`,
 	f.DurationVar(&params.Delta, "delta", def.Delta, "minimal step δ between successive events (0: one tick); never more than the original step")
 	f.Float64Var(&params.Slope, "backward-slope", def.Slope, "slope m of the backward amortization ramp (0: no backward amortization)")
 	f.IntVar(&params.MaxPasses, "max-passes", def.MaxPasses, "forward passes of the γ control loop (1: no control)")
-	f.StringVar(&maxShift, "max-shift", "auto", "largest forward shift the γ control accepts (auto: --shift-factor × largest input violation + μ inter)")
+	f.StringVar(&fl.maxShift, "max-shift", "auto", "largest forward shift the γ control accepts (auto: --shift-factor × largest input violation + μ inter)")
 	f.Float64Var(&params.ShiftFactor, "shift-factor", def.ShiftFactor, "factor of the automatic --max-shift")
-	f.StringVar(&alltoallv, "alltoallv", "ignore", "ALLTOALLV/W: ignore (keep internal) or nton (N-to-N among members with bytes; may over-constrain)")
-	f.StringVar(&presyncM, "presync", "auto", "offset pre-synchronisation: interpolate (OTF2's, exact), regression (RTT-weighted line per location), node (one clock per node, epochs averaged), auto (node when the trace says its clocks are per node, else interpolate)")
+	f.StringVar(&fl.alltoallv, "alltoallv", "ignore", "ALLTOALLV/W: ignore (keep internal) or nton (N-to-N among members with bytes; may over-constrain)")
+	f.StringVar(&fl.presync, "presync", "auto", "offset pre-synchronisation: interpolate (OTF2's, exact), regression (RTT-weighted line per location), node (one clock per node, epochs averaged), auto (node when the trace says its clocks are per node, else interpolate)")
 	f.BoolVar(&opts.Refine, "refine", false, "before the CLC, correct each node's clock by what its messages show (both ways; every node but the reference moves a little): much closer to the true times when clock errors are large, but not a pure CLC (docs/algorithm.md)")
-	f.IntVar(&opts.RefineOptions.Windows, "refine-windows", 64, "time windows of the --refine estimation")
-	f.DurationVar(&opts.RefineOptions.Prior, "refine-prior", 100*time.Microsecond, "typical clock error after pre-synchronisation, the --refine estimate's prior")
-	f.DurationVar(&opts.RefineOptions.Floor, "refine-floor", time.Microsecond, "uncertainty of the tightest message band (latency jitter), for --refine")
-	f.BoolVar(&strict, "strict", false, "exit with status 2 when the trace is inconsistent (unmatched messages, …)")
-	f.BoolVarP(&quiet, "quiet", "q", false, "do not print the report")
-	f.StringVar(&progress, "progress", "auto", "progress on stderr: auto (when a terminal), always, never")
-	f.IntVarP(&parallel, "jobs", "j", 0, "parallel file readers/writers and workers (0: number of CPUs)")
-	f.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
+	f.IntVar(&fl.refineWindows, "refine-windows", 64, "time windows of the --refine estimation")
+	f.DurationVar(&fl.refinePrior, "refine-prior", 100*time.Microsecond, "typical clock error after pre-synchronisation, the --refine estimate's prior")
+	f.DurationVar(&fl.refineFloor, "refine-floor", time.Microsecond, "uncertainty of the tightest message band (latency jitter), for --refine")
+	f.BoolVar(&fl.strict, "strict", false, "exit with status 2 when the trace is inconsistent (unmatched messages, …)")
+	f.BoolVarP(&fl.quiet, "quiet", "q", false, "do not print the report")
+	f.StringVar(&fl.progress, "progress", "auto", "progress on stderr: auto (when a terminal), always, never")
+	f.IntVarP(&fl.parallel, "jobs", "j", 0, "parallel file readers/writers and workers (0: number of CPUs)")
+	f.StringVar(&fl.cpuProfile, "cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
 	return cmd
+}
+
+// parseFlags checks and converts every flag value, in one place, before
+// anything is opened.
+func parseFlags(fl *flags, opts *repair.Options, params *clc.Params) error {
+	var err error
+	if opts.Format, err = repair.ParseFormat(fl.format); err != nil {
+		return err
+	}
+	if opts.Presync, err = presync.ParseMethod(fl.presync); err != nil {
+		return err
+	}
+	if params.Alltoallv, err = replay.ParseAlltoallvPolicy(fl.alltoallv); err != nil {
+		return err
+	}
+	params.MaxShift = 0
+	if fl.maxShift != "auto" {
+		if params.MaxShift, err = time.ParseDuration(fl.maxShift); err != nil || params.MaxShift <= 0 {
+			return fmt.Errorf("--max-shift %q: want auto or a positive duration like 50us", fl.maxShift)
+		}
+	}
+	switch strings.ToLower(fl.progress) {
+	case "auto", "always", "never":
+	default:
+		return fmt.Errorf("--progress %q: want auto, always or never", fl.progress)
+	}
+	if fl.parallel < 0 {
+		return fmt.Errorf("-j %d: want 0 (one per CPU) or a positive number", fl.parallel)
+	}
+	opts.Parallel = fl.parallel
+	switch {
+	case fl.refineWindows < 1:
+		return fmt.Errorf("--refine-windows %d: want at least 1", fl.refineWindows)
+	case fl.refinePrior <= 0:
+		return fmt.Errorf("--refine-prior %v: want a positive duration", fl.refinePrior)
+	case fl.refineFloor <= 0:
+		return fmt.Errorf("--refine-floor %v: want a positive duration", fl.refineFloor)
+	}
+	opts.RefineOptions.Windows, opts.RefineOptions.Prior, opts.RefineOptions.Floor = fl.refineWindows, fl.refinePrior, fl.refineFloor
+	if err := params.Validate(); err != nil {
+		return err
+	}
+	opts.Params = *params
+	return opts.Validate()
+}
+
+// correct runs one repair: it claims every output path, runs the pipeline
+// into temporaries, prints the report and commits the outputs.
+func correct(ctx context.Context, stdout io.Writer, input string, fl *flags, opts repair.Options, status *int) error {
+	progress := showProgress(fl.progress)
+	if progress {
+		start := time.Now()
+		opts.Progress = func(stage string) {
+			fmt.Fprintf(os.Stderr, "\r\033[K[%6.2fs] %s …", time.Since(start).Seconds(), stage)
+		}
+	}
+	job, err := repair.Prepare(input, opts)
+	if err != nil {
+		return err
+	}
+	defer job.Abort() // after Commit it does nothing
+	stopProfile := func() {}
+	if fl.cpuProfile != "" {
+		tmp, err := job.Claim("CPU profile", fl.cpuProfile)
+		if err != nil {
+			return err
+		}
+		if stopProfile, err = startProfile(tmp); err != nil {
+			return err
+		}
+	}
+	rep, err := job.Run(ctx)
+	stopProfile()
+	if progress {
+		fmt.Fprint(os.Stderr, "\r\033[K")
+	}
+	if err != nil {
+		return err
+	}
+	if !fl.quiet {
+		rep.WriteText(stdout)
+	}
+	if err := job.Commit(); err != nil {
+		return err
+	}
+	if fl.strict && rep.Inconsistent() {
+		*status = exitInconsistent
+		return fmt.Errorf("%w (--strict): see the issues in the report", repair.ErrInconsistent)
+	}
+	return nil
+}
+
+// startProfile starts a CPU profile into path and returns the function
+// that stops it and closes the file.
+func startProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("CPU profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("CPU profile: %w", err)
+	}
+	stopped := false
+	return func() {
+		if !stopped {
+			stopped = true
+			pprof.StopCPUProfile()
+			f.Close()
+		}
+	}, nil
 }
 
 func showProgress(mode string) bool {
@@ -202,22 +280,4 @@ func showProgress(mode string) bool {
 	}
 	st, err := os.Stderr.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-func writeReport(path string, rep *repair.Report) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	if err := rep.WriteJSON(f); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("report: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("report: %w", err)
-	}
-	return os.Rename(tmp, path)
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,7 +23,7 @@ const simTrace = "../../testdata/sim-16"
 func TestCorrectsShippedTrace(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "fixed")
 	rep := filepath.Join(t.TempDir(), "r.json")
-	require.Equal(t, exitOK, run([]string{simTrace, "-o", out, "--report", rep, "-q"}))
+	require.Equal(t, exitOK, run(context.Background(), []string{simTrace, "-o", out, "--report", rep, "-q"}, io.Discard, io.Discard))
 	var r map[string]any
 	b, err := os.ReadFile(rep)
 	require.NoError(t, err)
@@ -36,11 +38,11 @@ func TestCorrectsShippedTrace(t *testing.T) {
 
 func TestCheckWritesNothing(t *testing.T) {
 	dir := t.TempDir()
-	require.Equal(t, exitOK, run([]string{simTrace, "--check", "-q"}))
+	require.Equal(t, exitOK, run(context.Background(), []string{simTrace, "--check", "-q"}, io.Discard, io.Discard))
 	ents, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	assert.Empty(t, ents)
-	assert.Equal(t, exitError, run([]string{simTrace, "--check", "-o", filepath.Join(dir, "x")}))
+	assert.Equal(t, exitError, run(context.Background(), []string{simTrace, "--check", "-o", filepath.Join(dir, "x")}, io.Discard, io.Discard))
 }
 
 func TestBadArguments(t *testing.T) {
@@ -57,7 +59,7 @@ func TestBadArguments(t *testing.T) {
 		{simTrace, "-o", d + "/o", "--alltoallv", "maybe"},
 		{simTrace, "-o", simTrace + "/out"}, // into the input
 	} {
-		assert.Equal(t, exitError, run(args), "%q", args)
+		assert.Equal(t, exitError, run(context.Background(), args, io.Discard, io.Discard), "%q", args)
 	}
 	_, err := os.Stat(filepath.Join(simTrace, "out"))
 	assert.ErrorIs(t, err, os.ErrNotExist)
@@ -81,16 +83,16 @@ func TestStrict(t *testing.T) {
 	in := filepath.Join(t.TempDir(), "in")
 	require.NoError(t, native.WriteDir(in, tr, nil))
 	out := filepath.Join(t.TempDir(), "out")
-	assert.Equal(t, exitOK, run([]string{in, "-o", out, "-q"}))
+	assert.Equal(t, exitOK, run(context.Background(), []string{in, "-o", out, "-q"}, io.Discard, io.Discard))
 	out2 := filepath.Join(t.TempDir(), "out")
-	assert.Equal(t, exitInconsistent, run([]string{in, "-o", out2, "-q", "--strict"}))
+	assert.Equal(t, exitInconsistent, run(context.Background(), []string{in, "-o", out2, "-q", "--strict"}, io.Discard, io.Discard))
 	assert.True(t, native.IsDir(out2), "the output is written even with --strict")
 }
 
 // Converting to OTF2 writes an archive that the reference reader accepts.
 func TestConvertToOTF2(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "fixed")
-	require.Equal(t, exitOK, run([]string{simTrace, "-o", out, "--format", "otf2", "-q"}))
+	require.Equal(t, exitOK, run(context.Background(), []string{simTrace, "-o", out, "--format", "otf2", "-q"}, io.Discard, io.Discard))
 	require.True(t, otf.IsArchive(out))
 	if _, err := exec.LookPath("otf2-print"); err != nil {
 		if os.Getenv("CI") == "true" {
@@ -103,7 +105,7 @@ func TestConvertToOTF2(t *testing.T) {
 	require.NoError(t, err, "%s", msg)
 	// And back to native: same number of events.
 	back := filepath.Join(t.TempDir(), "back")
-	require.Equal(t, exitOK, run([]string{out, "-o", back, "--format", "native", "-q"}))
+	require.Equal(t, exitOK, run(context.Background(), []string{out, "-o", back, "--format", "native", "-q"}, io.Discard, io.Discard))
 	a, err := native.ReadDir(simTrace, nil)
 	require.NoError(t, err)
 	b, err := native.ReadDir(back, nil)

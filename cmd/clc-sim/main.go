@@ -10,26 +10,36 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
+	"github.com/clc-tools/clc/output"
 	"github.com/clc-tools/clc/sim"
 	"github.com/clc-tools/clc/trace"
 )
 
 func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	cmd := newCommand(os.Stderr)
-	if err := cmd.Execute(); err != nil {
+	err := cmd.ExecuteContext(ctx)
+	stop()
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			err = errors.New("interrupted; nothing was written")
+		}
 		fmt.Fprintln(os.Stderr, "clc-sim:", err)
 		os.Exit(1)
 	}
@@ -60,8 +70,11 @@ per-node clocks that have offset, drift and non-linear wander, and writes:
 
 Offsets measured at MPI_Init and MPI_Finalize (ping-pong with rank 0, min RTT)
 are stored with each location. The output is written to a temporary directory
-beside OUTDIR and renamed at the end; an existing non-empty OUTDIR is refused
-unless --force. The same flags and --seed give the same bytes.
+beside OUTDIR and renamed at the end; an interrupt leaves nothing behind. An
+existing non-empty OUTDIR is refused unless --force, which replaces only a
+directory that holds nothing but a trace. The same flags and --seed give the
+same bytes. A run can never be shorter than one step: when that is much more
+than the default --events, clc-sim refuses until --events or --steps is given.
 
 Patterns (--patterns, a comma list run in order once per step): ` + strings.Join(sim.PatternNames(), ", ") + `.`,
 		Args:          cobra.ExactArgs(1),
@@ -88,7 +101,12 @@ Patterns (--patterns, a comma list run in order once per step): ` + strings.Join
 			if o.perfectClocks {
 				cfg.PerfectClocks()
 			}
-			return write(cfg, args[0], o, log)
+			if !f.Changed("events") && !f.Changed("steps") {
+				if err := checkSize(cfg, log); err != nil {
+					return err
+				}
+			}
+			return write(cmd.Context(), cfg, args[0], o, log)
 		},
 	}
 	f := cmd.Flags()
@@ -120,49 +138,27 @@ Patterns (--patterns, a comma list run in order once per step): ` + strings.Join
 	return cmd
 }
 
-// aborter is implemented by sinks that can discard what they wrote.
-type aborter interface{ Abort() }
-
-func write(cfg sim.Config, out string, o options, log io.Writer) (err error) {
+func write(ctx context.Context, cfg sim.Config, out string, o options, log io.Writer) (err error) {
 	if o.format != "native" && o.format != "otf2" {
 		return fmt.Errorf("--format %q: want native or otf2", o.format)
 	}
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	abs, err := filepath.Abs(out)
+	plan, err := output.NewPlan()
 	if err != nil {
 		return err
 	}
-	exists := false
-	if fi, err := os.Stat(abs); err == nil {
-		if !fi.IsDir() {
-			return fmt.Errorf("%s exists and is not a directory", out)
-		}
-		ents, err := os.ReadDir(abs)
-		if err != nil {
-			return err
-		}
-		if len(ents) > 0 && !o.force {
-			return fmt.Errorf("%s exists and is not empty (use --force to replace it)", out)
-		}
-		exists = true
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return err
+	defer plan.Abort() // after Commit it does nothing
+	replace := output.KeepExisting
+	if o.force {
+		replace = output.ReplaceTrace
 	}
-	parent := filepath.Dir(abs)
-	if abs == parent {
-		return fmt.Errorf("%s: cannot write into the file system root", out)
-	}
-	if err := os.MkdirAll(parent, 0o777); err != nil {
-		return err
-	}
-	top, err := os.MkdirTemp(parent, "."+filepath.Base(abs)+".clc-sim-")
+	recDir, err := plan.Dir("output", out, replace)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(top)
-	recDir, truthDir := filepath.Join(top, "rec"), filepath.Join(top, "truth")
+	truthDir := filepath.Join(recDir, "truth")
 
 	start := time.Now()
 	defs, err := sim.Definitions(cfg)
@@ -185,16 +181,10 @@ func write(cfg sim.Config, out string, o options, log io.Writer) (err error) {
 	}
 	truth, err := native.CreateDir(truthDir, tdefs, nil)
 	if err != nil {
-		if a, ok := rec.(aborter); ok {
-			a.Abort()
-		}
 		return err
 	}
 	counted := &countingSink{Sink: truth}
-	if err := sim.Run(cfg, rec, counted); err != nil {
-		if a, ok := rec.(aborter); ok {
-			a.Abort()
-		}
+	if err := sim.Run(cfg, cancelSink{ctx, rec}, cancelSink{ctx, counted}); err != nil {
 		return err
 	}
 	if err := rec.Close(); err != nil {
@@ -203,20 +193,29 @@ func write(cfg sim.Config, out string, o options, log io.Writer) (err error) {
 	if err := truth.Close(); err != nil {
 		return fmt.Errorf("writing the truth: %w", err)
 	}
-	if err := os.Rename(truthDir, filepath.Join(recDir, "truth")); err != nil {
+	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if exists {
-		if err := os.Rename(abs, filepath.Join(top, "old")); err != nil {
-			return fmt.Errorf("moving the old %s away: %w", out, err)
-		}
-	}
-	if err := os.Rename(recDir, abs); err != nil {
+	if err := plan.Commit(); err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "clc-sim: %d ranks on %d nodes, %d events: %s trace in %s, truth in %s (%.1fs)\n",
 		cfg.Ranks, len(defs.Nodes), counted.n.Load(), o.format, out, filepath.Join(out, "truth"), time.Since(start).Seconds())
 	return nil
+}
+
+// cancelSink stops a simulation when its context is cancelled (by a
+// signal): the next Append fails.
+type cancelSink struct {
+	ctx context.Context
+	trace.Sink
+}
+
+func (c cancelSink) Append(loc int, ev *trace.Events) error {
+	if err := c.ctx.Err(); err != nil {
+		return err
+	}
+	return c.Sink.Append(loc, ev)
 }
 
 // countingSink counts the events appended to a sink.
@@ -229,3 +228,47 @@ func (c *countingSink) Append(loc int, ev *trace.Events) error {
 	c.n.Add(int64(ev.Len()))
 	return c.Sink.Append(loc, ev)
 }
+
+// bytesPerEvent is roughly what the simulator holds in memory per event of
+// the run (both traces and its own state), measured at 10^8 events.
+const bytesPerEvent = 85
+
+// checkSize refuses a run that the default --events cannot bound: every
+// run has at least one step, so with very many ranks one step alone can be
+// orders of magnitude more events than asked for. It measures one step of
+// a 64-rank run with the same patterns and scales it to the ranks.
+func checkSize(cfg sim.Config, log io.Writer) error {
+	small := cfg
+	small.Ranks = min(cfg.Ranks, 64)
+	small.RanksPerNode = min(cfg.RanksPerNode, small.Ranks)
+	small.Steps, small.Events = 1, 0
+	if small.Validate() != nil {
+		return nil // the real run reports what is wrong
+	}
+	defs, err := sim.Definitions(small)
+	if err != nil {
+		return nil // the real run reports what is wrong
+	}
+	tdefs, err := sim.TruthDefinitions(small)
+	if err != nil {
+		return nil
+	}
+	n, t := &countingSink{Sink: discard{defs}}, &countingSink{Sink: discard{tdefs}}
+	if err := sim.Run(small, n, t); err != nil {
+		return fmt.Errorf("estimating the size of one step: %w", err)
+	}
+	perRank := float64(n.n.Load()) / float64(small.Ranks)
+	least := int64(perRank * float64(cfg.Ranks))
+	if least <= 4*cfg.Events {
+		return nil
+	}
+	return fmt.Errorf("with %d ranks one step alone makes about %d events (%.0f× the default --events %d), which takes about %.1f GB of memory; give --events or --steps to confirm the size",
+		cfg.Ranks, least, float64(least)/float64(cfg.Events), cfg.Events, float64(least)*bytesPerEvent/1e9)
+}
+
+// discard is a sink that drops the events.
+type discard struct{ defs *trace.Trace }
+
+func (d discard) Defs() *trace.Trace            { return d.defs }
+func (discard) Append(int, *trace.Events) error { return nil }
+func (discard) Close() error                    { return nil }

@@ -218,3 +218,52 @@ func TestOTF2(t *testing.T) {
 		t.Fatalf("otf2-print: %v\n%s", err, out)
 	}
 }
+
+// One step is the least a run makes: with a million ranks that is over a
+// hundred million events, which the default --events never asked for
+// (issue 13). clc-sim refuses quickly and writes nothing, until the size
+// is given explicitly.
+func TestRefusesAnUnaskedHugeRun(t *testing.T) {
+	d := t.TempDir()
+	out := filepath.Join(d, "out")
+	log, err := runCmd(t, out, "--ranks", "1000000")
+	if err == nil || !strings.Contains(err.Error(), "give --events or --steps") {
+		t.Fatalf("got %v (%s), want a refusal", err, log)
+	}
+	if ents, _ := os.ReadDir(d); len(ents) != 0 {
+		t.Fatalf("left %v", ents)
+	}
+	// A size that fits the default is not refused.
+	if _, err := runCmd(t, out, "--ranks", "256", "--ranks-per-node", "16"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// --force replaces a trace written before, never a directory holding
+// anything else.
+func TestForceReplacesOnlyATrace(t *testing.T) {
+	d := t.TempDir()
+	other := filepath.Join(d, "results")
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, "notes.txt"), []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCmd(t, other, "--ranks", "4", "--steps", "2", "--force"); err == nil {
+		t.Fatal("--force replaced a directory that held notes.txt")
+	}
+	if _, err := os.Stat(filepath.Join(other, "notes.txt")); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(d, "out")
+	for _, f := range []string{"native", "otf2", "native"} {
+		if log, err := runCmd(t, out, "--ranks", "4", "--steps", "2", "--force", "--format", f); err != nil {
+			t.Fatalf("%s: %v (%s)", f, err, log)
+		}
+	}
+	ents, _ := os.ReadDir(d)
+	if len(ents) != 2 {
+		t.Fatalf("left %v beside the outputs", ents)
+	}
+}
