@@ -4,6 +4,7 @@ import (
 	"runtime"
 
 	"github.com/clc-tools/clc/internal/par"
+	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/trace"
 )
@@ -54,7 +55,7 @@ type Options struct {
 	Progress func(stage string)
 	// Before, if not nil, is CheckViolations of the input with the same
 	// latencies; Correct computes it when it needs it and it is nil.
-	Before *Violations
+	Before *measure.Violations
 }
 
 // Correct runs the controlled logical clock over t, whose times must be
@@ -108,7 +109,7 @@ func Correct(t *trace.Trace, g *replay.Graph, p Params, opt *Options) (*Result, 
 	if res.Threshold == 0 {
 		v := o.Before
 		if v == nil {
-			cv := CheckViolations(c, g, node, k.Lat, np)
+			cv := measure.ClockCondition(c, g, node, k.Lat, np)
 			v = &cv
 		}
 		res.Threshold = int64(p.ShiftFactor*float64(v.MaxViolation())) + k.Lat.Inter

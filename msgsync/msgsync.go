@@ -19,8 +19,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/internal/par"
+	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/trace"
 )
@@ -104,7 +104,7 @@ func Refine(t *trace.Trace, g *replay.Graph, lat replay.Latency, opt Options) (S
 		l.Events.Time = append([]int64(nil), orig[i]...)
 	}
 	np := max(opt.Parallel, 1)
-	before := clc.CheckViolations(orig, g, node, lat, np)
+	before := measure.ClockCondition(orig, g, node, lat, np)
 	st, err := refine(t, g, lat, opt)
 	if err != nil {
 		for i, l := range t.Locations {
@@ -116,7 +116,7 @@ func Refine(t *trace.Trace, g *replay.Graph, lat replay.Latency, opt Options) (S
 	for i, l := range t.Locations {
 		now[i] = l.Events.Time
 	}
-	after := clc.CheckViolations(now, g, node, lat, np)
+	after := measure.ClockCondition(now, g, node, lat, np)
 	st.SumBefore, st.SumAfter = before.Total().SumViolation, after.Total().SumViolation
 	if st.SumAfter >= st.SumBefore {
 		st.Rejected = true

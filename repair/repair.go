@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/clc-tools/clc/clc"
+	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/msgsync"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
@@ -174,7 +175,7 @@ type pipeline struct {
 	k        clc.Ticks
 	node     []int32
 	c        [][]int64 // pre-synchronised times
-	before   clc.Violations
+	before   measure.Violations
 	res      *clc.Result
 	outFmt   Format
 	progress func(string)
@@ -302,7 +303,7 @@ func (p *pipeline) match(ctx context.Context) error {
 	p.rep.Messages = MessagesReport{P2P: g.Messages, CollectiveLogical: g.LogicalMessages,
 		CollectiveInstances: int64(len(g.Instances)), AlltoallvIgnored: g.Ignored}
 	p.k = p.opts.Params.InTicks(p.tr.Resolution)
-	p.before = clc.CheckViolations(p.c, g, p.node, p.k.Lat, p.np)
+	p.before = measure.ClockCondition(p.c, g, p.node, p.k.Lat, p.np)
 	p.rep.Before = violationReport(p.before, p.tr.Resolution)
 	return nil
 }
@@ -331,7 +332,7 @@ func (p *pipeline) refine(ctx context.Context) error {
 	for i, l := range tr.Locations {
 		refined[i] = l.Events.Time
 	}
-	v := clc.CheckViolations(refined, p.g, p.node, p.k.Lat, p.np)
+	v := measure.ClockCondition(refined, p.g, p.node, p.k.Lat, p.np)
 	p.rep.Refined = ptr(violationReport(v, tr.Resolution))
 	p.before = v
 	return nil
@@ -344,7 +345,7 @@ func (p *pipeline) correct(ctx context.Context) error {
 		return p.inputErr(err)
 	}
 	p.res = res
-	after := clc.CheckViolations(res.Times, p.g, p.node, p.k.Lat, p.np)
+	after := measure.ClockCondition(res.Times, p.g, p.node, p.k.Lat, p.np)
 	rep := p.rep
 	rep.After = violationReport(after, tr.Resolution)
 	rep.Correction = correctionReport(p.c, res.Times, res, tr.Resolution)
@@ -352,7 +353,7 @@ func (p *pipeline) correct(ctx context.Context) error {
 	if rep.Refined != nil {
 		rep.Correction.ViolationsRemoved = rep.Refined.Violations - rep.After.Violations
 	}
-	rep.Fidelity.Position, rep.Fidelity.Distance = clc.MeasureFidelity(p.c, res.Times, p.np)
+	rep.Fidelity.Position, rep.Fidelity.Distance = measure.IntervalFidelity(p.c, res.Times, p.np)
 	rep.Params = paramsReport(&p.opts.Params, tr.Resolution)
 	issues := p.g.Issues
 	issues.Merge(&res.Dropped)
@@ -474,8 +475,8 @@ func accuracy(ctx context.Context, in *Input, truthOpt string, tr *trace.Trace, 
 	}
 	return &AccuracyReport{
 		Truth:     dir,
-		Presync:   clc.MeasureAccuracy(c, tt),
-		Corrected: clc.MeasureAccuracy(lc, tt),
+		Presync:   measure.AccuracyOf(c, tt),
+		Corrected: measure.AccuracyOf(lc, tt),
 	}, nil
 }
 

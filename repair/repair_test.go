@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clc-tools/clc/clc"
+	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/replay"
@@ -118,7 +119,7 @@ func TestScenarios(t *testing.T) {
 			for i, l := range got.Locations {
 				times[i], node[i] = l.Events.Time, l.Node
 			}
-			v := clc.CheckViolations(times, g, node, k.Lat, 2)
+			v := measure.ClockCondition(times, g, node, k.Lat, 2)
 			assert.Zero(t, v.Total().Violations)
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/clc-tools/clc/clc"
+	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/msgsync"
 	"github.com/clc-tools/clc/replay"
 )
@@ -45,8 +46,8 @@ type Report struct {
 	Correction CorrectionReport `json:"correction"`
 	After      ViolationReport  `json:"after"`
 	Fidelity   struct {
-		Position clc.Fidelity `json:"event_position"`
-		Distance clc.Fidelity `json:"event_distance"`
+		Position measure.Fidelity `json:"event_position"`
+		Distance measure.Fidelity `json:"event_distance"`
 	} `json:"fidelity"`
 	Accuracy *AccuracyReport `json:"accuracy,omitempty"`
 	Issues   IssuesReport    `json:"issues"`
@@ -136,9 +137,9 @@ type PassReport struct {
 
 // AccuracyReport compares with the true times.
 type AccuracyReport struct {
-	Truth     string       `json:"truth"`
-	Presync   clc.Accuracy `json:"presync_only"`
-	Corrected clc.Accuracy `json:"corrected"`
+	Truth     string           `json:"truth"`
+	Presync   measure.Accuracy `json:"presync_only"`
+	Corrected measure.Accuracy `json:"corrected"`
 }
 
 // IssuesReport lists matching problems.
@@ -160,7 +161,7 @@ type TimingReport struct {
 
 func sec(ticks int64, res uint64) float64 { return float64(ticks) / float64(res) }
 
-func classReport(m clc.MessageStats, res uint64) ClassReport {
+func classReport(m measure.MessageStats, res uint64) ClassReport {
 	c := ClassReport{Messages: m.Messages, Reversed: m.Reversed, Violations: m.Violations,
 		MaxDisplacement: sec(m.MaxDisplacement, res), MaxViolation: sec(m.MaxViolation, res)}
 	if m.Reversed > 0 {
@@ -169,7 +170,7 @@ func classReport(m clc.MessageStats, res uint64) ClassReport {
 	return c
 }
 
-func violationReport(v clc.Violations, res uint64) ViolationReport {
+func violationReport(v measure.Violations, res uint64) ViolationReport {
 	t := v.Total()
 	return ViolationReport{P2P: classReport(v.P2P, res), Collective: classReport(v.Collective, res),
 		Total: classReport(t, res), Violations: t.Violations}
@@ -229,7 +230,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 // by the largest float, which JSON can carry.
 func jsonSafe(r *Report) *Report {
 	c := *r
-	fix := func(f *clc.Fidelity) {
+	fix := func(f *measure.Fidelity) {
 		if math.IsInf(f.MaxRel, 1) {
 			f.MaxRel = math.MaxFloat64
 		}

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/clc-tools/clc/clc"
+	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/msgsync"
 	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/replay"
@@ -162,7 +163,7 @@ func main() {
 				if _, err := presync.Apply(cp, &presync.Options{Method: m}); err != nil {
 					fail(err)
 				}
-				preAcc[sc.name][mi] += clc.MeasureAccuracy(times(cp), tt).MeanAbs / float64(*seeds)
+				preAcc[sc.name][mi] += measure.AccuracyOf(times(cp), tt).MeanAbs / float64(*seeds)
 			}
 			if _, err := presync.Apply(rec, nil); err != nil {
 				fail(err)
@@ -180,7 +181,7 @@ func main() {
 			for i, l := range rec.Locations {
 				node[i] = l.Node
 			}
-			pre := clc.MeasureAccuracy(c, tt)
+			pre := measure.AccuracyOf(c, tt)
 			runNames = append(runNames, fmt.Sprintf("%s #%d", sc.name, s))
 			for i, st := range settings {
 				p := st.p
@@ -205,9 +206,9 @@ func main() {
 					fail(err)
 				}
 				k := p.InTicks(rec.Resolution)
-				v := clc.CheckViolations(r.Times, gg, node, k.Lat, 2)
-				acc := clc.MeasureAccuracy(r.Times, tt)
-				_, dist := clc.MeasureFidelity(c, r.Times, 2)
+				v := measure.ClockCondition(r.Times, gg, node, k.Lat, 2)
+				acc := measure.AccuracyOf(r.Times, tt)
+				_, dist := measure.IntervalFidelity(c, r.Times, 2)
 				var moved, n int64
 				for li := range c {
 					for j := range c[li] {

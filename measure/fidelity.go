@@ -1,4 +1,4 @@
-package clc
+package measure
 
 import (
 	"math"
@@ -92,10 +92,10 @@ func (a *fidAcc) result() Fidelity {
 	return f
 }
 
-// MeasureFidelity compares the local intervals of the original times c and
+// IntervalFidelity compares the local intervals of the original times c and
 // the corrected times lc: the event position (from the first event of the
 // location to each event) and the event distance (between successive events).
-func MeasureFidelity(c, lc [][]int64, np int) (position, distance Fidelity) {
+func IntervalFidelity(c, lc [][]int64, np int) (position, distance Fidelity) {
 	pos := make([]fidAcc, len(c))
 	dis := make([]fidAcc, len(c))
 	par.ForEach(len(c), np, func(li int) {
@@ -124,8 +124,8 @@ type Accuracy struct {
 	MeanSigned float64 `json:"mean_error_ticks"`
 }
 
-// MeasureAccuracy returns the accuracy of times against truth.
-func MeasureAccuracy(times, truth [][]int64) Accuracy {
+// AccuracyOf returns the accuracy of times against truth.
+func AccuracyOf(times, truth [][]int64) Accuracy {
 	var a Accuracy
 	var abs, signed float64
 	for li := range times {

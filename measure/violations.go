@@ -1,4 +1,4 @@
-package clc
+package measure
 
 import (
 	"slices"
@@ -69,11 +69,11 @@ func (v *Violations) MaxViolation() int64 {
 	return max(v.P2P.MaxViolation, v.Collective.MaxViolation)
 }
 
-// CheckViolations counts, for the times given per location, the messages
+// ClockCondition counts, for the times given per location, the messages
 // of g that violate the clock condition with latencies lat. Collective
 // instances count one logical message per (sender, receiver) pair of
 // distinct members.
-func CheckViolations(times [][]int64, g *replay.Graph, node []int32, lat replay.Latency, np int) Violations {
+func ClockCondition(times [][]int64, g *replay.Graph, node []int32, lat replay.Latency, np int) Violations {
 	var v Violations
 	p2p := make([]MessageStats, len(times))
 	par.ForEach(len(times), np, func(li int) {

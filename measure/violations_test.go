@@ -1,0 +1,54 @@
+package measure
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/clc-tools/clc/internal/tracetest"
+	"github.com/clc-tools/clc/replay"
+)
+
+// ClockCondition counts exactly what a brute-force pass over every
+// logical pair counts.
+func TestClockConditionBruteForce(t *testing.T) {
+	for seed := 0; seed < 300; seed++ {
+		rng := rand.New(rand.NewPCG(uint64(seed), 7))
+		tr, _ := tracetest.Random(rng, tracetest.Config{Locations: 2 + rng.IntN(8), Nodes: 1 + rng.IntN(3),
+			Ops: rng.IntN(60), Latency: 5, Offset: 100, Init: rng.IntN(2) == 0})
+		g, err := replay.Match(tr, nil)
+		require.NoError(t, err)
+		lat := replay.Latency{Intra: rng.Int64N(5), Inter: 5 + rng.Int64N(10)}
+		node := make([]int32, len(tr.Locations))
+		times := make([][]int64, len(tr.Locations))
+		for i, l := range tr.Locations {
+			node[i], times[i] = l.Node, l.Events.Time
+		}
+		var want Violations
+		for li := range times {
+			for _, d := range g.Deps[li] {
+				if d.Role == replay.RoleRecv {
+					want.P2P.pair(times[d.Peer][d.Ref], times[li][d.Idx], lat.Between(node[d.Peer], node[li]))
+				}
+			}
+		}
+		for ii := range g.Instances {
+			parts := g.InstanceParts(uint32(ii))
+			scan := g.Instances[ii].Class == replay.ClassScan
+			for ri, r := range parts {
+				if r.Recv == replay.NoEvent {
+					continue
+				}
+				for si, s := range parts {
+					if si == ri || s.Send == replay.NoEvent || scan && si > ri {
+						continue
+					}
+					want.Collective.pair(times[s.Loc][s.Send], times[r.Loc][r.Recv], lat.Between(node[s.Loc], node[r.Loc]))
+				}
+			}
+		}
+		got := ClockCondition(times, g, node, lat, 2)
+		require.Equal(t, want, got, "seed %d", seed)
+	}
+}
