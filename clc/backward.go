@@ -21,8 +21,10 @@ type sendLimit struct {
 // events before the receive up towards the jump along a line of slope m,
 // bending the line wherever a send would pass its limit (Fig. 2 of the
 // paper). sends lists the location's logical sends in event order with
-// their limits. Each jump has its own slope m (0: not amortized).
-func backward(t []int64, jumps []Jump, sends []sendLimit) error {
+// their limits. Each jump has its own slope m (0: not amortized). Every
+// change goes through shift(k, d), which adds d ≥ 0 to t[k] (and records
+// it).
+func backward(t []int64, jumps []Jump, sends []sendLimit, shift func(k int, d int64)) error {
 	for _, jp := range jumps {
 		m := jp.Slope
 		if m <= 0 {
@@ -66,18 +68,18 @@ func backward(t []int64, jumps []Jump, sends []sendLimit) error {
 			if star < 0 {
 				// No send in the way: the default line over the window.
 				for k := end - 1; k > e; k-- {
-					t[k] += lineDefault(target, endTime-t[k], m)
+					shift(k, lineDefault(target, endTime-t[k], m))
 				}
 				break
 			}
 			// The line through (endTime, target) and the steepest send on
 			// its limit, for the events after that send.
 			for k := end - 1; k > star; k-- {
-				t[k] += lineThrough(target, starRoom, starDist, endTime-t[k])
+				shift(k, lineThrough(target, starRoom, starDist, endTime-t[k]))
 			}
 			// Continue before the send with its room as the new jump.
 			end, endTime, target = star, t[star], starRoom
-			t[star] += starRoom
+			shift(star, starRoom)
 			si = searchSends(sends, uint32(end))
 		}
 	}

@@ -1,7 +1,9 @@
 package clc
 
 import (
+	"cmp"
 	"runtime"
+	"slices"
 
 	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/measure"
@@ -20,8 +22,13 @@ type Pass struct {
 
 // Result is the outcome of a correction.
 type Result struct {
-	// Times holds the corrected time of every event, per location.
+	// Times holds the corrected time of every event, per location. Correct
+	// fills it; CorrectInPlace leaves it nil (the corrected times are in
+	// the columns it was given).
 	Times [][]int64
+	// Moved lists, per location, the events whose time the correction
+	// changed, with their times before it.
+	Moved []Moved
 	// Passes lists the forward passes; the last one's result was kept.
 	Passes []Pass
 	// Threshold is the largest forward shift the γ control accepted, in ticks.
@@ -32,6 +39,159 @@ type Result struct {
 	// Dropped lists receives whose dependency was dropped because it was
 	// part of a happened-before cycle.
 	Dropped replay.Issues
+}
+
+// Moved records what a correction changed on one location: the time before
+// the correction of every event it moved. While few events move it lists
+// them (sparse: Idx ascending, Before[k] the time of event Idx[k]); once
+// more than a quarter of the events have moved it keeps the whole column of
+// times before the correction instead (dense: Orig), which then costs less
+// than the list. The correction only moves events later.
+type Moved struct {
+	Idx    []uint32
+	Before []int64
+	Orig   []int64
+	// n is the number of events moved (dense mode keeps no list).
+	n int
+}
+
+// denseAbove is the share of events above which Moved keeps a whole
+// column instead of a list (a list entry costs 12 bytes, a column 8 bytes
+// per event), and denseMin the number of events below which it never does.
+const (
+	denseAbove = 4
+	denseMin   = 1024
+)
+
+// Len returns the number of moved events.
+func (m *Moved) Len() int { return m.n }
+
+// Dense reports whether m keeps the whole column of times before.
+func (m *Moved) Dense() bool { return m.Orig != nil }
+
+// Original returns the time of every event before the correction: Orig in
+// dense mode, otherwise a new column made from times and the list.
+func (m *Moved) Original(times []int64) []int64 {
+	if m.Orig != nil {
+		return m.Orig
+	}
+	o := append(make([]int64, 0, len(times)), times...)
+	for k, i := range m.Idx {
+		o[i] = m.Before[k]
+	}
+	return o
+}
+
+// add records that event i, whose time in t is still before, moves; events
+// are added in ascending order (the forward pass).
+func (m *Moved) add(i int, before int64, t []int64) {
+	m.n++
+	if m.Orig != nil {
+		return
+	}
+	m.Idx = append(m.Idx, uint32(i))
+	m.Before = append(m.Before, before)
+	if len(t) >= denseMin && len(m.Idx) > len(t)/denseAbove {
+		m.densify(t, nil)
+	}
+}
+
+// densify switches to dense mode. t holds the current times; later lists
+// the changes made since the list was last in order (the backward pass's,
+// in the order they were made), which are undone first.
+func (m *Moved) densify(t []int64, later *Moved) {
+	o := append(make([]int64, 0, len(t)), t...)
+	if later != nil {
+		for k := len(later.Idx) - 1; k >= 0; k-- {
+			o[later.Idx[k]] = later.Before[k]
+		}
+	}
+	for k, i := range m.Idx {
+		o[i] = m.Before[k]
+	}
+	m.Orig, m.Idx, m.Before = o, nil, nil
+}
+
+// restore puts the times before the correction back into t and empties m.
+func (m *Moved) restore(t []int64) {
+	if m.Orig != nil {
+		copy(t, m.Orig)
+	} else {
+		for k, i := range m.Idx {
+			t[i] = m.Before[k]
+		}
+	}
+	*m = Moved{Idx: m.Idx[:0], Before: m.Before[:0]}
+}
+
+// backwardLog collects the backward pass's changes of one location on top
+// of the forward pass's Moved: unordered, possibly several per event.
+type backwardLog struct {
+	m     *Moved
+	t     []int64
+	later Moved
+}
+
+// shift adds d ≥ 0 to event k.
+func (b *backwardLog) shift(k int, d int64) {
+	if d <= 0 {
+		return
+	}
+	if b.m.Orig == nil {
+		b.later.Idx = append(b.later.Idx, uint32(k))
+		b.later.Before = append(b.later.Before, b.t[k])
+		if len(b.t) >= denseMin && len(b.m.Idx)+len(b.later.Idx) > len(b.t)/denseAbove {
+			b.m.densify(b.t, &b.later)
+			b.later = Moved{}
+		}
+	}
+	b.t[k] += d
+}
+
+// finish merges the backward pass's changes into m and recounts the moved
+// events.
+func (b *backwardLog) finish() {
+	m := b.m
+	if m.Orig != nil {
+		n := 0
+		for i, v := range b.t {
+			if v != m.Orig[i] {
+				n++
+			}
+		}
+		m.n = n
+		return
+	}
+	if len(b.later.Idx) == 0 {
+		return
+	}
+	type ch struct {
+		idx    uint32
+		before int64
+		seq    int
+	}
+	all := make([]ch, 0, len(m.Idx)+len(b.later.Idx))
+	for k, i := range m.Idx {
+		all = append(all, ch{i, m.Before[k], -1})
+	}
+	for k, i := range b.later.Idx {
+		all = append(all, ch{i, b.later.Before[k], k})
+	}
+	slices.SortFunc(all, func(a, b ch) int {
+		if c := cmp.Compare(a.idx, b.idx); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+	m.Idx, m.Before = m.Idx[:0], m.Before[:0]
+	for k, c := range all {
+		if k > 0 && all[k-1].idx == c.idx {
+			continue
+		}
+		m.Idx = append(m.Idx, c.idx)
+		m.Before = append(m.Before, c.before)
+	}
+	m.n = len(m.Idx)
 }
 
 // smallerGamma is the γ of the next pass of the control loop: 1−γ ten
@@ -60,17 +220,47 @@ type Options struct {
 
 // Correct runs the controlled logical clock over t, whose times must be
 // pre-synchronised, with the happened-before relation g (replay.Match).
-// The trace is not changed: the corrected times are returned.
-//
-// The forward pass runs as a parallel replay, one goroutine per location.
-// If its largest shift exceeds the threshold (Params.MaxShift, or
-// automatically ShiftFactor times the largest violation of the input plus
-// the inter-node latency), it is repeated with 1−γ ten times larger, at
-// most MaxPasses times in all. The backward amortization then runs per
-// location in parallel: in shared memory it needs no replay, since the
-// send limits are the forward-pass times of the receives, which it only
-// reads.
+// The trace is not changed: the corrected times are returned in
+// Result.Times. It copies every time column; CorrectInPlace does not.
 func Correct(t *trace.Trace, g *replay.Graph, p Params, opt *Options) (*Result, error) {
+	in := Input{Resolution: t.Resolution, Times: make([][]int64, len(t.Locations)), Node: make([]int32, len(t.Locations))}
+	for i, l := range t.Locations {
+		in.Times[i] = append(make([]int64, 0, len(l.Events.Time)), l.Events.Time...)
+		in.Node[i] = l.Node
+	}
+	res, err := CorrectInPlace(in, g, p, opt)
+	if err != nil {
+		return nil, err
+	}
+	res.Times = in.Times
+	return res, nil
+}
+
+// Input is what CorrectInPlace corrects: one time column per location,
+// the locations' nodes and the timer resolution.
+type Input struct {
+	Times      [][]int64
+	Node       []int32
+	Resolution uint64
+}
+
+// CorrectInPlace runs the controlled logical clock over in.Times, whose
+// times must be pre-synchronised, with the happened-before relation g
+// (replay.Match), and replaces them by the corrected times. Result.Moved
+// lists the events that moved, with their times before.
+//
+// The forward pass runs as a parallel replay: each location is a
+// resumable task, run by a worker per CPU. A location whose clock has
+// caught up with its original times (no jump being amortized) and whose
+// times do not decrease skips to its next logical send or receive: nothing
+// between them can move. If the largest shift exceeds the threshold
+// (Params.MaxShift, or automatically ShiftFactor times the largest
+// violation of the input plus the inter-node latency), the moved times are
+// restored and the pass is repeated with 1−γ ten times larger, at most
+// MaxPasses times in all. The backward amortization then runs per location
+// in parallel: in shared memory it needs no replay, since the send limits
+// are the forward-pass times of the receives, which it only reads.
+func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -86,17 +276,10 @@ func Correct(t *trace.Trace, g *replay.Graph, p Params, opt *Options) (*Result, 
 	if np <= 0 {
 		np = runtime.GOMAXPROCS(0)
 	}
-	k := p.InTicks(t.Resolution)
-	n := len(t.Locations)
-	c := make([][]int64, n)
-	node := make([]int32, n)
-	lc := make([][]int64, n)
-	for i, l := range t.Locations {
-		c[i] = l.Events.Time
-		node[i] = l.Node
-		lc[i] = make([]int64, len(c[i]))
-	}
-	res := &Result{Times: lc, ReferenceNode: -1}
+	k := p.InTicks(in.Resolution)
+	times, node := in.Times, in.Node
+	n := len(times)
+	res := &Result{ReferenceNode: -1, Moved: make([]Moved, n)}
 	// ref[li] says whether location li is on the reference node.
 	ref := make([]bool, n)
 	if p.TrustReference && n > 0 {
@@ -105,15 +288,17 @@ func Correct(t *trace.Trace, g *replay.Graph, p Params, opt *Options) (*Result, 
 			ref[i] = node[i] == node[0]
 		}
 	}
-	res.Threshold = ticks(p.MaxShift, t.Resolution)
+	res.Threshold = ticks(p.MaxShift, in.Resolution)
 	if res.Threshold == 0 {
 		v := o.Before
 		if v == nil {
-			cv := measure.ClockCondition(c, g, node, k.Lat, np)
+			cv := measure.ClockCondition(times, g, node, k.Lat, np)
 			v = &cv
 		}
 		res.Threshold = int64(p.ShiftFactor*float64(v.MaxViolation())) + k.Lat.Inter
 	}
+	sorted := make([]bool, n)
+	par.ForEach(n, np, func(li int) { sorted[li] = slices.IsSorted(times[li]) })
 
 	gamma, informed := p.Gamma, p.InformedGamma
 	outs := make([]locForward, n)
@@ -121,7 +306,7 @@ func Correct(t *trace.Trace, g *replay.Graph, p Params, opt *Options) (*Result, 
 		progress("forward pass")
 		k.OneMinusGamma = 1 - gamma
 		k.Informed.OneMinusGamma = 1 - informed
-		x := replay.NewShared(g, lc, node, ref, k.Lat)
+		x := replay.NewShared(g, times, node, ref, k.Lat)
 		kref := k
 		kref.OneMinusGamma = 1 - p.ReferenceGamma
 		fw := make([]*fwdState, n)
@@ -130,7 +315,7 @@ func Correct(t *trace.Trace, g *replay.Graph, p Params, opt *Options) (*Result, 
 			if ref[li] {
 				kn = locKnobs{k: kref}
 			}
-			fw[li] = newForward(li, c[li], lc[li], g.Deps[li], kn)
+			fw[li] = newForward(li, times[li], sorted[li], g.Deps[li], kn, &res.Moved[li])
 		}
 		err := replay.Run(x, n, np, func(li int) (bool, error) { return fw[li].step(x) })
 		if err != nil {
@@ -153,6 +338,7 @@ func Correct(t *trace.Trace, g *replay.Graph, p Params, opt *Options) (*Result, 
 			break
 		}
 		gamma, informed = next, max(smallerGamma(informed), 0)
+		par.ForEach(n, np, func(li int) { res.Moved[li].restore(times[li]) })
 	}
 	for i := range outs {
 		for _, d := range outs[i].dropped {
@@ -167,18 +353,20 @@ func Correct(t *trace.Trace, g *replay.Graph, p Params, opt *Options) (*Result, 
 		// which changes the times in place.
 		il := make([]instLimits, len(g.Instances))
 		par.ForEach(len(g.Instances), np, func(i int) {
-			il[i] = buildInstLimits(g, uint32(i), lc, node, k.Lat)
+			il[i] = buildInstLimits(g, uint32(i), times, node, k.Lat)
 		})
 		lims := make([][]sendLimit, n)
 		par.ForEach(n, np, func(li int) {
 			if len(outs[li].jumps) > 0 && !ref[li] {
-				lims[li] = limits(li, g.Deps[li], lc, node, k.Lat, il)
+				lims[li] = limits(li, g.Deps[li], times, node, k.Lat, il)
 			}
 		})
 		errs := make([]error, n)
 		par.ForEach(n, np, func(li int) {
 			if len(outs[li].jumps) > 0 && !ref[li] {
-				errs[li] = backward(lc[li], outs[li].jumps, lims[li])
+				bl := &backwardLog{m: &res.Moved[li], t: times[li]}
+				errs[li] = backward(times[li], outs[li].jumps, lims[li], bl.shift)
+				bl.finish()
 			}
 		})
 		for li, err := range errs {

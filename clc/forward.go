@@ -93,30 +93,60 @@ func (cl *Clock) Set(c, l int64, byGamma bool) {
 	}
 }
 
+// CaughtUp reports whether the corrected clock has met the original one:
+// the last event kept its time and no jump is being amortized. Until the
+// next send term, every event with a time not below its predecessor's then
+// keeps its time.
+func (cl *Clock) CaughtUp() bool { return cl.prevL == cl.prevC && cl.anchorL == cl.anchorC }
+
 // fwdState is the forward amortization of one location as a resumable
-// step of the replay: it fills lc (the corrected times) from c (the
-// original, pre-synchronised times), and when a receive's send is not final
-// yet it returns, to be called again when it is.
+// step of the replay: it replaces the location's times t (the original,
+// pre-synchronised ones) by the corrected ones in place, recording in moved
+// the events it changes, and when a receive's send is not final yet it
+// returns, to be called again when it is.
 type fwdState struct {
-	li    int
-	c, lc []int64
-	deps  []replay.Dep
-	kn    locKnobs
-	cl    Clock
-	j, di int
-	out   locForward
+	li     int
+	t      []int64
+	sorted bool // t never decreases: caught-up stretches can be skipped
+	deps   []replay.Dep
+	kn     locKnobs
+	cl     Clock
+	j, di  int
+	moved  *Moved
+	out    locForward
 }
 
-func newForward(li int, c, lc []int64, deps []replay.Dep, kn locKnobs) *fwdState {
-	return &fwdState{li: li, c: c, lc: lc, deps: deps, kn: kn, cl: NewClock(kn.k)}
+func newForward(li int, t []int64, sorted bool, deps []replay.Dep, kn locKnobs, moved *Moved) *fwdState {
+	return &fwdState{li: li, t: t, sorted: sorted, deps: deps, kn: kn, cl: NewClock(kn.k), moved: moved}
+}
+
+// skip moves to the next logical send or receive when the clock has
+// caught up: the events in between keep their times.
+func (f *fwdState) skip() {
+	if !f.sorted || !f.cl.started || !f.cl.CaughtUp() {
+		return
+	}
+	next := len(f.t)
+	if f.di < len(f.deps) {
+		next = int(f.deps[f.di].Idx)
+	}
+	if next > f.j+1 {
+		c := f.t[next-1]
+		f.cl.Set(c, c, false)
+		f.j = next
+	}
 }
 
 // step advances the location as far as it can; see replay.Step.
 func (f *fwdState) step(x replay.Exchange) (bool, error) {
 	k := &f.kn.k
-	for f.j < len(f.c) {
+	for {
+		f.skip()
+		if f.j >= len(f.t) {
+			break
+		}
 		j := f.j
-		cj := f.c[j]
+		cj := f.t[j]
 		l, byGamma := f.cl.Base(cj)
 		var d *replay.Dep
 		if f.di < len(f.deps) && f.deps[f.di].Idx == uint32(j) {
@@ -152,7 +182,10 @@ func (f *fwdState) step(x replay.Exchange) (bool, error) {
 		}
 		// The time is final: store it, then publish it if it is a send
 		// (nothing writes it afterwards).
-		f.lc[j] = l
+		if l != cj {
+			f.moved.add(j, cj, f.t)
+			f.t[j] = l
+		}
 		if d != nil {
 			switch d.Role {
 			case replay.RoleSend:

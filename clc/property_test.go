@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -11,7 +12,9 @@ import (
 
 	"github.com/clc-tools/clc/internal/tracetest"
 	"github.com/clc-tools/clc/measure"
+	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/replay"
+	"github.com/clc-tools/clc/sim"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -87,6 +90,70 @@ func TestParallelEqualsSerial(t *testing.T) {
 			require.Equal(t, wantPasses, res.Passes, "%s: passes, GOMAXPROCS=%d", name, procs)
 			require.Equal(t, want, res.Times, "%s: times, GOMAXPROCS=%d", name, procs)
 			checkOracles(t, tr, g, p, res.Times, res.Dropped.Total())
+			checkMoved(t, tr, res, name)
 		}
+	}
+}
+
+// checkMoved checks Result.Moved against the times before and after: it
+// lists exactly the events whose time changed, in ascending order, with
+// their original times.
+func checkMoved(t *testing.T, tr *trace.Trace, res *Result, name string) {
+	t.Helper()
+	require.Len(t, res.Moved, len(tr.Locations), name)
+	for li, l := range tr.Locations {
+		m := &res.Moved[li]
+		require.True(t, slices.Equal(l.Events.Time, m.Original(res.Times[li])), "%s: location %d: times before", name, li)
+		if m.Dense() {
+			continue
+		}
+		require.Len(t, m.Before, m.Len(), name)
+		require.Len(t, m.Idx, m.Len(), name)
+		k := 0
+		for j, c := range l.Events.Time {
+			if res.Times[li][j] == c {
+				require.False(t, k < m.Len() && int(m.Idx[k]) == j, "%s: location %d event %d listed as moved but kept its time", name, li, j)
+				continue
+			}
+			require.Less(t, k, m.Len(), "%s: location %d event %d moved but not listed", name, li, j)
+			require.Equal(t, uint32(j), m.Idx[k], "%s: location %d: moved events out of order or missing", name, li)
+			require.Equal(t, c, m.Before[k], "%s: location %d event %d: time before", name, li, j)
+			k++
+		}
+		require.Equal(t, m.Len(), k, "%s: location %d lists more moved events than changed", name, li)
+	}
+}
+
+// On simulated traces large enough for Moved to switch to a whole column
+// (and small enough for a quick test), the in-place correction still
+// equals the serial oracle and records the times before exactly, whether
+// few or most events move.
+func TestInPlaceOnSimulatedTraces(t *testing.T) {
+	for _, wander := range []time.Duration{3 * time.Microsecond, 10 * time.Microsecond, 200 * time.Microsecond} {
+		c := sim.DefaultConfig()
+		c.Ranks, c.RanksPerNode, c.Events, c.Seed = 8, 2, 40_000, 11
+		c.Compute, c.ClockWander, c.WanderPeriod = 20*time.Microsecond, wander, 10*time.Millisecond
+		tr, _, err := sim.Generate(c)
+		require.NoError(t, err)
+		_, err = presync.Apply(tr, nil)
+		require.NoError(t, err)
+		g, err := replay.Match(tr, nil)
+		require.NoError(t, err)
+		p := DefaultParams()
+		want, wantPasses := serialCLC(tr, g, p)
+		res, err := Correct(tr, g, p, nil)
+		require.NoError(t, err)
+		require.Equal(t, wantPasses, res.Passes)
+		require.Equal(t, want, res.Times)
+		name := fmt.Sprintf("wander %v", wander)
+		checkMoved(t, tr, res, name)
+		dense, moved := 0, 0
+		for li := range res.Moved {
+			moved += res.Moved[li].Len()
+			if res.Moved[li].Dense() {
+				dense++
+			}
+		}
+		t.Logf("%s: %d of %d events moved, %d of %d locations dense", name, moved, tr.NumEvents(), dense, len(res.Moved))
 	}
 }
