@@ -304,6 +304,31 @@ func Resolve(t *trace.Trace, m Method) Method {
 	return Interpolate
 }
 
+// Funcs returns the correction of every location that Apply with method m
+// would make, from the trace's clock-offset measurements, without changing
+// the trace. With Node, the locations of a node share one *Func.
+func Funcs(t *trace.Trace, m Method) ([]*Func, error) {
+	m = Resolve(t, m)
+	funcs := make([]*Func, len(t.Locations))
+	for i, l := range t.Locations {
+		lm := m
+		if lm == Node {
+			lm = Interpolate
+		}
+		f, err := New(l.Offsets, lm)
+		if err != nil {
+			return nil, fmt.Errorf("location %d (%s): %w", i, l.Name, err)
+		}
+		funcs[i] = f
+	}
+	if m == Node {
+		if err := nodeFuncs(t, funcs); err != nil {
+			return nil, err
+		}
+	}
+	return funcs, nil
+}
+
 // Options configures Apply.
 type Options struct {
 	Method Method
@@ -322,25 +347,11 @@ func Apply(t *trace.Trace, opt *Options) (int, error) {
 	if o.Parallel <= 0 {
 		o.Parallel = runtime.GOMAXPROCS(0)
 	}
-	o.Method = Resolve(t, o.Method)
-	funcs := make([]*Func, len(t.Locations))
+	funcs, err := Funcs(t, o.Method)
+	if err != nil {
+		return 0, err
+	}
 	n := 0
-	for i, l := range t.Locations {
-		m := o.Method
-		if m == Node {
-			m = Interpolate
-		}
-		f, err := New(l.Offsets, m)
-		if err != nil {
-			return 0, fmt.Errorf("location %d (%s): %w", i, l.Name, err)
-		}
-		funcs[i] = f
-	}
-	if o.Method == Node {
-		if err := nodeFuncs(t, funcs); err != nil {
-			return 0, err
-		}
-	}
 	for _, f := range funcs {
 		if !f.Identity() {
 			n++

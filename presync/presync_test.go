@@ -151,3 +151,43 @@ func TestSingleMeasurementIsConstant(t *testing.T) {
 	assert.InDelta(t, 5040.5, float64(tr.Locations[2].Events.Time[0]), 0.5)
 	assert.Equal(t, tr.Locations[2].Events.Time[0], tr.Locations[3].Events.Time[0])
 }
+
+// Funcs returns what Apply applies, without changing the trace; with Node
+// the locations of a node share one function.
+func TestFuncsIsWhatApplyApplies(t *testing.T) {
+	tr := &trace.Trace{Resolution: 1, Nodes: []trace.Node{{}, {}}}
+	for i := 0; i < 4; i++ {
+		l := &trace.Location{Node: int32(i / 2), Offsets: offs(0, int64(100*i), 1000, int64(100*i+7*i))}
+		for _, t := range []int64{-50, 10, 500, 2000} {
+			l.Events.AppendRegion(trace.KindEnter, t, 0)
+		}
+		tr.Locations = append(tr.Locations, l)
+	}
+	for _, m := range []Method{Interpolate, Node} {
+		funcs, err := Funcs(tr, m)
+		require.NoError(t, err)
+		require.NotNil(t, tr.Locations[0].Offsets, "Funcs leaves the measurements")
+		if m == Node {
+			assert.Same(t, funcs[2], funcs[3])
+		}
+		c := cloneTimes(tr)
+		_, err = Apply(c, &Options{Method: m})
+		require.NoError(t, err)
+		for i, l := range tr.Locations {
+			for j, v := range l.Events.Time {
+				assert.Equal(t, c.Locations[i].Events.Time[j], funcs[i].At(v), "%s: location %d event %d", m, i, j)
+			}
+		}
+	}
+}
+
+func cloneTimes(tr *trace.Trace) *trace.Trace {
+	c := *tr
+	c.Locations = nil
+	for _, l := range tr.Locations {
+		k := *l
+		k.Events.Time = append([]int64(nil), l.Events.Time...)
+		c.Locations = append(c.Locations, &k)
+	}
+	return &c
+}
