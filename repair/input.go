@@ -20,10 +20,12 @@ import (
 // Format is a trace format.
 type Format string
 
-// Formats clc reads and writes.
+// Formats clc reads and writes. FormatPerfetto is written only: OUTDIR/
+// trace.json.gz, a Chrome trace-event file for Perfetto's UI.
 const (
-	FormatNative Format = "native"
-	FormatOTF2   Format = "otf2"
+	FormatNative   Format = "native"
+	FormatOTF2     Format = "otf2"
+	FormatPerfetto Format = "perfetto"
 )
 
 // ParseFormat parses a --format value; "" means the input's.
@@ -35,8 +37,10 @@ func ParseFormat(s string) (Format, error) {
 		return FormatNative, nil
 	case "otf2":
 		return FormatOTF2, nil
+	case "perfetto", "chrome":
+		return FormatPerfetto, nil
 	}
-	return "", fmt.Errorf("unknown format %q (want otf2 or native)", s)
+	return "", fmt.Errorf("unknown format %q (want otf2, native or perfetto)", s)
 }
 
 // Input is an opened input trace.

@@ -15,6 +15,7 @@ import (
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/output"
+	"github.com/clc-tools/clc/perfetto"
 	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/trace"
@@ -51,6 +52,11 @@ type Options struct {
 	Parallel int
 	// Progress, if not nil, is told each stage as it starts.
 	Progress func(stage string)
+	// HTML, if not "", is a file to write the HTML report to (also with
+	// Check); it is claimed and written like Report.
+	HTML string
+	// Perfetto bounds the size of a FormatPerfetto output.
+	Perfetto perfetto.Options
 }
 
 // Validate checks the options before anything is read or written.
@@ -88,7 +94,7 @@ type Job struct {
 	opts Options
 	plan *output.Plan
 	// Temporaries the run writes into ("" when not wanted).
-	outDir, reportFile string
+	outDir, reportFile, htmlFile string
 }
 
 // Prepare validates opts, opens the input (its anchor or manifest only)
@@ -124,6 +130,12 @@ func Prepare(input string, opts Options) (*Job, error) {
 	}
 	if opts.Report != "" {
 		if j.reportFile, err = plan.File("report", opts.Report); err != nil {
+			plan.Abort()
+			return nil, err
+		}
+	}
+	if opts.HTML != "" {
+		if j.htmlFile, err = plan.File("html report", opts.HTML); err != nil {
 			plan.Abort()
 			return nil, err
 		}
@@ -177,6 +189,8 @@ type pipeline struct {
 	c        [][]int64 // pre-synchronised times
 	before   measure.Violations
 	res      *clc.Result
+	truth    [][]int64 // true times, when known
+	html     *htmlHook // nil without --html
 	outFmt   Format
 	progress func(string)
 }
@@ -193,6 +207,9 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	p.opts.Params.Parallel = p.np
 	if p.progress == nil {
 		p.progress = func(string) {}
+	}
+	if j.htmlFile != "" {
+		p.html = &htmlHook{file: j.htmlFile}
 	}
 	p.outFmt = j.opts.Format
 	if p.outFmt == "" {
@@ -214,6 +231,7 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 		{"refining the synchronisation from the messages", p.refine, &p.rep.Timing.Refine},
 		{"correcting", p.correct, &p.rep.Timing.Correct},
 		{"writing " + j.opts.Output, p.write, &p.rep.Timing.Write},
+		{"writing the HTML report " + j.opts.HTML, p.writeHTML, &p.rep.Timing.HTML},
 	}
 	for _, s := range stages {
 		if err := ctx.Err(); err != nil {
@@ -270,6 +288,9 @@ func (p *pipeline) read(ctx context.Context) error {
 func (p *pipeline) presync(ctx context.Context) error {
 	tr := p.tr
 	method := presync.Resolve(tr, p.opts.Presync)
+	if err := p.html.beforePresync(tr, p.opts.Presync); err != nil {
+		return p.inputErr(fmt.Errorf("pre-synchronisation: %w", err))
+	}
 	offsets := make([][]trace.ClockOffset, len(tr.Locations))
 	for i, l := range tr.Locations {
 		offsets[i] = l.Offsets
@@ -358,11 +379,11 @@ func (p *pipeline) correct(ctx context.Context) error {
 	issues := p.g.Issues
 	issues.Merge(&res.Dropped)
 	rep.Issues = issuesReport(&issues)
-	acc, err := accuracy(ctx, p.j.in, p.opts.Truth, tr, p.c, res.Times, p.np)
+	acc, truth, err := accuracy(ctx, p.j.in, p.opts.Truth, tr, p.c, res.Times, p.np)
 	if err != nil {
 		return err
 	}
-	rep.Accuracy = acc
+	rep.Accuracy, p.truth = acc, truth
 	// The corrected times replace the input's.
 	for i, l := range tr.Locations {
 		l.Events.Time = res.Times[i]
@@ -377,6 +398,9 @@ func (p *pipeline) correct(ctx context.Context) error {
 func (p *pipeline) write(ctx context.Context) error {
 	if p.j.outDir == "" {
 		return nil
+	}
+	if p.outFmt == FormatPerfetto {
+		return p.writePerfetto(ctx)
 	}
 	if err := writeTrace(ctx, p.j.in, p.tr, p.j.outDir, p.outFmt, p.np); err != nil {
 		return fmt.Errorf("output %s: %w", p.opts.Output, err)
@@ -445,39 +469,39 @@ func (r *Report) Inconsistent() bool {
 
 // accuracy compares the pre-synchronised and corrected times with the true
 // times, when they are known.
-func accuracy(ctx context.Context, in *Input, truthOpt string, tr *trace.Trace, c, lc [][]int64, np int) (*AccuracyReport, error) {
+func accuracy(ctx context.Context, in *Input, truthOpt string, tr *trace.Trace, c, lc [][]int64, np int) (*AccuracyReport, [][]int64, error) {
 	dir := truthOpt
 	switch dir {
 	case "-":
-		return nil, nil
+		return nil, nil, nil
 	case "":
 		dir = in.truthDir()
 		if dir == "" {
-			return nil, nil
+			return nil, nil, nil
 		}
 	}
 	truth, err := native.ReadDir(dir, &native.ReadOptions{Parallel: np})
 	if err != nil {
-		return nil, fmt.Errorf("truth %s: %w", dir, err)
+		return nil, nil, fmt.Errorf("truth %s: %w", dir, err)
 	}
 	if len(truth.Locations) != len(tr.Locations) {
-		return nil, fmt.Errorf("truth %s has %d locations, the trace %d", dir, len(truth.Locations), len(tr.Locations))
+		return nil, nil, fmt.Errorf("truth %s has %d locations, the trace %d", dir, len(truth.Locations), len(tr.Locations))
 	}
 	tt := make([][]int64, len(truth.Locations))
 	for i, l := range truth.Locations {
 		if l.Events.Len() != len(c[i]) {
-			return nil, fmt.Errorf("truth %s: location %d has %d events, the trace %d", dir, i, l.Events.Len(), len(c[i]))
+			return nil, nil, fmt.Errorf("truth %s: location %d has %d events, the trace %d", dir, i, l.Events.Len(), len(c[i]))
 		}
 		tt[i] = l.Events.Time
 	}
 	if truth.Resolution != tr.Resolution {
-		return nil, fmt.Errorf("truth %s has timer resolution %d, the trace %d", dir, truth.Resolution, tr.Resolution)
+		return nil, nil, fmt.Errorf("truth %s has timer resolution %d, the trace %d", dir, truth.Resolution, tr.Resolution)
 	}
 	return &AccuracyReport{
 		Truth:     dir,
 		Presync:   measure.AccuracyOf(c, tt),
 		Corrected: measure.AccuracyOf(lc, tt),
-	}, nil
+	}, tt, nil
 }
 
 // writeTrace writes tr in format f into dir, which exists and is empty.

@@ -156,7 +156,9 @@ type TimingReport struct {
 	Match   float64 `json:"match"`
 	Correct float64 `json:"correct"`
 	Write   float64 `json:"write"`
-	Total   float64 `json:"total"`
+	// HTML is the time the HTML report (--html) took.
+	HTML  float64 `json:"html,omitempty"`
+	Total float64 `json:"total"`
 }
 
 func sec(ticks int64, res uint64) float64 { return float64(ticks) / float64(res) }
@@ -322,6 +324,9 @@ func (r *Report) WriteText(w io.Writer) {
 			p("    %s\n", e)
 		}
 	}
-	p("  time: read %.2fs, presync %.2fs, match %.2fs, correct %.2fs, write %.2fs, total %.2fs\n",
-		r.Timing.Read, r.Timing.Presync, r.Timing.Match, r.Timing.Correct, r.Timing.Write, r.Timing.Total)
+	p("  time: read %.2fs, presync %.2fs, match %.2fs, correct %.2fs, write %.2fs", r.Timing.Read, r.Timing.Presync, r.Timing.Match, r.Timing.Correct, r.Timing.Write)
+	if r.Timing.HTML > 0 {
+		p(", html %.2fs", r.Timing.HTML)
+	}
+	p(", total %.2fs\n", r.Timing.Total)
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/clc-tools/clc/clc"
+	"github.com/clc-tools/clc/perfetto"
 	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/repair"
 	"github.com/clc-tools/clc/replay"
@@ -72,6 +73,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // repair options.
 type flags struct {
 	format, maxShift, alltoallv, presync, progress, cpuProfile string
+	perfettoWindow                                             string
 	strict, quiet                                              bool
 	parallel                                                   int
 	refineWindows                                              int
@@ -100,8 +102,15 @@ control loop on γ, and the backward amortization.
 
 INPUT is an OTF2 archive (its traces.otf2 anchor or the directory holding it,
 as Score-P writes it) or a native clc trace directory (clc-trace, clc-sim).
-The output has the same format unless --format says otherwise. Every file
-the run writes (the output, --report, --cpuprofile) is checked before the
+The output has the same format unless --format says otherwise; --format
+perfetto writes the corrected trace as OUTDIR/trace.json.gz for Perfetto's UI
+(ui.perfetto.dev, "Open trace file") or chrome://tracing: a track per location
+grouped by node, regions as slices, messages as arrows, collectives marked; a
+size guard (--perfetto-*) keeps it loadable and the report notes what it left
+out. --html FILE writes the report as one self-contained HTML page with plots
+(clock error per clock domain over time, violations by pair of nodes, shifts,
+fidelity); with --check it shows what the correction would do. Every file
+the run writes (the output, --report, --html, --cpuprofile) is checked before the
 input is read: none may lie inside the input or inside another, and each is
 written to a temporary beside it and renamed when the run succeeds. An
 interrupt (SIGINT, SIGTERM) stops the run and leaves nothing behind.
@@ -116,7 +125,9 @@ trace had unmatched messages, incomplete or inconsistent collectives, dropped
 dependencies or was truncated (the corrected output is still written).`,
 		Example: `  clc-correct traces/ -o fixed/
   clc-correct scorep-20261122/traces.otf2 -o fixed/ --report report.json
-  clc-correct traces/ --check --latency-inter 2us`,
+  clc-correct traces/ --check --latency-inter 2us
+  clc-correct traces/ --check --html report.html
+  clc-correct traces/ -o view --format perfetto    # then open view/trace.json.gz in ui.perfetto.dev`,
 		Args:          cobra.ExactArgs(1),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -129,8 +140,12 @@ dependencies or was truncated (the corrected output is still written).`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opts.Output, "output", "o", "", "output directory (must not exist, or be empty; see --force)")
-	f.StringVar(&fl.format, "format", "", "output format: otf2 or native (default: the input's)")
+	f.StringVar(&fl.format, "format", "", "output format: otf2, native (default: the input's) or perfetto (OUTDIR/trace.json.gz, a Chrome trace-event file for ui.perfetto.dev; see --perfetto-*)")
 	f.StringVar(&opts.Report, "report", "", "also write the report as JSON to this file (docs/report.md)")
+	f.StringVar(&opts.HTML, "html", "", "also write the report as one self-contained HTML page with plots to this file (works with --check; docs/report.md)")
+	f.Int64Var(&opts.Perfetto.MaxEvents, "perfetto-max-events", perfetto.DefaultMaxEvents, "with --format perfetto: most slices written; above it only a window of time from the start is written, and a note says so (-1: no limit)")
+	f.IntVar(&opts.Perfetto.MaxLocations, "perfetto-max-locations", perfetto.DefaultMaxLocations, "with --format perfetto: most tracks; above it every k-th location is written (-1: no limit)")
+	f.StringVar(&fl.perfettoWindow, "perfetto-window", "", "with --format perfetto: only FROM:TO after the first event, e.g. 1.5s:1.6s")
 	f.BoolVar(&opts.Check, "check", false, "analyse and report only; write no trace")
 	f.BoolVar(&opts.Force, "force", false, "replace a non-empty output directory")
 	f.StringVar(&opts.Truth, "truth", "", "native trace with the true times (default: INPUT/truth if present; - for none)")
@@ -184,6 +199,11 @@ func parseFlags(fl *flags, opts *repair.Options, params *clc.Params) error {
 	default:
 		return fmt.Errorf("--progress %q: want auto, always or never", fl.progress)
 	}
+	if fl.perfettoWindow != "" {
+		if opts.Perfetto.From, opts.Perfetto.To, err = parseWindow(fl.perfettoWindow); err != nil {
+			return err
+		}
+	}
 	if fl.parallel < 0 {
 		return fmt.Errorf("-j %d: want 0 (one per CPU) or a positive number", fl.parallel)
 	}
@@ -202,6 +222,21 @@ func parseFlags(fl *flags, opts *repair.Options, params *clc.Params) error {
 	}
 	opts.Params = *params
 	return opts.Validate()
+}
+
+// parseWindow parses --perfetto-window FROM:TO.
+func parseWindow(s string) (from, to time.Duration, err error) {
+	a, b, ok := strings.Cut(s, ":")
+	if ok {
+		from, err = time.ParseDuration(a)
+	}
+	if ok && err == nil {
+		to, err = time.ParseDuration(b)
+	}
+	if !ok || err != nil || from < 0 || to <= from {
+		return 0, 0, fmt.Errorf("--perfetto-window %q: want FROM:TO with 0 ≤ FROM < TO, e.g. 0s:10ms", s)
+	}
+	return from, to, nil
 }
 
 // correct runs one repair: it claims every output path, runs the pipeline

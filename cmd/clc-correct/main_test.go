@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
+	"encoding/xml"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -112,4 +116,84 @@ func TestConvertToOTF2(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, a.NumEvents(), b.NumEvents())
 	assert.True(t, strings.HasPrefix(b.Properties["clc.corrected"], "clc-correct"))
+}
+
+// --html with --check writes the page (and nothing else); a page inside the
+// input is refused before anything runs.
+func TestHTMLReportWithCheck(t *testing.T) {
+	dir := t.TempDir()
+	page := filepath.Join(dir, "r.html")
+	require.Equal(t, exitOK, run(context.Background(), []string{simTrace, "--check", "-q", "--html", page}, io.Discard, io.Discard))
+	b, err := os.ReadFile(page)
+	require.NoError(t, err)
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	dec.Strict = true
+	for {
+		_, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		require.NoError(t, err)
+	}
+	assert.Contains(t, string(b), "check only")
+	ents, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, ents, 1, "only the page")
+	assert.Equal(t, exitError, run(context.Background(), []string{simTrace, "--check", "-q", "--html", filepath.Join(simTrace, "r.html")}, io.Discard, io.Discard))
+	_, err = os.Stat(filepath.Join(simTrace, "r.html"))
+	assert.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// --format perfetto writes OUTDIR/trace.json.gz with an arrow per matched
+// message (as many as the report's point-to-point count, which the
+// pipeline's matching gives) and a slice per event of the kinds exported.
+func TestPerfettoFormat(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "view")
+	rep := filepath.Join(t.TempDir(), "r.json")
+	require.Equal(t, exitOK, run(context.Background(), []string{simTrace, "-o", out, "--format", "perfetto", "-q", "--report", rep}, io.Discard, io.Discard))
+	var r struct {
+		Messages struct {
+			P2P int `json:"p2p"`
+		} `json:"messages"`
+		Notes []string `json:"notes"`
+	}
+	b, err := os.ReadFile(rep)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &r))
+	f, err := os.Open(filepath.Join(out, "trace.json.gz"))
+	require.NoError(t, err)
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	require.NoError(t, err)
+	var tf struct {
+		TraceEvents []struct {
+			Ph      string `json:"ph"`
+			FlowOut bool   `json:"flow_out"`
+			FlowIn  bool   `json:"flow_in"`
+		} `json:"traceEvents"`
+	}
+	require.NoError(t, json.NewDecoder(zr).Decode(&tf))
+	outs, ins := 0, 0
+	for _, e := range tf.TraceEvents {
+		if e.FlowOut {
+			outs++
+		}
+		if e.FlowIn {
+			ins++
+		}
+	}
+	assert.Positive(t, r.Messages.P2P)
+	assert.Equal(t, r.Messages.P2P, outs)
+	assert.Equal(t, r.Messages.P2P, ins)
+	assert.Empty(t, r.Notes, "the small trace is exported whole")
+
+	// A budget below the trace's size: a window, said in a note.
+	out2 := filepath.Join(t.TempDir(), "view")
+	require.Equal(t, exitOK, run(context.Background(), []string{simTrace, "-o", out2, "--format", "perfetto", "-q", "--report", rep, "--perfetto-max-events", "500"}, io.Discard, io.Discard))
+	b, err = os.ReadFile(rep)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &r))
+	require.NotEmpty(t, r.Notes)
+	assert.Contains(t, strings.Join(r.Notes, "\n"), "event budget of 500")
+	assert.Equal(t, exitError, run(context.Background(), []string{simTrace, "-o", filepath.Join(t.TempDir(), "v"), "--format", "perfetto", "--perfetto-window", "5ms"}, io.Discard, io.Discard))
 }

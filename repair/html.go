@@ -1,0 +1,176 @@
+package repair
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/clc-tools/clc/htmlreport"
+	"github.com/clc-tools/clc/measure"
+	"github.com/clc-tools/clc/presync"
+	"github.com/clc-tools/clc/trace"
+)
+
+// htmlHook collects during a run what the HTML report (Options.HTML) needs
+// and writes it into its claimed temporary. A nil *htmlHook does nothing.
+type htmlHook struct {
+	file     string // the temporary to write
+	funcs    []*presync.Func
+	measured [][]int64
+	method   presync.Method
+}
+
+// beforePresync keeps the pre-synchronisation's corrections, which
+// presync.Apply consumes, and the times of the clock-offset measurements.
+func (h *htmlHook) beforePresync(tr *trace.Trace, m presync.Method) error {
+	if h == nil {
+		return nil
+	}
+	h.method = presync.Resolve(tr, m)
+	var err error
+	if h.funcs, err = presync.Funcs(tr, m); err != nil {
+		return err
+	}
+	h.measured = make([][]int64, len(tr.Locations))
+	for i, l := range tr.Locations {
+		for _, o := range l.Offsets {
+			h.measured[i] = append(h.measured[i], h.funcs[i].At(o.Time))
+		}
+	}
+	return nil
+}
+
+// writeHTML is the pipeline's last stage with --html: the page of the run.
+func (p *pipeline) writeHTML(ctx context.Context) error {
+	h := p.html
+	if h == nil {
+		return nil
+	}
+	dom := htmlreport.LocationDomains(p.tr)
+	if h.method == presync.Node {
+		dom = htmlreport.NodeDomains(p.tr)
+	}
+	r := p.rep
+	fid := [2]measure.Fidelity{r.Fidelity.Position, r.Fidelity.Distance}
+	in := &htmlreport.Input{
+		Title: r.Input, Trace: p.tr, Presync: p.c, Corrected: p.res.Times, Truth: p.truth,
+		Graph: p.g, Latency: p.k.Lat, Domains: dom, PresyncFuncs: h.funcs, Measured: h.measured, Fidelity: &fid,
+		CheckOnly: r.Checked, Summary: htmlSummary(r), Sections: htmlSections(r), Notes: r.Notes, Parallel: p.np,
+	}
+	page, err := htmlreport.Build(ctx, in, nil)
+	if err != nil {
+		return err
+	}
+	f, err := os.Create(h.file)
+	if err != nil {
+		return fmt.Errorf("html report %s: %w", p.opts.HTML, err)
+	}
+	if err := page.WriteHTML(f); err != nil {
+		f.Close()
+		return fmt.Errorf("html report %s: %w", p.opts.HTML, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("html report %s: %w", p.opts.HTML, err)
+	}
+	return nil
+}
+
+func htmlSummary(r *Report) []htmlreport.Fact {
+	n, s := htmlreport.Count, htmlreport.Seconds
+	f := []htmlreport.Fact{
+		{Label: "locations / events", Value: n(int64(r.Locations)) + " / " + n(r.Events)},
+		{Label: "violations before", Value: n(r.Before.Violations), Note: n(r.Before.Total.Reversed) + " messages reversed"},
+		{Label: "violations after", Value: n(r.After.Violations), Bad: r.After.Violations > 0},
+		{Label: "events moved", Value: n(r.Correction.EventsMoved), Note: "largest shift " + s(r.Correction.MaxShift)},
+		{Label: "fidelity (event distance)", Value: pct(r.Fidelity.Distance.WeightedAvg), Note: "weighted average deviation"},
+	}
+	if a := r.Accuracy; a != nil {
+		f = append(f, htmlreport.Fact{Label: "mean |error| vs truth", Value: s(a.Corrected.MeanAbs / float64(r.Resolution)),
+			Note: "after pre-synchronisation: " + s(a.Presync.MeanAbs/float64(r.Resolution))})
+	}
+	var issues int64
+	for _, c := range r.Issues.Counts {
+		issues += c
+	}
+	if issues > 0 {
+		f = append(f, htmlreport.Fact{Label: "matching issues", Value: n(issues), Note: "treated as internal events", Bad: true})
+	}
+	return f
+}
+
+func htmlSections(r *Report) []htmlreport.Section {
+	n, s := htmlreport.Count, htmlreport.Seconds
+	p := r.Params
+	run := htmlreport.Section{Title: "Input and method", Rows: []htmlreport.Row{
+		{Key: "input", Value: r.Input + " (" + r.InputFormat + ")"},
+		{Key: "output", Value: orNone(r.Output, "none (check only)")},
+		{Key: "timer resolution", Value: htmlreport.Count(int64(r.Resolution)) + " ticks/s", Note: "one tick is " + htmlreport.Seconds(1/float64(r.Resolution))},
+		{Key: "pre-synchronisation", Value: r.Presync.Method, Note: fmt.Sprintf("%d locations had a correction", r.Presync.Locations)},
+		{Key: "messages", Value: fmt.Sprintf("%s point-to-point, %s logical in %s collective instances", n(r.Messages.P2P), n(r.Messages.CollectiveLogical), n(r.Messages.CollectiveInstances)),
+			Note: n(r.Messages.AlltoallvIgnored) + " ALLTOALLV/W kept internal"},
+		{Key: "correction", Value: fmt.Sprintf("controlled logical clock, γ %g in %d forward pass(es): %s violations removed, %s receives moved by their sends", r.Correction.Gamma, len(r.Correction.Passes), n(r.Correction.ViolationsRemoved), n(r.Correction.ReceivesMoved)),
+			Note: "γ control threshold " + s(r.Correction.Threshold)},
+	}}
+	if r.Refinement != nil {
+		run.Rows = append(run.Rows, htmlreport.Row{Key: "refinement", Value: r.Refinement.String()})
+	}
+	if a := r.Accuracy; a != nil {
+		run.Rows = append(run.Rows, htmlreport.Row{Key: "truth", Value: a.Truth})
+	}
+	params := htmlreport.Section{Title: "Parameters", Rows: []htmlreport.Row{
+		{Key: "minimum latency μ", Value: fmt.Sprintf("%s within a node, %s across nodes", s(p.LatencyIntra), s(p.LatencyInter))},
+		{Key: "γ (forward amortization)", Value: fmt.Sprint(p.Gamma)},
+		{Key: "trust reference", Value: fmt.Sprint(p.TrustReference), Note: fmt.Sprintf("reference γ %g, informed γ %g, informed slope %g", p.ReferenceGamma, p.InformedGamma, p.InformedSlope)},
+		{Key: "δ (minimal step)", Value: s(p.Delta), Note: "0: one tick"},
+		{Key: "backward slope m", Value: fmt.Sprint(p.Slope)},
+		{Key: "max passes", Value: fmt.Sprint(p.MaxPasses)},
+		{Key: "max shift", Value: orNone(durOrEmpty(p.MaxShift), "auto"), Note: fmt.Sprintf("shift factor %g", p.ShiftFactor)},
+		{Key: "clock domains", Value: clockDomains(r)},
+		{Key: "ALLTOALLV/W", Value: p.Alltoallv},
+	}}
+	t := r.Timing
+	timing := htmlreport.Section{Title: "Time taken", Rows: []htmlreport.Row{{Key: "stages", Value: fmt.Sprintf(
+		"read %.2f s, pre-synchronisation %.2f s, matching %.2f s, refinement %.2f s, correction %.2f s, writing %.2f s; %.2f s in all",
+		t.Read, t.Presync, t.Match, t.Refine, t.Correct, t.Write, t.Read+t.Presync+t.Match+t.Refine+t.Correct+t.Write), Note: "this page not included"}}}
+	secs := []htmlreport.Section{run, params}
+	if len(r.Issues.Counts) > 0 {
+		is := htmlreport.Section{Title: "Matching issues (treated as internal events)"}
+		for _, k := range slices.Sorted(maps.Keys(r.Issues.Counts)) {
+			is.Rows = append(is.Rows, htmlreport.Row{Key: k, Value: htmlreport.Count(r.Issues.Counts[k])})
+		}
+		for i, e := range r.Issues.Examples {
+			if i == 20 {
+				break
+			}
+			is.Rows = append(is.Rows, htmlreport.Row{Key: "example", Value: e})
+		}
+		secs = append(secs, is)
+	}
+	return append(secs, timing)
+}
+
+// clockDomains says which locations the report treats as sharing a clock:
+// those pre-synchronisation gave one correction.
+func clockDomains(r *Report) string {
+	if r.Presync.Method == presync.Node.String() {
+		return "one per node"
+	}
+	return "one per location"
+}
+
+func orNone(s, none string) string {
+	if strings.TrimSpace(s) == "" {
+		return none
+	}
+	return s
+}
+
+func durOrEmpty(s float64) string {
+	if s == 0 {
+		return ""
+	}
+	return htmlreport.Seconds(s)
+}
