@@ -103,7 +103,7 @@ func (x *exporter) header(o *Options) {
 			x.raw(`,"name":"process_sort_index","args":{"sort_index":` + strconv.Itoa(int(n)) + `}}`)
 		}
 		x.begin("M", l)
-		x.raw(`,"name":"thread_name","args":{"name":` + quote(x.labels[l]) + `}}`)
+		x.raw(`,"name":"thread_name","args":{"name":` + x.labels[l] + `}}`)
 		x.begin("M", l)
 		x.raw(`,"name":"thread_sort_index","args":{"sort_index":` + strconv.Itoa(l) + `}}`)
 	}
@@ -227,7 +227,7 @@ func (x *exporter) collArgs(l, at, alt int, c *trace.Collective) string {
 	}
 	if c != nil {
 		if int(c.Comm) < len(x.t.Comms) {
-			b.WriteString(`"comm":` + quote(x.t.Comms[c.Comm].Name) + `,`)
+			b.WriteString(`"comm":` + x.comms[c.Comm] + `,`)
 		}
 		if c.Root != trace.NoRoot {
 			b.WriteString(`"root":` + strconv.FormatUint(uint64(c.Root), 10) + `,`)
@@ -274,11 +274,11 @@ func (x *exporter) endpoint(l, i int) {
 	b.WriteString(`,"args":{"` + dir + `":`)
 	comm := &x.t.Comms[m.Comm]
 	if int(m.Peer) < len(comm.Members) {
-		b.WriteString(quote(x.labels[comm.Members[m.Peer]]))
+		b.WriteString(x.labels[comm.Members[m.Peer]])
 	} else {
 		b.WriteString(strconv.FormatUint(uint64(m.Peer), 10))
 	}
-	b.WriteString(`,"tag":` + strconv.FormatUint(uint64(m.Tag), 10) + `,"bytes":` + strconv.FormatUint(m.Bytes, 10) + `,"comm":` + quote(comm.Name))
+	b.WriteString(`,"tag":` + strconv.FormatUint(uint64(m.Tag), 10) + `,"bytes":` + strconv.FormatUint(m.Bytes, 10) + `,"comm":` + x.comms[m.Comm])
 	d, ok := x.depAt(l, i)
 	matched := ok && (d.Role == replay.RoleSend || d.Role == replay.RoleRecv)
 	if !matched {

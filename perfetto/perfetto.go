@@ -168,7 +168,8 @@ type exporter struct {
 	g       *replay.Graph
 	kept    []bool
 	base    []int64 // global index of each location's first event
-	labels  []string
+	labels  []string // JSON-quoted location labels
+	comms   []string // JSON-quoted communicator names
 	regions []string // JSON-quoted region names
 	cats    []string // category of each region
 	t0      int64
@@ -185,6 +186,12 @@ type exporter struct {
 
 func newExporter(t *trace.Trace, g *replay.Graph) *exporter {
 	x := &exporter{t: t, g: g, labels: tracelabel.Locations(t), first: true}
+	for i, s := range x.labels {
+		x.labels[i] = quote(s)
+	}
+	for _, c := range t.Comms {
+		x.comms = append(x.comms, quote(c.Name))
+	}
 	x.base = make([]int64, len(t.Locations)+1)
 	first := true
 	for l, loc := range t.Locations {
@@ -194,7 +201,7 @@ func newExporter(t *trace.Trace, g *replay.Graph) *exporter {
 		}
 	}
 	for _, r := range t.Regions {
-		x.regions = append(x.regions, strconv.Quote(jsonSafe(r.Name)))
+		x.regions = append(x.regions, quote(r.Name))
 		cat := `"user"`
 		if strings.HasPrefix(r.Name, "MPI_") {
 			cat = `"mpi"`
