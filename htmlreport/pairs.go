@@ -196,6 +196,7 @@ type counter struct {
 	keys []int64
 	cnt  []int32 // nil when static
 	n    int64
+	max  int64 // the largest value counted (when n > 0)
 }
 
 // reset makes c a counter of vals (which it sorts and keeps), static or
@@ -204,6 +205,9 @@ func (c *counter) reset(vals []int64, growing bool) {
 	slices.Sort(vals)
 	if !growing {
 		c.keys, c.cnt, c.n = vals, nil, int64(len(vals))
+		if len(vals) > 0 {
+			c.max = vals[len(vals)-1]
+		}
 		return
 	}
 	c.keys = append(c.keys[:0], vals...)
@@ -214,6 +218,9 @@ func (c *counter) reset(vals []int64, growing bool) {
 
 func (c *counter) insert(v int64) {
 	i, _ := slices.BinarySearch(c.keys, v)
+	if c.n == 0 || v > c.max {
+		c.max = v
+	}
 	c.n++
 	for i++; i < len(c.cnt); i += i & -i {
 		c.cnt[i]++
@@ -222,6 +229,9 @@ func (c *counter) insert(v int64) {
 
 // above returns the number of values > x.
 func (c *counter) above(x int64) int64 {
+	if c.n == 0 || c.max <= x {
+		return 0 // most receives: no search
+	}
 	i, _ := slices.BinarySearch(c.keys, x+1) // keys[:i] ≤ x
 	if c.cnt == nil {
 		return c.n - int64(i)

@@ -3,8 +3,6 @@ package htmlreport
 import (
 	"math"
 	"sync"
-
-	"github.com/clc-tools/clc/internal/par"
 )
 
 // shiftBinsPerDecade is the resolution of the shift histogram.
@@ -50,25 +48,36 @@ func shiftBin(d int64) int {
 
 // CountShifts returns the distribution of lc − c over all events.
 func CountShifts(c, lc [][]int64, np int) Shifts {
-	total := Shifts{Later: make([]int64, shiftBins), Earlier: make([]int64, shiftBins)}
-	var mu sync.Mutex
-	par.ForEach(len(c), np, func(l int) {
-		s := Shifts{Later: make([]int64, shiftBins), Earlier: make([]int64, shiftBins)}
-		for j, v := range c[l] {
-			d := lc[l][j] - v
-			switch {
-			case d > 0:
-				s.Later[shiftBin(d)]++
-				s.MaxLater = max(s.MaxLater, d)
-			case d < 0:
-				s.Earlier[shiftBin(-d)]++
-				s.MaxEarlier = max(s.MaxEarlier, -d)
-			default:
-				s.Unmoved++
+	np = max(np, 1)
+	parts := make([]Shifts, np)
+	var wg sync.WaitGroup
+	for w := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := Shifts{Later: make([]int64, shiftBins), Earlier: make([]int64, shiftBins)}
+			for l := w; l < len(c); l += np {
+				for j, v := range c[l] {
+					d := lc[l][j] - v
+					switch {
+					case d > 0:
+						s.Later[shiftBin(d)]++
+						s.MaxLater = max(s.MaxLater, d)
+					case d < 0:
+						s.Earlier[shiftBin(-d)]++
+						s.MaxEarlier = max(s.MaxEarlier, -d)
+					default:
+						s.Unmoved++
+					}
+				}
+				s.Events += int64(len(c[l]))
 			}
-		}
-		s.Events = int64(len(c[l]))
-		mu.Lock()
+			parts[w] = s
+		}()
+	}
+	wg.Wait()
+	total := Shifts{Later: make([]int64, shiftBins), Earlier: make([]int64, shiftBins)}
+	for _, s := range parts {
 		total.Events += s.Events
 		total.Unmoved += s.Unmoved
 		total.MaxLater = max(total.MaxLater, s.MaxLater)
@@ -77,7 +86,6 @@ func CountShifts(c, lc [][]int64, np int) Shifts {
 			total.Later[k] += s.Later[k]
 			total.Earlier[k] += s.Earlier[k]
 		}
-		mu.Unlock()
-	})
+	}
 	return total
 }
