@@ -208,7 +208,11 @@ func (p *Page) writeClockError(d *doc) {
 	default:
 		p.errorChart(d, []*curves{p.assumed}, "clock error assumed by pre-synchronisation", "local − reference clock", p.measured)
 	}
-	d.f(`<h3>Error left in the pre-synchronised times</h3><p class="expl">Pre-synchronised time − true time. <b>truth</b> (solid): the actual error, known when the input has true times (clc-sim, clc-trace --emulate-clock). <b>correction</b> (dashed): the error the correction implies, pre-synchronised − corrected time; the CLC only moves events later, so it is never above 0. Other estimates are dotted. Averages over the events of each domain in each time bin.</p>`)
+	implied := "the CLC only moves events later, so it is never above 0"
+	if p.shifts.MaxEarlier > 0 {
+		implied = "here events moved both ways: a refinement from the messages ran before the CLC"
+	}
+	d.f(`<h3>Error left in the pre-synchronised times</h3><p class="expl">Pre-synchronised time − true time. <b>truth</b> (solid): the actual error, known when the input has true times (clc-sim, clc-trace --emulate-clock). <b>correction</b> (dashed): the error the correction implies, pre-synchronised − corrected time; %s. Other estimates are dotted. Averages over the events of each domain in each time bin.</p>`, implied)
 	var drawn []*curves
 	for _, c := range p.estimates {
 		if !c.empty {
