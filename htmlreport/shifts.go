@@ -2,6 +2,7 @@ package htmlreport
 
 import (
 	"math"
+	"math/bits"
 	"sync"
 )
 
@@ -35,7 +36,9 @@ var shiftEdges = func() []float64 {
 
 // shiftBin returns the bin of |d| ≥ 1 tick.
 func shiftBin(d int64) int {
-	k := int(math.Log10(float64(d)) * shiftBinsPerDecade)
+	// log10(d) ≈ (bit length − 1) · log10(2), within one bin or two of
+	// the answer; the loops below settle it.
+	k := min(int(float64(bits.Len64(uint64(d))-1)*math.Log10(2)*shiftBinsPerDecade), shiftBins-1)
 	// correct rounding at the edges
 	for k > 0 && float64(d) < shiftEdges[k] {
 		k--
