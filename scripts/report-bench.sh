@@ -31,7 +31,7 @@ cpu() {
 	echo "$best"
 }
 
-printf '| ranks | events | --check wall / CPU | with --html wall / CPU | timing_s.html | page | --format perfetto wall | trace.json.gz | slices kept |\n'
+printf '| ranks | events | --check wall / CPU | with --html wall / CPU | timing_s.html | page | --format perfetto wall / CPU | trace.json.gz | slices kept |\n'
 printf '|---|---|---|---|---|---|---|---|---|\n'
 for spec in "16 4" "1024 16" "65536 16"; do
 	set -- $spec
@@ -46,8 +46,8 @@ for spec in "16 4" "1024 16" "65536 16"; do
 	ev=$(python3 -c "import json;print(json.load(open('$work/r$1.json'))['events'])")
 	size=$(stat -c %s "$work/p$1.html")
 	rm -rf "$work/v$1"
-	/usr/bin/time -o "$work/time.txt" -f "%e" "$bin/clc-correct" "$tr" -q -o "$work/v$1" --format perfetto --report "$work/v$1.json" >/dev/null 2>&1
-	pw=$(cat "$work/time.txt")
+	/usr/bin/time -o "$work/time.txt" -f "%e %U %S" "$bin/clc-correct" "$tr" -q -o "$work/v$1" --format perfetto --report "$work/v$1.json" >/dev/null 2>&1
+	pw=$(awk '{printf "%s s / %.2f", $1, $2+$3}' "$work/time.txt")
 	psize=$(stat -c %s "$work/v$1/trace.json.gz")
 	kept=$(python3 -c "
 import gzip, json
