@@ -294,8 +294,15 @@ func ordinal(n int) string {
 	return "th"
 }
 
+// secs formats seconds to about four significant digits.
 func secs(s float64) string {
-	return time.Duration(math.Round(s * 1e9)).String()
+	d := time.Duration(math.Round(s * 1e9))
+	for _, r := range []time.Duration{time.Second, time.Millisecond, time.Microsecond} {
+		if d >= r {
+			return d.Round(r / 1000).String()
+		}
+	}
+	return d.String()
 }
 
 // eachSlice calls f with the time of every slice-starting event of the

@@ -480,3 +480,11 @@ func TestNanoseconds(t *testing.T) {
 	assert.Equal(t, "-1.234", string(appendMicros(nil, -1234)))
 	assert.Equal(t, "12345.678", string(appendMicros(nil, 12_345_678)))
 }
+
+func TestSecs(t *testing.T) {
+	assert.Equal(t, "49.06s", secs(49.059890271))
+	assert.Equal(t, "2m7.506s", secs(127.505907522))
+	assert.Equal(t, "4.699ms", secs(0.004698863))
+	assert.Equal(t, "85.833ms", secs(0.085832902))
+	assert.Equal(t, "0s", secs(0))
+}
