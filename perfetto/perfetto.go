@@ -123,7 +123,10 @@ func Write(ctx context.Context, w io.Writer, t *trace.Trace, g *replay.Graph, o 
 		return nil, fmt.Errorf("perfetto: the happened-before relation has %d locations, the trace %d", len(g.Deps), len(t.Locations))
 	}
 	x := newExporter(t, g)
-	s := x.plan(&opt)
+	s, err := x.plan(&opt)
+	if err != nil {
+		return nil, err
+	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	x.w = bw
 	x.s = s
@@ -231,7 +234,7 @@ func isSlice(k trace.Kind) bool {
 }
 
 // plan chooses the locations and the window (the size guard).
-func (x *exporter) plan(o *Options) *Summary {
+func (x *exporter) plan(o *Options) (*Summary, error) {
 	t := x.t
 	n := len(t.Locations)
 	s := &Summary{Locations: n, Start: x.t0}
@@ -263,6 +266,9 @@ func (x *exporter) plan(o *Options) *Summary {
 	if o.To > 0 {
 		x.win[0] = x.t0 + int64(math.Round(o.From.Seconds()*res))
 		x.win[1] = min(last, x.t0+int64(math.Round(o.To.Seconds()*res)))
+		if x.win[0] > last {
+			return nil, fmt.Errorf("perfetto: the window starts at %s, after the trace's last event at %s", o.From, secs(float64(last-x.t0)/res))
+		}
 	}
 	maxEv := o.MaxEvents
 	if maxEv == 0 {
@@ -277,7 +283,7 @@ func (x *exporter) plan(o *Options) *Summary {
 		s.LeftOut = append(s.LeftOut, fmt.Sprintf("only %s to %s after the first event kept, as asked, of %s", secs(float64(x.win[0]-x.t0)/res), secs(float64(x.win[1]-x.t0)/res), secs(float64(last-x.t0)/res)))
 	}
 	s.Window = x.win
-	return s
+	return s, nil
 }
 
 func ordinal(n int) string {

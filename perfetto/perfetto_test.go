@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -370,6 +371,10 @@ func TestSizeGuard(t *testing.T) {
 	assert.Equal(t, t0+1_000_000, s.Window[0])
 	assert.Equal(t, t0+2_000_000, s.Window[1])
 	assert.Len(t, c.tids, 24)
+	g, err := replay.Match(tr, nil)
+	require.NoError(t, err)
+	_, err = Write(context.Background(), io.Discard, tr, g, &Options{From: time.Hour, To: 2 * time.Hour})
+	assert.ErrorContains(t, err, "after the trace's last event")
 	for _, e := range c.f.TraceEvents {
 		if e.Ph == "X" {
 			assert.True(t, e.ns >= 1_000_000 && e.end <= 2_000_000, "%s at [%d,%d]", e.Name, e.ns, e.end)
