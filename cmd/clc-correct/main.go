@@ -200,6 +200,9 @@ func parseFlags(fl *flags, opts *repair.Options, params *clc.Params) error {
 		return fmt.Errorf("--progress %q: want auto, always or never", fl.progress)
 	}
 	if fl.perfettoWindow != "" {
+		if opts.Format != repair.FormatPerfetto {
+			return errors.New("--perfetto-window needs --format perfetto")
+		}
 		if opts.Perfetto.From, opts.Perfetto.To, err = parseWindow(fl.perfettoWindow); err != nil {
 			return err
 		}

@@ -196,4 +196,5 @@ func TestPerfettoFormat(t *testing.T) {
 	require.NotEmpty(t, r.Notes)
 	assert.Contains(t, strings.Join(r.Notes, "\n"), "event budget of 500")
 	assert.Equal(t, exitError, run(context.Background(), []string{simTrace, "-o", filepath.Join(t.TempDir(), "v"), "--format", "perfetto", "--perfetto-window", "5ms"}, io.Discard, io.Discard))
+	assert.Equal(t, exitError, run(context.Background(), []string{simTrace, "--check", "--perfetto-window", "0s:5ms"}, io.Discard, io.Discard))
 }
