@@ -220,6 +220,10 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	if !j.opts.Check {
 		p.rep.Output, p.rep.OutputFormat = j.opts.Output, string(p.outFmt)
 	}
+	htmlTimer := new(float64) // timing_s.html only with --html
+	if p.html != nil {
+		htmlTimer = &p.rep.Timing.HTML
+	}
 	stages := []struct {
 		name  string
 		run   func(context.Context) error
@@ -231,7 +235,7 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 		{"refining the synchronisation from the messages", p.refine, &p.rep.Timing.Refine},
 		{"correcting", p.correct, &p.rep.Timing.Correct},
 		{"writing " + j.opts.Output, p.write, &p.rep.Timing.Write},
-		{"writing the HTML report " + j.opts.HTML, p.writeHTML, &p.rep.Timing.HTML},
+		{"writing the HTML report " + j.opts.HTML, p.writeHTML, htmlTimer},
 	}
 	for _, s := range stages {
 		if err := ctx.Err(); err != nil {
