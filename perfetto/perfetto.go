@@ -170,7 +170,7 @@ type exporter struct {
 	t       *trace.Trace
 	g       *replay.Graph
 	kept    []bool
-	base    []int64 // global index of each location's first event
+	base    []int64  // global index of each location's first event
 	labels  []string // JSON-quoted location labels
 	comms   []string // JSON-quoted communicator names
 	regions []string // JSON-quoted region names
