@@ -1,0 +1,261 @@
+package bench
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/clc-tools/clc/otf"
+	"github.com/clc-tools/clc/sim"
+)
+
+// need skips the test when an external tool is missing, except under CI=true,
+// where a missing tool fails it.
+func need(t *testing.T, what string, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("%s is required under CI=true: %v", what, err)
+	}
+	t.Skipf("%s is missing: %v", what, err)
+}
+
+// run runs a command and returns its stdout and stderr; a failure is fatal.
+func run(t *testing.T, name string, args ...string) (string, string) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, errb.String())
+	}
+	return out.String(), errb.String()
+}
+
+// binDir holds the otf2copy built for all tests of the package.
+var binDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "clc-bench-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+var otf2copy struct {
+	once sync.Once
+	bin  string
+	err  error
+}
+
+// buildOTF2Copy compiles otf2copy.c against libotf2 as bench/run.sh does
+// (warnings are errors here), once for all tests.
+func buildOTF2Copy(t *testing.T) string {
+	t.Helper()
+	gcc, err := exec.LookPath("gcc")
+	need(t, "gcc", err)
+	flags, err := exec.Command("pkg-config", "--cflags", "--libs", "otf2").Output()
+	need(t, "libotf2 (pkg-config otf2; Debian: libopen-trace-format2-dev)", err)
+	otf2copy.once.Do(func() {
+		bin := filepath.Join(binDir, "otf2copy")
+		args := append([]string{"-O2", "-std=c11", "-Wall", "-Wextra", "-Werror", "-o", bin,
+			filepath.Join("otf2copy", "otf2copy.c")}, strings.Fields(string(flags))...)
+		if out, err := exec.Command(gcc, args...).CombinedOutput(); err != nil {
+			otf2copy.err = fmt.Errorf("gcc %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		otf2copy.bin = bin
+	})
+	if otf2copy.err != nil {
+		t.Fatal(otf2copy.err)
+	}
+	return otf2copy.bin
+}
+
+// inputs returns the archives to copy: the two Score-P traces of testdata/
+// (mapping tables, clock offsets, attributes, metrics), archives written by
+// python3-otf2 (genref.py: every MPI record, RMA, BufferFlush, …;
+// records.py: threads, calling contexts, parameters, I/O, properties) and a
+// clc-sim archive (clock offsets that move the times).
+func inputs(t *testing.T) map[string]string {
+	dir := t.TempDir()
+	py := "/usr/bin/python3"
+	out, err := exec.Command(py, "-c", "import otf2").CombinedOutput()
+	if err != nil {
+		err = fmt.Errorf("%v: %s", err, out)
+	}
+	need(t, "python3-otf2", err)
+	in := map[string]string{
+		"scorep-pingpong":      filepath.Join("..", "testdata", "scorep-pingpong"),
+		"scorep-pingpong-papi": filepath.Join("..", "testdata", "otf2", "scorep-pingpong-papi"),
+		"genref":               filepath.Join(dir, "genref"),
+		"records":              filepath.Join(dir, "records"),
+		"clc-sim":              filepath.Join(dir, "sim"),
+	}
+	run(t, py, filepath.Join("..", "testdata", "otf2", "genref.py"), in["genref"], "40")
+	run(t, py, filepath.Join("testdata", "records.py"), in["records"])
+
+	cfg := sim.DefaultConfig()
+	cfg.Ranks, cfg.Events, cfg.Seed = 12, 20000, 3
+	rec, _, err := sim.Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := otf.WriteTrace(in["clc-sim"], rec, nil); err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+var (
+	clockLine = regexp.MustCompile(`(?m)^CLOCK_PROPERTIES .*Global Offset: (\d+), Length: (\d+),.*\n`)
+	eventLine = regexp.MustCompile(`(?m)^[A-Z_0-9]+ +\d+ +(\d+) `)
+	countLine = regexp.MustCompile(`(?:copied|read) (\d+) events of (\d+) locations`)
+)
+
+// printed returns otf2-print's global definitions and events of an archive
+// (without the anchor, whose version, chunk sizes and trace id differ, and
+// without the ClockProperties line, which it returns apart) and what
+// otf2-print wrote to stderr.
+func printed(t *testing.T, anchor string) (defsAndEvents, clock, stderr string) {
+	t.Helper()
+	defs, errs1 := run(t, "otf2-print", "-G", anchor)
+	events, errs2 := run(t, "otf2-print", anchor)
+	i, j := strings.Index(defs, "=== Global Definitions"), strings.Index(events, "=== Events")
+	if i < 0 || j < 0 {
+		t.Fatalf("otf2-print %s: no definitions or no events:\n%s%s", anchor, defs, events)
+	}
+	defs = defs[i:]
+	clock = clockLine.FindString(defs)
+	return clockLine.ReplaceAllString(defs, "") + events[j:], clock, errs1 + errs2
+}
+
+// TestOTF2Copy copies each input with otf2copy and checks with otf2-print that
+// the copy has the same global definitions and events as the input, that its
+// ClockProperties span its events exactly, that the copy with a local
+// definition file per location reads without a warning, and that --read-only
+// reads every event.
+func TestOTF2Copy(t *testing.T) {
+	bin := buildOTF2Copy(t)
+	_, err := exec.LookPath("otf2-print")
+	need(t, "otf2-print (Debian: otf2-tools)", err)
+	for name, in := range inputs(t) {
+		t.Run(name, func(t *testing.T) {
+			want, _, _ := printed(t, filepath.Join(in, "traces.otf2"))
+			nEvents := len(eventLine.FindAllString(want, -1))
+			if nEvents == 0 {
+				t.Fatalf("the input prints no events")
+			}
+			for _, mode := range []string{"", "--no-local-defs"} {
+				out := filepath.Join(t.TempDir(), "copy")
+				args := []string{in, out}
+				if mode != "" {
+					args = append([]string{mode}, args...)
+				}
+				_, summary := run(t, bin, args...)
+				checkCount(t, summary, nEvents)
+				got, clock, errs := printed(t, filepath.Join(out, "traces.otf2"))
+				if got != want {
+					label := mode
+					if label == "" {
+						label = "default"
+					}
+					t.Errorf("%s: otf2-print of the copy differs from the input's:\n%s",
+						label, firstDiff(want, got))
+				}
+				checkClock(t, clock, got)
+				if mode == "" {
+					if errs != "" {
+						t.Errorf("otf2-print of the copy reports:\n%s", errs)
+					}
+					run(t, "otf2-print", "--silent", "-Werror", filepath.Join(out, "traces.otf2"))
+				}
+			}
+			_, summary := run(t, bin, "--read-only", filepath.Join(in, "traces.otf2"))
+			checkCount(t, summary, nEvents)
+		})
+	}
+}
+
+// checkCount checks otf2copy's summary line against the number of events
+// otf2-print printed.
+func checkCount(t *testing.T, summary string, want int) {
+	t.Helper()
+	m := countLine.FindStringSubmatch(summary)
+	if m == nil {
+		t.Fatalf("no summary line in otf2copy's stderr: %q", summary)
+	}
+	if n, _ := strconv.Atoi(m[1]); n != want {
+		t.Errorf("otf2copy: %s; otf2-print prints %d events", m[0], want)
+	}
+}
+
+// checkClock checks that the copy's ClockProperties begin at its first event
+// and end at its last (otf2copy's events have the clock offsets applied).
+func checkClock(t *testing.T, clock, printed string) {
+	t.Helper()
+	m := clockLine.FindStringSubmatch(clock)
+	if m == nil {
+		t.Fatalf("the copy has no ClockProperties")
+	}
+	offset, _ := strconv.ParseUint(m[1], 10, 64)
+	length, _ := strconv.ParseUint(m[2], 10, 64)
+	first, last := ^uint64(0), uint64(0)
+	for _, e := range eventLine.FindAllStringSubmatch(printed, -1) {
+		ts, _ := strconv.ParseUint(e[1], 10, 64)
+		first, last = min(first, ts), max(last, ts)
+	}
+	if offset != first || offset+length != last {
+		t.Errorf("ClockProperties: global offset %d, length %d; the events span %d to %d",
+			offset, length, first, last)
+	}
+}
+
+// firstDiff shows the first differing line of two texts.
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(al), len(bl)) {
+		if al[i] != bl[i] {
+			return fmt.Sprintf("line %d:\n  input: %s\n  copy:  %s", i+1, al[i], bl[i])
+		}
+	}
+	return fmt.Sprintf("the input has %d lines, the copy %d", len(al), len(bl))
+}
+
+// TestOTF2CopyErrors checks that otf2copy refuses what it must.
+func TestOTF2CopyErrors(t *testing.T) {
+	bin := buildOTF2Copy(t)
+	full := t.TempDir()
+	if err := os.WriteFile(filepath.Join(full, "x"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join("..", "testdata", "scorep-pingpong")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{in, full}, "not empty"},
+		{[]string{filepath.Join(full, "missing"), filepath.Join(t.TempDir(), "o")}, "no such file"},
+		{[]string{full, filepath.Join(t.TempDir(), "o")}, "no .otf2 anchor"},
+		{[]string{in}, "usage"},
+		{[]string{"--read-only", in, full}, "usage"},
+	} {
+		out, err := exec.Command(bin, c.args...).CombinedOutput()
+		if err == nil || !strings.Contains(strings.ToLower(string(out)), c.want) {
+			t.Errorf("otf2copy %v: %v, %q; want a failure saying %q", c.args, err, out, c.want)
+		}
+	}
+}

@@ -1,0 +1,309 @@
+#!/usr/bin/env bash
+# bench/run.sh: time clc-correct against the reference OTF2 library.
+#
+# Usage: bench/run.sh [options] [DATADIR]
+#
+# Builds bench/otf2copy/otf2copy.c (the reference library's read + rewrite)
+# with gcc and clc-correct and clc-sim with go, generates the benchmark traces
+# with clc-sim into DATADIR (default: $CLC_BENCH_DIR or /tmp/clc-bench; never
+# inside the repository; traces are kept and reused while their clc-sim
+# arguments stay the same), then runs every tool on every trace, interleaved
+# and repeated, under /usr/bin/time, and prints a table: best and median wall
+# time, events/s, CPU time, peak RSS, bytes per event, the ratio clc-correct /
+# library read + rewrite, and clc-correct's stages from its report's timing_s.
+#
+# Traces (clc-sim --compute 2ms --clock-wander 10us --seed 7):
+#   otf2-16-1e6     OTF2,   16 ranks,     10^6 events
+#   otf2-16-1e7     OTF2,   16 ranks,     10^7 events
+#   otf2-1k-1e7     OTF2,   1,024 ranks,  10^7 events
+#   native-16-1e7   native, 16 ranks,     10^7 events
+#   native-1k-1e7   native, 1,024 ranks,  10^7 events
+#   native-64k-1e7  native, 65,536 ranks, 10^7 events
+#   native-1k-1e8   native, 1,024 ranks,  10^8 events
+#   native-1k-1e9   native, 1,024 ranks,  10^9 events (only with --huge)
+#
+# Tools, on OTF2 traces:
+#   lib-copy        otf2copy IN OUT (read + rewrite, a local definition file per location)
+#   lib-copy-nodef  otf2copy --no-local-defs IN OUT (only the local definitions there are)
+#   lib-read        otf2copy --read-only IN
+# and on every trace:
+#   clc-correct     clc-correct IN -o OUT -q --truth - --report R
+#   clc-check       clc-correct IN --check -q --truth - --report R
+#   base-correct, base-check   the same with clc-correct built from --baseline REV
+#
+# Options:
+#   --runs N        runs of each tool on each trace (default 5; $RUNS)
+#   --big-runs N    runs on traces of 10^8 events or more (default 3; $BIG_RUNS)
+#   --only LIST     only these traces (comma-separated names from the list above)
+#   --huge          also the 10^9-event trace (checks free disk first; one run each)
+#   --baseline REV  also time clc-correct built from git revision REV (e.g. main~3)
+#   --profile[=T]   only profile: one clc-correct run on trace T (default otf2-16-1e7)
+#                   with --cpuprofile, and a `go tool pprof -top` summary
+#   --regen         generate the traces again even if they exist
+#   -h, --help      this text
+#
+# Outputs are deleted after every run. Results: DATADIR/results.tsv (one line
+# per run), DATADIR/reports/ (clc-correct's reports), DATADIR/summary.txt.
+set -euo pipefail
+
+usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; }
+
+RUNS=${RUNS:-5}
+BIG_RUNS=${BIG_RUNS:-3}
+DATA=${CLC_BENCH_DIR:-/tmp/clc-bench}
+HUGE=0
+REGEN=0
+ONLY=""
+BASELINE=""
+PROFILE=""
+
+while (($#)); do
+  case $1 in
+    --runs) RUNS=$2; shift ;;
+    --big-runs) BIG_RUNS=$2; shift ;;
+    --only) ONLY=$2; shift ;;
+    --huge) HUGE=1 ;;
+    --baseline) BASELINE=$2; shift ;;
+    --profile) PROFILE=otf2-16-1e7 ;;
+    --profile=*) PROFILE=${1#--profile=} ;;
+    --regen) REGEN=1 ;;
+    -h|--help) usage; exit 0 ;;
+    -*) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    *) DATA=$1 ;;
+  esac
+  shift
+done
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$DATA"
+DATA=$(cd "$DATA" && pwd)
+case $DATA/ in
+  "$ROOT"/*) echo "run.sh: $DATA is inside the repository; give a directory outside it" >&2; exit 2 ;;
+esac
+BIN=$DATA/bin
+OUT=$DATA/out
+REPORTS=$DATA/reports
+mkdir -p "$BIN" "$REPORTS"
+rm -rf "$OUT"
+
+log() { printf '%s\n' "$*" >&2; }
+
+# ---- build ----
+
+build() {
+  local otf2flags
+  if otf2flags=$(pkg-config --cflags --libs otf2 2>/dev/null); then :
+  elif otf2flags=$(otf2-config --cflags --ldflags --libs 2>/dev/null); then :
+  else
+    echo "run.sh: libotf2 not found (pkg-config otf2 / otf2-config; Debian: libopen-trace-format2-dev)" >&2
+    exit 1
+  fi
+  # shellcheck disable=SC2086
+  gcc -O2 -std=c11 -Wall -Wextra -o "$BIN/otf2copy" "$ROOT/bench/otf2copy/otf2copy.c" $otf2flags
+  (cd "$ROOT" && go build -o "$BIN/" ./cmd/clc-correct ./cmd/clc-sim)
+  if [[ -n $BASELINE ]]; then
+    local src=$DATA/baseline-src
+    rm -rf "$src"
+    mkdir -p "$src"
+    git -C "$ROOT" archive "$BASELINE" | tar -x -C "$src"
+    (cd "$src" && go build -o "$BIN/clc-correct-base" ./cmd/clc-correct)
+    rm -rf "$src"
+  fi
+}
+
+# flags_of BINARY prints the clc-correct flags for a benchmark run that this
+# binary knows (the flag set changes while the pipeline is rewritten).
+flags_of() {
+  local help
+  help=$("$1" --help 2>&1 || true)
+  local f=()
+  grep -q -- '--truth' <<<"$help" && f+=(--truth -)
+  grep -q -- '--quiet' <<<"$help" && f+=(-q)
+  echo "${f[@]}"
+}
+# has_flag BINARY FLAG (the help text is captured first: grep -q would stop
+# reading early, and pipefail would take the writer's SIGPIPE for a miss).
+has_flag() {
+  local help
+  help=$("$1" --help 2>&1 || true)
+  grep -q -- "$2" <<<"$help"
+}
+
+# ---- traces ----
+
+# name format ranks ranks-per-node events
+TRACES=(
+  "otf2-16-1e6 otf2 16 4 1000000"
+  "otf2-16-1e7 otf2 16 4 10000000"
+  "otf2-1k-1e7 otf2 1024 16 10000000"
+  "native-16-1e7 native 16 4 10000000"
+  "native-1k-1e7 native 1024 16 10000000"
+  "native-64k-1e7 native 65536 16 10000000"
+  "native-1k-1e8 native 1024 16 100000000"
+)
+((HUGE)) && TRACES+=("native-1k-1e9 native 1024 16 1000000000")
+
+selected() {
+  [[ -z $ONLY ]] && return 0
+  [[ ,$ONLY, == *,$1,* ]]
+}
+
+# gen NAME FORMAT RANKS RPN EVENTS: the trace DATA/NAME, its event count in
+# DATA/NAME.events, its clc-sim arguments in DATA/NAME.args.
+gen() {
+  local name=$1 format=$2 ranks=$3 rpn=$4 events=$5
+  local dir=$DATA/$name
+  local args=(--ranks "$ranks" --ranks-per-node "$rpn" --events "$events"
+    --compute 2ms --clock-wander 10us --seed 7 --format "$format")
+  if ((!REGEN)) && [[ -d $dir && -f $dir.events && "$(cat "$dir.args" 2>/dev/null)" == "${args[*]}" ]]; then
+    return
+  fi
+  if ((events >= 1000000000)); then check_disk "$events"; fi
+  log "generating $name: clc-sim $dir ${args[*]}"
+  rm -rf "$dir" "$dir.events" "$dir.args"
+  local msg
+  msg=$("$BIN/clc-sim" "$dir" "${args[@]}" 2>&1) || { echo "$msg" >&2; exit 1; }
+  log "  $msg"
+  # "clc-sim: 16 ranks on 4 nodes, 1000238 events: ..."
+  sed -E 's/.* ([0-9]+) events.*/\1/' <<<"$msg" >"$dir.events"
+  echo "${args[*]}" >"$dir.args"
+}
+
+# check_disk EVENTS: a native trace and its truth take about 9 bytes per event
+# (measured: 91 MB for 10^7 events at 1,024 ranks); refuse when the disk has
+# less than twice that free.
+check_disk() {
+  local need=$(($1 * 9 * 2 / 1000000)) free
+  free=$(df -Pm "$DATA" | awk 'NR==2{print $4}')
+  log "the 10^9-event trace needs about $(($1 * 9 / 1000000)) MB on disk (trace and truth), $need MB with the margin; $free MB free"
+  if ((free < need)); then
+    echo "run.sh: not enough free disk in $DATA for $1 events" >&2
+    exit 1
+  fi
+}
+
+# ---- runs ----
+
+TIMEF='%e %U %S %M'
+RESULTS=$DATA/results.tsv
+
+# one TRACE TOOL RUN: one timed run; appends a line to results.tsv:
+# trace tool run wall user sys maxrss_kb status
+one() {
+  local trace=$1 tool=$2 run=$3 in=$DATA/$1 cmd
+  local report=$REPORTS/$trace.$tool.$run.json
+  rm -f "$report"
+  case $tool in
+    lib-copy) cmd=("$BIN/otf2copy" -q "$in" "$OUT") ;;
+    lib-copy-nodef) cmd=("$BIN/otf2copy" -q --no-local-defs "$in" "$OUT") ;;
+    lib-read) cmd=("$BIN/otf2copy" -q --read-only "$in") ;;
+    clc-correct | clc-check | base-correct | base-check)
+      local b=$BIN/clc-correct
+      [[ $tool == base-* ]] && b=$BIN/clc-correct-base
+      # shellcheck disable=SC2207
+      local f=($(flags_of "$b"))
+      has_flag "$b" --report && f+=(--report "$report")
+      if [[ $tool == *-check ]]; then
+        cmd=("$b" "$in" --check "${f[@]}")
+      else
+        cmd=("$b" "$in" -o "$OUT" "${f[@]}")
+      fi
+      ;;
+  esac
+  local limit=()
+  # The 10^9-event run must fail with "out of memory", not wake the OOM
+  # killer on a shared machine: limit its address space to 90 % of MemAvailable.
+  if [[ $trace == *-1e9 ]] && command -v prlimit >/dev/null; then
+    local avail
+    avail=$(awk '/MemAvailable/{print $2 * 1024 * 9 / 10}' /proc/meminfo)
+    limit=(prlimit --as="${avail%.*}")
+  fi
+  local tf=$DATA/time.out status=0
+  "${limit[@]}" /usr/bin/time -f "$TIMEF" -o "$tf" "${cmd[@]}" >"$DATA/run.log" 2>&1 || status=$?
+  if ((status)); then
+    log "  $trace $tool run $run failed (status $status):"
+    tail -5 "$DATA/run.log" | sed 's/^/    /' >&2
+  fi
+  rm -rf "$OUT"
+  printf '%s\t%s\t%s\t%s\t%s\n' "$trace" "$tool" "$run" "$(tail -1 "$tf" | tr ' ' '\t')" "$status" >>"$RESULTS"
+}
+
+tools_for() {
+  local format=$1 t=()
+  [[ $format == otf2 ]] && t+=(lib-copy lib-copy-nodef lib-read)
+  t+=(clc-correct)
+  has_flag "$BIN/clc-correct" --check && t+=(clc-check)
+  if [[ -n $BASELINE ]]; then
+    t+=(base-correct)
+    has_flag "$BIN/clc-correct-base" --check && t+=(base-check)
+  fi
+  echo "${t[@]}"
+}
+
+profile() {
+  local trace=$1 in=$DATA/$1 prof=$DATA/$1.cpu.pprof
+  has_flag "$BIN/clc-correct" --cpuprofile || { echo "run.sh: clc-correct has no --cpuprofile" >&2; exit 1; }
+  # shellcheck disable=SC2207
+  local f=($(flags_of "$BIN/clc-correct"))
+  log "profiling: clc-correct $in -o OUT ${f[*]} --cpuprofile $prof"
+  /usr/bin/time -f "wall %e s, user %U s, sys %S s, peak RSS %M KB" \
+    "$BIN/clc-correct" "$in" -o "$OUT" "${f[@]}" --cpuprofile "$prof"
+  rm -rf "$OUT"
+  echo "== go tool pprof -top -nodecount=30 (flat) =="
+  go tool pprof -top -nodecount=30 "$BIN/clc-correct" "$prof" 2>/dev/null
+  echo "== go tool pprof -top -cum -nodecount=30 =="
+  go tool pprof -top -cum -nodecount=30 "$BIN/clc-correct" "$prof" 2>/dev/null
+}
+
+header() {
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "machine: $(nproc) CPUs, $(awk '/MemTotal/{printf "%.1f GiB", $2/1048576}' /proc/meminfo), $(uname -sr)"
+  echo "clc: $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD -- . 2>/dev/null || echo ' (with uncommitted changes)')${BASELINE:+, baseline $BASELINE ($(git -C "$ROOT" rev-parse --short "$BASELINE"))}"
+  echo "$(go version), OTF2 $(pkg-config --modversion otf2 2>/dev/null || echo '?'), gcc $(gcc -dumpversion)"
+  echo "load average (1, 5, 15 min) at the start: $LOAD_START"
+}
+
+main() {
+  build
+  for t in "${TRACES[@]}"; do
+    # shellcheck disable=SC2086
+    set -- $t
+    if selected "$1" || [[ $1 == "$PROFILE" ]]; then gen "$@"; fi
+  done
+  if [[ -n $PROFILE ]]; then
+    [[ -f $DATA/$PROFILE.events ]] || { echo "run.sh: unknown trace $PROFILE" >&2; exit 2; }
+    profile "$PROFILE" | tee "$DATA/profile.txt"
+    return
+  fi
+
+  LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+  : >"$RESULTS"
+  rm -rf "$REPORTS"
+  mkdir -p "$REPORTS"
+  local t name format events runs tools r
+  for t in "${TRACES[@]}"; do
+    # shellcheck disable=SC2086
+    set -- $t
+    name=$1 format=$2 events=$5
+    selected "$name" || continue
+    runs=$RUNS
+    ((events >= 100000000)) && runs=$BIG_RUNS
+    ((events >= 1000000000)) && runs=1
+    tools=$(tools_for "$format")
+    log "timing $name: $runs runs of $tools"
+    for ((r = 1; r <= runs; r++)); do
+      for tool in $tools; do
+        one "$name" "$tool" "$r"
+      done
+    done
+  done
+  LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
+  {
+    header
+    echo "load average at the end: $LOAD_END"
+    echo
+    /usr/bin/python3 "$ROOT/bench/summary.py" "$RESULTS" "$DATA" "$REPORTS"
+  } | tee "$DATA/summary.txt"
+}
+
+main
