@@ -185,6 +185,33 @@ check_disk() {
 # ---- runs ----
 
 TIMEF='%e %U %S %M'
+
+# The machine is shared: a run whose resident memory grows past MEM_LIMIT_KB
+# (default 90 % of the memory available when run.sh starts; $MEM_LIMIT_MB)
+# is stopped with SIGTERM before the kernel's OOM killer picks a victim.
+if [[ -n ${MEM_LIMIT_MB:-} ]]; then
+  MEM_LIMIT_KB=$((MEM_LIMIT_MB * 1024))
+else
+  MEM_LIMIT_KB=$(awk '/MemAvailable/{printf "%d", $2 * 0.9}' /proc/meminfo)
+fi
+
+# guarded CMD...: runs CMD (/usr/bin/time and the tool it starts) and stops
+# the tool when its resident memory exceeds MEM_LIMIT_KB; returns CMD's status.
+guarded() {
+  "$@" &
+  local pid=$! kid rss
+  while kill -0 "$pid" 2>/dev/null; do
+    for kid in $(pgrep -P "$pid" || true); do
+      rss=$(awk '/^VmRSS/{print $2}' "/proc/$kid/status" 2>/dev/null || echo 0)
+      if ((${rss:-0} > MEM_LIMIT_KB)); then
+        log "  stopping $kid: resident memory ${rss} KB over the limit of $MEM_LIMIT_KB KB"
+        kill -TERM "$kid" 2>/dev/null || true
+      fi
+    done
+    sleep 0.5
+  done
+  wait "$pid"
+}
 RESULTS=$DATA/results.tsv
 
 # one TRACE TOOL RUN: one timed run; appends a line to results.tsv:
@@ -210,16 +237,8 @@ one() {
       fi
       ;;
   esac
-  local limit=()
-  # The 10^9-event run must fail with "out of memory", not wake the OOM
-  # killer on a shared machine: limit its address space to 90 % of MemAvailable.
-  if [[ $trace == *-1e9 ]] && command -v prlimit >/dev/null; then
-    local avail
-    avail=$(awk '/MemAvailable/{print $2 * 1024 * 9 / 10}' /proc/meminfo)
-    limit=(prlimit --as="${avail%.*}")
-  fi
   local tf=$DATA/time.out status=0
-  "${limit[@]}" /usr/bin/time -f "$TIMEF" -o "$tf" "${cmd[@]}" >"$DATA/run.log" 2>&1 || status=$?
+  guarded /usr/bin/time -f "$TIMEF" -o "$tf" "${cmd[@]}" >"$DATA/run.log" 2>&1 || status=$?
   if ((status)); then
     log "  $trace $tool run $run failed (status $status):"
     tail -5 "$DATA/run.log" | sed 's/^/    /' >&2
