@@ -48,7 +48,7 @@
  * The anchor's creator, description, machine name and properties are copied.
  *
  * Exit status 0 on success, 1 on any error (the library's message and ours on
- * stderr). On success a one-line summary goes to stderr unless --quiet.
+ * stderr; what was written of OUTDIR stays, this being a benchmark program). On success a one-line summary goes to stderr unless --quiet.
  *
  * The record lists below (EVENT_RECORDS, DEFINITION_RECORDS, ...) give each
  * record's name and the parameters that its reader callback passes and its
@@ -868,14 +868,20 @@ anchor_path( const char* input )
         fprintf( stderr, "otf2copy: %s: %s\n", input, strerror( errno ) );
         return NULL;
     }
-    char*          found = NULL;
-    int            n     = 0;
+    char*          found  = NULL; /* the first *.otf2, or traces.otf2 */
+    int            n      = 0;    /* how many *.otf2 */
+    bool           traces = false;
     struct dirent* e;
-    while ( ( e = readdir( d ) ) != NULL )
+    while ( ( e = readdir( d ) ) != NULL && !traces )
     {
         size_t len = strlen( e->d_name );
-        if ( len > 5 && strcmp( e->d_name + len - 5, ".otf2" ) == 0 &&
-             ( found == NULL || strcmp( e->d_name, "traces.otf2" ) == 0 ) )
+        if ( len <= 5 || strcmp( e->d_name + len - 5, ".otf2" ) != 0 )
+        {
+            continue;
+        }
+        n++;
+        traces = strcmp( e->d_name, "traces.otf2" ) == 0;
+        if ( found == NULL || traces )
         {
             free( found );
             found = malloc( strlen( input ) + len + 2 );
@@ -884,22 +890,19 @@ anchor_path( const char* input )
                 break;
             }
             sprintf( found, "%s/%s", input, e->d_name );
-            if ( strcmp( e->d_name, "traces.otf2" ) == 0 )
-            {
-                n = 1;
-                break;
-            }
-            n++;
         }
     }
     closedir( d );
-    if ( n != 1 )
+    if ( found != NULL && !traces && n > 1 )
     {
-        fprintf( stderr, "otf2copy: %s: %s\n", input,
-                 n == 0 ? "no .otf2 anchor file in this directory"
-                        : "more than one .otf2 anchor file and none is traces.otf2" );
+        fprintf( stderr, "otf2copy: %s: more than one .otf2 anchor file and none is traces.otf2\n",
+                 input );
         free( found );
         return NULL;
+    }
+    if ( found == NULL )
+    {
+        fprintf( stderr, "otf2copy: %s: no .otf2 anchor file in this directory\n", input );
     }
     return found;
 }
