@@ -40,6 +40,14 @@
 #   --profile[=T]   only profile: one clc-correct run on trace T (default otf2-16-1e7)
 #                   with --cpuprofile, and a `go tool pprof -top` summary
 #   --regen         generate the traces again even if they exist
+#   --out DIR       where the tools write their outputs (default: /dev/shm when
+#                   it is a writable tmpfs, else DATADIR/out; the 10^9 trace's
+#                   outputs always go to DATADIR/out). Deleting the thousands of
+#                   files of a 1,024-rank output before the next run makes
+#                   ext4's inode allocator skip the recently deleted inodes one
+#                   by one (up to a third of a library copy's time, in the
+#                   kernel's recently_deleted); tmpfs keeps the file system
+#                   out of the comparison. Neither tool syncs its output.
 #   -h, --help      this text
 #
 # Outputs are deleted after every run. Results: DATADIR/results.tsv (one line
@@ -56,6 +64,7 @@ REGEN=0
 ONLY=""
 BASELINE=""
 PROFILE=""
+OUTBASE=""
 
 while (($#)); do
   case $1 in
@@ -67,6 +76,7 @@ while (($#)); do
     --profile) PROFILE=otf2-16-1e7 ;;
     --profile=*) PROFILE=${1#--profile=} ;;
     --regen) REGEN=1 ;;
+    --out) OUTBASE=$2; shift ;;
     -h|--help) usage; exit 0 ;;
     -*) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) DATA=$1 ;;
@@ -81,10 +91,22 @@ case $DATA/ in
   "$ROOT"/*) echo "run.sh: $DATA is inside the repository; give a directory outside it" >&2; exit 2 ;;
 esac
 BIN=$DATA/bin
-OUT=$DATA/out
 REPORTS=$DATA/reports
 mkdir -p "$BIN" "$REPORTS"
-rm -rf "$OUT"
+if [[ -z $OUTBASE ]]; then
+  OUTBASE=$DATA
+  if [[ $(stat -f -c %T /dev/shm 2>/dev/null) == tmpfs && -w /dev/shm ]]; then
+    OUTBASE=/dev/shm/clc-bench-$(id -u)
+  fi
+fi
+mkdir -p "$OUTBASE"
+OUTBASE=$(cd "$OUTBASE" && pwd)
+case $OUTBASE/ in
+  "$ROOT"/*) echo "run.sh: $OUTBASE is inside the repository" >&2; exit 2 ;;
+esac
+OUT=$OUTBASE/out
+rm -rf "$OUT" "$DATA/out"
+trap 'rm -rf "$OUT" "$DATA/out"; rmdir "$OUTBASE" 2>/dev/null || true' EXIT
 
 log() { printf '%s\n' "$*" >&2; }
 
@@ -218,6 +240,8 @@ RESULTS=$DATA/results.tsv
 # trace tool run wall user sys maxrss_kb status
 one() {
   local trace=$1 tool=$2 run=$3 in=$DATA/$1 cmd
+  local OUT=$OUT
+  [[ $trace == *-1e9 ]] && OUT=$DATA/out
   local report=$REPORTS/$trace.$tool.$run.json
   rm -f "$report"
   case $tool in
@@ -279,6 +303,7 @@ header() {
   echo "machine: $(nproc) CPUs, $(awk '/MemTotal/{printf "%.1f GiB", $2/1048576}' /proc/meminfo), $(uname -sr)"
   echo "clc: $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD -- . 2>/dev/null || echo ' (with uncommitted changes)')${BASELINE:+, baseline $BASELINE ($(git -C "$ROOT" rev-parse --short "$BASELINE"))}"
   echo "$(go version), OTF2 $(pkg-config --modversion otf2 2>/dev/null || echo '?'), gcc $(gcc -dumpversion)"
+  echo "outputs written to: $OUTBASE ($(stat -f -c %T "$OUTBASE"))"
   echo "load average (1, 5, 15 min) at the start: $LOAD_START"
 }
 

@@ -58,7 +58,8 @@ def stats(rs):
 def ratio(a, b):
     if a is None or b is None:
         return "–"
-    return "%.2f / %.2f" % (a["best"] / b["best"], a["median"] / b["median"])
+    return "%.2f / %.2f (CPU %.2f)" % (a["best"] / b["best"], a["median"] / b["median"],
+                                        a["cpu"] / b["cpu"])
 
 
 def main():
@@ -70,7 +71,8 @@ def main():
 
     print("Wall seconds best / median of the runs; events/s from the best; CPU (user + sys),")
     print("peak RSS and bytes/event (peak RSS / events) are medians; ratios are the tool's")
-    print("best / the reference's best and median / median (below 1: faster than it).")
+    print("best / the reference's best, median / median and (CPU) median CPU / median CPU")
+    print("(below 1: faster than the reference).")
     print()
     head = ["trace", "events", "tool", "runs", "wall best / median s", "events/s",
             "CPU s", "peak RSS MB", "bytes/event"] + [h for _, h in present]
