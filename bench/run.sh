@@ -39,6 +39,11 @@
 #   --baseline REV  also time clc-correct built from git revision REV (e.g. main~3)
 #   --profile[=T]   only profile: one clc-correct run on trace T (default otf2-16-1e7)
 #                   with --cpuprofile, and a `go tool pprof -top` summary
+#   --nice N        run in a session of its own whose scheduling autogroup has
+#                   niceness N (e.g. -15; negative needs root): on a machine that
+#                   other jobs load, the timed runs then get the CPUs first. (With
+#                   autogroups, a plain `nice` only ranks the processes of one
+#                   session against each other.) The table header says which.
 #   --regen         generate the traces again even if they exist
 #   --out DIR       where the tools write their outputs (default: /dev/shm when
 #                   it is a writable tmpfs, else DATADIR/out; the 10^9 trace's
@@ -65,6 +70,8 @@ ONLY=""
 BASELINE=""
 PROFILE=""
 OUTBASE=""
+NICE=""
+ARGS=("$@")
 
 while (($#)); do
   case $1 in
@@ -77,12 +84,24 @@ while (($#)); do
     --profile=*) PROFILE=${1#--profile=} ;;
     --regen) REGEN=1 ;;
     --out) OUTBASE=$2; shift ;;
+    --nice) NICE=$2; shift ;;
     -h|--help) usage; exit 0 ;;
     -*) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) DATA=$1 ;;
   esac
   shift
 done
+
+if [[ -n $NICE && -z ${CLC_BENCH_SESSION:-} ]]; then
+  # A new session gets a new autogroup, whose niceness then applies to us alone.
+  CLC_BENCH_SESSION=1 exec setsid --wait "$0" "${ARGS[@]}"
+fi
+if [[ -n $NICE ]]; then
+  if [[ -w /proc/self/autogroup ]]; then
+    echo "$NICE" >/proc/self/autogroup || { echo "run.sh: cannot set the autogroup's niceness to $NICE" >&2; exit 1; }
+  fi
+  renice -n "$NICE" -p $$ >/dev/null
+fi
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$DATA"
@@ -237,7 +256,7 @@ guarded() {
 RESULTS=$DATA/results.tsv
 
 # one TRACE TOOL RUN: one timed run; appends a line to results.tsv:
-# trace tool run wall user sys maxrss_kb status
+# trace tool run wall user sys maxrss_kb status load (1-minute average before it)
 one() {
   local trace=$1 tool=$2 run=$3 in=$DATA/$1 cmd
   local OUT=$OUT
@@ -261,14 +280,16 @@ one() {
       fi
       ;;
   esac
-  local tf=$DATA/time.out status=0
+  local tf=$DATA/time.out status=0 load
+  load=$(cut -d' ' -f1 /proc/loadavg)
   guarded /usr/bin/time -f "$TIMEF" -o "$tf" "${cmd[@]}" >"$DATA/run.log" 2>&1 || status=$?
   if ((status)); then
     log "  $trace $tool run $run failed (status $status):"
     tail -5 "$DATA/run.log" | sed 's/^/    /' >&2
   fi
   rm -rf "$OUT"
-  printf '%s\t%s\t%s\t%s\t%s\n' "$trace" "$tool" "$run" "$(tail -1 "$tf" | tr ' ' '\t')" "$status" >>"$RESULTS"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$trace" "$tool" "$run" "$(tail -1 "$tf" | tr ' ' '\t')" \
+    "$status" "$load" >>"$RESULTS"
 }
 
 tools_for() {
@@ -304,6 +325,7 @@ header() {
   echo "clc: $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD -- . 2>/dev/null || echo ' (with uncommitted changes)')${BASELINE:+, baseline $BASELINE ($(git -C "$ROOT" rev-parse --short "$BASELINE"))}"
   echo "$(go version), OTF2 $(pkg-config --modversion otf2 2>/dev/null || echo '?'), gcc $(gcc -dumpversion)"
   echo "outputs written to: $OUTBASE ($(stat -f -c %T "$OUTBASE"))"
+  echo "niceness of the runs: ${NICE:-0 (default)}$([[ -n $NICE ]] && echo ", in an autogroup of their own ($(cat /proc/self/autogroup))")"
   echo "load average (1, 5, 15 min) at the start: $LOAD_START"
 }
 

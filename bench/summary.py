@@ -4,7 +4,7 @@
 Usage: summary.py RESULTS.tsv DATADIR REPORTDIR
 
 RESULTS.tsv has one line per run: trace, tool, run, wall s, user s, sys s,
-peak RSS KB, exit status. DATADIR/TRACE.events holds a trace's event count;
+peak RSS KB, exit status, 1-minute load average before the run. DATADIR/TRACE.events holds a trace's event count;
 REPORTDIR/TRACE.TOOL.RUN.json is clc-correct's report of that run, whose
 timing_s gives its stages.
 """
@@ -16,23 +16,28 @@ from collections import OrderedDict
 
 
 def load(path):
-    runs = OrderedDict()
+    runs, loads = OrderedDict(), []
     with open(path) as f:
         for line in f:
             p = line.rstrip("\n").split("\t")
             if len(p) < 8:
                 continue
             trace, tool, run = p[0], p[1], int(p[2])
+            if len(p) > 8:
+                try:
+                    loads.append(float(p[8]))
+                except ValueError:
+                    pass
             try:
                 wall, user, sys_, rss = float(p[3]), float(p[4]), float(p[5]), int(p[6])
                 status = int(p[7])
             except ValueError:  # /usr/bin/time printed no figures (killed)
                 wall = user = sys_ = rss = None
-                status = int(p[-1]) if p[-1].isdigit() else 1
+                status = 1
             runs.setdefault(trace, OrderedDict()).setdefault(tool, []).append(
                 dict(run=run, wall=wall, cpu=None if user is None else user + sys_,
                      rss=rss, status=status))
-    return runs
+    return runs, loads
 
 
 def events_of(data, trace):
@@ -64,7 +69,11 @@ def ratio(a, b):
 
 def main():
     results, data, reports = sys.argv[1:4]
-    runs = load(results)
+    runs, loads = load(results)
+    if loads:
+        print("1-minute load average before each run: min %.1f, median %.1f, max %.1f" %
+              (min(loads), statistics.median(loads), max(loads)))
+        print()
     refs = [("lib-copy", "/ lib-copy"), ("lib-copy-nodef", "/ lib-copy-nodef"),
             ("base-correct", "/ base-correct")]
     present = [(t, h) for t, h in refs if any(t in tools for tools in runs.values())]
