@@ -313,10 +313,22 @@ profile() {
   /usr/bin/time -f "wall %e s, user %U s, sys %S s, peak RSS %M KB" \
     "$BIN/clc-correct" "$in" -o "$OUT" "${f[@]}" --cpuprofile "$prof"
   rm -rf "$OUT"
-  echo "== go tool pprof -top -nodecount=30 (flat) =="
-  go tool pprof -top -nodecount=30 "$BIN/clc-correct" "$prof" 2>/dev/null
-  echo "== go tool pprof -top -cum -nodecount=30 =="
-  go tool pprof -top -cum -nodecount=30 "$BIN/clc-correct" "$prof" 2>/dev/null
+  echo "== CPU by package (flat, from go tool pprof -top) =="
+  go tool pprof -top -nodecount=100000 "$BIN/clc-correct" "$prof" 2>/dev/null | awk '
+    /^ *[0-9.]+m?s / && NF >= 6 {
+      t = $1; ms = (t ~ /ms$/) ? t + 0 : t * 1000
+      name = $6; sub(/\(.*/, "", name)                       # drop receivers and arguments
+      n = split(name, parts, "/"); last = parts[n]          # the last path element
+      pkg = substr(last, 1, index(last ".", ".") - 1)
+      if (name ~ /^github\.com\/clc-tools\/clc\//) pkg = substr(name, 26, length(name) - 25 - length(last) + length(pkg))
+      if (name ~ /^(internal\/runtime\/)?syscall/) pkg = "syscall"
+      sum[pkg] += ms; total += ms
+    }
+    END { for (p in sum) printf "%8.0f ms %5.1f%%  %s\n", sum[p], 100 * sum[p] / total, p | "sort -rn" }'
+  echo "== go tool pprof -top -nodecount=25 (flat) =="
+  go tool pprof -top -nodecount=25 "$BIN/clc-correct" "$prof" 2>/dev/null | sed -n '/flat%/,$p'
+  echo "== go tool pprof -top -cum -nodecount=25 =="
+  go tool pprof -top -cum -nodecount=25 "$BIN/clc-correct" "$prof" 2>/dev/null | sed -n '/flat%/,$p'
 }
 
 header() {
