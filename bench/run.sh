@@ -203,7 +203,7 @@ gen() {
   log "generating $name: clc-sim $dir ${args[*]}"
   rm -rf "$dir" "$dir.events" "$dir.args"
   local msg
-  msg=$("$BIN/clc-sim" "$dir" "${args[@]}" 2>&1) || { echo "$msg" >&2; exit 1; }
+  msg=$(guarded "$BIN/clc-sim" "$dir" "${args[@]}" 2>&1) || { echo "$msg" >&2; exit 1; }
   log "  $msg"
   # "clc-sim: 16 ranks on 4 nodes, 1000238 events: ..."
   sed -E 's/.* ([0-9]+) events.*/\1/' <<<"$msg" >"$dir.events"
@@ -236,17 +236,21 @@ else
   MEM_LIMIT_KB=$(awk '/MemAvailable/{printf "%d", $2 * 0.9}' /proc/meminfo)
 fi
 
-# guarded CMD...: runs CMD (/usr/bin/time and the tool it starts) and stops
-# the tool when its resident memory exceeds MEM_LIMIT_KB; returns CMD's status.
+# guarded CMD...: runs CMD and stops it, or the tool it starts (CMD may be
+# /usr/bin/time), when its resident memory exceeds MEM_LIMIT_KB; returns
+# CMD's status.
 guarded() {
   "$@" &
-  local pid=$! kid rss
+  local pid=$! kid rss over=0 sig
   while kill -0 "$pid" 2>/dev/null; do
-    for kid in $(pgrep -P "$pid" || true); do
+    for kid in "$pid" $(pgrep -P "$pid" || true); do
       rss=$(awk '/^VmRSS/{print $2}' "/proc/$kid/status" 2>/dev/null || echo 0)
       if ((${rss:-0} > MEM_LIMIT_KB)); then
-        log "  stopping $kid: resident memory ${rss} KB over the limit of $MEM_LIMIT_KB KB"
-        kill -TERM "$kid" 2>/dev/null || true
+        # SIGTERM lets the tool clean up; SIGKILL if it is still growing 5 s later.
+        sig=TERM
+        ((over++ >= 10)) && sig=KILL
+        log "  stopping $kid (SIG$sig): resident memory ${rss} KB over the limit of $MEM_LIMIT_KB KB"
+        kill -"$sig" "$kid" 2>/dev/null || true
       fi
     done
     sleep 0.5
