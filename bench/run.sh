@@ -32,10 +32,12 @@
 #   base-correct, base-check   the same with clc-correct built from --baseline REV
 #
 # Options:
-#   --runs N        runs of each tool on each trace (default 5; $RUNS)
+#   --runs N        runs of each tool on each trace (default 5; $RUNS; 0: only
+#                   build and generate the traces)
 #   --big-runs N    runs on traces of 10^8 events or more (default 3; $BIG_RUNS)
 #   --only LIST     only these traces (comma-separated names from the list above)
-#   --huge          also the 10^9-event trace (checks free disk first; one run each)
+#   --huge          also the 10^9-event trace (checks free disk first: about
+#                   7.5 GB with its truth; one run of each tool)
 #   --baseline REV  also time clc-correct built from git revision REV (e.g. main~3)
 #   --profile[=T]   only profile: one clc-correct run on trace T (default otf2-16-1e7)
 #                   with --cpuprofile, and a `go tool pprof -top` summary
@@ -210,13 +212,13 @@ gen() {
   echo "${args[*]}" >"$dir.args"
 }
 
-# check_disk EVENTS: a native trace and its truth take about 9 bytes per event
-# (measured: 91 MB for 10^7 events at 1,024 ranks); refuse when the disk has
-# less than twice that free.
+# check_disk EVENTS: a native trace and its truth take about 7.5 bytes per
+# event (measured: 743 MB for 10^8 events at 1,024 ranks); refuse when the
+# disk has less than twice 8 bytes per event free.
 check_disk() {
-  local need=$(($1 * 9 * 2 / 1000000)) free
+  local need=$(($1 * 8 * 2 / 1000000)) free
   free=$(df -Pm "$DATA" | awk 'NR==2{print $4}')
-  log "the 10^9-event trace needs about $(($1 * 9 / 1000000)) MB on disk (trace and truth), $need MB with the margin; $free MB free"
+  log "the $1-event trace needs about $(($1 * 8 / 1000000)) MB on disk (trace and truth), $need MB with the margin; $free MB free"
   if ((free < need)); then
     echo "run.sh: not enough free disk in $DATA for $1 events" >&2
     exit 1
@@ -370,7 +372,7 @@ main() {
     selected "$name" || continue
     runs=$RUNS
     ((events >= 100000000)) && runs=$BIG_RUNS
-    ((events >= 1000000000)) && runs=1
+    ((events >= 1000000000 && runs > 1)) && runs=1
     tools=$(tools_for "$format")
     log "timing $name: $runs runs of $tools"
     for ((r = 1; r <= runs; r++)); do
