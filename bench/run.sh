@@ -348,6 +348,11 @@ header() {
 }
 
 main() {
+  local names=" " t
+  for t in "${TRACES[@]}"; do names+="${t%% *} "; done
+  for t in ${ONLY//,/ } ${PROFILE}; do
+    [[ $names == *" $t "* ]] || { echo "run.sh: unknown trace $t (known:$names)" >&2; exit 2; }
+  done
   build
   for t in "${TRACES[@]}"; do
     # shellcheck disable=SC2086
@@ -364,7 +369,7 @@ main() {
   : >"$RESULTS"
   rm -rf "$REPORTS"
   mkdir -p "$REPORTS"
-  local t name format events runs tools r
+  local name format events runs tools r
   for t in "${TRACES[@]}"; do
     # shellcheck disable=SC2086
     set -- $t
