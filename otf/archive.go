@@ -51,6 +51,20 @@ func anchorPath(path string) (dir, name string, err error) {
 	return "", "", fmt.Errorf("otf2: %s: several anchor files (%d); name one", path, len(m))
 }
 
+// HasAnchorFile reports whether path is a file named *.otf2 or a directory
+// holding one, whatever its content: Open then says what is wrong with it.
+func HasAnchorFile(path string) bool {
+	st, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	if !st.IsDir() {
+		return strings.HasSuffix(path, ".otf2")
+	}
+	m, _ := filepath.Glob(filepath.Join(path, "*.otf2"))
+	return len(m) > 0
+}
+
 // IsArchive reports whether path is an OTF2 anchor file or a directory
 // holding one, judged by the anchor's signature.
 func IsArchive(path string) bool {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -291,4 +292,55 @@ func TestAbsurdEventCount(t *testing.T) {
 	a, err = set(0x03, 0x40, 0x42, 0x0f)
 	require.NoError(t, err)
 	assert.Contains(t, a.Warnings()[0].Msg, "announces 1000000 events, traces/1.evt holds 60")
+}
+
+// Errors about what a definition refers to name the definition (its index
+// and type) and its real byte offset, not byte offset 0.
+func TestDefinitionErrorsNameTheRecord(t *testing.T) {
+	for _, typ := range []uint8{defRegion, defComm, defSystemTreeNode, defLocation} {
+		dir := copyArchive(t)
+		path := filepath.Join(dir, "traces.def")
+		f, err := os.Open(path)
+		require.NoError(t, err)
+		g, err := readGlobalDefs("traces.def", f, MinChunkSize, &warnings{})
+		f.Close()
+		require.NoError(t, err)
+		// Rewrite the file with the name of the last record of type typ
+		// (a system-tree node that is a location group's parent) pointing
+		// to string 60000, which is not defined.
+		at := -1
+		for i, r := range g.records {
+			if r.typ == typ {
+				at = i
+			}
+		}
+		var b bytes.Buffer
+		cw := newChunkWriter("traces.def", &b, MinChunkSize, false, false, nil)
+		for i, r := range g.records {
+			p := r.payload
+			if i == at {
+				d := dec{b: p}
+				if typ == defLocation {
+					d.u64c()
+				} else {
+					d.u32c()
+				}
+				start := d.p
+				d.u32c()
+				e := enc{b: append([]byte(nil), p[:start]...)}
+				e.u32c(60000)
+				p = append(e.b, p[d.p:]...)
+			}
+			require.NoError(t, cw.def(r.typ, p))
+		}
+		require.NoError(t, cw.close())
+		require.NoError(t, os.WriteFile(path, b.Bytes(), 0o644))
+		err = readAll(dir)
+		require.Error(t, err, "type %d", typ)
+		fe := requireFormatError(t, err, "traces.def")
+		assert.Equal(t, g.records[at].off, fe.Offset, "type %d", typ)
+		assert.NotZero(t, fe.Offset)
+		assert.Contains(t, fe.Error(), "refers to string 60000, which is not defined")
+		assert.Contains(t, fe.Error(), fmt.Sprintf("definition %d (%s)", at, recordName(&globalDefNames, typ)))
+	}
 }

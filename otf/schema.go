@@ -294,6 +294,11 @@ func (w *layoutWalker) idMap() {
 	if w.err != nil {
 		return
 	}
+	if n == 0 {
+		// The reference library cannot create an id map without entries.
+		w.fail("id map without entries")
+		return
+	}
 	per := uint64(1)
 	switch mode {
 	case 0:

@@ -14,13 +14,10 @@ func swapEvent(typ uint8, payload []byte, outBE bool) ([]byte, bool) {
 	if !knownEvent[typ] {
 		return payload, false
 	}
-	out := append([]byte(nil), payload...)
-	w := layoutWalker{b: out, be: !outBE, swap: true}
-	w.walk(eventLayouts[typ], 0)
-	if w.err != nil || w.p != len(out) {
-		return payload, false
+	if eventLayouts[typ] == "" {
+		return payload, len(payload) == 0
 	}
-	return out, true
+	return swapLayout(eventLayouts[typ], payload, outBE)
 }
 
 // swapAttributeList returns a copy of an ATTRIBUTE_LIST payload with the
