@@ -216,3 +216,54 @@ func patchLocationCounts(t testing.TB, path string, n uint64) {
 	require.NoError(t, cw.close())
 	require.NoError(t, os.WriteFile(path, b.Bytes(), 0o644))
 }
+
+// Collectives on communicators whose group is of type COMM_SELF (Score-P
+// 2.0 as SST/macro recorded it: MPI_COMM_SELF and the one-rank results of
+// MPI_Comm_split) are read as collectives of a one-member communicator of
+// their own location, and none is lost: the model has as many as
+// otf2-print shows on those communicators, per location, and the rewrite
+// keeps them (TestRealArchivesRoundTrip compares every event).
+func TestCommSelfCollectives(t *testing.T) {
+	anchor := "../testdata/otf2/sst-macro-scorep2/traces.otf2"
+	// The oracle: otf2-print's COMM_SELF groups, the communicators on them,
+	// and the collectives printed on those communicators.
+	p := printAll(t, anchor)
+	selfGroups, selfComms := map[string]bool{}, map[string]bool{}
+	groupRE := regexp.MustCompile(`^GROUP +(\d+) .*Type: COMM_SELF`)
+	commRE := regexp.MustCompile(`^COMM +(\d+) .*Group: "[^"]*" <(\d+)>`)
+	endRE := regexp.MustCompile(`^MPI_COLLECTIVE_END +(\d+) .*Communicator: "[^"]*" <(\d+)>`)
+	want := map[string]int{}
+	total := 0
+	for _, l := range p.lines {
+		if m := groupRE.FindStringSubmatch(l); m != nil {
+			selfGroups[m[1]] = true
+		}
+		if m := commRE.FindStringSubmatch(l); m != nil && selfGroups[m[2]] {
+			selfComms[m[1]] = true
+		}
+		if m := endRE.FindStringSubmatch(l); m != nil && selfComms[m[2]] {
+			want[m[1]]++
+			total++
+		}
+	}
+	require.Equal(t, 480, total, "collectives on COMM_SELF communicators in the archive")
+
+	a, err := Open(anchor)
+	require.NoError(t, err)
+	tr, err := a.Read(nil)
+	require.NoError(t, err)
+	got := map[string]int{}
+	for li, l := range tr.Locations {
+		for i, k := range l.Events.Kind {
+			if k != trace.KindCollEnd {
+				continue
+			}
+			c := tr.Comms[l.Events.Coll(i).Comm]
+			if len(c.Members) == 1 {
+				require.Equal(t, []int32{int32(li)}, c.Members, "a COMM_SELF copy belongs to its location")
+				got[strconv.FormatUint(l.ID, 10)]++
+			}
+		}
+	}
+	assert.Equal(t, want, got)
+}
