@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/clc-tools/clc/trace"
 )
 
 // copyArchive copies the real trace into a temporary directory.
@@ -343,4 +345,55 @@ func TestDefinitionErrorsNameTheRecord(t *testing.T) {
 		assert.Contains(t, fe.Error(), "refers to string 60000, which is not defined")
 		assert.Contains(t, fe.Error(), fmt.Sprintf("definition %d (%s)", at, recordName(&globalDefNames, typ)))
 	}
+}
+
+// Group records of OTF2 before 1.2 (Score-P 1.x) end after the members:
+// their type is the withdrawn groupTypePre12 byte. The sst-macro archive
+// with its Group records cut back to that layout prints as the original
+// with the reference reader, and reads into the same communicators.
+func TestPre12Groups(t *testing.T) {
+	src := "../testdata/otf2/sst-macro-scorep2"
+	dir := filepath.Join(t.TempDir(), "pre12")
+	require.NoError(t, os.CopyFS(dir, os.DirFS(src)))
+	f, err := os.Open(filepath.Join(src, "traces.def"))
+	require.NoError(t, err)
+	g, err := readGlobalDefs("traces.def", f, MinChunkSize, &warnings{})
+	f.Close()
+	require.NoError(t, err)
+	var b bytes.Buffer
+	cw := newChunkWriter("traces.def", &b, MinChunkSize, false, false, nil)
+	cut := 0
+	for _, r := range g.records {
+		p := r.payload
+		if r.typ == defGroup {
+			d := dec{b: p}
+			d.u32c()
+			d.u32c()
+			d.u8()
+			for n := d.u32c(); n > 0; n-- {
+				d.u64c()
+			}
+			require.NoError(t, d.err)
+			p = p[:d.p]
+			cut++
+		}
+		require.NoError(t, cw.def(r.typ, p))
+	}
+	require.NoError(t, cw.close())
+	require.Equal(t, 7, cut)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "traces.def"), b.Bytes(), 0o644))
+
+	want := printAll(t, filepath.Join(src, "traces.otf2"), "-G")
+	got := printAll(t, filepath.Join(dir, "traces.otf2"), "-G")
+	require.True(t, got.ok)
+	assert.Equal(t, want.lines, got.lines, "the reference reader converts the pre-1.2 groups")
+
+	read := func(d string) *trace.Trace {
+		a, err := Open(d)
+		require.NoError(t, err)
+		tr, err := a.Read(nil)
+		require.NoError(t, err)
+		return tr
+	}
+	assert.Equal(t, read(src).Comms, read(dir).Comms)
 }
