@@ -210,7 +210,29 @@ func (a *Archive) buildModel() (*model, error) {
 		t.Properties["otf2.creator"] = a.anchor.Creator
 	}
 	m := &model{t: t, regions: &idIndex{}, comms: &idIndex{}}
-	defErr := func(rec int, format string, args ...any) error { return g.recErr(rec, -1, format, args...) }
+	locIdx, err := a.buildLocations(t)
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range g.regions {
+		name, err := a.strOf(r.name, r.rec, fmt.Sprintf("region %d", r.id))
+		if err != nil {
+			return nil, err
+		}
+		m.regions.set(uint64(r.id), uint32(i))
+		t.Regions = append(t.Regions, trace.Region{Name: name})
+	}
+	if err := a.buildComms(m, locIdx); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// buildLocations adds the locations and their nodes (the system-tree
+// parents of their location groups) to t and returns the index of each
+// location id.
+func (a *Archive) buildLocations(t *trace.Trace) (map[uint64]int32, error) {
+	g := a.defs
 	lgs := map[uint32]*locGroup{}
 	for i := range g.locGroups {
 		lgs[g.locGroups[i].id] = &g.locGroups[i]
@@ -231,7 +253,7 @@ func (a *Archive) buildModel() (*model, error) {
 		if ld.group != undefined32 {
 			lg, ok := lgs[ld.group]
 			if !ok {
-				return nil, defErr(ld.rec, "location %d refers to location group %d, which is not defined", ld.id, ld.group)
+				return nil, g.recErr(ld.rec, -1, "location %d refers to location group %d, which is not defined", ld.id, ld.group)
 			}
 			stn = lg.stParent
 		}
@@ -239,13 +261,11 @@ func (a *Archive) buildModel() (*model, error) {
 		if !ok {
 			nodeName := "unknown"
 			if n, ok := stns[stn]; ok {
-				if s, err := a.strOf(n.name, n.rec, fmt.Sprintf("system tree node %d", n.id)); err == nil {
-					nodeName = s
-				} else {
+				if nodeName, err = a.strOf(n.name, n.rec, fmt.Sprintf("system tree node %d", n.id)); err != nil {
 					return nil, err
 				}
 			} else if stn != undefined32 {
-				return nil, defErr(ld.rec, "location %d: its location group's system-tree parent %d is not defined", ld.id, stn)
+				return nil, g.recErr(ld.rec, -1, "location %d: its location group's system-tree parent %d is not defined", ld.id, stn)
 			}
 			ni = int32(len(t.Nodes))
 			nodeOf[stn] = ni
@@ -253,52 +273,51 @@ func (a *Archive) buildModel() (*model, error) {
 		}
 		t.Locations = append(t.Locations, &trace.Location{ID: ld.id, Name: name, Node: ni})
 	}
-	for i, r := range g.regions {
-		name, err := a.strOf(r.name, r.rec, fmt.Sprintf("region %d", r.id))
-		if err != nil {
-			return nil, err
-		}
-		m.regions.set(uint64(r.id), uint32(i))
-		t.Regions = append(t.Regions, trace.Region{Name: name})
-	}
+	return locIdx, nil
+}
+
+// buildComms adds the communicators to the model: their members as location
+// indices, one copy per location of each COMM_SELF communicator.
+func (a *Archive) buildComms(m *model, locIdx map[uint64]int32) error {
+	g, t := a.defs, m.t
 	groups := map[uint32]*groupDef{}
 	commLocs := map[uint8]*groupDef{} // COMM_LOCATIONS group by paradigm
 	for i := range g.groups {
 		gr := &g.groups[i]
 		groups[gr.id] = gr
-		if gr.typ == groupCommLocations {
-			if commLocs[gr.paradigm] == nil {
-				commLocs[gr.paradigm] = gr // the first, as for every duplicate
-			}
+		if gr.typ == groupCommLocations && commLocs[gr.paradigm] == nil {
+			commLocs[gr.paradigm] = gr // the first, as for every duplicate
 		}
 	}
 	for _, c := range g.comms {
-		what := fmt.Sprintf("communicator %d", c.id)
+		defErr := func(format string, args ...any) error {
+			return g.recErr(c.rec, -1, "communicator %d: "+format, append([]any{c.id}, args...)...)
+		}
 		toLocs := func(ids []uint64) ([]int32, error) {
 			out := make([]int32, len(ids))
 			for i, id := range ids {
 				li, ok := locIdx[id]
 				if !ok {
-					return nil, defErr(c.rec, "%s: member %d is location %d, which is not defined", what, i, id)
+					return nil, defErr("member %d is location %d, which is not defined", i, id)
 				}
 				out[i] = li
 			}
 			return out, nil
 		}
-		name, err := a.strOf(c.name, c.rec, what)
+		name, err := a.strOf(c.name, c.rec, fmt.Sprintf("communicator %d", c.id))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		var members []int32
 		if !c.inter && c.group != undefined32 {
 			gr, ok := groups[c.group]
 			if !ok {
-				return nil, defErr(c.rec, "%s refers to group %d, which is not defined", what, c.group)
+				return defErr("refers to group %d, which is not defined", c.group)
 			}
 			switch {
 			case gr.typ == groupCommSelf:
 				if (len(m.selfComms)+1)*len(t.Locations) > maxSelfComms {
-					return nil, defErr(c.rec, "%s: more than %d per-location copies of COMM_SELF communicators", what, maxSelfComms)
+					return defErr("more than %d per-location copies of COMM_SELF communicators", maxSelfComms)
 				}
 				m.selfComms = append(m.selfComms, c.id)
 				m.selfBase = append(m.selfBase, uint32(len(t.Comms)))
@@ -308,29 +327,29 @@ func (a *Archive) buildModel() (*model, error) {
 				continue
 			case gr.typ == groupCommLocations || gr.typ == groupLocations || gr.flags&groupFlagGlobalMembers != 0:
 				if members, err = toLocs(gr.members); err != nil {
-					return nil, err
+					return err
 				}
 			case gr.typ == groupCommGroup:
 				parent := commLocs[gr.paradigm]
 				if parent == nil {
-					return nil, defErr(c.rec, "%s: group %d lists ranks, but no COMM_LOCATIONS group of paradigm %d is defined", what, gr.id, gr.paradigm)
+					return defErr("group %d lists ranks, but no COMM_LOCATIONS group of paradigm %d is defined", gr.id, gr.paradigm)
 				}
 				ids := make([]uint64, len(gr.members))
 				for i, r := range gr.members {
 					if r >= uint64(len(parent.members)) {
-						return nil, defErr(c.rec, "%s: group %d: rank %d outside the %d locations of group %d", what, gr.id, r, len(parent.members), parent.id)
+						return defErr("group %d: rank %d outside the %d locations of group %d", gr.id, r, len(parent.members), parent.id)
 					}
 					ids[i] = parent.members[r]
 				}
 				if members, err = toLocs(ids); err != nil {
-					return nil, err
+					return err
 				}
 			}
 		}
 		m.comms.set(uint64(c.id), uint32(len(t.Comms)))
 		t.Comms = append(t.Comms, trace.Comm{Name: name, Members: members})
 	}
-	return m, nil
+	return nil
 }
 
 // Read reads the whole archive into the trace model. Events keep their raw
