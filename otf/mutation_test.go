@@ -251,9 +251,13 @@ func TestMutations(t *testing.T) {
 		byFile                           = map[string][2]int{} // errors, accepted
 	)
 	fail := func(format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
 		mu.Lock()
-		failures = append(failures, fmt.Sprintf(format, args...))
+		failures = append(failures, msg)
 		mu.Unlock()
+		if full {
+			t.Log("FAIL " + msg) // streamed with -v: a long run shows what it found as it goes
+		}
 	}
 	var eg errgroup.Group
 	eg.SetLimit(max(1, min(2, runtime.GOMAXPROCS(0))))
@@ -271,6 +275,9 @@ func TestMutations(t *testing.T) {
 		}
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
+		}
+		if full && n%1000 == 0 {
+			t.Logf("case %d of %d (%v), %.0f s", n, len(cases), c, time.Since(start).Seconds())
 		}
 		out := filepath.Join(tmp, "out", fmt.Sprint(n))
 		err, h := runGuarded(func() error { return correctLikeClc(work, out) })
@@ -331,5 +338,61 @@ func TestMutations(t *testing.T) {
 			break
 		}
 		t.Error(f)
+	}
+}
+
+// The single-byte corruptions issue 13 found in the shipped Score-P trace,
+// each of which clc-correct turned into an output otf2-print rejects (exit
+// 0): the reference reader rejects the input too, so the correction must
+// fail and say where.
+func TestNamedCorruptions(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "base")
+	copyTree(t, realTrace, base)
+	anchor, err := os.ReadFile(filepath.Join(base, "traces.otf2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs, err := os.ReadFile(filepath.Join(base, "traces.def"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prop := bytes.Index(anchor, []byte("OTF2::MPI_COMMUNICATION_COMPLETE"))
+	var str recordSpan // the first String definition
+	for _, sp := range recordSpans(t, "traces.def", defs, MinChunkSize, false) {
+		if sp.kind == "10" {
+			str = sp
+			break
+		}
+	}
+	for _, c := range []struct {
+		m    mutation
+		want string
+	}{
+		{mutation{"traces.otf2", anchorTraceFormatOff, 0x01}, "trace format 3"},
+		{mutation{"traces.otf2", anchorFormatOff, 0x03}, "anchor format 0"},
+		{mutation{"traces.otf2", prop + 4, 0x01}, "has no namespace"},
+		{mutation{"traces.otf2", prop + 10, 0xFF}, "only A-Z, a-z, 0-9 and _"},
+		{mutation{"traces.def", str.start + 1, 0x01}, "malformed OTF2 data: definition "},
+	} {
+		dir := filepath.Join(t.TempDir(), "in")
+		copyTree(t, base, dir)
+		path := filepath.Join(dir, c.m.file)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b[c.m.pos] ^= c.m.xor
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ref := exec.Command(needTool(t, "otf2-print"), filepath.Join(dir, "traces.otf2")).Run()
+		if ref == nil {
+			t.Errorf("%v: otf2-print accepts the input", c.m)
+		}
+		err = correctLikeClc(dir, filepath.Join(t.TempDir(), "out"))
+		var fe *FormatError
+		if !errors.As(err, &fe) || fe.File != c.m.file || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: want a FormatError in %s saying %q, got %v", c.m, c.m.file, c.want, err)
+		}
 	}
 }
