@@ -173,6 +173,12 @@ func readGlobalDefs(name string, r io.Reader, chunkSize int, warn *warnings) (*g
 		seen[k] = i
 		return false
 	}
+	type strUse struct {
+		rec int
+		off int64
+		id  uint64
+	}
+	var strUses []strUse
 	var rec record
 	for {
 		err := s.next(&rec)
@@ -191,12 +197,20 @@ func readGlobalDefs(name string, r io.Reader, chunkSize int, warn *warnings) (*g
 		payload := append([]byte(nil), rec.payload...)
 		g.records = append(g.records, rawRecord{typ: rec.typ, payload: payload, off: rec.off, poff: rec.poff})
 		if l := globalDefLayouts[rec.typ]; l != "" {
-			if at, err := checkLayout(l, payload, g.be); err != nil {
+			use := func(id uint64, at int) { strUses = append(strUses, strUse{i, rec.poff + int64(at), id}) }
+			if at, err := checkLayout(l, payload, g.be, use); err != nil {
 				return nil, g.recErr(i, at, "%s", detail(err))
 			}
 		}
 		if err := g.decode(i, dup); err != nil {
 			return nil, err
+		}
+	}
+	// Every string a definition refers to must be defined: the reference
+	// reader warns, or crashes (otf2-print on a system-tree node's).
+	for _, u := range strUses {
+		if _, ok := g.strings[uint32(u.id)]; !ok && u.id != undefined32 && u.id != undefined64 {
+			return nil, g.recErr(u.rec, -1, "its field at byte offset %d refers to string %d, which is not defined", u.off, u.id)
 		}
 	}
 	if g.clockRec < 0 {
@@ -346,7 +360,7 @@ func readLocalDefs(name string, r io.Reader, chunkSize int, buf *[]byte) (*local
 			return nil, err
 		}
 		if l := localDefLayouts[rec.typ]; l != "" {
-			if at, err := checkLayout(l, rec.payload, s.c.be); err != nil {
+			if at, err := checkLayout(l, rec.payload, s.c.be, nil); err != nil {
 				return nil, recErr(k, rec.poff+int64(at), "%s", detail(err))
 			}
 		}

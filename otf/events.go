@@ -281,7 +281,7 @@ func (x *eventDecoder) run() error {
 			refs = append(refs, idx)
 		default:
 			if knownEvent[rec.typ] {
-				if at, err := checkLayout(eventLayouts[rec.typ], rec.payload, s.c.be); err != nil {
+				if at, err := checkLayout(eventLayouts[rec.typ], rec.payload, s.c.be, nil); err != nil {
 					return x.recErr(&rec, len(kinds), rec.poff+int64(at), "%s", detail(err))
 				}
 			}

@@ -11,6 +11,7 @@ import (
 //	b  uint8              h  uint16 (raw)       i  uint32 or float (raw)
 //	T  8 raw bytes (timestamp, full uint64, double)
 //	c  compressed integer of at most 4 bytes (uint32, int32, references)
+//	S  the same, a reference to a String definition (definitions only)
 //	C  compressed integer of at most 8 bytes (uint64, int64, metric values)
 //	s  NUL-terminated string
 //	v  attribute value, encoded by the OTF2_Type of the preceding b field
@@ -21,7 +22,7 @@ import (
 //
 // Bytes after the last field are skipped (fields of later versions).
 var (
-	globalDefLayouts = defLayouts(map[uint8]string{5: "CCC|C", 6: "bcb", 7: "bbbv", 8: "bccbcb(bbv)"})
+	globalDefLayouts = defLayouts(map[uint8]string{5: "CCC|C", 6: "bSb", 7: "bbbv", 8: "bSSbcb(bbv)"})
 	localDefLayouts  = defLayouts(map[uint8]string{5: "bM", 6: "TCT"})
 	eventLayouts     = [256]string{
 		10: "T", 11: "b", 12: "c", 13: "c", 14: "cccC", 15: "cccCC", 16: "C", 17: "C",
@@ -48,12 +49,11 @@ var (
 // sharedDefLayouts are the definition records that global and local
 // definition files have in common (types 10 and up).
 var sharedDefLayouts = map[uint8]string{
-	10: "cs", 11: "ccb|c", 12: "cccc", 13: "ccbc|c", 14: "CcbCc", 15: "cccbccc|cbbc",
-	16: "ccccc", 17: "ccc", 18: "ccbc(C)|bbc", 19: "cccbbbbCc", 20: "cb(c)b|b",
-	21: "ccCbC", 22: "cccc|c", 23: "ccb", 24: "ccc|c", 25: "cC", 26: "ccc|bv", 27: "cb",
-	28: "ccc|bv", 29: "Ccc|bv", 30: "cccb", 31: "cccb(c)", 32: "ccb(c)", 33: "ccc",
-	34: "cccc", 35: "ccbv", 36: "ccbbCC", 37: "ccbv", 38: "ccc", 39: "ccc", 40: "cccbccc",
-	41: "cbc", 42: "ccbv", 43: "cccccc",
+	10: "cs", 11: "cSb|S", 12: "cSSc", 13: "cSbc|c", 14: "CSbCc", 15: "cSSbScc|Sbbc", 16: "cSccc",
+	17: "ccc", 18: "cSbc(C)|bbc", 19: "cSSbbbbCS", 20: "cb(c)b|b", 21: "ccCbC", 22: "cScc|c",
+	23: "cSb", 24: "cSc|c", 25: "cC", 26: "cSS|bv", 27: "cb", 28: "cSS|bv", 29: "CSS|bv",
+	30: "cScb", 31: "cScb(c)", 32: "ccb(c)", 33: "cSc", 34: "cccc", 35: "cSbv", 36: "cSbbCC",
+	37: "cSbv", 38: "cSc", 39: "cSc", 40: "cScbccc", 41: "cbc", 42: "ccbv", 43: "cScccc",
 }
 
 func defLayouts(own map[uint8]string) (l [256]string) {
@@ -178,6 +178,9 @@ type layoutWalker struct {
 	err  error
 	at   int // position of the first error
 	last uint64
+	// strRef, if set, is called with every string reference (S fields and
+	// attribute values of type STRING) and its position.
+	strRef func(id uint64, at int)
 }
 
 func (w *layoutWalker) fail(format string, args ...any) {
@@ -274,11 +277,21 @@ func (w *layoutWalker) field(f byte) uint64 {
 		return w.raw(8)
 	case 'c':
 		return w.compressed(4)
+	case 'S':
+		at := w.p
+		v := w.compressed(4)
+		if w.strRef != nil && w.err == nil {
+			w.strRef(v, at)
+		}
+		return v
 	case 'C':
 		return w.compressed(8)
 	case 's':
 		w.str()
 	case 'v':
+		if uint8(w.last) == typeString {
+			return w.field('S')
+		}
 		return w.field(valueCode(uint8(w.last)))
 	case 'M':
 		w.idMap()
@@ -368,9 +381,10 @@ func matchParen(l string, i int) int {
 }
 
 // checkLayout checks payload against layout l. On failure it returns the
-// error and the offset within payload where it was found.
-func checkLayout(l string, payload []byte, be bool) (int, error) {
-	w := layoutWalker{b: payload, be: be}
+// error and the offset within payload where it was found. strRef, if not
+// nil, is called with every string reference.
+func checkLayout(l string, payload []byte, be bool, strRef func(id uint64, at int)) (int, error) {
+	w := layoutWalker{b: payload, be: be, strRef: strRef}
 	w.walk(l, 0)
 	return w.at, w.err
 }

@@ -6,10 +6,12 @@ Usage: layouts.py events|defs
 import sys
 sys.path.insert(0, '/usr/share/otf2/python')
 import otf2 as spec
-def code(a):
+def code(a, defs=False):
     t = a.type
     base = getattr(t, 'c_orig', t.c)
     comp = isinstance(t, spec.CompressedType)
+    if defs and t.c == 'OTF2_StringRef' and a.name != 'self':
+        return 'S'  # a reference to a String definition
     if base == 'OTF2_AttributeValue': return 'v'
     if base == 'const OTF2_IdMap*': return 'M'
     if base == 'const char*': return 's'
@@ -21,16 +23,16 @@ def code(a):
     m = {'uint8_t':'b','int8_t':'b','uint16_t':'h','int16_t':'h','uint32_t':'i','int32_t':'i','float':'i','uint64_t':'T','int64_t':'T','double':'T','OTF2_TimeStamp':'T'}
     if base in m: return m[base]
     raise Exception('type '+base+' '+a.name)
-def layout(r):
+def layout(r, defs=False):
     out=''
     cur=str(r.since)
     for a in r.record_attributes:
         v=str(a.since)
         if v!=cur:
             out+='|'; cur=v
-        c=code(a)
+        c=code(a, defs)
         if hasattr(a,'array_attributes'):
-            c+='('+''.join(code(b) for b in a.array_attributes)+')'
+            c+='('+''.join(code(b, defs) for b in a.array_attributes)+')'
         out+=c
     return out
 kind=sys.argv[1]
@@ -39,4 +41,4 @@ if kind=='events':
 else:
     for r in spec.defs:
         k=type(r).__name__.replace('DefRecord','') or 'Both'
-        print(r.id, k, r.name, layout(r))
+        print(r.id, k, r.name, layout(r, True))
