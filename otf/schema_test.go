@@ -23,11 +23,9 @@ func TestLayoutsMatchSpecification(t *testing.T) {
 		f := strings.Fields(l)
 		id, err := strconv.Atoi(f[0])
 		require.NoError(t, err)
-		layout, singletonFlag := "", f[len(f)-1]
-		if len(f) == 3 {
-			layout = f[1]
-		}
+		name, layout, singletonFlag := f[1], strings.TrimPrefix(f[2], "."), f[3]
 		assert.Equal(t, layout, eventLayouts[id], "event %d", id)
+		assert.Equal(t, name, eventNames[id], "event %d", id)
 		assert.True(t, knownEvent[id], "event %d", id)
 		assert.Equal(t, singletonFlag == "S", singleton(uint8(id)), "event %d singleton", id)
 	}

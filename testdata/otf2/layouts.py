@@ -37,7 +37,7 @@ def layout(r, defs=False):
     return out
 kind=sys.argv[1]
 if kind=='events':
-    for r in spec.events: print(r.id, layout(r), 'S' if r.singleton else '-')
+    for r in spec.events: print(r.id, r.name, layout(r) or '.', 'S' if r.singleton else '-')
 else:
     for r in spec.defs:
         k=type(r).__name__.replace('DefRecord','') or 'Both'
