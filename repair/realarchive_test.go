@@ -1,6 +1,7 @@
 package repair
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,7 +36,7 @@ func TestRealArchivesThroughRun(t *testing.T) {
 	for _, in := range archives {
 		t.Run(filepath.Base(filepath.Dir(in)), func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			rep, err := Run(in, Options{Output: out, Params: clc.DefaultParams()})
+			rep, err := Run(context.Background(), in, Options{Output: out, Params: clc.DefaultParams()})
 			require.NoError(t, err)
 			before := otf2Print(t, in)
 			after := otf2Print(t, filepath.Join(out, "traces.otf2"))
