@@ -22,6 +22,7 @@ type Archive struct {
 	name   string // archive name: the anchor is <dir>/<name>.otf2
 	anchor *Anchor
 	defs   *globalDefs
+	warn   *warnings
 }
 
 // anchorPath resolves path (an anchor file or a directory holding exactly
@@ -48,6 +49,20 @@ func anchorPath(path string) (dir, name string, err error) {
 		return path, strings.TrimSuffix(filepath.Base(m[0]), ".otf2"), nil
 	}
 	return "", "", fmt.Errorf("otf2: %s: several anchor files (%d); name one", path, len(m))
+}
+
+// HasAnchorFile reports whether path is a file named *.otf2 or a directory
+// holding one, whatever its content: Open then says what is wrong with it.
+func HasAnchorFile(path string) bool {
+	st, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	if !st.IsDir() {
+		return strings.HasSuffix(path, ".otf2")
+	}
+	m, _ := filepath.Glob(filepath.Join(path, "*.otf2"))
+	return len(m) > 0
 }
 
 // IsArchive reports whether path is an OTF2 anchor file or a directory
@@ -89,18 +104,25 @@ func Open(path string) (*Archive, error) {
 		return nil, fmt.Errorf("otf2: global definitions: %w", err)
 	}
 	defer f.Close()
-	defs, err := readGlobalDefs(name+".def", f, int(an.DefChunkSize))
+	warn := &warnings{}
+	defs, err := readGlobalDefs(name+".def", f, int(an.DefChunkSize), warn)
 	if err != nil {
 		return nil, err
 	}
+	// The reference reader refuses a wrong count of global definitions but
+	// reads past a wrong count of locations.
 	if uint64(len(defs.records)) != an.NumGlobalDefs {
-		return nil, &FormatError{File: name + ".otf2", Offset: 0x26, Err: fmt.Errorf("%w: the anchor announces %d global definitions, %s.def holds %d", ErrFormat, an.NumGlobalDefs, name, len(defs.records))}
+		return nil, &FormatError{File: name + ".otf2", Offset: anchorNumGlobalDefsOff, Err: fmt.Errorf("%w: the anchor announces %d global definitions, %s.def holds %d", ErrFormat, an.NumGlobalDefs, name, len(defs.records))}
 	}
 	if uint64(len(defs.locations)) != an.NumLocations {
-		return nil, &FormatError{File: name + ".otf2", Offset: 0x1e, Err: fmt.Errorf("%w: the anchor announces %d locations, %s.def defines %d", ErrFormat, an.NumLocations, name, len(defs.locations))}
+		warn.add(name+".otf2", anchorNumLocationsOff, "the anchor announces %d locations, %s.def defines %d", an.NumLocations, name, len(defs.locations))
 	}
-	return &Archive{dir: dir, name: name, anchor: an, defs: defs}, nil
+	return &Archive{dir: dir, name: name, anchor: an, defs: defs, warn: warn}, nil
 }
+
+// Warnings returns what the reader found wrong but read past (see Warning),
+// from Open and from every Read so far, ordered by file and offset.
+func (a *Archive) Warnings() []Warning { return a.warn.sorted() }
 
 // Anchor returns a copy of the archive's anchor.
 func (a *Archive) Anchor() Anchor {
@@ -116,7 +138,9 @@ func (a *Archive) Dir() string { return a.dir }
 // Name returns the archive name.
 func (a *Archive) Name() string { return a.name }
 
-// NumEvents returns the total of the Location definitions' event counts.
+// NumEvents returns the total of the Location definitions' event counts, as
+// the definitions announce them: a hint (the event files count; Read reads
+// every event of a file whatever its definition announces).
 func (a *Archive) NumEvents() int64 {
 	var n int64
 	for _, l := range a.defs.locations {
@@ -164,13 +188,14 @@ type model struct {
 	selfBase  []uint32
 }
 
-func (a *Archive) strOf(id uint32, what string, off int64) (string, error) {
+// strOf returns string id, referred to by global definition record rec.
+func (a *Archive) strOf(id uint32, rec int, what string) (string, error) {
 	if id == undefined32 {
 		return "", nil
 	}
 	s, ok := a.defs.strings[id]
 	if !ok {
-		return "", &FormatError{File: a.name + ".def", Offset: off, Err: fmt.Errorf("%w: %s refers to string %d, which is not defined", ErrFormat, what, id)}
+		return "", a.defs.recErr(rec, -1, "%s refers to string %d, which is not defined", what, id)
 	}
 	return s, nil
 }
@@ -185,9 +210,29 @@ func (a *Archive) buildModel() (*model, error) {
 		t.Properties["otf2.creator"] = a.anchor.Creator
 	}
 	m := &model{t: t, regions: &idIndex{}, comms: &idIndex{}}
-	defErr := func(rec int, format string, args ...any) error {
-		return &FormatError{File: a.name + ".def", Offset: g.records[rec].off, Err: fmt.Errorf("%w: "+format, append([]any{ErrFormat}, args...)...)}
+	locIdx, err := a.buildLocations(t)
+	if err != nil {
+		return nil, err
 	}
+	for i, r := range g.regions {
+		name, err := a.strOf(r.name, r.rec, fmt.Sprintf("region %d", r.id))
+		if err != nil {
+			return nil, err
+		}
+		m.regions.set(uint64(r.id), uint32(i))
+		t.Regions = append(t.Regions, trace.Region{Name: name})
+	}
+	if err := a.buildComms(m, locIdx); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// buildLocations adds the locations and their nodes (the system-tree
+// parents of their location groups) to t and returns the index of each
+// location id.
+func (a *Archive) buildLocations(t *trace.Trace) (map[uint64]int32, error) {
+	g := a.defs
 	lgs := map[uint32]*locGroup{}
 	for i := range g.locGroups {
 		lgs[g.locGroups[i].id] = &g.locGroups[i]
@@ -199,11 +244,8 @@ func (a *Archive) buildModel() (*model, error) {
 	nodeOf := map[uint32]int32{}
 	locIdx := map[uint64]int32{}
 	for i, ld := range g.locations {
-		if _, dup := locIdx[ld.id]; dup {
-			return nil, defErr(ld.rec, "location %d defined twice", ld.id)
-		}
 		locIdx[ld.id] = int32(i)
-		name, err := a.strOf(ld.name, fmt.Sprintf("location %d", ld.id), g.records[ld.rec].off)
+		name, err := a.strOf(ld.name, ld.rec, fmt.Sprintf("location %d", ld.id))
 		if err != nil {
 			return nil, err
 		}
@@ -211,7 +253,7 @@ func (a *Archive) buildModel() (*model, error) {
 		if ld.group != undefined32 {
 			lg, ok := lgs[ld.group]
 			if !ok {
-				return nil, defErr(ld.rec, "location %d refers to location group %d, which is not defined", ld.id, ld.group)
+				return nil, g.recErr(ld.rec, -1, "location %d refers to location group %d, which is not defined", ld.id, ld.group)
 			}
 			stn = lg.stParent
 		}
@@ -219,73 +261,63 @@ func (a *Archive) buildModel() (*model, error) {
 		if !ok {
 			nodeName := "unknown"
 			if n, ok := stns[stn]; ok {
-				if s, err := a.strOf(n.name, "system tree node", 0); err == nil {
-					nodeName = s
-				} else {
+				if nodeName, err = a.strOf(n.name, n.rec, fmt.Sprintf("system tree node %d", n.id)); err != nil {
 					return nil, err
 				}
 			} else if stn != undefined32 {
-				return nil, defErr(ld.rec, "location %d: its location group's system-tree parent %d is not defined", ld.id, stn)
+				return nil, g.recErr(ld.rec, -1, "location %d: its location group's system-tree parent %d is not defined", ld.id, stn)
 			}
 			ni = int32(len(t.Nodes))
 			nodeOf[stn] = ni
 			t.Nodes = append(t.Nodes, trace.Node{Name: nodeName})
 		}
-		if ld.numEvents > trace.MaxEvents {
-			return nil, defErr(ld.rec, "location %d announces %d events, more than %d", ld.id, ld.numEvents, uint64(trace.MaxEvents))
-		}
 		t.Locations = append(t.Locations, &trace.Location{ID: ld.id, Name: name, Node: ni})
 	}
-	for i, r := range g.regions {
-		if m.regions.has(uint64(r.id)) {
-			return nil, fmt.Errorf("otf2: %s.def: region %d defined twice", a.name, r.id)
-		}
-		name, err := a.strOf(r.name, fmt.Sprintf("region %d", r.id), 0)
-		if err != nil {
-			return nil, err
-		}
-		m.regions.set(uint64(r.id), uint32(i))
-		t.Regions = append(t.Regions, trace.Region{Name: name})
-	}
+	return locIdx, nil
+}
+
+// buildComms adds the communicators to the model: their members as location
+// indices, one copy per location of each COMM_SELF communicator.
+func (a *Archive) buildComms(m *model, locIdx map[uint64]int32) error {
+	g, t := a.defs, m.t
 	groups := map[uint32]*groupDef{}
 	commLocs := map[uint8]*groupDef{} // COMM_LOCATIONS group by paradigm
 	for i := range g.groups {
 		gr := &g.groups[i]
 		groups[gr.id] = gr
-		if gr.typ == groupCommLocations {
-			commLocs[gr.paradigm] = gr
+		if gr.typ == groupCommLocations && commLocs[gr.paradigm] == nil {
+			commLocs[gr.paradigm] = gr // the first, as for every duplicate
 		}
-	}
-	toLocs := func(ids []uint64, what string) ([]int32, error) {
-		out := make([]int32, len(ids))
-		for i, id := range ids {
-			li, ok := locIdx[id]
-			if !ok {
-				return nil, fmt.Errorf("otf2: %s.def: %s: member %d is location %d, which is not defined", a.name, what, i, id)
-			}
-			out[i] = li
-		}
-		return out, nil
 	}
 	for _, c := range g.comms {
-		if m.comms.has(uint64(c.id)) {
-			return nil, fmt.Errorf("otf2: %s.def: communicator %d defined twice", a.name, c.id)
+		defErr := func(format string, args ...any) error {
+			return g.recErr(c.rec, -1, "communicator %d: "+format, append([]any{c.id}, args...)...)
 		}
-		what := fmt.Sprintf("communicator %d", c.id)
-		name, err := a.strOf(c.name, what, 0)
+		toLocs := func(ids []uint64) ([]int32, error) {
+			out := make([]int32, len(ids))
+			for i, id := range ids {
+				li, ok := locIdx[id]
+				if !ok {
+					return nil, defErr("member %d is location %d, which is not defined", i, id)
+				}
+				out[i] = li
+			}
+			return out, nil
+		}
+		name, err := a.strOf(c.name, c.rec, fmt.Sprintf("communicator %d", c.id))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		var members []int32
 		if !c.inter && c.group != undefined32 {
 			gr, ok := groups[c.group]
 			if !ok {
-				return nil, fmt.Errorf("otf2: %s.def: %s refers to group %d, which is not defined", a.name, what, c.group)
+				return defErr("refers to group %d, which is not defined", c.group)
 			}
 			switch {
 			case gr.typ == groupCommSelf:
 				if (len(m.selfComms)+1)*len(t.Locations) > maxSelfComms {
-					return nil, fmt.Errorf("otf2: %s.def: %s: more than %d per-location copies of COMM_SELF communicators", a.name, what, maxSelfComms)
+					return defErr("more than %d per-location copies of COMM_SELF communicators", maxSelfComms)
 				}
 				m.selfComms = append(m.selfComms, c.id)
 				m.selfBase = append(m.selfBase, uint32(len(t.Comms)))
@@ -294,30 +326,30 @@ func (a *Archive) buildModel() (*model, error) {
 				}
 				continue
 			case gr.typ == groupCommLocations || gr.typ == groupLocations || gr.flags&groupFlagGlobalMembers != 0:
-				if members, err = toLocs(gr.members, what); err != nil {
-					return nil, err
+				if members, err = toLocs(gr.members); err != nil {
+					return err
 				}
 			case gr.typ == groupCommGroup:
 				parent := commLocs[gr.paradigm]
 				if parent == nil {
-					return nil, fmt.Errorf("otf2: %s.def: %s: group %d lists ranks, but no COMM_LOCATIONS group of paradigm %d is defined", a.name, what, gr.id, gr.paradigm)
+					return defErr("group %d lists ranks, but no COMM_LOCATIONS group of paradigm %d is defined", gr.id, gr.paradigm)
 				}
 				ids := make([]uint64, len(gr.members))
 				for i, r := range gr.members {
 					if r >= uint64(len(parent.members)) {
-						return nil, fmt.Errorf("otf2: %s.def: %s: group %d: rank %d outside the %d locations of group %d", a.name, what, gr.id, r, len(parent.members), parent.id)
+						return defErr("group %d: rank %d outside the %d locations of group %d", gr.id, r, len(parent.members), parent.id)
 					}
 					ids[i] = parent.members[r]
 				}
-				if members, err = toLocs(ids, what); err != nil {
-					return nil, err
+				if members, err = toLocs(ids); err != nil {
+					return err
 				}
 			}
 		}
 		m.comms.set(uint64(c.id), uint32(len(t.Comms)))
 		t.Comms = append(t.Comms, trace.Comm{Name: name, Members: members})
 	}
-	return m, nil
+	return nil
 }
 
 // Read reads the whole archive into the trace model. Events keep their raw
@@ -412,19 +444,21 @@ func (a *Archive) readLocation(m *model, li int, evbuf, defbuf *[]byte) error {
 		return &FormatError{File: name, Offset: 0, Err: fmt.Errorf("%w: event file missing (location %d announces %d events)", ErrFormat, ld.id, ld.numEvents)}
 	}
 	defer f.Close()
-	// Every event takes at least 2 bytes on disk: do not believe a count
-	// the file cannot hold before allocating for it.
-	if st, err := f.Stat(); err == nil && ld.numEvents > uint64(st.Size())/2 {
-		return &FormatError{File: name, Offset: 0, Err: fmt.Errorf("%w: location %d announces %d events, but the file has only %d bytes", ErrFormat, ld.id, ld.numEvents, st.Size())}
+	// The announced count is a hint: the reference reader reads to the end
+	// of the file. Every event takes at least 2 bytes on disk, so the file
+	// size caps what is allocated up front.
+	expect := ld.numEvents
+	if st, err := f.Stat(); err == nil && expect > uint64(st.Size())/2 {
+		expect = uint64(st.Size()) / 2
 	}
 	cs := int(a.anchor.EventChunkSize)
-	loc.Events.Grow(int(ld.numEvents))
+	loc.Events.Grow(int(expect))
 	cr := newChunkReader(name, f, cs, *evbuf)
 	defer func() { *evbuf = cr.buf }()
 	x := eventDecoder{
 		s:       newScanner(cr, true),
 		ev:      &loc.Events,
-		expect:  int(ld.numEvents),
+		expect:  int(expect),
 		regions: regions,
 		comms:   comms,
 	}
@@ -432,7 +466,7 @@ func (a *Archive) readLocation(m *model, li int, evbuf, defbuf *[]byte) error {
 		return err
 	}
 	if n := uint64(loc.Events.Len()); n != ld.numEvents {
-		return &FormatError{File: name, Offset: x.s.c.next, Err: fmt.Errorf("%w: %d events, but location %d's definition announces %d", ErrFormat, n, ld.id, ld.numEvents)}
+		a.warn.add(a.name+".def", a.defs.records[ld.rec].off, "location %d announces %d events, %s holds %d (read to its end, as the reference reader does)", ld.id, ld.numEvents, name, n)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"strings"
 )
 
 // Internal record types shared by every buffer.
@@ -52,6 +53,12 @@ func (e *FormatError) Unwrap() error { return e.Err }
 
 // ErrFormat is wrapped by every FormatError about malformed input.
 var ErrFormat = errors.New("malformed OTF2 data")
+
+// detail returns the message of an error wrapping ErrFormat without the
+// "malformed OTF2 data: " prefix, for errors that wrap it again.
+func detail(err error) string {
+	return strings.TrimPrefix(err.Error(), ErrFormat.Error()+": ")
+}
 
 // errShort is the error of a read past the end of a record or chunk.
 var errShort = fmt.Errorf("%w: unexpected end of data", ErrFormat)

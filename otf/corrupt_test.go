@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/clc-tools/clc/trace"
 )
 
 // copyArchive copies the real trace into a temporary directory.
@@ -140,16 +143,21 @@ func TestWrongCounts(t *testing.T) {
 	assert.Contains(t, fe.Error(), "header says events 1 to 59")
 	require.NoError(t, os.WriteFile(path, orig, 0o644))
 
-	// The Location definition's numberOfEvents: rewrite the archive with
-	// one event less in the model's count by cutting the last record.
+	// An event file holding one event less than its Location definition
+	// announces: read to its end, as the reference reader does, with a
+	// warning (TestAnnouncedCountsAreHints covers the rest).
 	i := bytes.LastIndex(orig, []byte{0x54}) // ProgramEnd
 	require.Positive(t, i)
 	b = append(bytes.Clone(orig[:i]), 0x02, 0x01)
 	binary.LittleEndian.PutUint64(b[10:], 59)
 	require.NoError(t, os.WriteFile(path, b, 0o644))
-	err = readAll(dir)
-	requireFormatError(t, err, "traces/1.evt")
-	assert.Contains(t, err.Error(), "59 events, but location 1's definition announces 60")
+	a, err := Open(dir)
+	require.NoError(t, err)
+	tr, err := a.Read(nil)
+	require.NoError(t, err)
+	assert.Equal(t, 59, tr.Locations[1].Events.Len())
+	require.Len(t, a.Warnings(), 1)
+	assert.Contains(t, a.Warnings()[0].String(), "location 1 announces 60 events, traces/1.evt holds 59")
 }
 
 func TestMissingEventFile(t *testing.T) {
@@ -249,8 +257,9 @@ func TestRewriteRefuses(t *testing.T) {
 	require.Error(t, a.Rewrite(out, tr2, nil))
 }
 
-// An absurd event count in the Location definition is refused before
-// anything is allocated for it.
+// An absurd event count in the Location definition is a hint the reader
+// does not trust: it allocates no more than the file can hold and reads the
+// events the file has.
 func TestAbsurdEventCount(t *testing.T) {
 	dir := copyArchive(t)
 	path := filepath.Join(dir, "traces.def")
@@ -260,19 +269,131 @@ func TestAbsurdEventCount(t *testing.T) {
 	old := []byte{0x0e, 0x09, 0x01, 0x01, 0x01, 0x0c, 0x01, 0x01, 0x3c, 0x01, 0x01}
 	i := bytes.Index(b, old)
 	require.Positive(t, i)
-	set := func(count ...byte) error {
+	set := func(count ...byte) (*Archive, error) {
 		rec := append([]byte{0x0e, byte(9 + len(count) - 2), 0x01, 0x01, 0x01, 0x0c, 0x01}, count...)
 		rec = append(rec, 0x01, 0x01)
 		nb := append(append(bytes.Clone(b[:i]), rec...), b[i+len(old):]...)
 		require.NoError(t, os.WriteFile(path, nb, 0o644))
-		return readAll(dir)
+		a, err := Open(dir)
+		if err != nil {
+			return nil, err
+		}
+		tr, err := a.Read(nil)
+		if err == nil {
+			assert.Equal(t, 60, tr.Locations[1].Events.Len())
+			assert.LessOrEqual(t, cap(tr.Locations[1].Events.Kind), 868/2, "allocation capped by the file size")
+		}
+		return a, err
 	}
 	// 2^62 events: more than a location of the model may hold.
-	err = set(0x08, 0, 0, 0, 0, 0, 0, 0, 0x40)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "announces 4611686018427387904 events")
-	// 10^6 events: possible, but not in a file of 868 bytes.
-	err = set(0x03, 0x40, 0x42, 0x0f)
-	requireFormatError(t, err, "traces/1.evt")
-	assert.Contains(t, err.Error(), "announces 1000000 events, but the file has only 868 bytes")
+	a, err := set(0x08, 0, 0, 0, 0, 0, 0, 0, 0x40)
+	require.NoError(t, err)
+	require.NotEmpty(t, a.Warnings())
+	assert.Contains(t, a.Warnings()[0].Msg, "announces 4611686018427387904 events")
+	// 10^6 events: not in a file of 868 bytes.
+	a, err = set(0x03, 0x40, 0x42, 0x0f)
+	require.NoError(t, err)
+	assert.Contains(t, a.Warnings()[0].Msg, "announces 1000000 events, traces/1.evt holds 60")
+}
+
+// Errors about what a definition refers to name the definition (its index
+// and type) and its real byte offset, not byte offset 0.
+func TestDefinitionErrorsNameTheRecord(t *testing.T) {
+	for _, typ := range []uint8{defRegion, defComm, defSystemTreeNode, defLocation} {
+		dir := copyArchive(t)
+		path := filepath.Join(dir, "traces.def")
+		f, err := os.Open(path)
+		require.NoError(t, err)
+		g, err := readGlobalDefs("traces.def", f, MinChunkSize, &warnings{})
+		f.Close()
+		require.NoError(t, err)
+		// Rewrite the file with the name of the last record of type typ
+		// (a system-tree node that is a location group's parent) pointing
+		// to string 60000, which is not defined.
+		at := -1
+		for i, r := range g.records {
+			if r.typ == typ {
+				at = i
+			}
+		}
+		var b bytes.Buffer
+		cw := newChunkWriter("traces.def", &b, MinChunkSize, false, false, nil)
+		for i, r := range g.records {
+			p := r.payload
+			if i == at {
+				d := dec{b: p}
+				if typ == defLocation {
+					d.u64c()
+				} else {
+					d.u32c()
+				}
+				start := d.p
+				d.u32c()
+				e := enc{b: append([]byte(nil), p[:start]...)}
+				e.u32c(60000)
+				p = append(e.b, p[d.p:]...)
+			}
+			require.NoError(t, cw.def(r.typ, p))
+		}
+		require.NoError(t, cw.close())
+		require.NoError(t, os.WriteFile(path, b.Bytes(), 0o644))
+		err = readAll(dir)
+		require.Error(t, err, "type %d", typ)
+		fe := requireFormatError(t, err, "traces.def")
+		assert.Equal(t, g.records[at].off, fe.Offset, "type %d", typ)
+		assert.NotZero(t, fe.Offset)
+		assert.Contains(t, fe.Error(), "refers to string 60000, which is not defined")
+		assert.Contains(t, fe.Error(), fmt.Sprintf("definition %d (%s)", at, recordName(&globalDefNames, typ)))
+	}
+}
+
+// Group records of OTF2 before 1.2 (Score-P 1.x) end after the members:
+// their type is the withdrawn groupTypePre12 byte. The sst-macro archive
+// with its Group records cut back to that layout prints as the original
+// with the reference reader, and reads into the same communicators.
+func TestPre12Groups(t *testing.T) {
+	src := "../testdata/otf2/sst-macro-scorep2"
+	dir := filepath.Join(t.TempDir(), "pre12")
+	require.NoError(t, os.CopyFS(dir, os.DirFS(src)))
+	f, err := os.Open(filepath.Join(src, "traces.def"))
+	require.NoError(t, err)
+	g, err := readGlobalDefs("traces.def", f, MinChunkSize, &warnings{})
+	f.Close()
+	require.NoError(t, err)
+	var b bytes.Buffer
+	cw := newChunkWriter("traces.def", &b, MinChunkSize, false, false, nil)
+	cut := 0
+	for _, r := range g.records {
+		p := r.payload
+		if r.typ == defGroup {
+			d := dec{b: p}
+			d.u32c()
+			d.u32c()
+			d.u8()
+			for n := d.u32c(); n > 0; n-- {
+				d.u64c()
+			}
+			require.NoError(t, d.err)
+			p = p[:d.p]
+			cut++
+		}
+		require.NoError(t, cw.def(r.typ, p))
+	}
+	require.NoError(t, cw.close())
+	require.Equal(t, 7, cut)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "traces.def"), b.Bytes(), 0o644))
+
+	want := printAll(t, filepath.Join(src, "traces.otf2"), "-G")
+	got := printAll(t, filepath.Join(dir, "traces.otf2"), "-G")
+	require.True(t, got.ok)
+	assert.Equal(t, want.lines, got.lines, "the reference reader converts the pre-1.2 groups")
+
+	read := func(d string) *trace.Trace {
+		a, err := Open(d)
+		require.NoError(t, err)
+		tr, err := a.Read(nil)
+		require.NoError(t, err)
+		return tr
+	}
+	assert.Equal(t, read(src).Comms, read(dir).Comms)
 }

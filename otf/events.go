@@ -49,7 +49,14 @@ type eventDecoder struct {
 }
 
 func (x *eventDecoder) dangling(r *record, event int, what string, id uint64) error {
-	return &FormatError{File: x.s.c.name, Offset: r.off, Err: fmt.Errorf("%w: event %d (record type %d): %s %d is not defined", ErrFormat, event, r.typ, what, id)}
+	return x.recErr(r, event, r.off, "%s %d is not defined", what, id)
+}
+
+// recErr returns a FormatError about event record r (event number event,
+// 0-based) at file offset off.
+func (x *eventDecoder) recErr(r *record, event int, off int64, format string, args ...any) error {
+	return &FormatError{File: x.s.c.name, Offset: off, Err: fmt.Errorf("%w: event %d (%s): "+format,
+		append([]any{ErrFormat, event, recordName(&eventNames, r.typ)}, args...)...)}
 }
 
 // run decodes every record of the file.
@@ -131,6 +138,9 @@ func (x *eventDecoder) run() error {
 		case recAttributeList:
 			if pending >= 0 {
 				return &FormatError{File: s.c.name, Offset: rec.off, Err: fmt.Errorf("%w: two attribute lists for one event", ErrFormat)}
+			}
+			if at, err := checkAttributeList(rec.payload, s.c.be); err != nil {
+				return &FormatError{File: s.c.name, Offset: rec.poff + int64(at), Err: fmt.Errorf("%w: attribute list before event %d: %s", ErrFormat, len(kinds), detail(err))}
 			}
 			pending = len(x.arena)
 			pendLen = len(rec.payload)
@@ -270,6 +280,11 @@ func (x *eventDecoder) run() error {
 			times = append(times, now)
 			refs = append(refs, idx)
 		default:
+			if knownEvent[rec.typ] {
+				if at, err := checkLayout(eventLayouts[rec.typ], rec.payload, s.c.be, nil); err != nil {
+					return x.recErr(&rec, len(kinds), rec.poff+int64(at), "%s", detail(err))
+				}
+			}
 			x.opOff = append(x.opOff, span{len(x.arena), len(rec.payload)})
 			if s.c.be {
 				p, _ := swapEvent(rec.typ, rec.payload, false)
@@ -283,7 +298,7 @@ func (x *eventDecoder) run() error {
 			ev.Opaque = append(ev.Opaque, trace.Opaque{Format: trace.FormatOTF2, Type: uint32(rec.typ)})
 		}
 		if d.err != nil {
-			return s.errAt(&rec, &d, d.err)
+			return x.recErr(&rec, len(kinds), rec.poff+int64(d.at), "%s", detail(d.err))
 		}
 		if pending >= 0 {
 			x.atOff = append(x.atOff, span{pending, pendLen})

@@ -155,7 +155,7 @@ func FuzzDefinitions(f *testing.F) {
 				t.Fatalf("local: error is not a FormatError: %v", err)
 			}
 		}
-		g, err := readGlobalDefs("fuzz.def", bytes.NewReader(body), cs)
+		g, err := readGlobalDefs("fuzz.def", bytes.NewReader(body), cs, &warnings{})
 		if err != nil {
 			if _, ok := err.(*FormatError); !ok {
 				t.Fatalf("global: error is not a FormatError: %v", err)

@@ -175,8 +175,8 @@ func (a *Archive) Rewrite(dir string, corrected *trace.Trace, opt *WriteOptions)
 		if l == nil || l.ID != ld.id {
 			return fmt.Errorf("otf2: rewrite: location %d of the corrected trace is not location %d of the archive", li, ld.id)
 		}
-		if uint64(l.Events.Len()) != ld.numEvents || len(l.Events.Time) != l.Events.Len() {
-			return fmt.Errorf("otf2: rewrite: location %d (id %d) has %d events in the corrected trace, %d in the archive", li, ld.id, l.Events.Len(), ld.numEvents)
+		if len(l.Events.Time) != l.Events.Len() {
+			return fmt.Errorf("otf2: rewrite: location %d (id %d) has %d times for %d events", li, ld.id, len(l.Events.Time), l.Events.Len())
 		}
 		ts := l.Events.Time
 		for i := range ts {
@@ -229,11 +229,16 @@ func (a *Archive) Rewrite(dir string, corrected *trace.Trace, opt *WriteOptions)
 	for _, r := range ranges {
 		all.merge(r)
 	}
-	if err := a.rewriteGlobalDefs(tmp, all); err != nil {
+	counts := make([]uint64, len(corrected.Locations))
+	for li, l := range corrected.Locations {
+		counts[li] = uint64(len(l.Events.Time))
+	}
+	if err := a.rewriteGlobalDefs(tmp, all, counts); err != nil {
 		return err
 	}
 	an := a.Anchor()
 	an.NumSnapshots, an.NumThumbnails = 0, 0
+	an.NumLocations = uint64(len(g.locations))
 	if err := os.WriteFile(filepath.Join(tmp, outName+".otf2"), an.encode(), 0o666); err != nil {
 		return fmt.Errorf("otf2: %w", err)
 	}
@@ -281,7 +286,28 @@ func clockPropertiesPayload(old []byte, be bool, r timeRange) ([]byte, error) {
 	return e.b, nil
 }
 
-func (a *Archive) rewriteGlobalDefs(tmp string, r timeRange) error {
+// locationPayload re-encodes a Location payload with a new event count,
+// keeping every other byte.
+func locationPayload(old []byte, be bool, n uint64) []byte {
+	d := dec{b: old, be: be}
+	d.u64c() // self
+	d.u32c() // name
+	d.u8()   // type
+	start := d.p
+	d.u64c() // numberOfEvents
+	if d.err != nil {
+		return old
+	}
+	e := enc{b: append([]byte(nil), old[:start]...), be: be}
+	e.u64c(n)
+	return append(e.b, old[d.p:]...)
+}
+
+// rewriteGlobalDefs writes the global definitions: every record as it was,
+// except ClockProperties (the corrected time range r) and Location (the
+// event counts, counts[i] for location i, which the source may have
+// announced wrongly).
+func (a *Archive) rewriteGlobalDefs(tmp string, r timeRange, counts []uint64) error {
 	name := outName + ".def"
 	f, err := createFile(filepath.Join(tmp, name))
 	if err != nil {
@@ -290,11 +316,21 @@ func (a *Archive) rewriteGlobalDefs(tmp string, r timeRange) error {
 	defer f.Close()
 	be := a.defs.be
 	cw := newChunkWriter(name, f, int(a.anchor.DefChunkSize), be, false, make([]byte, 0, a.anchor.DefChunkSize))
+	locIdx := make(map[uint64]int, len(a.defs.locations))
+	for li, l := range a.defs.locations {
+		locIdx[l.id] = li
+	}
 	for i, rec := range a.defs.records {
 		p := rec.payload
-		if i == a.defs.clockRec {
+		switch {
+		case i == a.defs.clockRec:
 			if p, err = clockPropertiesPayload(p, be, r); err != nil {
 				return &FormatError{File: name, Offset: rec.off, Err: err}
+			}
+		case rec.typ == defLocation:
+			d := dec{b: p, be: be}
+			if li, ok := locIdx[d.u64c()]; ok && d.err == nil {
+				p = locationPayload(p, be, counts[li])
 			}
 		}
 		if err := cw.def(rec.typ, p); err != nil {
@@ -378,8 +414,8 @@ func (a *Archive) rewriteEvents(tmp string, li int, times []int64, in, out *[]by
 	if err != nil {
 		return tr, err
 	}
-	if src == nil && ld.numEvents > 0 {
-		return tr, &FormatError{File: name, Err: fmt.Errorf("%w: event file missing (location %d announces %d events)", ErrFormat, ld.id, ld.numEvents)}
+	if src == nil && len(times) > 0 {
+		return tr, &FormatError{File: name, Err: fmt.Errorf("%w: event file missing (location %d has %d events in the corrected trace)", ErrFormat, ld.id, len(times))}
 	}
 	dst, err := createFile(filepath.Join(tmp, outName, filepath.Base(name)))
 	if err != nil {
@@ -455,7 +491,7 @@ func (a *Archive) rewriteEvents(tmp string, li int, times []int64, in, out *[]by
 				continue
 			}
 			if i >= len(times) {
-				return tr, &FormatError{File: name, Offset: rec.off, Err: fmt.Errorf("%w: more events than the %d announced", ErrFormat, len(times))}
+				return tr, &FormatError{File: name, Offset: rec.off, Err: fmt.Errorf("%w: more events than the %d of the corrected trace (did the file change since it was read?)", ErrFormat, len(times))}
 			}
 			t := uint64(times[i])
 			i++
@@ -485,7 +521,7 @@ func (a *Archive) rewriteEvents(tmp string, li int, times []int64, in, out *[]by
 			}
 		}
 		if i != len(times) {
-			return tr, &FormatError{File: name, Offset: s.c.next, Err: fmt.Errorf("%w: %d events, but location %d announces %d", ErrFormat, i, ld.id, len(times))}
+			return tr, &FormatError{File: name, Offset: s.c.next, Err: fmt.Errorf("%w: %d events, the corrected trace has %d for location %d (did the file change since it was read?)", ErrFormat, i, len(times), ld.id)}
 		}
 	}
 	if cw == nil {

@@ -63,10 +63,10 @@ func Open(path string) (*Input, error) {
 	if st.IsDir() && native.IsDir(path) {
 		return &Input{Path: path, Format: FormatNative, Dir: path}, nil
 	}
-	if otf.IsArchive(path) {
+	if otf.IsArchive(path) || otf.HasAnchorFile(path) {
 		a, err := otf.Open(path)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("input %s: %w", path, err)
 		}
 		return &Input{Path: path, Format: FormatOTF2, Dir: a.Dir(), archive: a}, nil
 	}

@@ -1,0 +1,406 @@
+package otf
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/clc-tools/clc/presync"
+	"github.com/clc-tools/clc/trace"
+)
+
+// The mutation test: every single-byte change and every truncation of a
+// small real archive (testdata/scorep-pingpong: anchor, global definitions,
+// two local definition files, two event files) goes through what
+// clc-correct does with an archive (Open, Read, Validate, presync.Apply,
+// Rewrite), and must end in one of two ways:
+//
+//   - an error that names its place: a FormatError naming a file of the
+//     archive and a byte offset, or an error naming a location (and event);
+//   - an output that the reference reader accepts: otf2-print reads all of
+//     it (exit 0) and so does our reader.
+//
+// Never a panic, never a hang (each case is bounded by mutationTimeout),
+// never an output otf2-print rejects.
+//
+// Cost. The full set is every byte with two flips (XOR 0xFF and XOR 0x01)
+// and every truncation length of every file: about 36,000 cases, each
+// accepted one costing an otf2-print run (~0.05–0.1 s). That runs with
+// CLC_MUTATION_FULL=1 (go test ./otf -run Mutations -timeout 2h;
+// CLC_MUTATION_FILES=traces.def,traces/0.evt limits it to some files). By
+// default the test runs a deterministic subset that covers every file and
+// every record type found in it: one flip (alternating XOR 0xFF and 0x01)
+// of every byte of the anchor's fixed fields and of its string terminators
+// and of two bytes inside each string, with a truncation there; one flip
+// of every byte of the first record of each record type in each
+// definition and event file (and of its chunk header and END_OF_FILE),
+// with a truncation at each such record's start, middle and end.
+// otf2-print runs only for the cases our side accepted, two at a time.
+
+const mutationTimeout = 20 * time.Second
+
+type mutation struct {
+	file string // relative to the archive
+	pos  int
+	xor  byte // 0: truncate the file to pos bytes
+}
+
+func (m mutation) String() string {
+	if m.xor == 0 {
+		return fmt.Sprintf("%s cut to %d bytes", m.file, m.pos)
+	}
+	return fmt.Sprintf("%s byte %d ^ 0x%02x", m.file, m.pos, m.xor)
+}
+
+var mutationFiles = []string{"traces.otf2", "traces.def", "traces/0.def", "traces/1.def", "traces/0.evt", "traces/1.evt"}
+
+// recordSpans returns the byte ranges [start, end) of the records of a
+// buffer file (chunk headers and END_OF_FILE included), with their kind:
+// "header", "eof" or the record type.
+type recordSpan struct {
+	start, end int
+	kind       string
+}
+
+func recordSpans(t testing.TB, name string, b []byte, chunkSize int, events bool) []recordSpan {
+	t.Helper()
+	s := newScanner(newChunkReader(name, bytes.NewReader(b), chunkSize, nil), events)
+	var spans []recordSpan
+	var rec record
+	for {
+		err := s.next(&rec)
+		if err != nil {
+			break
+		}
+		end := int(rec.poff) + len(rec.payload)
+		spans = append(spans, recordSpan{int(rec.off), end, fmt.Sprint(rec.typ)})
+	}
+	spans = append(spans, recordSpan{0, chunkHeaderLen, "header"}, recordSpan{len(b) - 2, len(b), "eof"})
+	return spans
+}
+
+// mutationCases returns the cases of the default subset or, with full, all.
+func mutationCases(t testing.TB, base string, full bool) []mutation {
+	t.Helper()
+	var cases []mutation
+	files := mutationFiles
+	if only := os.Getenv("CLC_MUTATION_FILES"); only != "" {
+		files = strings.Split(only, ",")
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(base, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if full {
+			for i := range b {
+				cases = append(cases, mutation{f, i, 0xFF}, mutation{f, i, 0x01}, mutation{f, i, 0})
+			}
+			continue
+		}
+		flip := func(i int) mutation {
+			if i%2 == 0 {
+				return mutation{f, i, 0xFF}
+			}
+			return mutation{f, i, 0x01}
+		}
+		if f == "traces.otf2" {
+			for _, i := range anchorPositions(b) {
+				cases = append(cases, flip(i), mutation{f, i, 0})
+			}
+			continue
+		}
+		seen := map[string]bool{}
+		for _, sp := range recordSpans(t, f, b, MinChunkSize, strings.HasSuffix(f, ".evt")) {
+			if seen[sp.kind] {
+				continue
+			}
+			seen[sp.kind] = true
+			for i := sp.start; i < sp.end; i++ {
+				cases = append(cases, flip(i))
+			}
+			cases = append(cases, mutation{f, sp.start, 0}, mutation{f, (sp.start + sp.end) / 2, 0}, mutation{f, sp.end, 0})
+		}
+	}
+	return dedupeMutations(cases)
+}
+
+// anchorPositions returns the anchor bytes the default subset changes:
+// every byte but the inside of the strings, of which it keeps one (the
+// middle) per string.
+func anchorPositions(b []byte) []int {
+	printable := func(i int) bool { return i >= 0 && i < len(b) && b[i] >= 0x20 && b[i] < 0x7f }
+	var out []int
+	for i := 0; i < len(b); i++ {
+		if i < anchorNumGlobalDefsOff+8 || !printable(i) || !printable(i-1) || !printable(i+1) {
+			out = append(out, i)
+			continue
+		}
+		j := i
+		for printable(j + 1) {
+			j++
+		}
+		out = append(out, (i+j)/2, j)
+		i = j
+	}
+	return out
+}
+
+func dedupeMutations(cases []mutation) []mutation {
+	seen := map[mutation]bool{}
+	out := cases[:0]
+	for _, c := range cases {
+		if !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// copyTree copies the files of the archive at src into dst.
+func copyTree(t testing.TB, src, dst string) {
+	t.Helper()
+	for _, f := range mutationFiles {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dst, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// correctLikeClc does with an archive what clc-correct does, without the
+// CLC itself: read, validate, pre-synchronise, rewrite.
+func correctLikeClc(in, out string) error {
+	a, err := Open(in)
+	if err != nil {
+		return err
+	}
+	tr, err := a.Read(nil)
+	if err != nil {
+		return err
+	}
+	if err := tr.Validate(); err != nil {
+		return err
+	}
+	if _, err := presync.Apply(tr, nil); err != nil {
+		return err
+	}
+	return a.Rewrite(out, tr, nil)
+}
+
+var locationRE = regexp.MustCompile(`location \d+`)
+
+// placed reports whether err names where the problem is.
+func placed(err error) bool {
+	var fe *FormatError
+	if errors.As(err, &fe) {
+		return fe.File != "" && strings.Contains(err.Error(), "byte offset")
+	}
+	var ee *trace.EventError
+	return errors.As(err, &ee) || locationRE.MatchString(err.Error())
+}
+
+// runGuarded runs f with a time limit, turning a panic into an error.
+func runGuarded(f func() error) (err error, hung bool) {
+	done := make(chan error, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- fmt.Errorf("panic: %v", r)
+			}
+		}()
+		done <- f()
+	}()
+	select {
+	case err := <-done:
+		return err, false
+	case <-time.After(mutationTimeout):
+		return nil, true
+	}
+}
+
+func TestMutations(t *testing.T) {
+	printer := needTool(t, "otf2-print")
+	full := os.Getenv("CLC_MUTATION_FULL") != ""
+	tmp := t.TempDir()
+	base := filepath.Join(tmp, "base")
+	copyTree(t, realTrace, base)
+	cases := mutationCases(t, base, full)
+	work := filepath.Join(tmp, "in")
+	copyTree(t, base, work)
+	start := time.Now()
+
+	var (
+		mu                               sync.Mutex
+		failures                         []string
+		errored, accepted, checked, hung int
+		byFile                           = map[string][2]int{} // errors, accepted
+	)
+	fail := func(format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		mu.Lock()
+		failures = append(failures, msg)
+		mu.Unlock()
+		if full {
+			t.Log("FAIL " + msg) // streamed with -v: a long run shows what it found as it goes
+		}
+	}
+	var eg errgroup.Group
+	eg.SetLimit(max(1, min(2, runtime.GOMAXPROCS(0))))
+	for n, c := range cases {
+		path := filepath.Join(work, c.file)
+		orig, err := os.ReadFile(filepath.Join(base, c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := bytes.Clone(orig)
+		if c.xor == 0 {
+			b = b[:c.pos]
+		} else {
+			b[c.pos] ^= c.xor
+		}
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if full && n%1000 == 0 {
+			t.Logf("case %d of %d (%v), %.0f s", n, len(cases), c, time.Since(start).Seconds())
+		}
+		out := filepath.Join(tmp, "out", fmt.Sprint(n))
+		err, h := runGuarded(func() error { return correctLikeClc(work, out) })
+		if h {
+			hung++
+			t.Fatalf("%v: no result after %v", c, mutationTimeout)
+		}
+		if err := os.WriteFile(path, orig, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s := byFile[c.file]
+		if err != nil {
+			errored++
+			s[0]++
+			byFile[c.file] = s
+			if strings.HasPrefix(err.Error(), "panic") || !placed(err) {
+				fail("%v: error without its place (or a panic): %v", c, err)
+			}
+			continue
+		}
+		accepted++
+		s[1]++
+		byFile[c.file] = s
+		eg.Go(func() error {
+			defer os.RemoveAll(out)
+			anchor := filepath.Join(out, "traces.otf2")
+			cmd := exec.Command(printer, anchor)
+			var stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = nil, &stderr
+			if err := cmd.Run(); err != nil {
+				fail("%v: exit 0, but otf2-print rejects the output: %v\n%s", c, err, stderr.String())
+				return nil
+			}
+			if err := readAll(out); err != nil {
+				fail("%v: exit 0, but our reader rejects the output: %v", c, err)
+			}
+			mu.Lock()
+			checked++
+			mu.Unlock()
+			return nil
+		})
+	}
+	_ = eg.Wait()
+	var files []string
+	for f := range byFile {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		t.Logf("%-14s %5d errors with their place, %5d accepted", f, byFile[f][0], byFile[f][1])
+	}
+	t.Logf("%d cases (full=%v): %d refused with their place, %d accepted and checked with otf2-print (%d passed), %d hung; %.1f s",
+		len(cases), full, errored, accepted, checked, hung, time.Since(start).Seconds())
+	sort.Strings(failures)
+	for i, f := range failures {
+		if i == 40 {
+			t.Errorf("… and %d more", len(failures)-40)
+			break
+		}
+		t.Error(f)
+	}
+}
+
+// The single-byte corruptions issue 13 found in the shipped Score-P trace,
+// each of which clc-correct turned into an output otf2-print rejects (exit
+// 0): the reference reader rejects the input too, so the correction must
+// fail and say where.
+func TestNamedCorruptions(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "base")
+	copyTree(t, realTrace, base)
+	anchor, err := os.ReadFile(filepath.Join(base, "traces.otf2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs, err := os.ReadFile(filepath.Join(base, "traces.def"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prop := bytes.Index(anchor, []byte("OTF2::MPI_COMMUNICATION_COMPLETE"))
+	var str recordSpan // the first String definition
+	for _, sp := range recordSpans(t, "traces.def", defs, MinChunkSize, false) {
+		if sp.kind == "10" {
+			str = sp
+			break
+		}
+	}
+	for _, c := range []struct {
+		m    mutation
+		want string
+	}{
+		{mutation{"traces.otf2", anchorTraceFormatOff, 0x01}, "trace format 3"},
+		{mutation{"traces.otf2", anchorFormatOff, 0x03}, "anchor format 0"},
+		{mutation{"traces.otf2", prop + 4, 0x01}, "has no namespace"},
+		{mutation{"traces.otf2", prop + 10, 0xFF}, "only A-Z, a-z, 0-9 and _"},
+		{mutation{"traces.def", str.start + 1, 0x01}, "malformed OTF2 data: definition "},
+		// String 1 ("machine") becomes a record of unknown type: otf2-print
+		// crashes on the system-tree node whose class it names.
+		{mutation{"traces.def", 42, 0xFF}, "refers to string 1, which is not defined"},
+	} {
+		dir := filepath.Join(t.TempDir(), "in")
+		copyTree(t, base, dir)
+		path := filepath.Join(dir, c.m.file)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b[c.m.pos] ^= c.m.xor
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ref := exec.Command(needTool(t, "otf2-print"), filepath.Join(dir, "traces.otf2")).Run()
+		if ref == nil {
+			t.Errorf("%v: otf2-print accepts the input", c.m)
+		}
+		err = correctLikeClc(dir, filepath.Join(t.TempDir(), "out"))
+		var fe *FormatError
+		if !errors.As(err, &fe) || fe.File != c.m.file || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: want a FormatError in %s saying %q, got %v", c.m, c.m.file, c.want, err)
+		}
+	}
+}

@@ -1,0 +1,46 @@
+package otf
+
+import (
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The layout tables are those of the OTF2 specification that python3-otf2
+// installs (the one the reference library is generated from).
+func TestLayoutsMatchSpecification(t *testing.T) {
+	py := needPythonOTF2(t)
+	run := func(kind string) []string {
+		out, err := exec.Command(py, "../testdata/otf2/layouts.py", kind).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		return strings.Split(strings.TrimSpace(string(out)), "\n")
+	}
+	for _, l := range run("events") {
+		f := strings.Fields(l)
+		id, err := strconv.Atoi(f[0])
+		require.NoError(t, err)
+		name, layout, singletonFlag := f[1], strings.TrimPrefix(f[2], "."), f[3]
+		assert.Equal(t, layout, eventLayouts[id], "event %d", id)
+		assert.Equal(t, name, eventNames[id], "event %d", id)
+		assert.True(t, knownEvent[id], "event %d", id)
+		assert.Equal(t, singletonFlag == "S", singleton(uint8(id)), "event %d singleton", id)
+	}
+	for _, l := range run("defs") {
+		f := strings.Fields(l)
+		id, err := strconv.Atoi(f[0])
+		require.NoError(t, err)
+		kind, name, layout := f[1], f[2], f[3]
+		if kind != "LocalOnly" {
+			assert.Equal(t, layout, globalDefLayouts[id], "global definition %s", name)
+			assert.Equal(t, name, globalDefNames[id])
+		}
+		if kind != "GlobalOnly" {
+			assert.Equal(t, layout, localDefLayouts[id], "local definition %s", name)
+			assert.Equal(t, name, localDefNames[id])
+		}
+	}
+}
