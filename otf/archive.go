@@ -197,6 +197,7 @@ func (a *Archive) buildModel() (*model, error) {
 		stns[g.stNodes[i].id] = &g.stNodes[i]
 	}
 	nodeOf := map[uint32]int32{}
+	procOf := map[uint32]int32{} // owning location group id → process
 	locIdx := map[uint64]int32{}
 	for i, ld := range g.locations {
 		if _, dup := locIdx[ld.id]; dup {
@@ -208,12 +209,16 @@ func (a *Archive) buildModel() (*model, error) {
 			return nil, err
 		}
 		stn := uint32(undefined32)
+		var owner *locGroup
 		if ld.group != undefined32 {
 			lg, ok := lgs[ld.group]
 			if !ok {
 				return nil, defErr(ld.rec, "location %d refers to location group %d, which is not defined", ld.id, ld.group)
 			}
-			stn = lg.stParent
+			if owner, err = owningGroup(lgs, lg, defErr); err != nil {
+				return nil, err
+			}
+			stn = owner.stParent
 		}
 		ni, ok := nodeOf[stn]
 		if !ok {
@@ -234,7 +239,28 @@ func (a *Archive) buildModel() (*model, error) {
 		if ld.numEvents > trace.MaxEvents {
 			return nil, defErr(ld.rec, "location %d announces %d events, more than %d", ld.id, ld.numEvents, uint64(trace.MaxEvents))
 		}
-		t.Locations = append(t.Locations, &trace.Location{ID: ld.id, Name: name, Node: ni})
+		// The process: the owning location group, or (no group) one of
+		// the location's own.
+		pi, ok := int32(-1), false
+		if owner != nil {
+			pi, ok = procOf[owner.id]
+		}
+		if !ok {
+			pname := name
+			if owner != nil {
+				if pname, err = a.strOf(owner.name, fmt.Sprintf("location group %d", owner.id), g.records[owner.rec].off); err != nil {
+					return nil, err
+				}
+				procOf[owner.id] = int32(len(t.Processes))
+			}
+			pi = int32(len(t.Processes))
+			t.Processes = append(t.Processes, trace.Process{Name: pname})
+		}
+		kind := trace.LocationKind(ld.typ)
+		if kind > trace.LocationMetric {
+			kind = trace.LocationUnknown
+		}
+		t.Locations = append(t.Locations, &trace.Location{ID: ld.id, Name: name, Node: ni, Process: pi, Kind: kind})
 	}
 	for i, r := range g.regions {
 		if m.regions.has(uint64(r.id)) {
@@ -245,7 +271,7 @@ func (a *Archive) buildModel() (*model, error) {
 			return nil, err
 		}
 		m.regions.set(uint64(r.id), uint32(i))
-		t.Regions = append(t.Regions, trace.Region{Name: name})
+		t.Regions = append(t.Regions, trace.Region{Name: name, Role: trace.RegionRole(r.role), Paradigm: trace.Paradigm(r.paradigm)})
 	}
 	groups := map[uint32]*groupDef{}
 	commLocs := map[uint8]*groupDef{} // COMM_LOCATIONS group by paradigm
@@ -277,11 +303,13 @@ func (a *Archive) buildModel() (*model, error) {
 			return nil, err
 		}
 		var members []int32
+		var paradigm trace.Paradigm
 		if !c.inter && c.group != undefined32 {
 			gr, ok := groups[c.group]
 			if !ok {
 				return nil, fmt.Errorf("otf2: %s.def: %s refers to group %d, which is not defined", a.name, what, c.group)
 			}
+			paradigm = trace.Paradigm(gr.paradigm)
 			switch {
 			case gr.typ == groupCommSelf:
 				if (len(m.selfComms)+1)*len(t.Locations) > maxSelfComms {
@@ -290,7 +318,7 @@ func (a *Archive) buildModel() (*model, error) {
 				m.selfComms = append(m.selfComms, c.id)
 				m.selfBase = append(m.selfBase, uint32(len(t.Comms)))
 				for li := range t.Locations {
-					t.Comms = append(t.Comms, trace.Comm{Name: name, Members: []int32{int32(li)}})
+					t.Comms = append(t.Comms, trace.Comm{Name: name, Paradigm: paradigm, Members: []int32{int32(li)}})
 				}
 				continue
 			case gr.typ == groupCommLocations || gr.typ == groupLocations || gr.flags&groupFlagGlobalMembers != 0:
@@ -315,9 +343,26 @@ func (a *Archive) buildModel() (*model, error) {
 			}
 		}
 		m.comms.set(uint64(c.id), uint32(len(t.Comms)))
-		t.Comms = append(t.Comms, trace.Comm{Name: name, Members: members})
+		t.Comms = append(t.Comms, trace.Comm{Name: name, Paradigm: paradigm, Members: members})
 	}
 	return m, nil
+}
+
+// owningGroup returns the location group that owns lg's locations as a
+// process: lg itself, or for a group that is not a process (an
+// accelerator's, OTF2 3.0) the process group that created it.
+func owningGroup(lgs map[uint32]*locGroup, lg *locGroup, defErr func(rec int, format string, args ...any) error) (*locGroup, error) {
+	for range len(lgs) + 1 {
+		if lg.typ == locGroupTypeProcess || lg.creator == undefined32 {
+			return lg, nil
+		}
+		c, ok := lgs[lg.creator]
+		if !ok {
+			return nil, defErr(lg.rec, "location group %d: its creating location group %d is not defined", lg.id, lg.creator)
+		}
+		lg = c
+	}
+	return nil, defErr(lg.rec, "location group %d: its creating location groups form a cycle", lg.id)
 }
 
 // Read reads the whole archive into the trace model. Events keep their raw

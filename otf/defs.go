@@ -58,6 +58,10 @@ type locGroup struct {
 	name     uint32
 	typ      uint8
 	stParent uint32
+	// creator is the creating location group (OTF2 3.0: the process that
+	// owns an accelerator's location group), undefined32 if none.
+	creator uint32
+	rec     int // index of its record in globalDefs.records
 }
 
 type locDef struct {
@@ -70,8 +74,10 @@ type locDef struct {
 }
 
 type regionDef struct {
-	id   uint32
-	name uint32
+	id       uint32
+	name     uint32
+	role     uint8 // OTF2 1.1; 0 (unknown) in older archives
+	paradigm uint8
 }
 
 type groupDef struct {
@@ -152,13 +158,16 @@ func readGlobalDefs(name string, r io.Reader, chunkSize int) (*globalDefs, error
 			n := stNode{id: d.u32c(), name: d.u32c(), class: d.u32c(), parent: d.u32c()}
 			g.stNodes = append(g.stNodes, n)
 		case defLocationGroup:
-			lg := locGroup{id: d.u32c(), name: d.u32c(), typ: d.u8(), stParent: d.u32c()}
+			lg := locGroup{id: d.u32c(), name: d.u32c(), typ: d.u8(), stParent: d.u32c(), creator: undefined32, rec: len(g.records) - 1}
+			if d.err == nil && d.left() > 0 {
+				lg.creator = d.u32c()
+			}
 			g.locGroups = append(g.locGroups, lg)
 		case defLocation:
 			l := locDef{id: d.u64c(), name: d.u32c(), typ: d.u8(), numEvents: d.u64c(), group: d.u32c(), rec: len(g.records) - 1}
 			g.locations = append(g.locations, l)
 		case defRegion:
-			g.regions = append(g.regions, regionDef{id: d.u32c(), name: d.u32c()})
+			g.regions = append(g.regions, parseRegion(&d))
 		case defGroup:
 			gr := groupDef{id: d.u32c(), name: d.u32c()}
 			d.u8() // groupTypePre12
@@ -194,6 +203,34 @@ func readGlobalDefs(name string, r io.Reader, chunkSize int) (*globalDefs, error
 		return nil, &FormatError{File: name, Offset: g.records[g.clockRec].off, Err: fmt.Errorf("%w: timer resolution 0", ErrFormat)}
 	}
 	return g, nil
+}
+
+// parseRegion decodes the fields of a Region definition the model keeps:
+// id, name and, from OTF2 1.1 on, role and paradigm (after description,
+// the withdrawn regionType, sourceFile, begin and end line and
+// canonicalName).
+func parseRegion(d *dec) regionDef {
+	r := regionDef{id: d.u32c(), name: d.u32c()}
+	if d.err != nil {
+		return r
+	}
+	// The rest on a copy: an OTF2 1.0 region ends after its line numbers,
+	// and the reader has always needed only the id and name.
+	rest := *d
+	rest.u32c() // description
+	rest.u8()   // regionType (withdrawn in 1.1, still written)
+	rest.u32c() // sourceFile
+	rest.u32c() // beginLineNumber
+	rest.u32c() // endLineNumber
+	if rest.err != nil || rest.left() == 0 {
+		return r
+	}
+	rest.u32c() // canonicalName
+	role, paradigm := rest.u8(), rest.u8()
+	if rest.err == nil {
+		r.role, r.paradigm = role, paradigm
+	}
+	return r
 }
 
 // localDefs is what the reader keeps of one location's local definitions.

@@ -1,0 +1,89 @@
+package otf
+
+import (
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/clc-tools/clc/internal/tracetest"
+	"github.com/clc-tools/clc/trace"
+)
+
+// hybridModel returns a random hybrid trace (threads, teams, locks,
+// tasks, pthreads, metric locations) with non-negative times and a legacy
+// OpenMP task event on every master thread.
+func hybridModel(seed uint64) *trace.Trace {
+	rng := rand.New(rand.NewPCG(seed, 5))
+	tr, _ := tracetest.Random(rng, tracetest.Config{Locations: 3, Nodes: 2, Ops: 120, Latency: 5,
+		Offset: 50, Drift: 1e-4, Init: true, Threads: 3, Metrics: true})
+	for _, l := range tr.Locations {
+		ts := l.Events.Time
+		for j := range ts {
+			ts[j] += 1000
+			if j > 0 && ts[j] < ts[j-1] {
+				ts[j] = ts[j-1]
+			}
+		}
+	}
+	for r := range 3 {
+		ev := &tr.Locations[r].Events
+		ev.AppendThread(trace.KindThreadTaskCreate, ev.Time[ev.Len()-1], trace.Thread{Legacy: true, Model: trace.ParadigmOpenMP, Team: trace.NoComm, Sequence: 1<<40 | uint64(r)})
+	}
+	return tr
+}
+
+// A hybrid model written as an archive: the reference library reads the
+// same thread records (legacy OpenMP ones included), otf2-print -Werror
+// accepts the definitions, and our reader gives back the model —
+// processes, location kinds, region roles and paradigms, team
+// communicators with their paradigm, every thread event's payload.
+func TestWriteReadThreads(t *testing.T) {
+	want := hybridModel(1)
+	require.NoError(t, want.Validate())
+	dir := filepath.Join(t.TempDir(), "h")
+	require.NoError(t, WriteTrace(dir, want, nil))
+	checkOTF2(t, filepath.Join(dir, "traces.otf2"))
+	py := pyDump(t, filepath.Join(dir, "traces.otf2"))
+	require.Equal(t, modelLines(want), py)
+
+	a, err := Open(dir)
+	require.NoError(t, err)
+	got, err := a.Read(nil)
+	require.NoError(t, err)
+	require.NoError(t, got.Validate())
+	require.Len(t, got.Processes, len(want.Processes))
+	require.Len(t, got.Locations, len(want.Locations))
+	for li, l := range want.Locations {
+		g := got.Locations[li]
+		require.Equal(t, l.Process, g.Process, "location %d", li)
+		require.Equal(t, l.Kind, g.Kind, "location %d", li)
+		require.Equal(t, l.Events.Kind, g.Events.Kind, "location %d", li)
+		require.Equal(t, l.Events.Time, g.Events.Time, "location %d", li)
+		require.Equal(t, l.Events.Threads, g.Events.Threads, "location %d", li)
+	}
+	for ri, r := range want.Regions {
+		if r.Role != 0 {
+			require.Equal(t, r, got.Regions[ri], "region %d", ri)
+		}
+	}
+	for ci, c := range want.Comms {
+		require.Equal(t, c.Members, got.Comms[ci].Members, "communicator %d", ci)
+		require.Equal(t, commParadigm(c.Paradigm), got.Comms[ci].Paradigm, "communicator %d", ci)
+	}
+}
+
+// Rewriting a hybrid archive with its own times reproduces what
+// otf2-print shows, thread records included.
+func TestRewriteThreadsIdentity(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "h")
+	require.NoError(t, WriteTrace(dir, hybridModel(2), nil))
+	a, err := Open(dir)
+	require.NoError(t, err)
+	tr, err := a.Read(nil)
+	require.NoError(t, err)
+	out := filepath.Join(t.TempDir(), "out")
+	require.NoError(t, a.Rewrite(out, tr, nil))
+	require.Equal(t, eventLines(otf2Print(t, filepath.Join(dir, "traces.otf2"))), eventLines(otf2Print(t, filepath.Join(out, "traces.otf2"))))
+}
