@@ -48,10 +48,7 @@ func TestWriteReadThreads(t *testing.T) {
 	py := pyDump(t, filepath.Join(dir, "traces.otf2"))
 	require.Equal(t, modelLines(want), py)
 
-	a, err := Open(dir)
-	require.NoError(t, err)
-	got, err := a.Read(nil)
-	require.NoError(t, err)
+	_, got := openRead(t, dir)
 	require.NoError(t, got.Validate())
 	require.Len(t, got.Processes, len(want.Processes))
 	require.Len(t, got.Locations, len(want.Locations))
@@ -79,11 +76,18 @@ func TestWriteReadThreads(t *testing.T) {
 func TestRewriteThreadsIdentity(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "h")
 	require.NoError(t, WriteTrace(dir, hybridModel(2), nil))
+	a, tr := openRead(t, dir)
+	out := filepath.Join(t.TempDir(), "out")
+	require.NoError(t, a.Rewrite(out, tr, nil))
+	require.Equal(t, eventLines(otf2Print(t, filepath.Join(dir, "traces.otf2"))), eventLines(otf2Print(t, filepath.Join(out, "traces.otf2"))))
+}
+
+// openRead opens and reads the archive in dir.
+func openRead(t *testing.T, dir string) (*Archive, *trace.Trace) {
+	t.Helper()
 	a, err := Open(dir)
 	require.NoError(t, err)
 	tr, err := a.Read(nil)
 	require.NoError(t, err)
-	out := filepath.Join(t.TempDir(), "out")
-	require.NoError(t, a.Rewrite(out, tr, nil))
-	require.Equal(t, eventLines(otf2Print(t, filepath.Join(dir, "traces.otf2"))), eventLines(otf2Print(t, filepath.Join(out, "traces.otf2"))))
+	return a, tr
 }
