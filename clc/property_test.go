@@ -121,6 +121,21 @@ func TestParallelEqualsSerial(t *testing.T) {
 		for k, c := range g.Sync {
 			relations[k] += c
 		}
+		shm := p.InTicks(tr.Resolution).Lat.Shared
+		if cfg.Threads > 1 {
+			indep := tracetest.SharedOrder(tr, tracetest.Times(tr), shm)
+			for _, k := range []replay.SyncKind{replay.SyncFork, replay.SyncJoin, replay.SyncLock, replay.SyncTaskCreate, replay.SyncThreadCreate, replay.SyncThreadJoin} {
+				require.Equal(t, indep[k.String()].Relations, g.Sync[k], "%s: %s relations, independent checker against the matcher", name, k)
+			}
+			for _, k := range []replay.SyncKind{replay.SyncBarrier, replay.SyncTaskWait} {
+				require.GreaterOrEqual(t, indep[k.String()].Relations, g.Sync[k], "%s: %s relations", name, k)
+			}
+			if !cfg.ThreadClocks && shm == 0 {
+				for k, o := range indep {
+					require.Zero(t, o.Violations, "%s: the input's %s order is intact", name, k)
+				}
+			}
+		}
 		want, wantPasses := serialCLC(tr, g, p)
 		sharedJumps += wantPasses[len(wantPasses)-1].SharedJumps
 		for _, procs := range []int{1, 2} {
@@ -131,6 +146,11 @@ func TestParallelEqualsSerial(t *testing.T) {
 			require.Equal(t, want, res.Times, "%s: times, GOMAXPROCS=%d", name, procs)
 			checkOracles(t, tr, g, p, res.Times, res.Dropped.Total())
 			checkMoved(t, tr, res, name)
+			if cfg.Threads > 1 && res.Dropped.Total() == 0 {
+				for k, o := range tracetest.SharedOrder(tr, res.Times, shm) {
+					require.Zero(t, o.Violations, "%s: %s order after correction (independent checker)", name, k)
+				}
+			}
 		}
 	}
 }

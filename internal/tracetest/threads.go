@@ -25,6 +25,7 @@ type hybrid struct {
 	team       []uint32
 	contingent []uint32
 	order      map[[2]int]uint32 // (rank, lock) → next acquisition order
+	free       map[[2]int]int64  // (rank, lock) → true time of the last release
 	seq        []uint64          // per rank: next thread sequence count
 	gen        []uint32          // per location: next task generation number
 }
@@ -34,7 +35,7 @@ type hybrid struct {
 func (g *gen) addThreads() *hybrid {
 	tr, cfg := g.tr, g.cfg
 	n, nt := cfg.Locations, cfg.Threads
-	h := &hybrid{members: make([][]int, n), metric: make([]int, n), order: map[[2]int]uint32{},
+	h := &hybrid{members: make([][]int, n), metric: make([]int, n), order: map[[2]int]uint32{}, free: map[[2]int]int64{},
 		seq: make([]uint64, n), gen: make([]uint32, len(g.now))}
 	tr.Regions = append(tr.Regions,
 		trace.Region{Name: "!$omp parallel", Role: trace.RoleParallel, Paradigm: trace.ParadigmOpenMP},
@@ -204,18 +205,17 @@ func (g *gen) lockSection(r int, mem []int) {
 	lock := g.rng.IntN(2)
 	order := slices.Clone(mem)
 	g.rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-	free := int64(0)
+	k := [2]int{r, lock}
 	for _, l := range order {
 		if g.rng.IntN(4) == 0 {
 			continue // this member skips it
 		}
-		k := [2]int{r, lock}
 		o := g.hy.order[k]
 		g.hy.order[k]++
 		th := trace.Thread{Model: trace.ParadigmOpenMP, Team: trace.NoComm, Lock: uint32(lock), Order: o}
 		g.region(l, trace.KindEnter, RegCritical, g.step(l))
-		g.thread(l, trace.KindThreadAcquireLock, max(g.step(l), free+g.shm()), th)
-		free = g.thread(l, trace.KindThreadReleaseLock, g.step(l)+g.rng.Int64N(40), th)
+		g.thread(l, trace.KindThreadAcquireLock, max(g.step(l), g.hy.free[k]+g.shm()), th)
+		g.hy.free[k] = g.thread(l, trace.KindThreadReleaseLock, g.step(l)+g.rng.Int64N(40), th)
 		g.region(l, trace.KindLeave, RegCritical, g.step(l))
 	}
 }
