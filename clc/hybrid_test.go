@@ -7,7 +7,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clc-tools/clc/internal/tracetest"
+	"github.com/clc-tools/clc/measure"
+	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/replay"
+	"github.com/clc-tools/clc/sim"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -75,7 +78,7 @@ func (b *hybridBuilder) correct(t *testing.T) (*replay.Graph, [][]int64) {
 	for _, l := range b.tr.Locations {
 		node = append(node, l.Node)
 	}
-	v := CheckViolations(res.Times, g, node, p.InTicks(b.tr.Resolution).Lat, 1)
+	v := measure.ClockCondition(res.Times, g, node, p.InTicks(b.tr.Resolution).Lat, 1)
 	require.Zero(t, v.Total().Violations)
 	require.Zero(t, v.SharedTotal().Violations)
 	for k, o := range tracetest.SharedOrder(b.tr, res.Times, 0) {
@@ -177,4 +180,56 @@ func TestHybridMetricFollowsMaster(t *testing.T) {
 	_, lc := b.correct(t)
 	require.Equal(t, []int64{110, 140, 220, 230}, lc[1]) // recv, enter, enter, leave
 	require.Equal(t, []int64{85, 115, 225, 235}, lc[2])
+}
+
+// withoutShared returns g without its shared-memory relations: the
+// happened-before relation clc had before it knew threads.
+func withoutShared(g *replay.Graph) *replay.Graph {
+	c := *g
+	c.Deps = make([][]replay.Dep, len(g.Deps))
+	for li, ds := range g.Deps {
+		for _, d := range ds {
+			if d.Role == replay.RoleSyncSend || d.Role == replay.RoleSyncRecv {
+				continue
+			}
+			if (d.Role == replay.RoleCollSend || d.Role == replay.RoleCollRecv) && g.Instances[d.Ref].Kind != 0 {
+				continue
+			}
+			c.Deps[li] = append(c.Deps[li], d)
+		}
+	}
+	c.Sync = [replay.NumSyncKinds]int64{}
+	return &c
+}
+
+// The cause of issue 9's measurement: on a hybrid run whose threads read
+// their node's clock (its shared-memory order intact after
+// pre-synchronisation, which gives every thread of a process the same
+// correction), a CLC that moves only the MPI events — the masters' —
+// leaves team begins before their forks and barrier exits before the
+// last entry; with the shared-memory relations, nothing.
+func TestHybridOrderNeedsSharedRelations(t *testing.T) {
+	cfg := sim.DefaultConfig()
+	cfg.Ranks, cfg.RanksPerNode, cfg.Threads, cfg.Steps, cfg.Events = 8, 2, 4, 40, 0
+	cfg.Compute, cfg.ClockWander = 8*time.Millisecond, 20*time.Microsecond
+	rec, _, err := sim.Generate(cfg)
+	require.NoError(t, err)
+	_, err = presync.Apply(rec, nil)
+	require.NoError(t, err)
+	for k, o := range tracetest.SharedOrder(rec, tracetest.Times(rec), 0) {
+		require.Zero(t, o.Violations, "pre-synchronised: %s", k)
+	}
+	g, err := replay.Match(rec, nil)
+	require.NoError(t, err)
+	old, err := Correct(rec, withoutShared(g), DefaultParams(), nil)
+	require.NoError(t, err)
+	broken := tracetest.SharedOrder(rec, old.Times, 0)
+	require.Positive(t, broken["fork"].Violations)
+	require.Positive(t, broken["barrier"].Violations)
+	t.Logf("MPI relations only: %+v", broken)
+	res, err := Correct(rec, g, DefaultParams(), nil)
+	require.NoError(t, err)
+	for k, o := range tracetest.SharedOrder(rec, res.Times, 0) {
+		require.Zero(t, o.Violations, "with the shared-memory relations: %s", k)
+	}
 }
