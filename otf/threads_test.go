@@ -2,6 +2,7 @@ package otf
 
 import (
 	"math/rand/v2"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -90,4 +91,45 @@ func openRead(t *testing.T, dir string) (*Archive, *trace.Trace) {
 	tr, err := a.Read(nil)
 	require.NoError(t, err)
 	return a, tr
+}
+
+// A hybrid archive written by the reference library as Score-P lays one
+// out (testdata/otf2/genhybrid.py): our reader sees the events the
+// reference reader sees, the location groups as processes (threads and
+// metric location each with their process), thread teams and contingents
+// resolved through their paradigm's COMM_LOCATIONS group, region roles.
+func TestReadReferenceHybrid(t *testing.T) {
+	py := needPythonOTF2(t)
+	dir := t.TempDir()
+	out, err := exec.Command(py, "../testdata/otf2/genhybrid.py", dir, "3", "3", "4", "7").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	_, tr := openRead(t, filepath.Join(dir, "rec"))
+	require.NoError(t, tr.Validate())
+	require.Equal(t, modelLines(tr), pyDump(t, filepath.Join(dir, "rec", "traces.otf2")))
+	require.Len(t, tr.Processes, 3)
+	kinds := map[trace.LocationKind]int{}
+	for li, l := range tr.Locations {
+		kinds[l.Kind]++
+		require.Equal(t, int32(li/4), l.Process, "location %d", li)
+	}
+	require.Equal(t, map[trace.LocationKind]int{trace.LocationCPUThread: 9, trace.LocationMetric: 3}, kinds)
+	teams := 0
+	for _, c := range tr.Comms {
+		if c.Name == "OpenMP thread team" {
+			require.Equal(t, trace.ParadigmOpenMP, c.Paradigm)
+			require.Len(t, c.Members, 3)
+			for _, m := range c.Members {
+				require.Equal(t, tr.Locations[c.Members[0]].Process, tr.Locations[m].Process)
+			}
+			teams++
+		}
+	}
+	require.Equal(t, 3, teams)
+	roles := map[trace.RegionRole]bool{}
+	for _, r := range tr.Regions {
+		roles[r.Role] = true
+	}
+	for _, r := range []trace.RegionRole{trace.RoleParallel, trace.RoleBarrier, trace.RoleImplicitBarrier, trace.RoleTaskWait, trace.RoleCritical} {
+		require.True(t, roles[r], "role %d", r)
+	}
 }
