@@ -159,6 +159,9 @@ func instanceViolations(g *replay.Graph, in uint32, times [][]int64, node []int3
 	if g.Instances[in].Class == replay.ClassScan {
 		return scanViolations(parts, times, node, lat)
 	}
+	if lat.Intra == lat.Inter {
+		return flatViolations(parts, times, lat.Intra)
+	}
 	// Sender values, overall and per node.
 	var all []int64
 	perNode := map[int32][]int64{}
@@ -216,6 +219,58 @@ func instanceViolations(g *replay.Graph, in uint32, times [][]int64, node []int3
 		}
 		if ms, ok := maxOther(&ns, self == 1, selfV); ok && ms+lat.Intra > r {
 			m.MaxViolation = max(m.MaxViolation, ms+lat.Intra-r)
+		}
+	}
+	return m
+}
+
+// flatViolations counts the violating logical pairs of an instance whose
+// members are all mu apart (a shared-memory instance, or equal
+// latencies): the per-node bookkeeping of instanceViolations is not needed.
+func flatViolations(parts []replay.Part, times [][]int64, mu int64) MessageStats {
+	var m MessageStats
+	var all []int64
+	for _, p := range parts {
+		if p.Send != replay.NoEvent {
+			all = append(all, times[p.Loc][p.Send])
+		}
+	}
+	if len(all) == 0 {
+		return m
+	}
+	allS := newSortedVals(all)
+	for _, p := range parts {
+		if p.Recv == replay.NoEvent {
+			continue
+		}
+		r := times[p.Loc][p.Recv]
+		self := int64(0)
+		var selfV int64
+		if p.Send != replay.NoEvent {
+			self, selfV = 1, times[p.Loc][p.Send]
+		}
+		m.Messages += int64(len(all)) - self
+		cnt, sum := allS.above(r)
+		vc, vs := allS.above(r - mu)
+		if self == 1 {
+			if selfV > r {
+				cnt, sum = cnt-1, sum-selfV
+			}
+			if selfV > r-mu {
+				vc, vs = vc-1, vs-selfV
+			}
+		}
+		m.Reversed += cnt
+		m.SumDisplacement += sum - cnt*r
+		m.Violations += vc
+		m.SumViolation += vs + vc*(mu-r)
+		if mx, ok := maxOther(&allS, self == 1, selfV); ok {
+			if mx > r {
+				m.MaxDisplacement = max(m.MaxDisplacement, mx-r)
+			}
+			if mx+mu > r {
+				m.MaxViolation = max(m.MaxViolation, mx+mu-r)
+			}
 		}
 	}
 	return m

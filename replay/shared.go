@@ -24,9 +24,15 @@ type evRef struct {
 	idx uint32
 }
 
+// locDep is a dependency of a location.
+type locDep struct {
+	loc int32
+	dep Dep
+}
+
 // syncOut collects the relations of one process.
 type syncOut struct {
-	deps   map[int32][]Dep // instance roles refer to indices into inst
+	deps   []locDep // instance roles refer to indices into inst
 	inst   []Instance
 	parts  []Part
 	issues Issues
@@ -34,10 +40,7 @@ type syncOut struct {
 }
 
 func (o *syncOut) addDep(loc int32, d Dep) {
-	if o.deps == nil {
-		o.deps = map[int32][]Dep{}
-	}
-	o.deps[loc] = append(o.deps[loc], d)
+	o.deps = append(o.deps, locDep{loc, d})
 }
 
 func (o *syncOut) issue(kind IssueKind, loc int32, idx uint32, format string, args ...any) {
@@ -104,7 +107,18 @@ func matchShared(t *trace.Trace, g *Graph, parallel int) {
 			outs[pi] = matchProcess(t, procs[pi], rc)
 		}
 	})
-	extra := make([][]Dep, len(t.Locations))
+	// The dependencies by location: counted first, then placed.
+	count := make([]int, len(t.Locations)+1)
+	for pi := range outs {
+		for _, ld := range outs[pi].deps {
+			count[ld.loc+1]++
+		}
+	}
+	for i := 1; i < len(count); i++ {
+		count[i] += count[i-1]
+	}
+	all := make([]Dep, count[len(count)-1])
+	next := slices.Clone(count[:len(count)-1])
 	for pi := range outs {
 		o := &outs[pi]
 		base, pbase := uint32(len(g.Instances)), uint32(len(g.Parts))
@@ -113,25 +127,30 @@ func matchShared(t *trace.Trace, g *Graph, parallel int) {
 			g.Instances = append(g.Instances, in)
 		}
 		g.Parts = append(g.Parts, o.parts...)
-		for loc, ds := range o.deps {
-			for _, d := range ds {
-				if d.Role == RoleCollSend || d.Role == RoleCollRecv {
-					d.Ref += base
-				}
-				extra[loc] = append(extra[loc], d)
+		for _, ld := range o.deps {
+			d := ld.dep
+			if d.Role == RoleCollSend || d.Role == RoleCollRecv {
+				d.Ref += base
 			}
+			all[next[ld.loc]] = d
+			next[ld.loc]++
 		}
 		g.Issues.Merge(&o.issues)
 		for k, n := range o.counts {
 			g.Sync[k] += n
 		}
 	}
-	par.ForEach(len(extra), parallel, func(li int) {
-		if len(extra[li]) == 0 {
+	par.ForEach(len(t.Locations), parallel, func(li int) {
+		extra := all[count[li]:count[li+1]:count[li+1]]
+		if len(extra) == 0 {
 			return
 		}
-		slices.SortStableFunc(extra[li], func(a, b Dep) int { return cmp.Compare(a.Idx, b.Idx) })
-		g.Deps[li] = mergeDeps(g.Deps[li], extra[li])
+		// A total order (an event's roles by role and reference), so the
+		// result does not depend on the sort.
+		slices.SortFunc(extra, func(a, b Dep) int {
+			return cmp.Or(cmp.Compare(a.Idx, b.Idx), cmp.Compare(a.Role, b.Role), cmp.Compare(a.Ref, b.Ref), cmp.Compare(a.Peer, b.Peer))
+		})
+		g.Deps[li] = mergeDeps(g.Deps[li], extra)
 	})
 }
 
