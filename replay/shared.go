@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -145,12 +144,14 @@ func matchShared(t *trace.Trace, g *Graph, parallel int) {
 		if len(extra) == 0 {
 			return
 		}
-		// A total order (an event's roles by role and reference), so the
-		// result does not depend on the sort.
-		slices.SortFunc(extra, func(a, b Dep) int {
-			return cmp.Or(cmp.Compare(a.Idx, b.Idx), cmp.Compare(a.Role, b.Role), cmp.Compare(a.Ref, b.Ref), cmp.Compare(a.Peer, b.Peer))
-		})
-		g.Deps[li] = mergeDeps(g.Deps[li], extra)
+		// By event, an event's roles in the (deterministic) order they
+		// were found: a stable radix pass.
+		perm := groupBy(len(extra), func(i int) uint32 { return extra[i].Idx }, uint32(max(t.Locations[li].Events.Len()-1, 0)))
+		sorted := make([]Dep, len(extra))
+		for i, p := range perm {
+			sorted[i] = extra[p]
+		}
+		g.Deps[li] = mergeDeps(g.Deps[li], sorted)
 	})
 }
 
