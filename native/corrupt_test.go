@@ -313,7 +313,7 @@ func TestNativeManifestV3Errors(t *testing.T) {
 		`"process":0,`, ``, `"process":1,`, ``, `,"role":1,"paradigm":1`, ``, `,"role":5,"paradigm":3`, ``,
 		`,"role":16,"paradigm":3`, ``, `"paradigm":3,`, ``, `"kind":"cpu-thread",`, ``, `"kind":"metric",`, ``).Replace(s)
 	require.NoError(t, os.WriteFile(mpath, []byte(noProc), 0o666))
-	_, err = ReadDir(dir, nil)
+	_, err = ReadDir(dir, &ReadOptions{Parallel: 1}) // the first location's stream fails first
 	var fe *FormatError
 	require.ErrorAs(t, err, &fe)
 	require.Equal(t, filepath.Join(dir, EventsDirName, "0"+StreamExt), fe.Path, "%v", err)
