@@ -145,17 +145,27 @@ func steeper(target, ra, da, rb, db int64) bool {
 }
 
 // limits computes the send limits of location li from the forward-pass
-// times of all locations.
-func limits(li int, deps []replay.Dep, times [][]int64, node []int32, lat replay.Latency, recvAgg []instLimits) []sendLimit {
+// times of all locations. An event with several send roles gets the
+// smallest of their limits.
+func limits(li int, deps []replay.Dep, times [][]int64, node []int32, lat replay.Latency, g *replay.Graph, recvAgg []instLimits) []sendLimit {
 	var out []sendLimit
+	add := func(idx uint32, lim int64) {
+		if n := len(out); n > 0 && out[n-1].idx == idx {
+			out[n-1].limit = min(out[n-1].limit, lim)
+			return
+		}
+		out = append(out, sendLimit{idx: idx, limit: lim})
+	}
 	for _, d := range deps {
 		switch d.Role {
 		case replay.RoleSend:
-			lim := times[d.Peer][d.Ref] - lat.Between(node[li], node[d.Peer])
-			out = append(out, sendLimit{idx: d.Idx, limit: lim})
+			add(d.Idx, times[d.Peer][d.Ref]-lat.Between(node[li], node[d.Peer]))
+		case replay.RoleSyncSend:
+			add(d.Idx, times[d.Peer][d.Ref]-lat.Shared)
 		case replay.RoleCollSend:
-			if lim, ok := recvAgg[d.Ref].limitFor(int32(li), node[li], d.Peer, lat); ok {
-				out = append(out, sendLimit{idx: d.Idx, limit: lim})
+			il := lat.ForSync(g.Instances[d.Ref].Kind)
+			if lim, ok := recvAgg[d.Ref].limitFor(int32(li), node[li], d.Peer, il); ok {
+				add(d.Idx, lim)
 			}
 		}
 	}
@@ -183,6 +193,7 @@ func (il *instLimits) limitFor(loc, node, rank int32, lat replay.Latency) (int64
 // buildInstLimits computes instLimits for instance in.
 func buildInstLimits(g *replay.Graph, in uint32, times [][]int64, node []int32, lat replay.Latency) instLimits {
 	parts := g.InstanceParts(in)
+	lat = lat.ForSync(g.Instances[in].Kind)
 	var il instLimits
 	if g.Instances[in].Class == replay.ClassScan {
 		il.scan = make([]int64, len(parts))

@@ -14,9 +14,14 @@ import (
 
 // benchTrace simulates a pre-synchronised trace.
 func benchTrace(b *testing.B, ranks, perNode int, events int64, wander time.Duration) *trace.Trace {
+	return benchTraceThreads(b, ranks, perNode, 1, events, wander)
+}
+
+// benchTraceThreads simulates a pre-synchronised hybrid trace.
+func benchTraceThreads(b *testing.B, ranks, perNode, threads int, events int64, wander time.Duration) *trace.Trace {
 	b.Helper()
 	c := sim.DefaultConfig()
-	c.Ranks, c.RanksPerNode, c.Events, c.Seed = ranks, perNode, events, 7
+	c.Ranks, c.RanksPerNode, c.Threads, c.Events, c.Seed = ranks, perNode, threads, events, 7
 	c.Compute, c.ClockWander = 2*time.Millisecond, wander
 	if wander == 0 {
 		c.PerfectClocks()
@@ -81,6 +86,23 @@ func BenchmarkViolationDensity(b *testing.B) {
 	for _, w := range []time.Duration{0, 2 * time.Microsecond, 10 * time.Microsecond, 50 * time.Microsecond} {
 		b.Run(fmt.Sprintf("wander=%v", w), func(b *testing.B) {
 			runCorrect(b, benchTrace(b, 16, 4, 1_000_000, w))
+		})
+	}
+}
+
+// BenchmarkCorrectHybrid: about 10^7 events of 16 ranks with 1 (MPI
+// only), 4, 16 and 64 threads each: matching and correction per event,
+// where a barrier of a 64-thread team is one aggregated instance.
+//
+//	go test ./clc -run XXX -bench CorrectHybrid -benchtime 3x
+func BenchmarkCorrectHybrid(b *testing.B) {
+	for _, threads := range []int{1, 4, 16, 64} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			events := int64(10_000_000)
+			if testing.Short() {
+				events = 1_000_000
+			}
+			runCorrect(b, benchTraceThreads(b, 16, 4, threads, events, 10*time.Microsecond))
 		})
 	}
 }

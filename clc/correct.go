@@ -18,6 +18,9 @@ type Pass struct {
 	Jumps int64
 	// MaxShift is the largest corrected − original time of the pass, in ticks.
 	MaxShift int64
+	// SharedJumps counts the jumps a shared-memory relation caused (the
+	// receive moved with another thread of its process).
+	SharedJumps int64
 }
 
 // Result is the outcome of a correction.
@@ -223,7 +226,8 @@ type Options struct {
 // The trace is not changed: the corrected times are returned in
 // Result.Times. It copies every time column; CorrectInPlace does not.
 func Correct(t *trace.Trace, g *replay.Graph, p Params, opt *Options) (*Result, error) {
-	in := Input{Resolution: t.Resolution, Times: make([][]int64, len(t.Locations)), Node: make([]int32, len(t.Locations))}
+	in := Input{Resolution: t.Resolution, Times: make([][]int64, len(t.Locations)), Node: make([]int32, len(t.Locations)),
+		Follow: Leader(t, g)}
 	for i, l := range t.Locations {
 		in.Times[i] = append(make([]int64, 0, len(l.Events.Time)), l.Events.Time...)
 		in.Node[i] = l.Node
@@ -242,6 +246,10 @@ type Input struct {
 	Times      [][]int64
 	Node       []int32
 	Resolution uint64
+	// Follow gives, per location, the location whose correction it
+	// follows (Leader: a passive location follows its process's master),
+	// or −1; nil means none follows.
+	Follow []int32
 }
 
 // CorrectInPlace runs the controlled logical clock over in.Times, whose
@@ -300,6 +308,10 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 	sorted := make([]bool, n)
 	par.ForEach(n, np, func(li int) { sorted[li] = slices.IsSorted(times[li]) })
 
+	kinds := make([]replay.SyncKind, len(g.Instances))
+	for i := range g.Instances {
+		kinds[i] = g.Instances[i].Kind
+	}
 	gamma, informed := p.Gamma, p.InformedGamma
 	outs := make([]locForward, n)
 	for pass := 1; ; pass++ {
@@ -315,7 +327,7 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 			if ref[li] {
 				kn = locKnobs{k: kref}
 			}
-			fw[li] = newForward(li, times[li], sorted[li], g.Deps[li], kn, &res.Moved[li])
+			fw[li] = newForward(li, times[li], sorted[li], g.Deps[li], kinds, kn, &res.Moved[li])
 		}
 		err := replay.Run(x, n, np, func(li int) (bool, error) { return fw[li].step(x) })
 		if err != nil {
@@ -328,6 +340,11 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 		for i := range outs {
 			ps.Jumps += int64(len(outs[i].jumps))
 			ps.MaxShift = max(ps.MaxShift, outs[i].maxShift)
+			for _, jp := range outs[i].jumps {
+				if jp.Shared {
+					ps.SharedJumps++
+				}
+			}
 		}
 		res.Passes = append(res.Passes, ps)
 		if ps.MaxShift <= res.Threshold || pass >= p.MaxPasses {
@@ -358,7 +375,7 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 		lims := make([][]sendLimit, n)
 		par.ForEach(n, np, func(li int) {
 			if len(outs[li].jumps) > 0 && !ref[li] {
-				lims[li] = limits(li, g.Deps[li], times, node, k.Lat, il)
+				lims[li] = limits(li, g.Deps[li], times, node, k.Lat, g, il)
 			}
 		})
 		errs := make([]error, n)
@@ -375,5 +392,6 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 			}
 		}
 	}
+	followProcesses(in, res, np)
 	return res, nil
 }

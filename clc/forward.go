@@ -18,6 +18,10 @@ type Jump struct {
 	Delta int64
 	// Slope is the slope of its backward amortization ramp.
 	Slope float64
+	// Shared says that a shared-memory relation (a fork, barrier, lock …)
+	// attains the send term: the receive moved with another thread of
+	// its process.
+	Shared bool
 }
 
 // locKnobs are the per-location choices of the forward pass.
@@ -109,15 +113,22 @@ type fwdState struct {
 	t      []int64
 	sorted bool // t never decreases: caught-up stretches can be skipped
 	deps   []replay.Dep
+	kinds  []replay.SyncKind // the shared-memory kind of every instance
 	kn     locKnobs
 	cl     Clock
 	j, di  int
 	moved  *Moved
 	out    locForward
+	// The receives of event j awaited so far (an event may wait for
+	// several relations: deps[di:pend] are done): the largest send term,
+	// the largest attained by a reference sender, and whether any.
+	pend                       int
+	best, bestRef              int64
+	hasBest, started, byShared bool
 }
 
-func newForward(li int, t []int64, sorted bool, deps []replay.Dep, kn locKnobs, moved *Moved) *fwdState {
-	return &fwdState{li: li, t: t, sorted: sorted, deps: deps, kn: kn, cl: NewClock(kn.k), moved: moved}
+func newForward(li int, t []int64, sorted bool, deps []replay.Dep, kinds []replay.SyncKind, kn locKnobs, moved *Moved) *fwdState {
+	return &fwdState{li: li, t: t, sorted: sorted, deps: deps, kinds: kinds, kn: kn, cl: NewClock(kn.k), moved: moved}
 }
 
 // skip moves to the next logical send or receive when the clock has
@@ -137,9 +148,49 @@ func (f *fwdState) skip() {
 	}
 }
 
+// await waits for the sends of the receives of event j, deps[f.pend:end],
+// folding each into f.best; it returns false when one is not final yet.
+func (f *fwdState) await(x replay.Exchange, j, end int) bool {
+	for ; f.pend < end; f.pend++ {
+		d := &f.deps[f.pend]
+		if !d.Role.IsRecv() {
+			continue
+		}
+		var s int64
+		var fromRef, has bool
+		var st replay.Status
+		if d.Role == replay.RoleCollRecv {
+			s, fromRef, has, st = x.AwaitInstance(f.li, d.Ref, d.Peer)
+		} else {
+			s, st = x.AwaitSend(f.li, d.Peer, d.Ref, d.Role == replay.RoleSyncRecv)
+			has, fromRef = st == replay.Ready, f.kn.ref != nil && f.kn.ref[d.Peer]
+		}
+		switch st {
+		case replay.Blocked:
+			return false // called again when the send is final
+		case replay.GaveUp:
+			f.out.dropped = append(f.out.dropped, dropIssue(f.li, uint32(j), d))
+			continue
+		}
+		if !has {
+			continue
+		}
+		shared := d.Role == replay.RoleSyncRecv || d.Role == replay.RoleCollRecv && f.kinds[d.Ref] != 0
+		switch {
+		case !f.hasBest || s > f.best:
+			f.best, f.hasBest, f.byShared = s, true, shared
+		case s == f.best:
+			f.byShared = f.byShared || shared
+		}
+		if fromRef && s > f.bestRef {
+			f.bestRef = s
+		}
+	}
+	return true
+}
+
 // step advances the location as far as it can; see replay.Step.
 func (f *fwdState) step(x replay.Exchange) (bool, error) {
-	k := &f.kn.k
 	for {
 		f.skip()
 		if f.j >= len(f.t) {
@@ -147,53 +198,25 @@ func (f *fwdState) step(x replay.Exchange) (bool, error) {
 		}
 		j := f.j
 		cj := f.t[j]
-		l, byGamma := f.cl.Base(cj)
-		var d *replay.Dep
-		if f.di < len(f.deps) && f.deps[f.di].Idx == uint32(j) {
-			d = &f.deps[f.di]
+		// deps[di:end] are the roles of event j (an event may have
+		// several, receives and sends).
+		end := f.di
+		for end < len(f.deps) && f.deps[end].Idx == uint32(j) {
+			end++
 		}
-		if d != nil && (d.Role == replay.RoleRecv || d.Role == replay.RoleCollRecv) {
-			var s int64
-			var fromRef, has bool
-			var st replay.Status
-			if d.Role == replay.RoleRecv {
-				s, st = x.AwaitSend(f.li, d.Peer, d.Ref)
-				has, fromRef = st == replay.Ready, f.kn.ref != nil && f.kn.ref[d.Peer]
-			} else {
-				s, fromRef, has, st = x.AwaitInstance(f.li, d.Ref, d.Peer)
+		var l int64
+		var byGamma bool
+		if end == f.di { // an internal event: the local terms alone
+			l, byGamma = f.cl.Base(cj)
+			f.store(j, cj, l)
+		} else {
+			if !f.started {
+				f.started, f.pend, f.hasBest, f.bestRef = true, f.di, false, math.MinInt64
 			}
-			switch st {
-			case replay.Blocked:
-				return false, nil // called again when the send is final
-			case replay.GaveUp:
-				f.out.dropped = append(f.out.dropped, dropIssue(f.li, uint32(j), d))
-			default:
-				if has && s > l {
-					jp := Jump{Idx: uint32(j), Delta: s - l, Slope: k.Slope}
-					// The γ of the amortization that follows.
-					f.cl.k.OneMinusGamma = k.OneMinusGamma
-					if f.kn.informed && fromRef {
-						f.cl.k.OneMinusGamma, jp.Slope = k.Informed.OneMinusGamma, k.Informed.Slope
-					}
-					f.out.jumps = append(f.out.jumps, jp)
-					l, byGamma = s, false
-				}
+			if !f.await(x, j, end) {
+				return false, nil
 			}
-		}
-		// The time is final: store it, then publish it if it is a send
-		// (nothing writes it afterwards).
-		if l != cj {
-			f.moved.add(j, cj, f.t)
-			f.t[j] = l
-		}
-		if d != nil {
-			switch d.Role {
-			case replay.RoleSend:
-				x.Sent(f.li, uint32(j), l)
-			case replay.RoleCollSend:
-				x.Contribute(f.li, d.Ref, l)
-			}
-			f.di++
+			l, byGamma = f.roles(x, j, cj, end)
 		}
 		f.cl.Set(cj, l, byGamma)
 		if sh := l - cj; sh > f.out.maxShift {
@@ -207,10 +230,51 @@ func (f *fwdState) step(x replay.Exchange) (bool, error) {
 	return true, nil
 }
 
+// store gives event j (original time cj) its corrected time l.
+func (f *fwdState) store(j int, cj, l int64) {
+	if l != cj {
+		f.moved.add(j, cj, f.t)
+		f.t[j] = l
+	}
+}
+
+// roles finishes event j, whose receives have all been awaited: the jump
+// if a send term wins, the time stored and published for each send role.
+func (f *fwdState) roles(x replay.Exchange, j int, cj int64, end int) (int64, bool) {
+	k := &f.kn.k
+	l, byGamma := f.cl.Base(cj)
+	if f.hasBest && f.best > l {
+		jp := Jump{Idx: uint32(j), Delta: f.best - l, Slope: k.Slope, Shared: f.byShared}
+		// The γ of the amortization that follows.
+		f.cl.k.OneMinusGamma = k.OneMinusGamma
+		if f.kn.informed && f.bestRef == f.best {
+			f.cl.k.OneMinusGamma, jp.Slope = k.Informed.OneMinusGamma, k.Informed.Slope
+		}
+		f.out.jumps = append(f.out.jumps, jp)
+		l, byGamma = f.best, false
+	}
+	// The time is final: store it, then publish it (nothing writes it
+	// afterwards).
+	f.store(j, cj, l)
+	for ; f.di < end; f.di++ {
+		switch d := &f.deps[f.di]; d.Role {
+		case replay.RoleSend, replay.RoleSyncSend:
+			x.Sent(f.li, uint32(j), l)
+		case replay.RoleCollSend:
+			x.Contribute(f.li, d.Ref, l)
+		}
+	}
+	f.started = false
+	return l, byGamma
+}
+
 func dropIssue(li int, idx uint32, d *replay.Dep) replay.Issue {
 	detail := fmt.Sprintf("receive of the send at location %d, event %d", d.Peer, d.Ref)
-	if d.Role == replay.RoleCollRecv {
+	switch d.Role {
+	case replay.RoleCollRecv:
 		detail = fmt.Sprintf("collective receive of instance %d", d.Ref)
+	case replay.RoleSyncRecv:
+		detail = fmt.Sprintf("%s relation from location %d, event %d", d.Sync, d.Peer, d.Ref)
 	}
 	return replay.Issue{Kind: replay.DroppedDependency, Location: int32(li), Event: idx,
 		Detail: detail + ": part of a happened-before cycle, treated as internal"}

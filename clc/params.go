@@ -22,6 +22,11 @@ type Params struct {
 	// LatencyIntra and LatencyInter are the minimum message latencies μ
 	// within a node and across nodes.
 	LatencyIntra, LatencyInter time.Duration
+	// LatencyShared is μ of the shared-memory relations between the
+	// threads of a process (fork, join, barriers, locks, tasks, thread
+	// creation); 0 by default, so a thread's event may carry the time of
+	// the event that enabled it.
+	LatencyShared time.Duration
 	// Gamma is the forward amortization factor γ ∈ (0, 1]: after a jump,
 	// the corrected clock runs at γ times the speed of the original one
 	// until it meets it again.
@@ -87,8 +92,8 @@ func DefaultParams() Params {
 // Validate checks the parameters.
 func (p *Params) Validate() error {
 	switch {
-	case p.LatencyIntra < 0 || p.LatencyInter < 0:
-		return fmt.Errorf("latencies must not be negative (intra %v, inter %v)", p.LatencyIntra, p.LatencyInter)
+	case p.LatencyIntra < 0 || p.LatencyInter < 0 || p.LatencyShared < 0:
+		return fmt.Errorf("latencies must not be negative (intra %v, inter %v, shared %v)", p.LatencyIntra, p.LatencyInter, p.LatencyShared)
 	case p.LatencyIntra > p.LatencyInter:
 		return fmt.Errorf("intra-node latency %v exceeds inter-node latency %v", p.LatencyIntra, p.LatencyInter)
 	case !(p.Gamma > 0 && p.Gamma <= 1):
@@ -142,7 +147,7 @@ func (p *Params) InTicks(res uint64) Ticks {
 		d = 1
 	}
 	k := Ticks{
-		Lat:           replay.Latency{Intra: ticks(p.LatencyIntra, res), Inter: ticks(p.LatencyInter, res)},
+		Lat:           replay.Latency{Intra: ticks(p.LatencyIntra, res), Inter: ticks(p.LatencyInter, res), Shared: ticks(p.LatencyShared, res)},
 		Delta:         d,
 		OneMinusGamma: 1 - p.Gamma,
 		Slope:         p.Slope,

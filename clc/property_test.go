@@ -31,6 +31,7 @@ func randomParams(rng *rand.Rand) Params {
 	p.ReferenceGamma = []float64{0, 0.5, 0.9}[rng.IntN(3)]
 	p.InformedGamma = []float64{1, 0.9999, 0.99}[rng.IntN(3)]
 	p.InformedSlope = []float64{0, 0.001, 0.3}[rng.IntN(3)]
+	p.LatencyShared = time.Duration(rng.IntN(3))
 	return p
 }
 
@@ -54,7 +55,27 @@ func checkOracles(t *testing.T, tr *trace.Trace, g *replay.Graph, p Params, lc [
 		v := measure.ClockCondition(lc, g, node, k.Lat, 2)
 		require.Zero(t, v.P2P.Violations, "p2p violations left")
 		require.Zero(t, v.Collective.Violations, "collective violations left")
+		for kind, st := range v.Shared {
+			require.Zero(t, st.Violations, "%s violations left", replay.SyncKind(kind))
+		}
 	}
+}
+
+// randomConfig returns the configuration of a random trace: MPI only, or
+// hybrid (threads sharing their process's clock or not, metric locations).
+func randomConfig(rng *rand.Rand) tracetest.Config {
+	cfg := tracetest.Config{
+		Locations: 1 + rng.IntN(9), Nodes: 1 + rng.IntN(4), Ops: rng.IntN(80),
+		Latency: 1 + rng.Int64N(10), Offset: rng.Int64N(200), Drift: rng.Float64() * 1e-3,
+		Unmatched: 0.05, Init: rng.IntN(2) == 0,
+	}
+	if rng.IntN(2) == 0 {
+		cfg.Locations = 1 + rng.IntN(5)
+		cfg.Threads = 2 + rng.IntN(4)
+		cfg.ThreadClocks = rng.IntN(3) == 0
+		cfg.Metrics = rng.IntN(2) == 0
+	}
+	return cfg
 }
 
 // TestParallelEqualsSerial is the property test: on thousands of random
@@ -66,13 +87,22 @@ func TestParallelEqualsSerial(t *testing.T) {
 		n = 300
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	// What the random traces exercised: relations of every shared-memory
+	// kind, and jumps they caused.
+	var relations [replay.NumSyncKinds]int64
+	var sharedJumps int64
+	defer func() {
+		if t.Failed() {
+			return
+		}
+		for k := replay.SyncFork; k < replay.NumSyncKinds; k++ {
+			require.Positive(t, relations[k], "no %s relation in %d traces", k, n)
+		}
+		require.Positive(t, sharedJumps, "no jump caused by a shared-memory relation")
+	}()
 	for seed := 0; seed < n; seed++ {
 		rng := rand.New(rand.NewPCG(uint64(seed), 99))
-		cfg := tracetest.Config{
-			Locations: 1 + rng.IntN(9), Nodes: 1 + rng.IntN(4), Ops: rng.IntN(80),
-			Latency: 1 + rng.Int64N(10), Offset: rng.Int64N(200), Drift: rng.Float64() * 1e-3,
-			Unmatched: 0.05, Init: rng.IntN(2) == 0,
-		}
+		cfg := randomConfig(rng)
 		tr, _ := tracetest.Random(rng, cfg)
 		p := randomParams(rng)
 		if rng.IntN(3) == 0 {
@@ -82,7 +112,32 @@ func TestParallelEqualsSerial(t *testing.T) {
 		require.NoError(t, tr.Validate(), name)
 		g, err := replay.Match(tr, &replay.MatchOptions{Alltoallv: p.Alltoallv})
 		require.NoError(t, err, name)
+		for _, kind := range []replay.IssueKind{replay.UnmatchedThread, replay.IncompleteThread, replay.InconsistentThread, replay.UnpairedRegion} {
+			require.Zero(t, g.Issues.Count[kind], "%s: %s: %v", name, kind, g.Issues.Examples)
+		}
+		if cfg.Threads > 1 && cfg.Ops > 40 {
+			require.Positive(t, g.SyncTotal(), name)
+		}
+		for k, c := range g.Sync {
+			relations[k] += c
+		}
+		shm := p.InTicks(tr.Resolution).Lat.Shared
+		if cfg.Threads > 1 {
+			indep := tracetest.SharedOrder(tr, tracetest.Times(tr), shm)
+			for _, k := range []replay.SyncKind{replay.SyncFork, replay.SyncJoin, replay.SyncLock, replay.SyncTaskCreate, replay.SyncThreadCreate, replay.SyncThreadJoin} {
+				require.Equal(t, indep[k.String()].Relations, g.Sync[k], "%s: %s relations, independent checker against the matcher", name, k)
+			}
+			for _, k := range []replay.SyncKind{replay.SyncBarrier, replay.SyncTaskWait} {
+				require.GreaterOrEqual(t, indep[k.String()].Relations, g.Sync[k], "%s: %s relations", name, k)
+			}
+			if !cfg.ThreadClocks && shm == 0 {
+				for k, o := range indep {
+					require.Zero(t, o.Violations, "%s: the input's %s order is intact", name, k)
+				}
+			}
+		}
 		want, wantPasses := serialCLC(tr, g, p)
+		sharedJumps += wantPasses[len(wantPasses)-1].SharedJumps
 		for _, procs := range []int{1, 2} {
 			runtime.GOMAXPROCS(procs)
 			res, err := Correct(tr, g, p, nil)
@@ -91,6 +146,11 @@ func TestParallelEqualsSerial(t *testing.T) {
 			require.Equal(t, want, res.Times, "%s: times, GOMAXPROCS=%d", name, procs)
 			checkOracles(t, tr, g, p, res.Times, res.Dropped.Total())
 			checkMoved(t, tr, res, name)
+			if cfg.Threads > 1 && res.Dropped.Total() == 0 {
+				for k, o := range tracetest.SharedOrder(tr, res.Times, shm) {
+					require.Zero(t, o.Violations, "%s: %s order after correction (independent checker)", name, k)
+				}
+			}
 		}
 	}
 }

@@ -12,10 +12,13 @@ import (
 // as the oracle of the parallel replay: no goroutines, no aggregates (every
 // logical pair is looked at), exact rationals in the backward pass. It uses
 // the matching of replay.Match (tested on its own) but nothing else of the
-// production code.
+// production code. Shared-memory relations (point-to-point and instances)
+// are treated as messages with the shared-memory latency; an event may
+// have several roles; passive locations follow their process's leader.
 func serialCLC(tr *trace.Trace, g *replay.Graph, p Params) (times [][]int64, passes []Pass) {
 	res := tr.Resolution
-	lat := func(a, b int) int64 {
+	shm := int64(math.Round(float64(p.LatencyShared) * float64(res) / 1e9))
+	latMPI := func(a, b int) int64 {
 		if tr.Locations[a].Node == tr.Locations[b].Node {
 			return int64(math.Round(float64(p.LatencyIntra) * float64(res) / 1e9))
 		}
@@ -27,12 +30,12 @@ func serialCLC(tr *trace.Trace, g *replay.Graph, p Params) (times [][]int64, pas
 	}
 	n := len(tr.Locations)
 	c := make([][]int64, n)
-	role := make([]map[uint32]replay.Dep, n)
+	role := make([]map[uint32][]replay.Dep, n)
 	for i, l := range tr.Locations {
 		c[i] = l.Events.Time
-		role[i] = map[uint32]replay.Dep{}
+		role[i] = map[uint32][]replay.Dep{}
 		for _, d := range g.Deps[i] {
-			role[i][d.Idx] = d
+			role[i][d.Idx] = append(role[i][d.Idx], d)
 		}
 	}
 	// rankOf[instance][loc] and the logical senders/receivers.
@@ -48,39 +51,64 @@ func serialCLC(tr *trace.Trace, g *replay.Graph, p Params) (times [][]int64, pas
 		}
 	}
 	isScan := func(ii uint32) bool { return g.Instances[ii].Class == replay.ClassScan }
-	// sendersOf returns the (loc, event) pairs whose times the receive of
-	// member me of instance ii depends on.
-	sendersOf := func(ii uint32, meLoc int) [][2]int {
+	// instLat is the latency between two members of instance ii.
+	instLat := func(ii uint32, a, b int) int64 {
+		if g.Instances[ii].Kind != 0 {
+			return shm
+		}
+		return latMPI(a, b)
+	}
+	// sendersOf returns the (loc, event, latency, shared) of the sends the
+	// receive of member me of instance ii depends on.
+	sendersOf := func(ii uint32, meLoc int) [][4]int64 {
 		var me member
 		for _, m := range members[ii] {
 			if m.loc == meLoc {
 				me = m
 			}
 		}
-		var out [][2]int
+		var out [][4]int64
 		for _, m := range members[ii] {
 			if m.loc == meLoc || m.send == replay.NoEvent || (isScan(ii) && m.rank > me.rank) {
 				continue
 			}
-			out = append(out, [2]int{m.loc, int(m.send)})
+			out = append(out, [4]int64{int64(m.loc), int64(m.send), instLat(ii, m.loc, meLoc), int64(g.Instances[ii].Kind)})
 		}
 		return out
 	}
-	receiversOf := func(ii uint32, meLoc int) [][2]int {
+	receiversOf := func(ii uint32, meLoc int) [][3]int64 {
 		var me member
 		for _, m := range members[ii] {
 			if m.loc == meLoc {
 				me = m
 			}
 		}
-		var out [][2]int
+		var out [][3]int64
 		for _, m := range members[ii] {
 			if m.loc == meLoc || m.recv == replay.NoEvent || (isScan(ii) && m.rank < me.rank) {
 				continue
 			}
-			out = append(out, [2]int{m.loc, int(m.recv)})
+			out = append(out, [3]int64{int64(m.loc), int64(m.recv), instLat(ii, meLoc, m.loc)})
 		}
 		return out
+	}
+	// depsOf returns what the receive roles of event j of location li
+	// depend on: (loc, event, latency, shared), and whether it has any.
+	depsOf := func(li int, j uint32) (out [][4]int64, any bool) {
+		for _, d := range role[li][j] {
+			switch d.Role {
+			case replay.RoleRecv:
+				out = append(out, [4]int64{int64(d.Peer), int64(d.Ref), latMPI(int(d.Peer), li), 0})
+			case replay.RoleSyncRecv:
+				out = append(out, [4]int64{int64(d.Peer), int64(d.Ref), shm, 1})
+			case replay.RoleCollRecv:
+				out = append(out, sendersOf(d.Ref, li)...)
+			default:
+				continue
+			}
+			any = true
+		}
+		return out, any
 	}
 
 	// Threshold of the γ control, from the input's largest violation.
@@ -89,19 +117,9 @@ func serialCLC(tr *trace.Trace, g *replay.Graph, p Params) (times [][]int64, pas
 		var worst int64
 		for li := range c {
 			for j := range c[li] {
-				d, ok := role[li][uint32(j)]
-				if !ok {
-					continue
-				}
-				var deps [][2]int
-				switch d.Role {
-				case replay.RoleRecv:
-					deps = [][2]int{{int(d.Peer), int(d.Ref)}}
-				case replay.RoleCollRecv:
-					deps = sendersOf(d.Ref, li)
-				}
+				deps, _ := depsOf(li, uint32(j))
 				for _, s := range deps {
-					worst = max(worst, c[s[0]][s[1]]+lat(s[0], li)-c[li][j])
+					worst = max(worst, c[s[0]][s[1]]+s[2]-c[li][j])
 				}
 			}
 		}
@@ -129,7 +147,7 @@ func serialCLC(tr *trace.Trace, g *replay.Graph, p Params) (times [][]int64, pas
 		}
 		anchorC := make([]int64, n)
 		anchorL := make([]int64, n)
-		var maxShift, nj int64
+		var maxShift, nj, nshared int64
 		for progress := true; progress; {
 			progress = false
 			for li := 0; li < n; li++ {
@@ -151,25 +169,28 @@ func serialCLC(tr *trace.Trace, g *replay.Graph, p Params) (times [][]int64, pas
 							}
 						}
 					}
-					if d, ok := role[li][uint32(j)]; ok && (d.Role == replay.RoleRecv || d.Role == replay.RoleCollRecv) {
-						var deps [][2]int
-						if d.Role == replay.RoleRecv {
-							deps = [][2]int{{int(d.Peer), int(d.Ref)}}
-						} else {
-							deps = sendersOf(d.Ref, li)
-						}
+					if deps, ok := depsOf(li, uint32(j)); ok {
 						best, bestRef := int64(math.MinInt64), int64(math.MinInt64)
+						shared := false
 						for _, s := range deps {
-							if len(lc[s[0]]) <= s[1] {
+							if int64(len(lc[s[0]])) <= s[1] {
 								break events // not computed yet
 							}
-							v := lc[s[0]][s[1]] + lat(s[0], li)
-							best = max(best, v)
-							if isRef(s[0]) {
+							v := lc[s[0]][s[1]] + s[2]
+							switch {
+							case v > best:
+								best, shared = v, s[3] != 0
+							case v == best:
+								shared = shared || s[3] != 0
+							}
+							if isRef(int(s[0])) {
 								bestRef = max(bestRef, v)
 							}
 						}
 						if len(deps) > 0 && best > l {
+							if shared {
+								nshared++
+							}
 							jp := Jump{Idx: uint32(j), Delta: best - l, Slope: p.Slope}
 							if !isRef(li) {
 								cur1mg[li] = 1 - gamma
@@ -197,7 +218,7 @@ func serialCLC(tr *trace.Trace, g *replay.Graph, p Params) (times [][]int64, pas
 				panic("serial reference: stuck (cyclic trace)")
 			}
 		}
-		passes = append(passes, Pass{Gamma: gamma, Jumps: nj, MaxShift: maxShift})
+		passes = append(passes, Pass{Gamma: gamma, Jumps: nj, MaxShift: maxShift, SharedJumps: nshared})
 		if maxShift <= threshold || pass >= p.MaxPasses {
 			break
 		}
@@ -214,24 +235,26 @@ func serialCLC(tr *trace.Trace, g *replay.Graph, p Params) (times [][]int64, pas
 		}
 		gamma, informed = next, max(ni, 0)
 	}
-	// Send limits from the forward times.
+	// Send limits from the forward times: the smallest over all of an
+	// event's send roles and their receivers.
 	limit := make([]map[int]int64, n)
 	for li := range c {
 		limit[li] = map[int]int64{}
+		lower := func(idx uint32, u int64) {
+			if old, ok := limit[li][int(idx)]; !ok || u < old {
+				limit[li][int(idx)] = u
+			}
+		}
 		for _, d := range g.Deps[li] {
 			switch d.Role {
 			case replay.RoleSend:
-				limit[li][int(d.Idx)] = lc[d.Peer][d.Ref] - lat(li, int(d.Peer))
+				lower(d.Idx, lc[d.Peer][d.Ref]-latMPI(li, int(d.Peer)))
+			case replay.RoleSyncSend:
+				lower(d.Idx, lc[d.Peer][d.Ref]-shm)
 			case replay.RoleCollSend:
-				rs := receiversOf(d.Ref, li)
-				if len(rs) == 0 {
-					continue
+				for _, r := range receiversOf(d.Ref, li) {
+					lower(d.Idx, lc[r[0]][r[1]]-r[2])
 				}
-				u := int64(math.MaxInt64)
-				for _, r := range rs {
-					u = min(u, lc[r[0]][r[1]]-lat(li, r[0]))
-				}
-				limit[li][int(d.Idx)] = u
 			}
 		}
 	}
@@ -293,6 +316,39 @@ func serialCLC(tr *trace.Trace, g *replay.Graph, p Params) (times [][]int64, pas
 				end, endTime, target = star, t[star], starRoom
 				t[star] += starRoom
 			}
+		}
+	}
+	// Passive locations take their leader's shift at their times.
+	for li, l := range tr.Locations {
+		if !l.Kind.Passive() || len(g.Deps[li]) > 0 {
+			continue
+		}
+		leader := -1
+		for m := range tr.Locations {
+			if tr.ProcessOf(m) == tr.ProcessOf(li) && !tr.Locations[m].Kind.Passive() {
+				leader = m
+				break
+			}
+		}
+		if leader < 0 {
+			continue
+		}
+		for j, v := range c[li] {
+			nv := v
+			k, run := -1, int64(math.MinInt64)
+			for i, mv := range c[leader] {
+				run = max(run, mv)
+				if run <= v {
+					k = i
+				}
+			}
+			if k >= 0 {
+				nv = v + lc[leader][k] - c[leader][k]
+			}
+			if j > 0 {
+				nv = max(nv, lc[li][j-1])
+			}
+			lc[li][j] = nv
 		}
 	}
 	return lc, passes

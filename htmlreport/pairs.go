@@ -296,6 +296,9 @@ func (s *senders) fill(in *pairInput, parts []replay.Part, growing bool) {
 // group above r − inter, and by those of its own group that are on another
 // node above r − inter or on node m above r − intra.
 func (in *pairInput) instance(pc *PairCounts, s *senders, i uint32) {
+	if in.g.Instances[i].Kind != 0 {
+		return // a shared-memory instance: threads of one process, no message
+	}
 	parts := in.g.InstanceParts(i)
 	scan := in.g.Instances[i].Class == replay.ClassScan
 	s.fill(in, parts, scan)

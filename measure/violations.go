@@ -55,18 +55,33 @@ func (m *MessageStats) pair(s, r, mu int64) {
 type Violations struct {
 	P2P        MessageStats `json:"p2p"`
 	Collective MessageStats `json:"collective"`
+	// Shared is the order of the shared-memory relations, by kind (index
+	// replay.SyncKind; 0 unused), with the shared-memory latency: a
+	// "message" is one relation between two locations' events.
+	Shared [replay.NumSyncKinds]MessageStats `json:"-"`
 }
 
-// Total returns the sum of both classes.
+// SharedTotal returns the sum over the shared-memory relations.
+func (v *Violations) SharedTotal() MessageStats {
+	var t MessageStats
+	for _, s := range v.Shared {
+		t.add(s)
+	}
+	return t
+}
+
+// Total returns the sum of both message classes (point to point and
+// collective; the shared-memory relations are in SharedTotal).
 func (v *Violations) Total() MessageStats {
 	t := v.P2P
 	t.add(v.Collective)
 	return t
 }
 
-// MaxViolation returns the largest violation of either class, in ticks.
+// MaxViolation returns the largest violation of any class, shared-memory
+// relations included, in ticks.
 func (v *Violations) MaxViolation() int64 {
-	return max(v.P2P.MaxViolation, v.Collective.MaxViolation)
+	return max(v.P2P.MaxViolation, v.Collective.MaxViolation, v.SharedTotal().MaxViolation)
 }
 
 // ClockCondition counts, for the times given per location, the messages
@@ -76,22 +91,38 @@ func (v *Violations) MaxViolation() int64 {
 func ClockCondition(times [][]int64, g *replay.Graph, node []int32, lat replay.Latency, np int) Violations {
 	var v Violations
 	p2p := make([]MessageStats, len(times))
+	var shared [][replay.NumSyncKinds]MessageStats
+	if g.SyncTotal() > 0 {
+		shared = make([][replay.NumSyncKinds]MessageStats, len(times))
+	}
 	par.ForEach(len(times), np, func(li int) {
 		for _, d := range g.Deps[li] {
-			if d.Role == replay.RoleRecv {
+			switch d.Role {
+			case replay.RoleRecv:
 				p2p[li].pair(times[d.Peer][d.Ref], times[li][d.Idx], lat.Between(node[d.Peer], node[li]))
+			case replay.RoleSyncRecv:
+				shared[li][d.Sync].pair(times[d.Peer][d.Ref], times[li][d.Idx], lat.Shared)
 			}
 		}
 	})
 	for i := range p2p {
 		v.P2P.add(p2p[i])
 	}
+	for i := range shared {
+		for k := range shared[i] {
+			v.Shared[k].add(shared[i][k])
+		}
+	}
 	coll := make([]MessageStats, len(g.Instances))
 	par.ForEach(len(g.Instances), np, func(i int) {
-		coll[i] = instanceViolations(g, uint32(i), times, node, lat)
+		coll[i] = instanceViolations(g, uint32(i), times, node, lat.ForSync(g.Instances[i].Kind))
 	})
 	for i := range coll {
-		v.Collective.add(coll[i])
+		if k := g.Instances[i].Kind; k != 0 {
+			v.Shared[k].add(coll[i])
+		} else {
+			v.Collective.add(coll[i])
+		}
 	}
 	return v
 }
@@ -127,6 +158,9 @@ func instanceViolations(g *replay.Graph, in uint32, times [][]int64, node []int3
 	parts := g.InstanceParts(in)
 	if g.Instances[in].Class == replay.ClassScan {
 		return scanViolations(parts, times, node, lat)
+	}
+	if lat.Intra == lat.Inter {
+		return flatViolations(parts, times, lat.Intra)
 	}
 	// Sender values, overall and per node.
 	var all []int64
@@ -185,6 +219,58 @@ func instanceViolations(g *replay.Graph, in uint32, times [][]int64, node []int3
 		}
 		if ms, ok := maxOther(&ns, self == 1, selfV); ok && ms+lat.Intra > r {
 			m.MaxViolation = max(m.MaxViolation, ms+lat.Intra-r)
+		}
+	}
+	return m
+}
+
+// flatViolations counts the violating logical pairs of an instance whose
+// members are all mu apart (a shared-memory instance, or equal
+// latencies): the per-node bookkeeping of instanceViolations is not needed.
+func flatViolations(parts []replay.Part, times [][]int64, mu int64) MessageStats {
+	var m MessageStats
+	var all []int64
+	for _, p := range parts {
+		if p.Send != replay.NoEvent {
+			all = append(all, times[p.Loc][p.Send])
+		}
+	}
+	if len(all) == 0 {
+		return m
+	}
+	allS := newSortedVals(all)
+	for _, p := range parts {
+		if p.Recv == replay.NoEvent {
+			continue
+		}
+		r := times[p.Loc][p.Recv]
+		self := int64(0)
+		var selfV int64
+		if p.Send != replay.NoEvent {
+			self, selfV = 1, times[p.Loc][p.Send]
+		}
+		m.Messages += int64(len(all)) - self
+		cnt, sum := allS.above(r)
+		vc, vs := allS.above(r - mu)
+		if self == 1 {
+			if selfV > r {
+				cnt, sum = cnt-1, sum-selfV
+			}
+			if selfV > r-mu {
+				vc, vs = vc-1, vs-selfV
+			}
+		}
+		m.Reversed += cnt
+		m.SumDisplacement += sum - cnt*r
+		m.Violations += vc
+		m.SumViolation += vs + vc*(mu-r)
+		if mx, ok := maxOther(&allS, self == 1, selfV); ok {
+			if mx > r {
+				m.MaxDisplacement = max(m.MaxDisplacement, mx-r)
+			}
+			if mx+mu > r {
+				m.MaxViolation = max(m.MaxViolation, mx+mu-r)
+			}
 		}
 	}
 	return m

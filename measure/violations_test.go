@@ -15,11 +15,15 @@ import (
 func TestClockConditionBruteForce(t *testing.T) {
 	for seed := 0; seed < 300; seed++ {
 		rng := rand.New(rand.NewPCG(uint64(seed), 7))
-		tr, _ := tracetest.Random(rng, tracetest.Config{Locations: 2 + rng.IntN(8), Nodes: 1 + rng.IntN(3),
-			Ops: rng.IntN(60), Latency: 5, Offset: 100, Init: rng.IntN(2) == 0})
+		cfg := tracetest.Config{Locations: 2 + rng.IntN(8), Nodes: 1 + rng.IntN(3),
+			Ops: rng.IntN(60), Latency: 5, Offset: 100, Init: rng.IntN(2) == 0}
+		if seed%2 == 1 { // hybrid, with threads out of order
+			cfg.Threads, cfg.ThreadClocks = 2+rng.IntN(3), true
+		}
+		tr, _ := tracetest.Random(rng, cfg)
 		g, err := replay.Match(tr, nil)
 		require.NoError(t, err)
-		lat := replay.Latency{Intra: rng.Int64N(5), Inter: 5 + rng.Int64N(10)}
+		lat := replay.Latency{Intra: rng.Int64N(5), Inter: 5 + rng.Int64N(10), Shared: rng.Int64N(3)}
 		node := make([]int32, len(tr.Locations))
 		times := make([][]int64, len(tr.Locations))
 		for i, l := range tr.Locations {
@@ -28,20 +32,28 @@ func TestClockConditionBruteForce(t *testing.T) {
 		var want Violations
 		for li := range times {
 			for _, d := range g.Deps[li] {
-				if d.Role == replay.RoleRecv {
+				switch d.Role {
+				case replay.RoleRecv:
 					want.P2P.pair(times[d.Peer][d.Ref], times[li][d.Idx], lat.Between(node[d.Peer], node[li]))
+				case replay.RoleSyncRecv:
+					want.Shared[d.Sync].pair(times[d.Peer][d.Ref], times[li][d.Idx], lat.Shared)
 				}
 			}
 		}
 		for ii := range g.Instances {
 			parts := g.InstanceParts(uint32(ii))
-			scan := g.Instances[ii].Class == replay.ClassScan
+			in := &g.Instances[ii]
+			scan := in.Class == replay.ClassScan
 			for ri, r := range parts {
 				if r.Recv == replay.NoEvent {
 					continue
 				}
 				for si, s := range parts {
 					if si == ri || s.Send == replay.NoEvent || scan && si > ri {
+						continue
+					}
+					if in.Kind != 0 {
+						want.Shared[in.Kind].pair(times[s.Loc][s.Send], times[r.Loc][r.Recv], lat.Shared)
 						continue
 					}
 					want.Collective.pair(times[s.Loc][s.Send], times[r.Loc][r.Recv], lat.Between(node[s.Loc], node[r.Loc]))

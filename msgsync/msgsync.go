@@ -191,8 +191,8 @@ func refine(t *trace.Trace, g *replay.Graph, lat replay.Latency, opt Options) (S
 	// between nodes adjacent in number are used.
 	for ii := range g.Instances {
 		in := &g.Instances[ii]
-		if in.Class == replay.ClassScan || in.Class == 0 {
-			continue
+		if in.Class == replay.ClassScan || in.Class == 0 || in.Kind != 0 {
+			continue // shared-memory instances relate the threads of one node
 		}
 		maxSend := map[int32]int64{}
 		minRecv := map[int32]int64{}

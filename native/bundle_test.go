@@ -51,10 +51,20 @@ func readTestManifest(t *testing.T, dir string) testManifest {
 // requireLayout checks the files of a trace of locs locations: one
 // stream file per location and manifest version 1 (bundles 0), or at most
 // bundles bundle files, manifest version 2, every location with extents
-// that exactly tile the bundle files (no gaps, no overlaps).
+// that exactly tile the bundle files (no gaps, no overlaps). A threaded
+// trace (trace.Trace.Threaded) has version 3 either way.
 func requireLayout(t *testing.T, dir string, locs, bundles int) {
 	t.Helper()
 	m := readTestManifest(t, dir)
+	if m.Version == NativeVersion {
+		got, err := ReadDir(dir, nil)
+		require.NoError(t, err)
+		require.True(t, got.Threaded(), "version %d for a trace without threads", m.Version)
+		m.Version = 1
+		if bundles > 0 {
+			m.Version = 2
+		}
+	}
 	require.Len(t, m.Locations, locs)
 	ents, err := os.ReadDir(filepath.Join(dir, EventsDirName))
 	require.NoError(t, err)

@@ -200,7 +200,7 @@ func TestNativeManifestErrors(t *testing.T) {
 		"trailing garbage":      s + "{}",
 		"array":                 "[]",
 		"wrong format":          repl(`"format":"clc-native"`, `"format":"otf2"`),
-		"wrong version":         repl(`"version":1`, `"version":3`),
+		"wrong version":         repl(`"version":1`, `"version":4`),
 		"fractional version":    repl(`"version":1`, `"version":1.5`),
 		"no version":            repl(`"version":1,`, ``),
 		"no complete":           repl(`"complete":true,`, ``),
@@ -255,6 +255,69 @@ func TestNativeManifestErrors(t *testing.T) {
 	})
 	require.True(t, IsDir(dir))
 	require.False(t, IsDir(filepath.Join(dir, EventsDirName)))
+}
+
+// TestNativeManifestV3Errors damages the version 3 fields of the hybrid
+// golden trace's manifest, and puts them into version 1 and 2 manifests:
+// each is an error naming clc.json. A version 2 manifest over streams with
+// thread records is an error naming the stream.
+func TestNativeManifestV3Errors(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "tr")
+	require.NoError(t, WriteDir(dir, goldenHybridTrace(), &WriteOptions{Codec: CodecNone}))
+	mpath := filepath.Join(dir, ManifestName)
+	orig, err := os.ReadFile(mpath)
+	require.NoError(t, err)
+	s := string(orig)
+	repl := func(old, new string) string {
+		require.Contains(t, s, old)
+		return strings.Replace(s, old, new, 1)
+	}
+	cases := map[string]string{
+		"processes in version 2": repl(`"version":3`, `"version":2`),
+		"process out of range":   repl(`"process":1,"kind":"cpu-thread"`, `"process":2,"kind":"cpu-thread"`),
+		"no process":             repl(`"process":0,"kind":"cpu-thread","events":13`, `"kind":"cpu-thread","events":13`),
+		"process on two nodes":   repl(`"id":4294967297,"name":"OMP thread 1","node":1,`, `"id":4294967297,"name":"OMP thread 1","node":0,`),
+		"unknown kind":           repl(`"kind":"metric"`, `"kind":"gpu"`),
+		"negative process":       repl(`"process":1,"kind":"metric"`, `"process":-1,"kind":"metric"`),
+	}
+	for name, text := range cases {
+		t.Run(name, func(t *testing.T) {
+			require.NoError(t, os.WriteFile(mpath, []byte(text), 0o666))
+			_, err := ReadDir(dir, nil)
+			var fe *FormatError
+			require.ErrorAs(t, err, &fe)
+			require.Equal(t, mpath, fe.Path, "%v", err)
+		})
+	}
+	// A version 1 manifest with a role, a kind or a paradigm.
+	small, _ := writeSmall(t, CodecNone)
+	spath := filepath.Join(small, ManifestName)
+	sorig, err := os.ReadFile(spath)
+	require.NoError(t, err)
+	for name, pair := range map[string][2]string{
+		"role in version 1":     {`{"name":"work"}`, `{"name":"work","role":15}`},
+		"paradigm in version 1": {`"name":"world",`, `"name":"world","paradigm":3,`},
+		"kind in version 1":     {`"name":"rank 0",`, `"name":"rank 0","kind":"metric",`},
+		"process in version 1":  {`"name":"rank 0",`, `"name":"rank 0","process":0,`},
+	} {
+		require.Contains(t, string(sorig), pair[0], name)
+		require.NoError(t, os.WriteFile(spath, []byte(strings.Replace(string(sorig), pair[0], pair[1], 1)), 0o666))
+		_, err := ReadDir(small, nil)
+		var fe *FormatError
+		require.ErrorAs(t, err, &fe, name)
+		require.Equal(t, spath, fe.Path, "%s: %v", name, err)
+	}
+	// Thread records under a version 2 manifest without processes: the
+	// stream is at fault.
+	noProc := strings.NewReplacer(`"version":3`, `"version":2`, `"processes":[{"name":"MPI Rank 0"},{"name":"MPI Rank 1"}],`, ``,
+		`"process":0,`, ``, `"process":1,`, ``, `,"role":1,"paradigm":1`, ``, `,"role":5,"paradigm":3`, ``,
+		`,"role":16,"paradigm":3`, ``, `"paradigm":3,`, ``, `"kind":"cpu-thread",`, ``, `"kind":"metric",`, ``).Replace(s)
+	require.NoError(t, os.WriteFile(mpath, []byte(noProc), 0o666))
+	_, err = ReadDir(dir, &ReadOptions{Parallel: 1}) // the first location's stream fails first
+	var fe *FormatError
+	require.ErrorAs(t, err, &fe)
+	require.Equal(t, filepath.Join(dir, EventsDirName, "0"+StreamExt), fe.Path, "%v", err)
+	require.ErrorContains(t, err, "version below 3")
 }
 
 // TestNativeDanglingEventRefs removes definitions that events refer to:
@@ -350,6 +413,11 @@ func TestNativeRecordsByHand(t *testing.T) {
 		17, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 1, 0x2a, 2, 'h', 'i', // other, dt=MaxInt64 (zigzag 2^64-2, 10 bytes), format 1, type 42, "hi"
 		255, 3, 1, 'z', // attachment format 3, "z"
 		255, 4, 0, // attachment format 4, empty
+		18, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, // thread-fork dt=0, flags 0, model 3 (OpenMP), no team, threads 4
+		20, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, // thread-team-begin, team 1 (team1 2)
+		22, 0, 1, 3, 0, 7, 9, 0, 0, 0, 0, // thread-acquire-lock, legacy, model 3, lock 7, order 9
+		24, 0, 0, 0, 1, 0, 0, 0, 2, 0x80, 0x01, 0, // thread-task-create, team 0, creator 2, generation 128
+		27, 0, 0, 7, 1, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, // thread-create, model 7, team 0, sequence 2^64-1
 	}
 	var want trace.Events
 	want.AppendRegion(trace.KindEnter, 5, 2)
@@ -371,6 +439,12 @@ func TestNativeRecordsByHand(t *testing.T) {
 	want.AppendOpaque(math.MinInt64+4, trace.Opaque{Format: 1, Type: 42, Data: []byte("hi")}) // 5 + MaxInt64 wraps around to MinInt64 + 4
 	want.AttachLast(3, []byte("z"))
 	want.AttachLast(4, nil)
+	tw := int64(math.MinInt64 + 4)
+	want.AppendThread(trace.KindThreadFork, tw, trace.Thread{Model: trace.ParadigmOpenMP, Team: trace.NoComm, Threads: 4})
+	want.AppendThread(trace.KindThreadTeamBegin, tw, trace.Thread{Team: 1})
+	want.AppendThread(trace.KindThreadAcquireLock, tw, trace.Thread{Legacy: true, Model: trace.ParadigmOpenMP, Team: trace.NoComm, Lock: 7, Order: 9})
+	want.AppendThread(trace.KindThreadTaskCreate, tw, trace.Thread{Team: 0, Creator: 2, Generation: 128})
+	want.AppendThread(trace.KindThreadCreate, tw, trace.Thread{Model: trace.ParadigmPthread, Team: 0, Sequence: math.MaxUint64})
 
 	var got trace.Events
 	var ar arena
@@ -381,7 +455,10 @@ func TestNativeRecordsByHand(t *testing.T) {
 	require.Equal(t, raw, enc)
 
 	bad := map[string][]byte{
-		"unknown kind":          {18, 0},
+		"unknown kind":          {31, 0},
+		"thread flags":          {18, 0, 2, 3, 0, 0, 0, 4, 0, 0, 0},
+		"thread team range":     {20, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0},
+		"thread truncated":      {20, 0, 0, 0, 2, 0, 0},
 		"kind 0":                {0, 0},
 		"attachment first":      {255, 0, 0},
 		"non-minimal varint":    {1, 0x80, 0x00, 0},
@@ -409,4 +486,7 @@ func TestNativeRecordsByHand(t *testing.T) {
 	}
 	var e trace.Events
 	require.Error(t, decodeRecords([]byte{11, 0}, 2, &e, nil, &ar), "count too large")
+	// Thread records need a version 3 manifest.
+	err = decodeRecords([]byte{20, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0}, 1, &e, &refLimits{regions: 3, commSize: []uint64{2, 2}, noThreads: true}, &ar)
+	require.ErrorContains(t, err, "version below 3")
 }

@@ -19,10 +19,14 @@ import (
 type refLimits struct {
 	regions  uint64
 	commSize []uint64
+	// noThreads rejects thread records (manifests before version 3).
+	noThreads bool
 }
 
-func limitsOf(t *trace.Trace) *refLimits {
-	l := &refLimits{regions: uint64(len(t.Regions)), commSize: make([]uint64, len(t.Comms))}
+// limitsOf returns the limits of the definitions t of a trace whose
+// manifest has the given version.
+func limitsOf(t *trace.Trace, version int) *refLimits {
+	l := &refLimits{regions: uint64(len(t.Regions)), commSize: make([]uint64, len(t.Comms)), noThreads: version < NativeVersion}
 	for i := range t.Comms {
 		l.commSize[i] = uint64(t.Comms[i].Size())
 	}
@@ -157,16 +161,16 @@ func (a *arena) copy(d []byte) []byte {
 }
 
 // eventsMark records the lengths of an Events' columns and tables.
-type eventsMark struct{ n, msgs, colls, reqs, opaque, attach int }
+type eventsMark struct{ n, msgs, colls, reqs, threads, opaque, attach int }
 
 func markOf(e *trace.Events) eventsMark {
-	return eventsMark{len(e.Kind), len(e.Msgs), len(e.Colls), len(e.Reqs), len(e.Opaque), len(e.Attach)}
+	return eventsMark{len(e.Kind), len(e.Msgs), len(e.Colls), len(e.Reqs), len(e.Threads), len(e.Opaque), len(e.Attach)}
 }
 
 // truncate cuts e back to the lengths of m.
 func (m eventsMark) truncate(e *trace.Events) {
 	e.Kind, e.Time, e.Ref = e.Kind[:m.n], e.Time[:m.n], e.Ref[:m.n]
-	e.Msgs, e.Colls, e.Reqs = e.Msgs[:m.msgs], e.Colls[:m.colls], e.Reqs[:m.reqs]
+	e.Msgs, e.Colls, e.Reqs, e.Threads = e.Msgs[:m.msgs], e.Colls[:m.colls], e.Reqs[:m.reqs], e.Threads[:m.threads]
 	e.Opaque, e.Attach = e.Opaque[:m.opaque], e.Attach[:m.attach]
 }
 
@@ -174,16 +178,18 @@ func (m eventsMark) truncate(e *trace.Events) {
 // hot path is inline in decodeRecords). The first failure is kept in err;
 // later reads return 0 without advancing.
 type recDecoder struct {
-	raw      []byte
-	p        int
-	err      error
-	check    bool
-	commSize []uint64
-	msgs     []trace.Message
-	colls    []trace.Collective
-	reqs     []uint64
-	opaque   []trace.Opaque
-	ar       *arena
+	raw       []byte
+	p         int
+	err       error
+	check     bool
+	noThreads bool
+	commSize  []uint64
+	msgs      []trace.Message
+	colls     []trace.Collective
+	reqs      []uint64
+	threads   []trace.Thread
+	opaque    []trace.Opaque
+	ar        *arena
 }
 
 func (d *recDecoder) fail(err error) {
@@ -293,6 +299,34 @@ func (d *recDecoder) payload(k trace.Kind) uint32 {
 		c := d.u32("comm")
 		d.commRank(k, c, 0, "")
 		return c
+	case trace.KindThreadFork, trace.KindThreadJoin, trace.KindThreadTeamBegin, trace.KindThreadTeamEnd,
+		trace.KindThreadAcquireLock, trace.KindThreadReleaseLock, trace.KindThreadTaskCreate,
+		trace.KindThreadTaskSwitch, trace.KindThreadTaskComplete, trace.KindThreadCreate,
+		trace.KindThreadBegin, trace.KindThreadWait, trace.KindThreadEnd:
+		if d.noThreads {
+			d.fail(fmt.Errorf("%s record in a trace whose manifest has a version below %d", k, NativeVersion))
+			return 0
+		}
+		var th trace.Thread
+		flags := d.byte1("flags")
+		if flags&^threadLegacy != 0 {
+			d.fail(fmt.Errorf("%s: unknown flags %#x", k, flags))
+			return 0
+		}
+		th.Legacy = flags&threadLegacy != 0
+		th.Model = trace.Paradigm(d.byte1("model"))
+		th.Team = d.u32("team1") - 1
+		th.Lock = d.u32("lock")
+		th.Order = d.u32("order")
+		th.Threads = d.u32("threads")
+		th.Creator = d.u32("creator")
+		th.Generation = d.u32("generation")
+		th.Sequence = d.u64("sequence")
+		if th.Team != trace.NoComm {
+			d.commRank(k, th.Team, 0, "")
+		}
+		d.threads = append(d.threads, th)
+		return uint32(len(d.threads) - 1)
 	case trace.KindOther:
 		var o trace.Opaque
 		o.Format = d.byte1("format")
@@ -314,17 +348,17 @@ func decodeRecords(raw []byte, n int, dst *trace.Events, lim *refLimits, ar *are
 	base := len(dst.Kind)
 	// Write the columns by index within the capacity Grow made.
 	kinds, times, refs := dst.Kind[base:base+n], dst.Time[base:base+n], dst.Ref[base:base+n]
-	d := recDecoder{raw: raw, msgs: dst.Msgs, colls: dst.Colls, reqs: dst.Reqs, opaque: dst.Opaque, ar: ar}
+	d := recDecoder{raw: raw, msgs: dst.Msgs, colls: dst.Colls, reqs: dst.Reqs, threads: dst.Threads, opaque: dst.Opaque, ar: ar}
 	attach := dst.Attach
 	regions := uint64(1) << 32 // unchecked: any 32-bit value
 	if lim != nil {
-		d.check, d.commSize, regions = true, lim.commSize, lim.regions
+		d.check, d.commSize, regions, d.noThreads = true, lim.commSize, lim.regions, lim.noThreads
 	}
 	var prev int64
 	cnt, p, start := 0, 0, 0
 	defer func() {
 		dst.Kind, dst.Time, dst.Ref = dst.Kind[:base+cnt], dst.Time[:base+cnt], dst.Ref[:base+cnt]
-		dst.Msgs, dst.Colls, dst.Reqs, dst.Opaque, dst.Attach = d.msgs, d.colls, d.reqs, d.opaque, attach
+		dst.Msgs, dst.Colls, dst.Reqs, dst.Threads, dst.Opaque, dst.Attach = d.msgs, d.colls, d.reqs, d.threads, d.opaque, attach
 	}()
 	fail := func(err error) error { return &decodeError{off: start, event: cnt, err: err} }
 	for p < len(raw) {

@@ -45,6 +45,9 @@ type refTracker struct {
 	lastComm uint32
 	lastNeed uint64
 	haveLast bool
+	// threads is set once a thread record was encoded (the manifest must
+	// then have version 3).
+	threads bool
 }
 
 func (t *refTracker) region(r uint32) {
@@ -229,6 +232,19 @@ func (b *blockEncoder) encode(ev *trace.Events, i, end int, att *int, limit int,
 		case trace.KindCommCreate, trace.KindCommDestroy:
 			refs.comm(r, 0)
 			q += putUvarint(w[q:], uint64(r))
+		case trace.KindThreadFork, trace.KindThreadJoin, trace.KindThreadTeamBegin, trace.KindThreadTeamEnd,
+			trace.KindThreadAcquireLock, trace.KindThreadReleaseLock, trace.KindThreadTaskCreate,
+			trace.KindThreadTaskSwitch, trace.KindThreadTaskComplete, trace.KindThreadCreate,
+			trace.KindThreadBegin, trace.KindThreadWait, trace.KindThreadEnd:
+			if int(r) >= len(ev.Threads) {
+				return i, &encodeError{i, fmt.Errorf("%s: thread payload index %d out of range [0,%d)", k, r, len(ev.Threads))}
+			}
+			th := &ev.Threads[r]
+			refs.threads = true
+			if th.Team != trace.NoComm {
+				refs.comm(th.Team, 0)
+			}
+			q += encodeThread(w[q:], th)
 		case trace.KindOther:
 			o := &opaque[r]
 			w[q] = o.Format
@@ -257,6 +273,31 @@ func (b *blockEncoder) encode(ev *trace.Events, i, end int, att *int, limit int,
 		}
 	}
 	return i, nil
+}
+
+// threadLegacy is bit 0 of a thread record's flags byte: the event came
+// from an OTF2 1.0 OpenMP record (trace.Thread.Legacy).
+const threadLegacy = 1
+
+// encodeThread writes the fields of a thread record after its dt (every
+// thread kind has the same layout, docs/format.md) and returns the length:
+// flags:u8 model:u8 team1:uv lock:uv order:uv threads:uv creator:uv
+// generation:uv sequence:uv. At most 2 + 6·5 + 10 = 42 bytes.
+func encodeThread(w []byte, th *trace.Thread) int {
+	w[0] = 0
+	if th.Legacy {
+		w[0] = threadLegacy
+	}
+	w[1] = byte(th.Model)
+	q := 2
+	q += putUvarint(w[q:], uint64(th.Team+1))
+	q += putUvarint(w[q:], uint64(th.Lock))
+	q += putUvarint(w[q:], uint64(th.Order))
+	q += putUvarint(w[q:], uint64(th.Threads))
+	q += putUvarint(w[q:], uint64(th.Creator))
+	q += putUvarint(w[q:], uint64(th.Generation))
+	q += putUvarint(w[q:], th.Sequence)
+	return q
 }
 
 // encodeAll encodes a whole Events as the records of one raw payload,

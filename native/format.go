@@ -42,11 +42,16 @@ const (
 	NativeFormat = "clc-native"
 	// NativeVersion is the newest manifest version this package reads and
 	// writes. Version 2 adds bundles (locations whose streams are extents of
-	// shared files); writers write version 1, unchanged, when no location
-	// is bundled, and readers read both (docs/format.md, "Versions").
-	NativeVersion = 2
+	// shared files); version 3 adds processes, location kinds, region roles
+	// and paradigms, communicator paradigms and the thread records.
+	// Writers write the lowest version that holds the trace (1 for an MPI
+	// trace without bundles, byte for byte as before), and readers read all
+	// three (docs/format.md, "Versions").
+	NativeVersion = 3
 	// nativeVersion1 is the manifest version of traces without bundles.
 	nativeVersion1 = 1
+	// nativeVersion2 is the manifest version of bundled MPI traces.
+	nativeVersion2 = 2
 	// streamVersion is the version in every stream header, of per-location
 	// files and extents alike (the stream encoding is that of version 1).
 	streamVersion = 1

@@ -25,7 +25,8 @@ type jsonManifest struct {
 	TimerResolution *uint64           `json:"timer_resolution"`
 	Properties      map[string]string `json:"properties,omitempty"`
 	Nodes           []jsonNamed       `json:"nodes"`
-	Regions         []jsonNamed       `json:"regions"`
+	Processes       []jsonNamed       `json:"processes,omitempty"`
+	Regions         []jsonRegion      `json:"regions"`
 	Communicators   []jsonComm        `json:"communicators"`
 	Locations       []jsonLocation    `json:"locations"`
 }
@@ -34,15 +35,26 @@ type jsonNamed struct {
 	Name string `json:"name"`
 }
 
+// jsonRegion is a region; role and paradigm (version 3) use OTF2's
+// numbering and are left out when 0.
+type jsonRegion struct {
+	Name     string `json:"name"`
+	Role     uint8  `json:"role,omitempty"`
+	Paradigm uint8  `json:"paradigm,omitempty"`
+}
+
 type jsonComm struct {
-	Name    string  `json:"name"`
-	Members []int32 `json:"members"`
+	Name     string  `json:"name"`
+	Paradigm uint8   `json:"paradigm,omitempty"`
+	Members  []int32 `json:"members"`
 }
 
 type jsonLocation struct {
 	ID      *uint64       `json:"id"`
 	Name    string        `json:"name"`
 	Node    *int32        `json:"node"`
+	Process *int32        `json:"process,omitempty"`
+	Kind    string        `json:"kind,omitempty"`
 	Events  *uint64       `json:"events,omitempty"`
 	Offsets []jsonOffset  `json:"offsets,omitempty"`
 	Extents *[]jsonExtent `json:"extents,omitempty"`
@@ -72,12 +84,16 @@ type jsonOffset struct {
 // encodeManifest renders the manifest of defs with the given per-location
 // event counts (nil: none, for an incomplete trace). If exts is not nil,
 // every location is bundled: exts[i] are the extents of location i in the
-// files named by files (relative to the trace directory), and the manifest
-// has version 2; otherwise version 1.
-func encodeManifest(defs *trace.Trace, counts []uint64, complete bool, files []string, exts [][]extent) ([]byte, error) {
+// files named by files (relative to the trace directory). The version is
+// the lowest that holds the trace: 3 when threaded (defs.Threaded(), or
+// thread records in the streams), else 2 with bundles, else 1.
+func encodeManifest(defs *trace.Trace, counts []uint64, complete bool, files []string, exts [][]extent, threaded bool) ([]byte, error) {
 	version := int64(nativeVersion1)
-	if exts != nil {
+	switch {
+	case threaded || defs.Threaded():
 		version = NativeVersion
+	case exts != nil:
+		version = nativeVersion2
 	}
 	res := defs.Resolution
 	m := jsonManifest{
@@ -87,18 +103,24 @@ func encodeManifest(defs *trace.Trace, counts []uint64, complete bool, files []s
 		TimerResolution: &res,
 		Properties:      defs.Properties,
 		Nodes:           make([]jsonNamed, len(defs.Nodes)),
-		Regions:         make([]jsonNamed, len(defs.Regions)),
+		Regions:         make([]jsonRegion, len(defs.Regions)),
 		Communicators:   make([]jsonComm, len(defs.Comms)),
 		Locations:       make([]jsonLocation, len(defs.Locations)),
 	}
 	for i, n := range defs.Nodes {
 		m.Nodes[i].Name = n.Name
 	}
+	if len(defs.Processes) > 0 {
+		m.Processes = make([]jsonNamed, len(defs.Processes))
+		for i, p := range defs.Processes {
+			m.Processes[i].Name = p.Name
+		}
+	}
 	for i, r := range defs.Regions {
-		m.Regions[i].Name = r.Name
+		m.Regions[i] = jsonRegion{Name: r.Name, Role: uint8(r.Role), Paradigm: uint8(r.Paradigm)}
 	}
 	for i, c := range defs.Comms {
-		m.Communicators[i] = jsonComm{Name: c.Name, Members: c.Members}
+		m.Communicators[i] = jsonComm{Name: c.Name, Paradigm: uint8(c.Paradigm), Members: c.Members}
 		if c.Members == nil {
 			m.Communicators[i].Members = []int32{}
 		}
@@ -107,6 +129,13 @@ func encodeManifest(defs *trace.Trace, counts []uint64, complete bool, files []s
 		node := l.Node
 		id := l.ID
 		jl := jsonLocation{ID: &id, Name: l.Name, Node: &node}
+		if len(defs.Processes) > 0 {
+			p := l.Process
+			jl.Process = &p
+		}
+		if l.Kind != trace.LocationUnknown {
+			jl.Kind = l.Kind.String()
+		}
 		if counts != nil {
 			jl.Events = &counts[i]
 		}
@@ -141,6 +170,7 @@ func encodeManifest(defs *trace.Trace, counts []uint64, complete bool, files []s
 // manifest is a decoded and checked clc.json.
 type manifest struct {
 	defs     *trace.Trace
+	version  int
 	counts   []int64 // per location, -1 where "events" is absent
 	complete bool
 	// files are the distinct file names (relative to the trace directory,
@@ -200,8 +230,12 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 	if m.Version == nil {
 		return nil, bad(-1, "no version")
 	}
-	if *m.Version != nativeVersion1 && *m.Version != NativeVersion {
-		return nil, bad(-1, "version %d, this reader reads versions %d and %d", *m.Version, nativeVersion1, NativeVersion)
+	if *m.Version < nativeVersion1 || *m.Version > NativeVersion {
+		return nil, bad(-1, "version %d, this reader reads versions %d to %d", *m.Version, nativeVersion1, NativeVersion)
+	}
+	version := int(*m.Version)
+	if version < NativeVersion && len(m.Processes) > 0 {
+		return nil, bad(-1, `"processes" in a version %d manifest (processes need version %d)`, version, NativeVersion)
 	}
 	if m.Complete == nil {
 		return nil, bad(-1, `no "complete" field`)
@@ -213,6 +247,7 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 		Resolution: *m.TimerResolution,
 		Properties: m.Properties,
 		Nodes:      make([]trace.Node, len(m.Nodes)),
+		Processes:  make([]trace.Process, len(m.Processes)),
 		Regions:    make([]trace.Region, len(m.Regions)),
 		Comms:      make([]trace.Comm, len(m.Communicators)),
 		Locations:  make([]*trace.Location, len(m.Locations)),
@@ -220,11 +255,23 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 	for i, n := range m.Nodes {
 		t.Nodes[i].Name = n.Name
 	}
+	if len(t.Processes) == 0 {
+		t.Processes = nil
+	}
+	for i, p := range m.Processes {
+		t.Processes[i].Name = p.Name
+	}
 	for i, r := range m.Regions {
-		t.Regions[i].Name = r.Name
+		if version < NativeVersion && (r.Role != 0 || r.Paradigm != 0) {
+			return nil, bad(-1, "region %d: role or paradigm in a version %d manifest (they need version %d)", i, version, NativeVersion)
+		}
+		t.Regions[i] = trace.Region{Name: r.Name, Role: trace.RegionRole(r.Role), Paradigm: trace.Paradigm(r.Paradigm)}
 	}
 	for i, c := range m.Communicators {
-		t.Comms[i] = trace.Comm{Name: c.Name, Members: c.Members}
+		if version < NativeVersion && c.Paradigm != 0 {
+			return nil, bad(-1, "communicator %d: paradigm in a version %d manifest (it needs version %d)", i, version, NativeVersion)
+		}
+		t.Comms[i] = trace.Comm{Name: c.Name, Paradigm: trace.Paradigm(c.Paradigm), Members: c.Members}
 	}
 	locs := make([]trace.Location, len(m.Locations))
 	counts := make([]int64, len(m.Locations))
@@ -249,7 +296,7 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 		}
 		if jl.Extents != nil {
 			if *m.Version == nativeVersion1 {
-				return nil, formatErr(path, -1, i, -1, -1, `"extents" in a version %d manifest (bundles need version %d)`, nativeVersion1, NativeVersion)
+				return nil, formatErr(path, -1, i, -1, -1, `"extents" in a version %d manifest (bundles need version %d)`, nativeVersion1, nativeVersion2)
 			}
 			if exts == nil {
 				exts = make([][]extent, len(m.Locations))
@@ -285,6 +332,9 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 		}
 		l := &locs[i]
 		l.ID, l.Name, l.Node = *jl.ID, jl.Name, *jl.Node
+		if err := locationV3(path, i, version, len(m.Processes), &jl, l); err != nil {
+			return nil, err
+		}
 		if len(jl.Offsets) > 0 {
 			l.Offsets = make([]trace.ClockOffset, len(jl.Offsets))
 			for k, o := range jl.Offsets {
@@ -307,7 +357,43 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 			return nil, err
 		}
 	}
-	return &manifest{defs: t, counts: counts, complete: *m.Complete, files: files, extents: exts}, nil
+	return &manifest{defs: t, version: version, counts: counts, complete: *m.Complete, files: files, extents: exts}, nil
+}
+
+// locationV3 checks and copies a location's version 3 fields: "process"
+// (required when the manifest has processes, absent otherwise) and "kind".
+func locationV3(path string, i, version, procs int, jl *jsonLocation, l *trace.Location) error {
+	bad := func(format string, args ...any) error {
+		return formatErr(path, -1, i, -1, -1, format, args...)
+	}
+	switch {
+	case procs > 0 && jl.Process == nil:
+		return bad(`location without "process" in a trace with processes`)
+	case procs == 0 && jl.Process != nil:
+		return bad(`"process" in a trace without processes`)
+	case jl.Process != nil:
+		l.Process = *jl.Process
+	}
+	if jl.Kind != "" {
+		if version < NativeVersion {
+			return bad(`"kind" in a version %d manifest (it needs version %d)`, version, NativeVersion)
+		}
+		k, ok := parseLocationKind(jl.Kind)
+		if !ok {
+			return bad("unknown location kind %q (want cpu-thread, accelerator-stream, metric or unknown)", jl.Kind)
+		}
+		l.Kind = k
+	}
+	return nil
+}
+
+func parseLocationKind(s string) (trace.LocationKind, bool) {
+	for k := trace.LocationUnknown; k <= trace.LocationMetric; k++ {
+		if k.String() == s {
+			return k, true
+		}
+	}
+	return 0, false
 }
 
 // checkBundleName checks the "file" of an extent: "events/" followed by a

@@ -132,8 +132,13 @@ func randTrace(rng *rand.Rand) *trace.Trace {
 	for range 1 + rng.IntN(3) {
 		t.Nodes = append(t.Nodes, trace.Node{Name: randString(rng)})
 	}
+	threaded := rng.IntN(3) == 0 // version 3: processes, kinds, roles, paradigms
 	for range rng.IntN(5) {
-		t.Regions = append(t.Regions, trace.Region{Name: randString(rng)})
+		r := trace.Region{Name: randString(rng)}
+		if threaded && rng.IntN(2) == 0 {
+			r.Role, r.Paradigm = trace.RegionRole(rng.IntN(40)), trace.Paradigm(rng.IntN(25))
+		}
+		t.Regions = append(t.Regions, r)
 	}
 	var nloc int
 	switch rng.IntN(6) {
@@ -144,8 +149,22 @@ func randTrace(rng *rand.Rand) *trace.Trace {
 	default:
 		nloc = 2 + rng.IntN(6)
 	}
+	var procNode []int32
+	if threaded && nloc > 0 && rng.IntN(2) == 0 {
+		for range 1 + rng.IntN(nloc) {
+			t.Processes = append(t.Processes, trace.Process{Name: randString(rng)})
+			procNode = append(procNode, int32(rng.IntN(len(t.Nodes))))
+		}
+	}
 	for i := range nloc {
 		l := &trace.Location{ID: randU64(rng), Name: randString(rng), Node: int32(rng.IntN(len(t.Nodes)))}
+		if procNode != nil {
+			l.Process = int32(rng.IntN(len(procNode)))
+			l.Node = procNode[l.Process]
+		}
+		if threaded && rng.IntN(2) == 0 {
+			l.Kind = trace.LocationKind(rng.IntN(4))
+		}
 		if rng.IntN(2) == 0 {
 			tm := int64(rng.Uint64() >> 2)
 			if rng.IntN(2) == 0 {
@@ -163,6 +182,9 @@ func randTrace(rng *rand.Rand) *trace.Trace {
 		for range rng.IntN(4) {
 			perm := rng.Perm(nloc)
 			c := trace.Comm{Name: randString(rng)}
+			if threaded && rng.IntN(2) == 0 {
+				c.Paradigm = trace.Paradigm(rng.IntN(25))
+			}
 			for _, p := range perm[:rng.IntN(nloc+1)] {
 				c.Members = append(c.Members, int32(p))
 			}
@@ -219,6 +241,14 @@ func randTrace(rng *rand.Rand) *trace.Trace {
 				ev.AppendColl(k, tm, co)
 			case (k == trace.KindCommCreate || k == trace.KindCommDestroy) && len(t.Comms) > 0:
 				ev.AppendComm(k, tm, uint32(rng.IntN(len(t.Comms))))
+			case k.HasThread() && threaded:
+				th := trace.Thread{Model: trace.Paradigm(rng.IntN(256)), Legacy: rng.IntN(2) == 0, Team: trace.NoComm,
+					Lock: randU32(rng), Order: randU32(rng), Threads: randU32(rng), Creator: randU32(rng),
+					Generation: randU32(rng), Sequence: randU64(rng)}
+				if len(t.Comms) > 0 && rng.IntN(3) > 0 {
+					th.Team = uint32(rng.IntN(len(t.Comms)))
+				}
+				ev.AppendThread(k, tm, th)
 			default:
 				ev.AppendOpaque(tm, trace.Opaque{Format: uint8(rng.IntN(3)), Type: randU32(rng), Data: randBytes(rng)})
 			}
@@ -239,6 +269,7 @@ type flatEvent struct {
 	Msg    trace.Message
 	Coll   trace.Collective
 	Req    uint64
+	Thread trace.Thread
 	Opaque trace.Opaque
 	Att    []trace.Attachment // Event set to 0
 }
@@ -261,6 +292,8 @@ func flatten(e *trace.Events) []flatEvent {
 			f.Coll = *e.Coll(i)
 		case k.HasReq():
 			f.Req = e.Req(i)
+		case k.HasThread():
+			f.Thread = *e.Thread(i)
 		case k == trace.KindOther:
 			f.Opaque = e.Opaque[e.Ref[i]]
 			f.Opaque.Data = nilIfEmpty(f.Opaque.Data)
@@ -280,6 +313,7 @@ func flatten(e *trace.Events) []flatEvent {
 type defsView struct {
 	Resolution uint64
 	Nodes      []trace.Node
+	Processes  []trace.Process
 	Regions    []trace.Region
 	Comms      []trace.Comm
 	Properties map[string]string
@@ -287,7 +321,10 @@ type defsView struct {
 }
 
 func viewDefs(t *trace.Trace) defsView {
-	v := defsView{Resolution: t.Resolution, Nodes: t.Nodes, Regions: t.Regions}
+	v := defsView{Resolution: t.Resolution, Nodes: t.Nodes, Processes: t.Processes, Regions: t.Regions}
+	if len(v.Processes) == 0 {
+		v.Processes = nil
+	}
 	if len(v.Nodes) == 0 {
 		v.Nodes = nil
 	}
@@ -304,7 +341,7 @@ func viewDefs(t *trace.Trace) defsView {
 		v.Properties = t.Properties
 	}
 	for _, l := range t.Locations {
-		c := trace.Location{ID: l.ID, Name: l.Name, Node: l.Node, Offsets: l.Offsets}
+		c := trace.Location{ID: l.ID, Name: l.Name, Node: l.Node, Process: l.Process, Kind: l.Kind, Offsets: l.Offsets}
 		if len(c.Offsets) == 0 {
 			c.Offsets = nil
 		}
@@ -349,6 +386,7 @@ func TestNativeRoundTripRandom(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "tr")
 		require.NoError(t, WriteDir(dir, tr, opt), "trace %d", it)
 		requireLayout(t, dir, len(tr.Locations), min(max(opt.Bundles, 0), len(tr.Locations)))
+		require.Equal(t, tr.Threaded(), readTestManifest(t, dir).Version == NativeVersion, "trace %d: version 3 exactly for threaded traces", it)
 		require.True(t, IsDir(dir))
 		got, err := ReadDir(dir, &ReadOptions{Parallel: 1 + rng.IntN(3)})
 		require.NoError(t, err, "trace %d", it)
@@ -711,7 +749,7 @@ func TestNativeNoAllocsPerEvent(t *testing.T) {
 	dst.Msgs = make([]trace.Message, 0, len(ev.Msgs))
 	dst.Colls = make([]trace.Collective, 0, len(ev.Colls))
 	dst.Reqs = make([]uint64, 0, len(ev.Reqs))
-	lim := limitsOf(tr)
+	lim := limitsOf(tr, NativeVersion)
 	var ar arena
 	decAllocs := testing.AllocsPerRun(5, func() {
 		dst.Reset()

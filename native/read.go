@@ -47,7 +47,7 @@ func openDir(dir string, parallel int) (*DirReader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("native reader: %w", err)
 	}
-	return &DirReader{dir: dir, m: m, lim: limitsOf(m.defs), dec: dec, complete: m.complete, files: newFileCache(dir, maxOpenFiles)}, nil
+	return &DirReader{dir: dir, m: m, lim: limitsOf(m.defs, m.version), dec: dec, complete: m.complete, files: newFileCache(dir, maxOpenFiles)}, nil
 }
 
 // Defs returns the definitions of the manifest; its locations have no
@@ -631,6 +631,7 @@ func reserveTables(e *trace.Events, total int) {
 	e.Msgs = reserve(e.Msgs, want(len(e.Msgs)))
 	e.Colls = reserve(e.Colls, want(len(e.Colls)))
 	e.Reqs = reserve(e.Reqs, want(len(e.Reqs)))
+	e.Threads = reserve(e.Threads, want(len(e.Threads)))
 	e.Opaque = reserve(e.Opaque, want(len(e.Opaque)))
 }
 
@@ -647,7 +648,7 @@ func reserve[T any](s []T, more int) []T {
 // have more than about 3 % spare capacity, so a read trace holds no slack.
 func fitTables(e *trace.Events) {
 	e.Kind, e.Time, e.Ref = fit(e.Kind), fit(e.Time), fit(e.Ref)
-	e.Msgs, e.Colls, e.Reqs = fit(e.Msgs), fit(e.Colls), fit(e.Reqs)
+	e.Msgs, e.Colls, e.Reqs, e.Threads = fit(e.Msgs), fit(e.Colls), fit(e.Reqs), fit(e.Threads)
 	e.Opaque, e.Attach = fit(e.Opaque), fit(e.Attach)
 }
 

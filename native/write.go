@@ -512,12 +512,14 @@ func (w *DirWriter) Close() error {
 		return fmt.Errorf("native writer: definitions: %w", err)
 	}
 	counts := make([]uint64, len(w.locs))
+	threaded := false
 	for loc := range w.locs {
 		lw := &w.locs[loc]
 		if err := lw.refs.check(w.defs); err != nil {
 			return &FormatError{Path: w.streamPath(loc), Offset: -1, Location: loc, Block: -1, Event: -1, Err: err}
 		}
 		counts[loc] = lw.events
+		threaded = threaded || lw.refs.threads
 	}
 	var files []string
 	var exts [][]extent
@@ -535,7 +537,7 @@ func (w *DirWriter) Close() error {
 			}
 		}
 	}
-	data, err := encodeManifest(w.defs, counts, true, files, exts)
+	data, err := encodeManifest(w.defs, counts, true, files, exts, threaded)
 	if err != nil {
 		return fmt.Errorf("native writer: %w", err)
 	}
@@ -590,7 +592,7 @@ func defsOnly(t *trace.Trace) *trace.Trace {
 		if l == nil {
 			continue
 		}
-		locs[i] = trace.Location{ID: l.ID, Name: l.Name, Node: l.Node, Offsets: l.Offsets}
+		locs[i] = trace.Location{ID: l.ID, Name: l.Name, Node: l.Node, Process: l.Process, Kind: l.Kind, Offsets: l.Offsets}
 		c.Locations[i] = &locs[i]
 	}
 	return &c

@@ -220,7 +220,7 @@ func (a *Archive) buildModel() (*model, error) {
 			return nil, err
 		}
 		m.regions.set(uint64(r.id), uint32(i))
-		t.Regions = append(t.Regions, trace.Region{Name: name})
+		t.Regions = append(t.Regions, trace.Region{Name: name, Role: trace.RegionRole(r.role), Paradigm: trace.Paradigm(r.paradigm)})
 	}
 	if err := a.buildComms(m, locIdx); err != nil {
 		return nil, err
@@ -242,6 +242,7 @@ func (a *Archive) buildLocations(t *trace.Trace) (map[uint64]int32, error) {
 		stns[g.stNodes[i].id] = &g.stNodes[i]
 	}
 	nodeOf := map[uint32]int32{}
+	procOf := map[uint32]int32{} // owning location group id → process
 	locIdx := map[uint64]int32{}
 	for i, ld := range g.locations {
 		locIdx[ld.id] = int32(i)
@@ -250,12 +251,16 @@ func (a *Archive) buildLocations(t *trace.Trace) (map[uint64]int32, error) {
 			return nil, err
 		}
 		stn := uint32(undefined32)
+		var owner *locGroup
 		if ld.group != undefined32 {
 			lg, ok := lgs[ld.group]
 			if !ok {
 				return nil, g.recErr(ld.rec, -1, "location %d refers to location group %d, which is not defined", ld.id, ld.group)
 			}
-			stn = lg.stParent
+			if owner, err = owningGroup(g, lgs, lg); err != nil {
+				return nil, err
+			}
+			stn = owner.stParent
 		}
 		ni, ok := nodeOf[stn]
 		if !ok {
@@ -271,7 +276,28 @@ func (a *Archive) buildLocations(t *trace.Trace) (map[uint64]int32, error) {
 			nodeOf[stn] = ni
 			t.Nodes = append(t.Nodes, trace.Node{Name: nodeName})
 		}
-		t.Locations = append(t.Locations, &trace.Location{ID: ld.id, Name: name, Node: ni})
+		// The process: the owning location group, or (no group) one of
+		// the location's own.
+		pi, ok := int32(-1), false
+		if owner != nil {
+			pi, ok = procOf[owner.id]
+		}
+		if !ok {
+			pname := name
+			if owner != nil {
+				if pname, err = a.strOf(owner.name, owner.rec, fmt.Sprintf("location group %d", owner.id)); err != nil {
+					return nil, err
+				}
+				procOf[owner.id] = int32(len(t.Processes))
+			}
+			pi = int32(len(t.Processes))
+			t.Processes = append(t.Processes, trace.Process{Name: pname})
+		}
+		kind := trace.LocationKind(ld.typ)
+		if kind > trace.LocationMetric {
+			kind = trace.LocationUnknown
+		}
+		t.Locations = append(t.Locations, &trace.Location{ID: ld.id, Name: name, Node: ni, Process: pi, Kind: kind})
 	}
 	return locIdx, nil
 }
@@ -309,11 +335,13 @@ func (a *Archive) buildComms(m *model, locIdx map[uint64]int32) error {
 			return err
 		}
 		var members []int32
+		var paradigm trace.Paradigm
 		if !c.inter && c.group != undefined32 {
 			gr, ok := groups[c.group]
 			if !ok {
 				return defErr("refers to group %d, which is not defined", c.group)
 			}
+			paradigm = trace.Paradigm(gr.paradigm)
 			switch {
 			case gr.typ == groupCommSelf:
 				if (len(m.selfComms)+1)*len(t.Locations) > maxSelfComms {
@@ -322,7 +350,7 @@ func (a *Archive) buildComms(m *model, locIdx map[uint64]int32) error {
 				m.selfComms = append(m.selfComms, c.id)
 				m.selfBase = append(m.selfBase, uint32(len(t.Comms)))
 				for li := range t.Locations {
-					t.Comms = append(t.Comms, trace.Comm{Name: name, Members: []int32{int32(li)}})
+					t.Comms = append(t.Comms, trace.Comm{Name: name, Paradigm: paradigm, Members: []int32{int32(li)}})
 				}
 				continue
 			case gr.typ == groupCommLocations || gr.typ == groupLocations || gr.flags&groupFlagGlobalMembers != 0:
@@ -347,7 +375,7 @@ func (a *Archive) buildComms(m *model, locIdx map[uint64]int32) error {
 			}
 		}
 		m.comms.set(uint64(c.id), uint32(len(t.Comms)))
-		t.Comms = append(t.Comms, trace.Comm{Name: name, Members: members})
+		t.Comms = append(t.Comms, trace.Comm{Name: name, Paradigm: paradigm, Members: members})
 	}
 	return nil
 }
@@ -469,4 +497,21 @@ func (a *Archive) readLocation(m *model, li int, evbuf, defbuf *[]byte) error {
 		a.warn.add(a.name+".def", a.defs.records[ld.rec].off, "location %d announces %d events, %s holds %d (read to its end, as the reference reader does)", ld.id, ld.numEvents, name, n)
 	}
 	return nil
+}
+
+// owningGroup returns the location group that owns lg's locations as a
+// process: lg itself, or for a group that is not a process (an
+// accelerator's, OTF2 3.0) the process group that created it.
+func owningGroup(g *globalDefs, lgs map[uint32]*locGroup, lg *locGroup) (*locGroup, error) {
+	for range len(lgs) + 1 {
+		if lg.typ == locGroupTypeProcess || lg.creator == undefined32 {
+			return lg, nil
+		}
+		c, ok := lgs[lg.creator]
+		if !ok {
+			return nil, g.recErr(lg.rec, -1, "location group %d: its creating location group %d is not defined", lg.id, lg.creator)
+		}
+		lg = c
+	}
+	return nil, g.recErr(lg.rec, -1, "location group %d: its creating location groups form a cycle", lg.id)
 }

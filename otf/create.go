@@ -21,7 +21,9 @@ const (
 	paradigmUser = 1
 	paradigmMPI  = 4
 
-	paradigmClassProcess = 0
+	paradigmClassProcess        = 0
+	paradigmClassThreadForkJoin = 1
+	paradigmClassThreadCreate   = 2
 
 	locGroupTypeProcess = 1
 	locTypeCPUThread    = 1
@@ -323,6 +325,11 @@ func (w *Writer) appendEvents(loc int, lw *locWriter, ev *trace.Events) (int64, 
 				typ = evCommDestroy
 			}
 			e.u32c(r)
+		case trace.KindThreadFork, trace.KindThreadJoin, trace.KindThreadTeamBegin, trace.KindThreadTeamEnd,
+			trace.KindThreadAcquireLock, trace.KindThreadReleaseLock, trace.KindThreadTaskCreate,
+			trace.KindThreadTaskSwitch, trace.KindThreadTaskComplete, trace.KindThreadCreate,
+			trace.KindThreadBegin, trace.KindThreadWait, trace.KindThreadEnd:
+			typ = encodeThread(&e, k, &ev.Threads[r])
 		case trace.KindOther:
 			o := ev.Opaque[r]
 			if o.Format != trace.FormatOTF2 {
@@ -352,6 +359,59 @@ func (w *Writer) appendEvents(loc int, lw *locWriter, ev *trace.Events) (int64, 
 	}
 	dropped += int64(len(ev.Attach) - att)
 	return dropped, nil
+}
+
+// threadRecords gives the record type of each thread kind: the thread
+// record, and the OTF2 1.0 OpenMP record it supersedes (0: none).
+var threadRecords = map[trace.Kind][2]uint8{
+	trace.KindThreadFork: {evThreadFork, evOmpFork}, trace.KindThreadJoin: {evThreadJoin, evOmpJoin},
+	trace.KindThreadTeamBegin: {evThreadTeamBegin, 0}, trace.KindThreadTeamEnd: {evThreadTeamEnd, 0},
+	trace.KindThreadAcquireLock:  {evThreadAcquireLock, evOmpAcquireLock},
+	trace.KindThreadReleaseLock:  {evThreadReleaseLock, evOmpReleaseLock},
+	trace.KindThreadTaskCreate:   {evThreadTaskCreate, evOmpTaskCreate},
+	trace.KindThreadTaskSwitch:   {evThreadTaskSwitch, evOmpTaskSwitch},
+	trace.KindThreadTaskComplete: {evThreadTaskComplete, evOmpTaskComplete},
+	trace.KindThreadCreate:       {evThreadCreate, 0}, trace.KindThreadBegin: {evThreadBegin, 0},
+	trace.KindThreadWait: {evThreadWait, 0}, trace.KindThreadEnd: {evThreadEnd, 0},
+}
+
+// encodeThread encodes a thread event's fields into e and returns its
+// record type: the OTF2 1.0 OpenMP record for a legacy event (which has no
+// model; a task's id is Sequence), the thread record otherwise. An
+// undefined team or contingent (trace.NoComm) is OTF2's undefined
+// reference, all ones.
+func encodeThread(e *enc, k trace.Kind, th *trace.Thread) uint8 {
+	types := threadRecords[k]
+	legacy := th.Legacy && types[1] != 0
+	switch k {
+	case trace.KindThreadFork, trace.KindThreadJoin, trace.KindThreadAcquireLock, trace.KindThreadReleaseLock:
+		if !legacy {
+			e.u8(uint8(th.Model))
+		}
+		if k == trace.KindThreadFork {
+			e.u32c(th.Threads)
+		} else if k != trace.KindThreadJoin {
+			e.u32c(th.Lock)
+			e.u32c(th.Order)
+		}
+	case trace.KindThreadTeamBegin, trace.KindThreadTeamEnd:
+		e.u32c(th.Team)
+	case trace.KindThreadTaskCreate, trace.KindThreadTaskSwitch, trace.KindThreadTaskComplete:
+		if legacy {
+			e.u64c(th.Sequence)
+			break
+		}
+		e.u32c(th.Team)
+		e.u32c(th.Creator)
+		e.u32c(th.Generation)
+	default: // thread create, begin, wait, end
+		e.u32c(th.Team)
+		e.u64c(th.Sequence)
+	}
+	if legacy {
+		return types[1]
+	}
+	return types[0]
 }
 
 // Abort discards everything written so far.
@@ -475,6 +535,96 @@ func (w *Writer) writeLocalDefs(li int) error {
 	return f.Close()
 }
 
+// locGroupOut is a location group to write: one per process.
+type locGroupOut struct {
+	name string
+	node int32
+}
+
+// locationGroups returns the location groups of t, one per process (per
+// location for a trace without processes, named "MPI Rank i" as before),
+// each on the node of its locations.
+func locationGroups(t *trace.Trace) ([]locGroupOut, error) {
+	n := t.NumProcesses()
+	out := make([]locGroupOut, n)
+	for i := range out {
+		out[i].node = -1
+		if len(t.Processes) > 0 {
+			out[i].name = t.Processes[i].Name
+		}
+		if out[i].name == "" {
+			out[i].name = "MPI Rank " + strconv.Itoa(i)
+		}
+	}
+	for li, l := range t.Locations {
+		if l.Node < 0 || int(l.Node) >= len(t.Nodes) {
+			return nil, fmt.Errorf("otf2: location %d: node %d out of range", li, l.Node)
+		}
+		p := t.ProcessOf(li)
+		if p < 0 || int(p) >= n {
+			return nil, fmt.Errorf("otf2: location %d: process %d out of range", li, p)
+		}
+		if out[p].node >= 0 && out[p].node != l.Node {
+			return nil, fmt.Errorf("otf2: location %d: on node %d, but process %d has a location on node %d", li, l.Node, p, out[p].node)
+		}
+		out[p].node = l.Node
+	}
+	for i := range out {
+		out[i].node = max(out[i].node, 0) // a process without locations
+	}
+	return out, nil
+}
+
+// commParadigm is the paradigm a communicator is written with: its own,
+// or MPI when unknown.
+func commParadigm(p trace.Paradigm) trace.Paradigm {
+	if p == trace.ParadigmUnknown {
+		return paradigmMPI
+	}
+	return p
+}
+
+// commParadigms returns the paradigms of the communicators of t, MPI
+// first (always), then the others in ascending order.
+func commParadigms(t *trace.Trace) []trace.Paradigm {
+	seen := map[trace.Paradigm]bool{paradigmMPI: true}
+	out := []trace.Paradigm{paradigmMPI}
+	var more []trace.Paradigm
+	for _, c := range t.Comms {
+		if p := commParadigm(c.Paradigm); !seen[p] {
+			seen[p] = true
+			more = append(more, p)
+		}
+	}
+	sort.Slice(more, func(a, b int) bool { return more[a] < more[b] })
+	return append(out, more...)
+}
+
+// paradigmName and paradigmClass describe a paradigm's Paradigm definition.
+func paradigmName(p trace.Paradigm) string {
+	switch p {
+	case paradigmMPI:
+		return "MPI"
+	case trace.ParadigmOpenMP:
+		return "OpenMP"
+	case trace.ParadigmPthread:
+		return "Pthread"
+	case trace.ParadigmCUDA:
+		return "CUDA"
+	}
+	return "paradigm " + strconv.Itoa(int(p))
+}
+
+func paradigmClass(p trace.Paradigm) uint8 {
+	switch p {
+	case trace.ParadigmOpenMP:
+		return paradigmClassThreadForkJoin
+	case trace.ParadigmPthread:
+		return paradigmClassThreadCreate
+	}
+	return paradigmClassProcess
+}
+
 // regionRole guesses an MPI region's role and paradigm from its name.
 func regionRole(name string) (role, paradigm uint8) {
 	if !strings.HasPrefix(name, "MPI_") {
@@ -542,10 +692,20 @@ func (w *Writer) writeGlobalDefs(all timeRange) (uint64, error) {
 	for _, nd := range t.Nodes {
 		str(nd.Name)
 	}
-	lgNames := make([]uint32, len(t.Locations))
+	groups, err := locationGroups(t)
+	if err != nil {
+		return 0, err
+	}
+	lgNames := make([]uint32, len(groups))
+	for gi, lg := range groups {
+		lgNames[gi] = str(lg.name)
+	}
+	paradigms := commParadigms(t)
+	for _, p := range paradigms[1:] {
+		str(paradigmName(p))
+	}
 	locNames := make([]uint32, len(t.Locations))
 	for li, l := range t.Locations {
-		lgNames[li] = str("MPI Rank " + strconv.Itoa(li))
 		nm := l.Name
 		if nm == "" {
 			nm = "rank " + strconv.Itoa(li)
@@ -583,12 +743,14 @@ func (w *Writer) writeGlobalDefs(all timeRange) (uint64, error) {
 			return 0, err
 		}
 	}
-	e.b = e.b[:0]
-	e.u8(paradigmMPI)
-	e.u32c(strs["MPI"])
-	e.u8(paradigmClassProcess)
-	if err := put(defParadigm); err != nil {
-		return 0, err
+	for _, p := range paradigms {
+		e.b = e.b[:0]
+		e.u8(uint8(p))
+		e.u32c(strs[paradigmName(p)])
+		e.u8(paradigmClass(p))
+		if err := put(defParadigm); err != nil {
+			return 0, err
+		}
 	}
 	// System tree: a root, then one node per trace.Node.
 	e.b = e.b[:0]
@@ -609,15 +771,12 @@ func (w *Writer) writeGlobalDefs(all timeRange) (uint64, error) {
 			return 0, err
 		}
 	}
-	for li, l := range t.Locations {
-		if l.Node < 0 || int(l.Node) >= len(t.Nodes) {
-			return 0, fmt.Errorf("otf2: location %d: node %d out of range", li, l.Node)
-		}
+	for gi, lg := range groups {
 		e.b = e.b[:0]
-		e.u32c(uint32(li))
-		e.u32c(lgNames[li])
+		e.u32c(uint32(gi))
+		e.u32c(lgNames[gi])
 		e.u8(locGroupTypeProcess)
-		e.u32c(uint32(1 + l.Node))
+		e.u32c(uint32(1 + lg.node))
 		e.u32c(undefined32) // creatingLocationGroup
 		if err := put(defLocationGroup); err != nil {
 			return 0, err
@@ -627,15 +786,22 @@ func (w *Writer) writeGlobalDefs(all timeRange) (uint64, error) {
 		e.b = e.b[:0]
 		e.u64c(l.ID)
 		e.u32c(locNames[li])
-		e.u8(locTypeCPUThread)
+		typ := uint8(l.Kind)
+		if l.Kind == trace.LocationUnknown {
+			typ = locTypeCPUThread
+		}
+		e.u8(typ)
 		e.u64c(w.locs[li].cw.numEvents())
-		e.u32c(uint32(li))
+		e.u32c(uint32(t.ProcessOf(li)))
 		if err := put(defLocation); err != nil {
 			return 0, err
 		}
 	}
 	for ri, r := range t.Regions {
 		role, par := regionRole(r.Name)
+		if r.Role != trace.RoleUnknown || r.Paradigm != trace.ParadigmUnknown {
+			role, par = uint8(r.Role), uint8(r.Paradigm)
+		}
 		e.b = e.b[:0]
 		e.u32c(uint32(ri))
 		e.u32c(strs[r.Name]) // name
@@ -652,26 +818,33 @@ func (w *Writer) writeGlobalDefs(all timeRange) (uint64, error) {
 			return 0, err
 		}
 	}
-	group := func(id uint32, typ uint8, members func(*enc) int) error {
+	group := func(id uint32, typ uint8, paradigm trace.Paradigm, members func(*enc) int) error {
 		e.b = e.b[:0]
 		e.u32c(id)
 		e.u32c(strs[""])
 		e.u8(0) // groupTypePre12 (withdrawn)
 		members(&e)
 		e.u8(typ)
-		e.u8(paradigmMPI)
+		e.u8(uint8(paradigm))
 		e.u32c(0)
 		return put(defGroup)
 	}
+	allLocations := func(e *enc) int {
+		e.u32c(uint32(len(t.Locations)))
+		for _, l := range t.Locations {
+			e.u64c(l.ID)
+		}
+		return 0
+	}
 	if len(t.Comms) > 0 {
-		if err := group(0, groupCommLocations, func(e *enc) int {
-			e.u32c(uint32(len(t.Locations)))
-			for _, l := range t.Locations {
-				e.u64c(l.ID)
+		// Groups 0 … P−1 list every location, one per paradigm (MPI
+		// first): rank i of a COMM_GROUP is location i. The groups of the
+		// communicators follow (the reference reader wants the
+		// COMM_LOCATIONS group of a paradigm before its COMM_GROUPs).
+		for j, p := range paradigms {
+			if err := group(uint32(j), groupCommLocations, p, allLocations); err != nil {
+				return 0, err
 			}
-			return 0
-		}); err != nil {
-			return 0, err
 		}
 		for ci, c := range t.Comms {
 			for r, m := range c.Members {
@@ -679,7 +852,7 @@ func (w *Writer) writeGlobalDefs(all timeRange) (uint64, error) {
 					return 0, fmt.Errorf("otf2: communicator %d: member %d is location %d, out of range", ci, r, m)
 				}
 			}
-			if err := group(uint32(1+ci), groupCommGroup, func(e *enc) int {
+			if err := group(uint32(len(paradigms)+ci), groupCommGroup, commParadigm(c.Paradigm), func(e *enc) int {
 				e.u32c(uint32(len(c.Members)))
 				for _, m := range c.Members {
 					e.u64c(uint64(m))
@@ -693,7 +866,7 @@ func (w *Writer) writeGlobalDefs(all timeRange) (uint64, error) {
 			e.b = e.b[:0]
 			e.u32c(uint32(ci))
 			e.u32c(strs[c.Name])
-			e.u32c(uint32(1 + ci))
+			e.u32c(uint32(len(paradigms) + ci))
 			e.u32c(undefined32) // parent
 			e.u32c(0)           // flags
 			if err := put(defComm); err != nil {

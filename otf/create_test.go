@@ -68,6 +68,11 @@ func modelLines(t *trace.Trace) []string {
 			case trace.KindCommCreate, trace.KindCommDestroy:
 				name = map[trace.Kind]string{trace.KindCommCreate: "CommCreate", trace.KindCommDestroy: "CommDestroy"}[k]
 				f = append(f, t.Comms[ev.Ref[i]].Name)
+			case trace.KindThreadFork, trace.KindThreadJoin, trace.KindThreadTeamBegin, trace.KindThreadTeamEnd,
+				trace.KindThreadAcquireLock, trace.KindThreadReleaseLock, trace.KindThreadTaskCreate,
+				trace.KindThreadTaskSwitch, trace.KindThreadTaskComplete, trace.KindThreadCreate,
+				trace.KindThreadBegin, trace.KindThreadWait, trace.KindThreadEnd:
+				name = threadRecordName(k, ev.Thread(i).Legacy)
 			case trace.KindOther:
 				name = opaqueNames[ev.Opaque[ev.Ref[i]].Type]
 				if name == "" {
@@ -78,6 +83,23 @@ func modelLines(t *trace.Trace) []string {
 		}
 	}
 	return out
+}
+
+// threadRecordName is the OTF2 record name of a thread event, as the
+// reference library's Python module names its event class.
+func threadRecordName(k trace.Kind, legacy bool) string {
+	name := map[trace.Kind]string{
+		trace.KindThreadFork: "Fork", trace.KindThreadJoin: "Join", trace.KindThreadTeamBegin: "TeamBegin",
+		trace.KindThreadTeamEnd: "TeamEnd", trace.KindThreadAcquireLock: "AcquireLock",
+		trace.KindThreadReleaseLock: "ReleaseLock", trace.KindThreadTaskCreate: "TaskCreate",
+		trace.KindThreadTaskSwitch: "TaskSwitch", trace.KindThreadTaskComplete: "TaskComplete",
+		trace.KindThreadCreate: "Create", trace.KindThreadBegin: "Begin", trace.KindThreadWait: "Wait",
+		trace.KindThreadEnd: "End",
+	}[k]
+	if legacy {
+		return "Omp" + name
+	}
+	return "Thread" + name
 }
 
 // pyDump prints an archive's events through the reference library.

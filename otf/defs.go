@@ -60,6 +60,10 @@ type locGroup struct {
 	name     uint32
 	typ      uint8
 	stParent uint32
+	// creator is the creating location group (OTF2 3.0: the process that
+	// owns an accelerator's location group), undefined32 if none.
+	creator uint32
+	rec     int // index of its record in globalDefs.records
 }
 
 type locDef struct {
@@ -72,9 +76,11 @@ type locDef struct {
 }
 
 type regionDef struct {
-	id   uint32
-	name uint32
-	rec  int
+	id       uint32
+	name     uint32
+	role     uint8 // OTF2 1.1; 0 (unknown) in older archives
+	paradigm uint8
+	rec      int
 }
 
 type groupDef struct {
@@ -248,7 +254,10 @@ func (g *globalDefs) decode(i int, dup func(int, uint8, uint64) bool) error {
 			g.stNodes = append(g.stNodes, n)
 		}
 	case defLocationGroup:
-		lg := locGroup{id: d.u32c(), name: d.u32c(), typ: d.u8(), stParent: d.u32c()}
+		lg := locGroup{id: d.u32c(), name: d.u32c(), typ: d.u8(), stParent: d.u32c(), creator: undefined32, rec: i}
+		if d.err == nil && d.left() > 0 {
+			lg.creator = d.u32c()
+		}
 		if !dup(i, r.typ, uint64(lg.id)) {
 			g.locGroups = append(g.locGroups, lg)
 		}
@@ -258,7 +267,8 @@ func (g *globalDefs) decode(i int, dup func(int, uint8, uint64) bool) error {
 			g.locations = append(g.locations, l)
 		}
 	case defRegion:
-		rd := regionDef{id: d.u32c(), name: d.u32c(), rec: i}
+		rd := parseRegion(&d)
+		rd.rec = i
 		if !dup(i, r.typ, uint64(rd.id)) {
 			g.regions = append(g.regions, rd)
 		}
@@ -394,4 +404,32 @@ func readLocalDefs(name string, r io.Reader, chunkSize int, buf *[]byte) (*local
 			return nil, recErr(k, rec.poff+int64(d.at), "%s", detail(d.err))
 		}
 	}
+}
+
+// parseRegion decodes the fields of a Region definition the model keeps:
+// id, name and, from OTF2 1.1 on, role and paradigm (after description,
+// the withdrawn regionType, sourceFile, begin and end line and
+// canonicalName).
+func parseRegion(d *dec) regionDef {
+	r := regionDef{id: d.u32c(), name: d.u32c()}
+	if d.err != nil {
+		return r
+	}
+	// The rest on a copy: an OTF2 1.0 region ends after its line numbers,
+	// and the reader has always needed only the id and name.
+	rest := *d
+	rest.u32c() // description
+	rest.u8()   // regionType (withdrawn in 1.1, still written)
+	rest.u32c() // sourceFile
+	rest.u32c() // beginLineNumber
+	rest.u32c() // endLineNumber
+	if rest.err != nil || rest.left() == 0 {
+		return r
+	}
+	rest.u32c() // canonicalName
+	role, paradigm := rest.u8(), rest.u8()
+	if rest.err == nil {
+		r.role, r.paradigm = role, paradigm
+	}
+	return r
 }

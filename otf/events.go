@@ -28,7 +28,93 @@ const (
 	evNonBlockingCollectiveComplete = 86
 	evCommCreate                    = 87
 	evCommDestroy                   = 88
+
+	// Thread records (OTF2 1.2–1.3) and the OpenMP records of OTF2 1.0
+	// they supersede.
+	evOmpFork            = 24
+	evOmpJoin            = 25
+	evOmpAcquireLock     = 26
+	evOmpReleaseLock     = 27
+	evOmpTaskCreate      = 28
+	evOmpTaskSwitch      = 29
+	evOmpTaskComplete    = 30
+	evThreadFork         = 53
+	evThreadJoin         = 54
+	evThreadTeamBegin    = 55
+	evThreadTeamEnd      = 56
+	evThreadAcquireLock  = 57
+	evThreadReleaseLock  = 58
+	evThreadTaskCreate   = 59
+	evThreadTaskSwitch   = 60
+	evThreadTaskComplete = 61
+	evThreadCreate       = 62
+	evThreadBegin        = 63
+	evThreadWait         = 64
+	evThreadEnd          = 65
 )
+
+// threadKinds maps the thread record types to the model's kinds.
+var threadKinds = map[uint8]trace.Kind{
+	evOmpFork: trace.KindThreadFork, evOmpJoin: trace.KindThreadJoin,
+	evOmpAcquireLock: trace.KindThreadAcquireLock, evOmpReleaseLock: trace.KindThreadReleaseLock,
+	evOmpTaskCreate: trace.KindThreadTaskCreate, evOmpTaskSwitch: trace.KindThreadTaskSwitch,
+	evOmpTaskComplete: trace.KindThreadTaskComplete,
+	evThreadFork:      trace.KindThreadFork, evThreadJoin: trace.KindThreadJoin,
+	evThreadTeamBegin: trace.KindThreadTeamBegin, evThreadTeamEnd: trace.KindThreadTeamEnd,
+	evThreadAcquireLock: trace.KindThreadAcquireLock, evThreadReleaseLock: trace.KindThreadReleaseLock,
+	evThreadTaskCreate: trace.KindThreadTaskCreate, evThreadTaskSwitch: trace.KindThreadTaskSwitch,
+	evThreadTaskComplete: trace.KindThreadTaskComplete,
+	evThreadCreate:       trace.KindThreadCreate, evThreadBegin: trace.KindThreadBegin,
+	evThreadWait: trace.KindThreadWait, evThreadEnd: trace.KindThreadEnd,
+}
+
+// decodeThread decodes the fields of a thread record of type typ (one of
+// threadKinds) into the model's payload, its team or contingent
+// translated with comms (OTF2's undefined reference: trace.NoComm). ok is
+// false with a dangling reference, whose id is returned.
+func decodeThread(d *dec, typ uint8, comms *idIndex) (th trace.Thread, ok bool, id uint32) {
+	th.Team = trace.NoComm
+	team := func() {
+		id = d.u32c()
+		th.Team = id
+	}
+	switch typ {
+	case evOmpFork:
+		th.Legacy, th.Model, th.Threads = true, trace.ParadigmOpenMP, d.u32c()
+	case evOmpJoin:
+		th.Legacy, th.Model = true, trace.ParadigmOpenMP
+	case evOmpAcquireLock, evOmpReleaseLock:
+		th.Legacy, th.Model = true, trace.ParadigmOpenMP
+		th.Lock, th.Order = d.u32c(), d.u32c()
+	case evOmpTaskCreate, evOmpTaskSwitch, evOmpTaskComplete:
+		th.Legacy, th.Model, th.Sequence = true, trace.ParadigmOpenMP, d.u64c()
+	case evThreadFork:
+		th.Model, th.Threads = trace.Paradigm(d.u8()), d.u32c()
+	case evThreadJoin:
+		th.Model = trace.Paradigm(d.u8())
+	case evThreadTeamBegin, evThreadTeamEnd:
+		team()
+	case evThreadAcquireLock, evThreadReleaseLock:
+		th.Model = trace.Paradigm(d.u8())
+		th.Lock, th.Order = d.u32c(), d.u32c()
+	case evThreadTaskCreate, evThreadTaskSwitch, evThreadTaskComplete:
+		team()
+		th.Creator, th.Generation = d.u32c(), d.u32c()
+	case evThreadCreate, evThreadBegin, evThreadWait, evThreadEnd:
+		team()
+		th.Sequence = d.u64c()
+	}
+	if d.err != nil || th.Team == undefined32 {
+		th.Team = trace.NoComm
+		return th, true, 0
+	}
+	idx, found := comms.get(uint64(th.Team))
+	if !found {
+		return th, false, id
+	}
+	th.Team = idx
+	return th, true, 0
+}
 
 // eventDecoder decodes one location's event file into the model's columns.
 type eventDecoder struct {
@@ -74,10 +160,10 @@ func (x *eventDecoder) run() error {
 	// Append to local copies of the columns (no write barrier per event)
 	// and store them back at the end.
 	kinds, times, refs := ev.Kind, ev.Time, ev.Ref
-	msgs, colls, reqs := ev.Msgs, ev.Colls, ev.Reqs
+	msgs, colls, reqs, threads := ev.Msgs, ev.Colls, ev.Reqs, ev.Threads
 	defer func() {
 		ev.Kind, ev.Time, ev.Ref = kinds, times, refs
-		ev.Msgs, ev.Colls, ev.Reqs = msgs, colls, reqs
+		ev.Msgs, ev.Colls, ev.Reqs, ev.Threads = msgs, colls, reqs, threads
 	}()
 	for {
 		// Fast path for the commonest records (TIMESTAMP, Enter, Leave) of
@@ -279,6 +365,21 @@ func (x *eventDecoder) run() error {
 			kinds = append(kinds, k)
 			times = append(times, now)
 			refs = append(refs, idx)
+		case evOmpFork, evOmpJoin, evOmpAcquireLock, evOmpReleaseLock, evOmpTaskCreate, evOmpTaskSwitch,
+			evOmpTaskComplete, evThreadFork, evThreadJoin, evThreadTeamBegin, evThreadTeamEnd,
+			evThreadAcquireLock, evThreadReleaseLock, evThreadTaskCreate, evThreadTaskSwitch,
+			evThreadTaskComplete, evThreadCreate, evThreadBegin, evThreadWait, evThreadEnd:
+			th, ok, id := decodeThread(&d, rec.typ, x.comms)
+			if d.err != nil {
+				break
+			}
+			if !ok {
+				return x.dangling(&rec, len(kinds), "communicator (thread team or contingent)", uint64(id))
+			}
+			kinds = append(kinds, threadKinds[rec.typ])
+			times = append(times, now)
+			refs = append(refs, uint32(len(threads)))
+			threads = append(threads, th)
 		default:
 			if knownEvent[rec.typ] {
 				if at, err := checkLayout(eventLayouts[rec.typ], rec.payload, s.c.be, nil); err != nil {

@@ -209,6 +209,28 @@ func (c *Cursor) At(t int64) int64 {
 	return t + s.offset + int64(math.RoundToEven(s.slope*diff))
 }
 
+// processFuncs gives all locations of a process one correction — the
+// threads of a process read one clock — that of its first location with
+// one (the master thread: Score-P writes the same measurements for every
+// location of a process, so this changes nothing for its traces).
+func processFuncs(t *trace.Trace, funcs []*Func) {
+	if len(t.Processes) == 0 {
+		return
+	}
+	lead := make([]*Func, len(t.Processes))
+	for li := range t.Locations {
+		p := t.ProcessOf(li)
+		if lead[p] == nil && !funcs[li].Identity() {
+			lead[p] = funcs[li]
+		}
+	}
+	for li := range t.Locations {
+		if f := lead[t.ProcessOf(li)]; f != nil {
+			funcs[li] = f
+		}
+	}
+}
+
 // nodeFuncs replaces funcs by one correction per node (see Node).
 func nodeFuncs(t *trace.Trace, funcs []*Func) error {
 	if len(t.Locations) == 0 {
@@ -306,7 +328,8 @@ func Resolve(t *trace.Trace, m Method) Method {
 
 // Funcs returns the correction of every location that Apply with method m
 // would make, from the trace's clock-offset measurements, without changing
-// the trace. With Node, the locations of a node share one *Func.
+// the trace. With Node, the locations of a node share one *Func; otherwise
+// those of a process share their first location's with measurements.
 func Funcs(t *trace.Trace, m Method) ([]*Func, error) {
 	m = Resolve(t, m)
 	funcs := make([]*Func, len(t.Locations))
@@ -325,6 +348,8 @@ func Funcs(t *trace.Trace, m Method) ([]*Func, error) {
 		if err := nodeFuncs(t, funcs); err != nil {
 			return nil, err
 		}
+	} else {
+		processFuncs(t, funcs)
 	}
 	return funcs, nil
 }
@@ -337,8 +362,12 @@ type Options struct {
 }
 
 // Apply replaces every event time of every location by its reference time
-// and removes the consumed offset measurements. It returns the number of
-// locations that had a correction (two or more measurements).
+// and removes the consumed offset measurements. The locations of one
+// process (its threads, and its accelerator and metric streams) share one
+// clock and get one correction: with Interpolate and Regression, that of
+// the first location of the process that has measurements; with Node, the
+// node's. It returns the number of locations that got a correction (not
+// the identity).
 func Apply(t *trace.Trace, opt *Options) (int, error) {
 	var o Options
 	if opt != nil {

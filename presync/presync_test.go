@@ -191,3 +191,39 @@ func cloneTimes(tr *trace.Trace) *trace.Trace {
 	}
 	return &c
 }
+
+// The threads of a process get the correction of its first location with
+// measurements, whatever measurements they have themselves; a trace
+// without processes keeps one correction per location.
+func TestOneCorrectionPerProcess(t *testing.T) {
+	mk := func(procs bool) *trace.Trace {
+		tr := &trace.Trace{Resolution: 1e9, Nodes: []trace.Node{{}}}
+		for i, o := range [][]trace.ClockOffset{offs(0, 100, 1000, 200), nil, offs(0, 5, 1000, 5), offs(0, -7, 1000, 13)} {
+			l := &trace.Location{ID: uint64(i), Offsets: o}
+			if procs {
+				l.Process = int32(i / 3) // locations 0–2 one process, 3 another
+			}
+			l.Events.AppendRegion(trace.KindEnter, 500, 0)
+			tr.Locations = append(tr.Locations, l)
+		}
+		tr.Regions = []trace.Region{{Name: "r"}}
+		if procs {
+			tr.Processes = []trace.Process{{Name: "p0"}, {Name: "p1"}}
+		}
+		return tr
+	}
+	for _, m := range []Method{Interpolate, Regression} {
+		tr := mk(true)
+		n, err := Apply(tr, &Options{Method: m})
+		require.NoError(t, err)
+		assert.Equal(t, 4, n)
+		got := []int64{tr.Locations[0].Events.Time[0], tr.Locations[1].Events.Time[0], tr.Locations[2].Events.Time[0], tr.Locations[3].Events.Time[0]}
+		assert.Equal(t, []int64{650, 650, 650, 503}, got, "method %s", m)
+
+		tr = mk(false)
+		_, err = Apply(tr, &Options{Method: m})
+		require.NoError(t, err)
+		got = []int64{tr.Locations[0].Events.Time[0], tr.Locations[1].Events.Time[0], tr.Locations[2].Events.Time[0], tr.Locations[3].Events.Time[0]}
+		assert.Equal(t, []int64{650, 500, 505, 503}, got, "method %s without processes", m)
+	}
+}

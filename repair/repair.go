@@ -326,7 +326,7 @@ func (p *pipeline) match(ctx context.Context) error {
 	}
 	p.g = g
 	p.rep.Messages = MessagesReport{P2P: g.Messages, CollectiveLogical: g.LogicalMessages,
-		CollectiveInstances: int64(len(g.Instances)), AlltoallvIgnored: g.Ignored}
+		CollectiveInstances: mpiInstances(g), AlltoallvIgnored: g.Ignored, Shared: sharedRelations(g)}
 	p.k = p.opts.Params.InTicks(p.tr.Resolution)
 	p.before = measure.ClockCondition(p.c, g, p.node, p.k.Lat, p.np)
 	p.rep.Before = violationReport(p.before, p.tr.Resolution)

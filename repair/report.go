@@ -58,6 +58,7 @@ type Report struct {
 type ParamsReport struct {
 	LatencyIntra   float64 `json:"latency_intra"`
 	LatencyInter   float64 `json:"latency_inter"`
+	LatencyShared  float64 `json:"latency_shared"`
 	Gamma          float64 `json:"gamma"`
 	TrustReference bool    `json:"trust_reference"`
 	ReferenceGamma float64 `json:"reference_gamma"`
@@ -85,6 +86,9 @@ type MessagesReport struct {
 	// AlltoallvIgnored counts ALLTOALLV/W instances kept internal
 	// (--alltoallv=ignore).
 	AlltoallvIgnored int64 `json:"alltoallv_ignored"`
+	// Shared counts the shared-memory relations between threads by kind
+	// (hybrid traces only).
+	Shared map[string]int64 `json:"shared_memory,omitempty"`
 }
 
 // ClassReport is the clock condition of one class of messages.
@@ -106,6 +110,8 @@ type ViolationReport struct {
 	Total      ClassReport `json:"total"`
 	// Violations is Total.Violations.
 	Violations int64 `json:"violations"`
+	// Shared is the order of the shared-memory relations (hybrid traces only).
+	Shared *SharedReport `json:"shared_memory,omitempty"`
 }
 
 // CorrectionReport describes what the correction did.
@@ -126,6 +132,9 @@ type CorrectionReport struct {
 	Gamma         float64      `json:"gamma"`
 	Threshold     float64      `json:"max_shift_threshold"`
 	Passes        []PassReport `json:"passes"`
+	// SharedMoved counts the receives the kept pass moved for a
+	// shared-memory relation (with another thread of their process).
+	SharedMoved int64 `json:"shared_memory_moved"`
 }
 
 // PassReport describes one forward pass.
@@ -175,7 +184,7 @@ func classReport(m measure.MessageStats, res uint64) ClassReport {
 func violationReport(v measure.Violations, res uint64) ViolationReport {
 	t := v.Total()
 	return ViolationReport{P2P: classReport(v.P2P, res), Collective: classReport(v.Collective, res),
-		Total: classReport(t, res), Violations: t.Violations}
+		Total: classReport(t, res), Violations: t.Violations, Shared: sharedReport(&v, res)}
 }
 
 func correctionReport(c, lc [][]int64, r *clc.Result, res uint64) CorrectionReport {
@@ -198,12 +207,13 @@ func correctionReport(c, lc [][]int64, r *clc.Result, res uint64) CorrectionRepo
 	for _, p := range r.Passes {
 		cr.Passes = append(cr.Passes, PassReport{Gamma: p.Gamma, ReceivesMoved: p.Jumps, MaxShift: sec(p.MaxShift, res)})
 	}
+	cr.SharedMoved = r.Passes[len(r.Passes)-1].SharedJumps
 	return cr
 }
 
 func paramsReport(p *clc.Params, res uint64) ParamsReport {
 	return ParamsReport{
-		LatencyIntra: p.LatencyIntra.Seconds(), LatencyInter: p.LatencyInter.Seconds(),
+		LatencyIntra: p.LatencyIntra.Seconds(), LatencyInter: p.LatencyInter.Seconds(), LatencyShared: p.LatencyShared.Seconds(),
 		Gamma: p.Gamma, TrustReference: p.TrustReference, ReferenceGamma: p.ReferenceGamma,
 		InformedGamma: p.InformedGamma, InformedSlope: p.InformedSlope, Delta: p.Delta.Seconds(), Slope: p.Slope, MaxPasses: p.MaxPasses,
 		MaxShift: p.MaxShift.Seconds(), ShiftFactor: p.ShiftFactor, Alltoallv: p.Alltoallv.String(),
@@ -295,6 +305,7 @@ func (r *Report) WriteText(w io.Writer) {
 	p("  correction: %d violations removed by moving %d receives later and amortizing; %d events moved (max %s, mean %s), γ %g in %d pass(es)\n",
 		c.ViolationsRemoved, c.ReceivesMoved, c.EventsMoved, dur(c.MaxShift), dur(c.MeanShift), c.Gamma, len(c.Passes))
 	vline("after:", r.After)
+	r.writeSharedText(p)
 	d := r.Fidelity.Distance
 	p("  fidelity (event distance): weighted avg %s, max %s; intervals > 0.01%%: %s, > 1%%: %s, > 100%%: %s\n",
 		pct(d.WeightedAvg), pct(d.MaxRel), pct(d.Above[1]), pct(d.Above[3]), pct(d.Above[5]))

@@ -3,9 +3,22 @@ package replay
 import "math"
 
 // Latency is the minimum message latency in ticks, by whether the two
-// locations share a node. Intra must not exceed Inter.
+// locations share a node. Intra must not exceed Inter. Shared is the
+// latency of the shared-memory relations between the threads of a process
+// (0 by default: a thread's event may carry the same time as the event
+// that enabled it).
 type Latency struct {
 	Intra, Inter int64
+	Shared       int64
+}
+
+// ForSync returns the latency of an instance of shared-memory kind k: l
+// itself for MPI (k = 0), otherwise Shared between any two locations.
+func (l Latency) ForSync(k SyncKind) Latency {
+	if k == 0 {
+		return l
+	}
+	return Latency{Intra: l.Shared, Inter: l.Shared, Shared: l.Shared}
 }
 
 // Between returns the latency between locations on nodes a and b.

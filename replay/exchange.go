@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -35,8 +36,9 @@ type Exchange interface {
 	// at time t (final, as are all of loc's earlier events).
 	Contribute(loc int, in uint32, t int64)
 	// AwaitSend returns the time of event idx of location from plus the
-	// minimum latency from there to loc, once it is final.
-	AwaitSend(loc int, from int32, idx uint32) (int64, Status)
+	// minimum latency from there to loc — the shared-memory latency when
+	// shared is set (a RoleSyncRecv) — once it is final.
+	AwaitSend(loc int, from int32, idx uint32, shared bool) (int64, Status)
 	// AwaitInstance returns, for receiver loc (rank within the instance)
 	// of instance in, the largest send time plus latency over the logical
 	// senders that precede it (for a scan: of lower rank; otherwise: every
@@ -95,9 +97,11 @@ type locSync struct {
 	progress atomic.Int64
 	nwait    atomic.Int32
 	mu       sync.Mutex
-	// waiters maps a send's event index to the location waiting for it
-	// (a point-to-point send has one receiver, so one waiter at most).
+	// waiters maps a send's event index to the location waiting for it;
+	// more holds further waiters of the same send (a task creation whose
+	// task runs on several locations), rare enough for a second map.
 	waiters map[uint32]int32
+	more    map[uint32][]int32
 
 	// The location's own wait: set by it under the lock of the list it
 	// registers with; blocked is cleared by whoever requeues it.
@@ -159,19 +163,24 @@ func (x *Shared) Sent(loc int, idx uint32, _ int64) {
 	}
 	s.mu.Lock()
 	w, ok := s.waiters[idx]
+	var ws []int32
 	if ok {
 		delete(s.waiters, idx)
-		s.nwait.Add(-1)
-		x.locs[w].blocked = false
+		ws = append(s.more[idx], w)
+		delete(s.more, idx)
+		for _, w := range ws {
+			s.nwait.Add(-1)
+			x.locs[w].blocked = false
+		}
 	}
 	s.mu.Unlock()
-	if ok {
+	for _, w := range ws {
 		x.push(w)
 	}
 }
 
 // AwaitSend implements Exchange.
-func (x *Shared) AwaitSend(loc int, from int32, idx uint32) (int64, Status) {
+func (x *Shared) AwaitSend(loc int, from int32, idx uint32, shared bool) (int64, Status) {
 	me := &x.locs[loc]
 	if me.gaveUp {
 		me.gaveUp = false
@@ -186,12 +195,22 @@ func (x *Shared) AwaitSend(loc int, from int32, idx uint32) (int64, Status) {
 			if s.waiters == nil {
 				s.waiters = make(map[uint32]int32)
 			}
-			s.waiters[idx] = int32(loc)
+			if _, taken := s.waiters[idx]; taken {
+				if s.more == nil {
+					s.more = make(map[uint32][]int32)
+				}
+				s.more[idx] = append(s.more[idx], int32(loc))
+			} else {
+				s.waiters[idx] = int32(loc)
+			}
 			s.mu.Unlock()
 			return 0, Blocked
 		}
 		s.nwait.Add(-1)
 		s.mu.Unlock()
+	}
+	if shared {
+		return x.times[from][idx] + x.lat.Shared, Ready
 	}
 	return x.times[from][idx] + x.lat.Between(x.node[from], x.node[loc]), Ready
 }
@@ -208,13 +227,14 @@ func (x *Shared) Contribute(_ int, in uint32, _ int64) {
 func (x *Shared) complete(in uint32) {
 	s := &x.inst[in]
 	parts := x.g.InstanceParts(in)
+	lat := x.lat.ForSync(x.g.Instances[in].Kind)
 	if x.g.Instances[in].Class == ClassScan {
 		s.scan = make([]int64, len(parts))
 		s.scanRef = make([]bool, len(parts))
 		pref, pother := NewAgg(), NewAgg()
 		for r, p := range parts {
 			node := x.node[p.Loc]
-			s.scan[r], s.scanRef[r], _ = combine(&pref, &pother, p.Loc, node, x.lat)
+			s.scan[r], s.scanRef[r], _ = combine(&pref, &pother, p.Loc, node, lat)
 			if p.Send != NoEvent {
 				if x.ref[p.Loc] {
 					pref.Add(x.times[p.Loc][p.Send], p.Loc, node)
@@ -287,7 +307,7 @@ func (x *Shared) AwaitInstance(loc int, in uint32, rank int32) (int64, bool, boo
 	if s.scan != nil {
 		return s.scan[rank], s.scanRef[rank], s.scan[rank] != NoTime, Ready
 	}
-	t, fromRef, has := combine(&s.aggRef, &s.aggOther, int32(loc), x.node[loc], x.lat)
+	t, fromRef, has := combine(&s.aggRef, &s.aggOther, int32(loc), x.node[loc], x.lat.ForSync(x.g.Instances[in].Kind))
 	return t, fromRef, has, Ready
 }
 
@@ -307,7 +327,15 @@ func (x *Shared) sweep() int {
 		if me.blocked {
 			if me.target >= 0 {
 				s := &x.locs[me.target]
-				delete(s.waiters, me.waitIdx)
+				if s.waiters[me.waitIdx] == int32(li) {
+					delete(s.waiters, me.waitIdx)
+					if more := s.more[me.waitIdx]; len(more) > 0 {
+						s.waiters[me.waitIdx] = more[0]
+						s.more[me.waitIdx] = more[1:]
+					}
+				} else {
+					s.more[me.waitIdx] = slices.DeleteFunc(s.more[me.waitIdx], func(w int32) bool { return int(w) == li })
+				}
 				s.nwait.Add(-1)
 			} else {
 				s := &x.inst[-1-me.target]

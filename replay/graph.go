@@ -1,8 +1,10 @@
-// Package replay derives the happened-before relation of an MPI trace
-// (point-to-point message matching and collective instances) and runs a
-// parallel replay over it: one goroutine per location walks its events in
-// order, and a logical receive waits only for the corrected times of its
-// logical sends, which travel through an Exchange.
+// Package replay derives the happened-before relation of a trace — MPI's
+// (point-to-point message matching and collective instances) and the
+// shared-memory relations between the threads of a process (fork, join,
+// barriers, locks, tasks, thread creation) — and runs a parallel replay
+// over it: each location walks its events in order, and a logical receive
+// waits only for the corrected times of its logical sends, which travel
+// through an Exchange.
 //
 // The package knows nothing of the controlled logical clock; package clc
 // supplies the per-event computation.
@@ -30,19 +32,75 @@ const (
 	// RoleCollRecv is the logical receive of a member of a collective
 	// instance (its end event, the completion, or the leave).
 	RoleCollRecv
+	// RoleSyncSend and RoleSyncRecv are the two ends of a one-to-one
+	// shared-memory relation (Dep.Sync says which): a lock release and the
+	// next acquisition, a task's creation and a first switch into it, a
+	// thread's creation and its begin, its end and the wait for it.
+	RoleSyncSend
+	RoleSyncRecv
 )
+
+// IsRecv reports whether r waits for sends (a receive of any kind).
+func (r Role) IsRecv() bool { return r == RoleRecv || r == RoleCollRecv || r == RoleSyncRecv }
 
 // Dep is one logical send or receive of a location.
 type Dep struct {
 	// Idx is the event's index on its location.
 	Idx  uint32
 	Role Role
+	// Sync is the shared-memory relation of a RoleSyncSend or RoleSyncRecv
+	// (0 for the others; an instance's Kind says it for instance roles).
+	Sync SyncKind
 	// Peer is the partner location of a point-to-point event, or the
 	// member's rank within its collective instance.
 	Peer int32
 	// Ref is the partner's event index (point-to-point) or the instance
 	// index (collective).
 	Ref uint32
+}
+
+// SyncKind is a shared-memory happened-before relation between the
+// threads of a process (docs/algorithm.md, "Shared memory").
+type SyncKind uint8
+
+// Shared-memory relations.
+const (
+	// SyncFork: a fork precedes every team begin of the team it forks
+	// (an instance of class ClassOneToN).
+	SyncFork SyncKind = iota + 1
+	// SyncJoin: every team end precedes the join (ClassNToOne).
+	SyncJoin
+	// SyncBarrier: in a barrier instance every entry — or the last task
+	// completion inside the barrier on that thread — precedes every exit
+	// (ClassBarrier).
+	SyncBarrier
+	// SyncLock: the release of a lock's k-th acquisition precedes its
+	// (k+1)-th acquisition (one to one).
+	SyncLock
+	// SyncTaskCreate: a task's creation precedes the first switch into it
+	// on every location that runs it (one to one).
+	SyncTaskCreate
+	// SyncTaskWait: the completion of every child task precedes the end of
+	// the taskwait of its parent that follows the child's creation
+	// (ClassNToOne).
+	SyncTaskWait
+	// SyncThreadCreate: a thread's creation precedes its begin (one to one).
+	SyncThreadCreate
+	// SyncThreadJoin: a thread's end precedes the wait for it (one to one).
+	SyncThreadJoin
+
+	// NumSyncKinds is one more than the largest kind.
+	NumSyncKinds
+)
+
+var syncNames = [...]string{"", "fork", "join", "barrier", "lock", "task-create", "taskwait", "thread-create", "thread-join"}
+
+// String returns the relation's name ("fork", "barrier", …).
+func (k SyncKind) String() string {
+	if k > 0 && int(k) < len(syncNames) {
+		return syncNames[k]
+	}
+	return fmt.Sprintf("sync(%d)", uint8(k))
 }
 
 // NoEvent marks the absence of an event index.
@@ -70,12 +128,16 @@ func (c Class) String() string {
 }
 
 // Instance is one collective operation instance: the k-th collective on a
-// communicator at every member.
+// communicator at every member; or, with Kind set, one instance of a
+// shared-memory relation among the threads of a process (a fork, join,
+// barrier or taskwait).
 type Instance struct {
-	Comm  uint32 // communicator index; NoEvent for MPI_Init/Finalize over all locations
+	Comm  uint32 // communicator index (the thread team); NoEvent for MPI_Init/Finalize over all locations and for taskwaits
 	Seq   uint32 // k
 	Op    trace.CollOp
 	Class Class
+	// Kind is the shared-memory relation of the instance, 0 for MPI.
+	Kind SyncKind
 	// Parts[First:First+N] are the members, in rank order.
 	First, N uint32
 	// Senders is the number of members with a logical send.
@@ -107,6 +169,19 @@ type Graph struct {
 	// Ignored counts the ALLTOALLV/W instances kept internal by
 	// AlltoallvIgnore: the trace cannot tell which members exchanged data.
 	Ignored int64
+	// Sync counts the shared-memory relations by kind: (sender, receiver)
+	// pairs of events on distinct locations. LogicalMessages leaves them
+	// out.
+	Sync [NumSyncKinds]int64
+}
+
+// SyncTotal returns the number of shared-memory relations of all kinds.
+func (g *Graph) SyncTotal() int64 {
+	var n int64
+	for _, c := range g.Sync {
+		n += c
+	}
+	return n
 }
 
 // InstanceParts returns the members of instance i.
@@ -133,10 +208,22 @@ const (
 	// DroppedDependency: a receive whose send could never be replayed
 	// (a happened-before cycle), treated as internal.
 	DroppedDependency
+	// UnmatchedThread: a shared-memory event whose partner is missing (a
+	// fork without a team, a lock acquisition whose predecessor was not
+	// released, a task never run, a thread begin without its create, …).
+	UnmatchedThread
+	// IncompleteThread: a thread team or barrier instance that not every
+	// member of the team has.
+	IncompleteThread
+	// InconsistentThread: shared-memory events that contradict each other
+	// (members in different barrier regions, a lock order or a task
+	// created twice, …).
+	InconsistentThread
 )
 
 var issueNames = [...]string{"", "unmatched send", "unmatched receive", "incomplete collective",
-	"inconsistent collective", "unpaired MPI_Init/MPI_Finalize", "dropped dependency (cycle)"}
+	"inconsistent collective", "unpaired MPI_Init/MPI_Finalize", "dropped dependency (cycle)",
+	"unmatched thread event", "incomplete thread instance", "inconsistent thread events"}
 
 func (k IssueKind) String() string {
 	if int(k) < len(issueNames) && k > 0 {

@@ -99,9 +99,11 @@ type locScan struct {
 // Match derives the happened-before relation of t: point-to-point messages
 // by MPI's non-overtaking rule (the k-th send from s to d on a communicator
 // and tag matches the k-th receive at d from s with that tag, receives
-// ordered by when they were posted), and collective instances by their
-// order on each communicator. What cannot be matched is listed in
-// Graph.Issues and treated as internal. t must be valid (Trace.Validate).
+// ordered by when they were posted), collective instances by their order
+// on each communicator, and the shared-memory relations among the threads
+// of each process (forks, joins, barriers, locks, tasks, thread creation;
+// docs/algorithm.md). What cannot be matched is listed in Graph.Issues and
+// treated as internal. t must be valid (Trace.Validate).
 func Match(t *trace.Trace, opt *MatchOptions) (*Graph, error) {
 	var o MatchOptions
 	if opt != nil {
@@ -138,6 +140,12 @@ func Match(t *trace.Trace, opt *MatchOptions) (*Graph, error) {
 	if err := buildInstances(t, scans, g, &o); err != nil {
 		return nil, err
 	}
+	procs := make([]int32, n)
+	for li := range procs {
+		procs[li] = t.ProcessOf(li)
+	}
+	addRegionBarrier(scans, procs, g, true)
+	addRegionBarrier(scans, procs, g, false)
 
 	// Per location: the dependency list, in event order.
 	msgs := make([]int64, n)
@@ -208,6 +216,10 @@ func Match(t *trace.Trace, opt *MatchOptions) (*Graph, error) {
 			return nil, fmt.Errorf("location %d: %w", li, err)
 		}
 	}
+	// The shared-memory relations: an event may take part in several
+	// (a task completion in a barrier and in a taskwait), so they come
+	// after the check.
+	matchShared(t, g, o.Parallel)
 	return g, nil
 }
 
@@ -294,6 +306,10 @@ func (r Role) String() string {
 		return "collective send"
 	case RoleCollRecv:
 		return "collective receive"
+	case RoleSyncSend:
+		return "shared-memory send"
+	case RoleSyncRecv:
+		return "shared-memory receive"
 	}
 	return fmt.Sprintf("role(%d)", uint8(r))
 }
@@ -631,8 +647,6 @@ func buildInstances(t *trace.Trace, scans []locScan, g *Graph, o *MatchOptions) 
 		g.Issues.Merge(&out.issues)
 		g.Ignored += out.ignored
 	}
-	addRegionBarrier(scans, g, true)
-	addRegionBarrier(scans, g, false)
 	for ii := range g.Instances {
 		in := &g.Instances[ii]
 		var snd, rcv int64
@@ -662,41 +676,67 @@ func buildInstances(t *trace.Trace, scans []locScan, g *Graph, o *MatchOptions) 
 }
 
 // addRegionBarrier adds MPI_Init (init) or MPI_Finalize as a barrier over
-// all locations when every location entered and left it exactly once.
-func addRegionBarrier(scans []locScan, g *Graph, init bool) {
+// the processes when every process has exactly one location that entered
+// and left it exactly once and no other location of the process entered
+// it (a trace without processes: every location). procs gives each
+// location's process.
+func addRegionBarrier(scans []locScan, procs []int32, g *Graph, init bool) {
 	name := "MPI_Finalize"
 	if init {
 		name = "MPI_Init"
 	}
-	have := 0
+	nproc := int32(0)
+	for _, p := range procs {
+		nproc = max(nproc, p+1)
+	}
+	owner := make([]int32, nproc) // the process's location with the region; -1 none, -2 more than one or a bad one
+	for i := range owner {
+		owner[i] = -1
+	}
 	for li := range scans {
 		s := &scans[li]
 		n, enter, leave := s.finN, s.finEnter, s.finLeave
 		if init {
 			n, enter, leave = s.initN, s.initEnter, s.initLeave
 		}
-		if n == 1 && enter != NoEvent && leave != NoEvent {
+		p := procs[li]
+		switch {
+		case n == 0:
+		case n == 1 && enter != NoEvent && leave != NoEvent && owner[p] == -1:
+			owner[p] = int32(li)
+		default:
+			owner[p] = -2
+		}
+	}
+	have, used := 0, 0
+	for _, o := range owner {
+		if o >= 0 {
 			have++
 		}
+		if o != -1 {
+			used++
+		}
 	}
-	if have == 0 {
+	if used == 0 {
 		return
 	}
-	if have < len(scans) || len(scans) < 2 {
-		if len(scans) >= 2 {
+	if have < int(nproc) || nproc < 2 {
+		if nproc >= 2 {
 			g.Issues.Add(Issue{Kind: UnpairedRegion, Location: -1, Event: NoEvent,
-				Detail: fmt.Sprintf("%s entered and left once on %d of %d locations; not used as a barrier", name, have, len(scans))})
+				Detail: fmt.Sprintf("%s entered and left once by one location of %d of %d processes; not used as a barrier", name, have, nproc)})
 		}
 		return
 	}
-	in := Instance{Comm: NoEvent, Op: trace.OpBarrier, Class: ClassBarrier, First: uint32(len(g.Parts)), N: uint32(len(scans)), Senders: uint32(len(scans))}
-	for li := range scans {
+	in := Instance{Comm: NoEvent, Op: trace.OpBarrier, Class: ClassBarrier, First: uint32(len(g.Parts)), N: uint32(nproc), Senders: uint32(nproc)}
+	for _, li := range owner {
 		s := &scans[li]
 		enter, leave := s.finEnter, s.finLeave
 		if init {
 			enter, leave = s.initEnter, s.initLeave
 		}
-		g.Parts = append(g.Parts, Part{Loc: int32(li), Send: enter, Recv: leave})
+		g.Parts = append(g.Parts, Part{Loc: li, Send: enter, Recv: leave})
 	}
 	g.Instances = append(g.Instances, in)
+	pairs := int64(nproc) * int64(nproc-1)
+	g.LogicalMessages += pairs
 }

@@ -163,7 +163,7 @@ func TestCycleIsDroppedNotHung(t *testing.T) {
 	g, err := Match(tr, nil)
 	require.NoError(t, err)
 	times := [][]int64{make([]int64, 2), make([]int64, 2)}
-	x := NewShared(g, times, []int32{0, 1}, nil, Latency{1, 1})
+	x := NewShared(g, times, []int32{0, 1}, nil, Latency{Intra: 1, Inter: 1})
 	dropped := make([]int, 2)
 	next := make([]int, 2) // resumable steps: the next dependency
 	done := make(chan error)
@@ -173,7 +173,7 @@ func TestCycleIsDroppedNotHung(t *testing.T) {
 				d := g.Deps[li][next[li]]
 				switch d.Role {
 				case RoleRecv:
-					_, st := x.AwaitSend(li, d.Peer, d.Ref)
+					_, st := x.AwaitSend(li, d.Peer, d.Ref, false)
 					if st == Blocked {
 						return false, nil
 					}
@@ -210,7 +210,7 @@ func TestErrorStopsReplay(t *testing.T) {
 			if li == 0 {
 				return false, assert.AnError
 			}
-			_, st := x.AwaitSend(1, 0, 0)
+			_, st := x.AwaitSend(1, 0, 0, false)
 			return st != Blocked, nil
 		})
 	}()

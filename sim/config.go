@@ -73,6 +73,16 @@ type Config struct {
 	// measurement; the round with the smallest round-trip time is kept.
 	OffsetRounds int
 
+	// Threads is the number of threads per rank (1, or 0: a pure MPI
+	// program).
+	// With more, every compute phase is an OpenMP parallel region of the
+	// rank's threads (threads.go, docs/sim.md).
+	Threads int
+	// ThreadLatency is the true time a thread hand-over takes at least
+	// (fork → team begin, release → next acquisition, barrier entry →
+	// exit, task creation → start, …).
+	ThreadLatency time.Duration
+
 	// Resolution is the timer resolution in ticks per second.
 	Resolution uint64
 	// Seed makes the run reproducible: the same Config gives the same trace.
@@ -95,26 +105,28 @@ func DefaultPatterns() []string {
 // DefaultConfig returns the defaults documented in docs/sim.md.
 func DefaultConfig() Config {
 	return Config{
-		Ranks:        16,
-		RanksPerNode: 4,
-		Events:       100_000,
-		Patterns:     DefaultPatterns(),
-		LatencyIntra: 500 * time.Nanosecond,
-		LatencyInter: 2 * time.Microsecond,
-		Bandwidth:    10e9,
-		Jitter:       200 * time.Nanosecond,
-		SendOverhead: 300 * time.Nanosecond,
-		CallOverhead: 50 * time.Nanosecond,
-		Compute:      50 * time.Microsecond,
-		LaunchSkew:   100 * time.Microsecond,
-		ClockOffset:  time.Millisecond,
-		ClockDrift:   10,
-		ClockWander:  2 * time.Microsecond,
-		WanderPeriod: time.Second,
-		OffsetNoise:  200 * time.Nanosecond,
-		OffsetRounds: 10,
-		Resolution:   1_000_000_000,
-		Seed:         1,
+		Ranks:         16,
+		RanksPerNode:  4,
+		Events:        100_000,
+		Patterns:      DefaultPatterns(),
+		LatencyIntra:  500 * time.Nanosecond,
+		LatencyInter:  2 * time.Microsecond,
+		Bandwidth:     10e9,
+		Jitter:        200 * time.Nanosecond,
+		SendOverhead:  300 * time.Nanosecond,
+		CallOverhead:  50 * time.Nanosecond,
+		Compute:       50 * time.Microsecond,
+		LaunchSkew:    100 * time.Microsecond,
+		ClockOffset:   time.Millisecond,
+		ClockDrift:    10,
+		ClockWander:   2 * time.Microsecond,
+		WanderPeriod:  time.Second,
+		OffsetNoise:   200 * time.Nanosecond,
+		OffsetRounds:  10,
+		Threads:       1,
+		ThreadLatency: 100 * time.Nanosecond,
+		Resolution:    1_000_000_000,
+		Seed:          1,
 	}
 }
 
@@ -192,6 +204,10 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("offset rounds %d: need at least 1", c.OffsetRounds)
 	case c.FlushEvents < 0:
 		return fmt.Errorf("flush events %d: negative", c.FlushEvents)
+	case c.Threads < 0 || c.Threads > MaxThreads:
+		return fmt.Errorf("threads %d: need 1 to %d (0 means 1)", c.Threads, MaxThreads)
+	case int64(c.Ranks)*int64(c.Threads) > math.MaxInt32:
+		return fmt.Errorf("ranks %d × threads %d: at most %d locations", c.Ranks, c.Threads, math.MaxInt32)
 	case c.ClockWander > 0 && c.WanderPeriod <= 0:
 		return fmt.Errorf("wander period %v: must be positive when the wander is on", c.WanderPeriod)
 	}
@@ -202,7 +218,7 @@ func (c *Config) Validate() error {
 		{"intra-node latency", c.LatencyIntra}, {"inter-node latency", c.LatencyInter},
 		{"jitter", c.Jitter}, {"send overhead", c.SendOverhead}, {"call overhead", c.CallOverhead},
 		{"compute", c.Compute}, {"launch skew", c.LaunchSkew}, {"clock offset", c.ClockOffset},
-		{"clock wander", c.ClockWander}, {"offset noise", c.OffsetNoise},
+		{"clock wander", c.ClockWander}, {"offset noise", c.OffsetNoise}, {"thread latency", c.ThreadLatency},
 	} {
 		if d.v < 0 {
 			return fmt.Errorf("%s %v: negative", d.name, d.v)

@@ -145,6 +145,9 @@ func definitions(cfg Config, truth bool) (*trace.Trace, error) {
 	for _, name := range RegionNames() {
 		t.Regions = append(t.Regions, trace.Region{Name: name})
 	}
+	if cfg.Threads > 1 {
+		addThreadDefs(t, &cfg)
+	}
 	js, err := json.Marshal(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("sim: encoding the configuration: %w", err)

@@ -19,6 +19,7 @@ func (m *memSink) Close() error { return nil }
 func appendEvents(dst, src *trace.Events) {
 	base := uint32(dst.Len())
 	mb, cb, rb, ob := uint32(len(dst.Msgs)), uint32(len(dst.Colls)), uint32(len(dst.Reqs)), uint32(len(dst.Opaque))
+	tb := uint32(len(dst.Threads))
 	dst.Kind = append(dst.Kind, src.Kind...)
 	dst.Time = append(dst.Time, src.Time...)
 	for i, k := range src.Kind {
@@ -30,6 +31,8 @@ func appendEvents(dst, src *trace.Events) {
 			r += cb
 		case k.HasReq():
 			r += rb
+		case k.HasThread():
+			r += tb
 		case k == trace.KindOther:
 			r += ob
 		}
@@ -38,6 +41,7 @@ func appendEvents(dst, src *trace.Events) {
 	dst.Msgs = append(dst.Msgs, src.Msgs...)
 	dst.Colls = append(dst.Colls, src.Colls...)
 	dst.Reqs = append(dst.Reqs, src.Reqs...)
+	dst.Threads = append(dst.Threads, src.Threads...)
 	dst.Opaque = append(dst.Opaque, src.Opaque...)
 	for _, a := range src.Attach {
 		a.Event += base

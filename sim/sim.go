@@ -84,8 +84,8 @@ func Run(cfg Config, rec, truth trace.Sink) error {
 			return fmt.Errorf("sim: %s sink is nil", s.name)
 		}
 		d := s.sink.Defs()
-		if d == nil || len(d.Locations) != cfg.Ranks || d.Resolution != cfg.Resolution {
-			return fmt.Errorf("sim: %s sink's definitions do not match the configuration (want %d locations at %d ticks/s)", s.name, cfg.Ranks, cfg.Resolution)
+		if d == nil || len(d.Locations) != cfg.Locations() || d.Resolution != cfg.Resolution {
+			return fmt.Errorf("sim: %s sink's definitions do not match the configuration (want %d locations at %d ticks/s)", s.name, cfg.Locations(), cfg.Resolution)
 		}
 	}
 	e := newEngine(cfg)
@@ -98,7 +98,8 @@ func Run(cfg Config, rec, truth trace.Sink) error {
 		return err
 	}
 	defs := rec.Defs()
-	for r, l := range defs.Locations {
+	for loc, l := range defs.Locations {
+		r := e.rankOf(loc) // a rank's threads have its measurements, as in Score-P
 		l.Offsets = append(l.Offsets[:0], e.offsets[2*r], e.offsets[2*r+1])
 	}
 	return nil
@@ -150,6 +151,7 @@ type engine struct {
 	pendReq []haloReq
 
 	fl *flusher
+	hy *hybridSim // nil unless cfg.Threads > 1 (threads.go)
 }
 
 func newEngine(cfg Config) *engine {
@@ -171,7 +173,7 @@ func newEngine(cfg Config) *engine {
 		noise:    cfg.OffsetNoise.Seconds() * float64(res),
 		grid:     newGrid(n),
 		sub:      usesSubComms(cfg.Patterns),
-		now:      make([]int64, n),
+		now:      make([]int64, cfg.Locations()),
 		nextReq:  make([]uint64, n),
 		offsets:  make([]trace.ClockOffset, 2*n),
 		arr:      make([]int64, n),
@@ -197,6 +199,8 @@ func newEngine(cfg Config) *engine {
 	e.clk = newClocks(&cfg, nodes, t0, e.crng)
 	for r := range e.now {
 		e.now[r] = t0
+	}
+	for r := range e.nextReq {
 		e.nextReq[r] = 1
 	}
 	e.flushAt = cfg.FlushEvents
@@ -205,15 +209,16 @@ func newEngine(cfg Config) *engine {
 	}
 	// Preallocate the event columns of both buffer sets for an even share
 	// of a flush: growing them by doubling would copy most events twice.
-	per := min(e.flushAt/n+64, 1<<20)
+	per := min(e.flushAt/len(e.now)+64, 1<<20)
 	for k := range e.bufs {
-		e.bufs[k] = make([]trace.Events, n)
+		e.bufs[k] = make([]trace.Events, len(e.now))
 		for r := range e.bufs[k] {
 			e.bufs[k][r].Grow(per)
 		}
 	}
 	e.cur = e.bufs[0]
 	e.tr.init(nodes)
+	e.hy = newHybridSim(&cfg)
 	return e
 }
 
@@ -300,7 +305,8 @@ func (e *engine) runPattern(p string) {
 
 // ---- time and event helpers ----
 
-func (e *engine) node(r int) int32 { return int32(r / e.rpn) }
+// node returns the node of location r (a rank, or one of its threads).
+func (e *engine) node(r int) int32 { return int32(e.rankOf(r) / e.rpn) }
 
 func (e *engine) lat(a, b int) int64 {
 	if a/e.rpn == b/e.rpn {
@@ -359,7 +365,18 @@ func (e *engine) newReq(r int) uint64 {
 func (e *engine) msgSize() uint64 { return uint64(8 << e.rng.IntN(13)) } // 8 B … 32 KiB
 
 func (e *engine) computePhase(r int) {
+	if e.hy != nil {
+		e.parallelRegion(r) // hybrid: the threads compute (threads.go)
+		return
+	}
 	e.enter(r, regCompute)
+	e.now[r] += e.computeTime()
+	e.leave(r, regCompute)
+}
+
+// computeTime draws the duration of a compute phase: uniform in
+// [0.5, 1.5]·Compute, one in a hundred five times longer.
+func (e *engine) computeTime() int64 {
 	d := e.compute
 	if d > 0 {
 		d = d/2 + e.rng.Int64N(d+1)
@@ -367,8 +384,7 @@ func (e *engine) computePhase(r int) {
 			d *= 5 // an outlier (OS noise, imbalance)
 		}
 	}
-	e.now[r] += d
-	e.leave(r, regCompute)
+	return d
 }
 
 func (e *engine) computeAll() {

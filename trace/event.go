@@ -44,6 +44,45 @@ const (
 	// KindOther is any other record, kept so that nothing is lost. Ref: index into Opaque.
 	KindOther
 
+	// The shared-memory (thread) kinds below have their payload in
+	// Events.Threads (Ref: index into Threads); docs/algorithm.md says
+	// which happened-before relation each takes part in.
+
+	// KindThreadFork: a thread forks a team (OTF2 ThreadFork, OmpFork).
+	// Payload: Model, Threads.
+	KindThreadFork
+	// KindThreadJoin: the team is joined (OTF2 ThreadJoin, OmpJoin). Payload: Model.
+	KindThreadJoin
+	// KindThreadTeamBegin: the location begins its part in a thread team.
+	// Payload: Team.
+	KindThreadTeamBegin
+	// KindThreadTeamEnd: the location ends its part in a thread team. Payload: Team.
+	KindThreadTeamEnd
+	// KindThreadAcquireLock: a lock was acquired (OTF2 ThreadAcquireLock,
+	// OmpAcquireLock). Payload: Model, Lock, Order.
+	KindThreadAcquireLock
+	// KindThreadReleaseLock: a lock is released. Payload: Model, Lock, Order
+	// (the order of the acquisition it releases).
+	KindThreadReleaseLock
+	// KindThreadTaskCreate: a task is created. Payload: Team, Creator,
+	// Generation (legacy OmpTaskCreate: Sequence holds the task id).
+	KindThreadTaskCreate
+	// KindThreadTaskSwitch: the location switches to (begins or resumes) a
+	// task. Payload as for KindThreadTaskCreate.
+	KindThreadTaskSwitch
+	// KindThreadTaskComplete: a task completes. Payload as for KindThreadTaskCreate.
+	KindThreadTaskComplete
+	// KindThreadCreate: a thread is created (OTF2 ThreadCreate,
+	// pthread_create). Payload: Team (the thread contingent), Sequence.
+	KindThreadCreate
+	// KindThreadBegin: the created thread begins. Payload: Team, Sequence.
+	KindThreadBegin
+	// KindThreadWait: a thread is waited for (pthread_join returns).
+	// Payload: Team, Sequence.
+	KindThreadWait
+	// KindThreadEnd: the created thread ends. Payload: Team, Sequence.
+	KindThreadEnd
+
 	// NumKinds is the number of kinds, KindInvalid included: every valid
 	// kind is below it.
 	NumKinds
@@ -53,6 +92,10 @@ var kindNames = [NumKinds]string{
 	"invalid", "enter", "leave", "send", "isend", "isend-complete", "irecv-request",
 	"recv", "irecv", "request-test", "request-cancelled", "coll-begin", "coll-end",
 	"nbcoll-request", "nbcoll-complete", "comm-create", "comm-destroy", "other",
+	"thread-fork", "thread-join", "thread-team-begin", "thread-team-end",
+	"thread-acquire-lock", "thread-release-lock", "thread-task-create",
+	"thread-task-switch", "thread-task-complete", "thread-create", "thread-begin",
+	"thread-wait", "thread-end",
 }
 
 // String returns the kind's name.
@@ -87,6 +130,10 @@ func (k Kind) HasReq() bool {
 
 // HasColl reports whether the Ref of an event of kind k indexes Colls.
 func (k Kind) HasColl() bool { return k == KindCollEnd || k == KindNBCollComplete }
+
+// HasThread reports whether k is a shared-memory (thread) kind, whose Ref
+// indexes Threads.
+func (k Kind) HasThread() bool { return k >= KindThreadFork && k <= KindThreadEnd }
 
 // CollOp is the operation of a collective. The values are OTF2's.
 type CollOp uint8
@@ -167,6 +214,69 @@ type Collective struct {
 	// Request is the request id of a non-blocking collective; 0 otherwise.
 	Request uint64
 }
+
+// NoComm marks the absence of a communicator (a thread record whose team
+// or contingent is undefined).
+const NoComm = ^uint32(0)
+
+// Thread is the payload of a shared-memory (thread) event. Which fields
+// a kind uses is said at the kind; the others are zero.
+type Thread struct {
+	// Model is the threading paradigm of a fork, join or lock event, in
+	// OTF2's numbering (ParadigmOpenMP, ParadigmPthread, …).
+	Model Paradigm
+	// Legacy is set for an event read from one of OTF2 1.0's OpenMP records
+	// (OmpFork, OmpJoin, OmpAcquireLock, OmpReleaseLock, OmpTaskCreate,
+	// OmpTaskSwitch, OmpTaskComplete); an OTF2 writer writes it back as one.
+	Legacy bool
+	// Team is the thread team (team begin and end, task events) or the
+	// thread contingent (thread create, begin, wait, end): an index into
+	// Trace.Comms, or NoComm.
+	Team uint32
+	// Lock and Order are a lock event's lock id and acquisition order.
+	Lock, Order uint32
+	// Threads is a fork's requested number of threads.
+	Threads uint32
+	// Creator (the creating thread's rank in Team) and Generation identify
+	// a task.
+	Creator, Generation uint32
+	// Sequence is the sequence count of a thread create, begin, wait or
+	// end, and the task id of a legacy OpenMP task event.
+	Sequence uint64
+}
+
+// Paradigm is a programming model, in OTF2's numbering (OTF2_Paradigm).
+type Paradigm uint8
+
+// Paradigms clc distinguishes (OTF2_Paradigm values).
+const (
+	ParadigmUnknown Paradigm = 0
+	ParadigmUser    Paradigm = 1
+	ParadigmOpenMP  Paradigm = 3
+	ParadigmMPI     Paradigm = 4
+	ParadigmCUDA    Paradigm = 5
+	ParadigmPthread Paradigm = 7
+)
+
+// RegionRole is what a region is, in OTF2's numbering (OTF2_RegionRole).
+type RegionRole uint8
+
+// Region roles clc uses (OTF2_RegionRole values); the others are kept as
+// they are.
+const (
+	RoleUnknown         RegionRole = 0
+	RoleFunction        RegionRole = 1
+	RoleParallel        RegionRole = 5
+	RoleCritical        RegionRole = 12
+	RoleCriticalSblock  RegionRole = 13
+	RoleBarrier         RegionRole = 15
+	RoleImplicitBarrier RegionRole = 16
+	RoleTask            RegionRole = 20
+	RoleTaskCreate      RegionRole = 21
+	RoleTaskWait        RegionRole = 22
+	RoleThreadCreate    RegionRole = 32
+	RoleThreadWait      RegionRole = 33
+)
 
 // Opaque is a record this package does not interpret, kept so that a round
 // trip loses nothing. Type and Data are meaningful to the format that

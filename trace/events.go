@@ -19,10 +19,11 @@ type Events struct {
 	// Ref is what each event refers to; its meaning depends on Kind.
 	Ref []uint32
 
-	Msgs   []Message
-	Colls  []Collective
-	Reqs   []uint64
-	Opaque []Opaque
+	Msgs    []Message
+	Colls   []Collective
+	Reqs    []uint64
+	Threads []Thread
+	Opaque  []Opaque
 	// Attach lists data bound to events, in ascending order of Event.
 	Attach []Attachment
 }
@@ -87,6 +88,15 @@ func (e *Events) AppendComm(k Kind, t int64, comm uint32) {
 	e.push(k, t, int(comm))
 }
 
+// AppendThread appends a shared-memory (thread) event.
+func (e *Events) AppendThread(k Kind, t int64, th Thread) {
+	if !k.HasThread() {
+		panic("trace: AppendThread with kind " + k.String())
+	}
+	e.push(k, t, len(e.Threads))
+	e.Threads = append(e.Threads, th)
+}
+
 // AppendOpaque appends a record this package does not interpret.
 func (e *Events) AppendOpaque(t int64, o Opaque) {
 	e.push(KindOther, t, len(e.Opaque))
@@ -113,6 +123,8 @@ func (e *Events) Append(src *Events, i int, att *int) {
 		e.AppendReq(k, t, src.Reqs[r])
 	case k.HasColl():
 		e.AppendColl(k, t, src.Colls[r])
+	case k.HasThread():
+		e.AppendThread(k, t, src.Threads[r])
 	case k == KindOther:
 		e.AppendOpaque(t, src.Opaque[r])
 	default:
@@ -139,6 +151,9 @@ func (e *Events) Coll(i int) *Collective { return &e.Colls[e.Ref[i]] }
 // Req returns the request id of event i, which must have a request kind.
 func (e *Events) Req(i int) uint64 { return e.Reqs[e.Ref[i]] }
 
+// Thread returns the payload of event i, which must have a thread kind.
+func (e *Events) Thread(i int) *Thread { return &e.Threads[e.Ref[i]] }
+
 // Reset empties e, keeping the allocated storage.
 func (e *Events) Reset() {
 	e.Kind = e.Kind[:0]
@@ -147,6 +162,7 @@ func (e *Events) Reset() {
 	e.Msgs = e.Msgs[:0]
 	e.Colls = e.Colls[:0]
 	e.Reqs = e.Reqs[:0]
+	e.Threads = e.Threads[:0]
 	e.Opaque = e.Opaque[:0]
 	e.Attach = e.Attach[:0]
 }
@@ -173,7 +189,7 @@ func grow[T any](s []T, n int) []T {
 func (e *Events) Bytes() int64 {
 	return int64(cap(e.Kind))*1 + int64(cap(e.Time))*8 + int64(cap(e.Ref))*4 +
 		int64(cap(e.Msgs))*32 + int64(cap(e.Colls))*40 + int64(cap(e.Reqs))*8 +
-		int64(cap(e.Opaque))*40 + int64(cap(e.Attach))*40
+		int64(cap(e.Threads))*40 + int64(cap(e.Opaque))*40 + int64(cap(e.Attach))*40
 }
 
 // Check verifies that every event's Ref is within its table and that
@@ -195,6 +211,8 @@ func (e *Events) Check() error {
 			limit = len(e.Reqs)
 		case k.HasColl():
 			limit = len(e.Colls)
+		case k.HasThread():
+			limit = len(e.Threads)
 		case k == KindOther:
 			limit = len(e.Opaque)
 		default:

@@ -1,12 +1,18 @@
 // Package trace is the in-memory model of a multi-rank MPI event trace.
 // Its on-disk formats live in packages native (clc's own) and otf (OTF2).
 //
-// A Trace holds definitions (nodes, locations, regions, communicators, the
-// timer resolution) and, per location, an ordered event sequence stored
-// column-wise (see Events). Times are integer ticks. All cross references
-// are indices: an event's communicator is an index into Trace.Comms, a
-// communicator's members are indices into Trace.Locations, a location's node
-// an index into Trace.Nodes. Readers of other formats translate their ids.
+// A Trace holds definitions (nodes, processes, locations, regions,
+// communicators, the timer resolution) and, per location, an ordered event
+// sequence stored column-wise (see Events). Times are integer ticks. All
+// cross references are indices: an event's communicator is an index into
+// Trace.Comms, a communicator's members are indices into Trace.Locations, a
+// location's node an index into Trace.Nodes and its process an index into
+// Trace.Processes. Readers of other formats translate their ids.
+//
+// A location is one event stream: an MPI rank's master thread, another
+// thread of the process, an accelerator stream or a metric stream. The
+// locations of one process share one clock (one address space, one
+// node); a trace without Processes has one process per location.
 //
 // The package imports nothing else of this module.
 package trace
@@ -22,9 +28,13 @@ type Trace struct {
 	// Resolution is the number of timer ticks per second.
 	Resolution uint64
 	Nodes      []Node
-	Locations  []*Location
-	Regions    []Region
-	Comms      []Comm
+	// Processes groups the locations by process (OTF2 location groups). A
+	// trace without processes has one process per location: location i
+	// is process i (see ProcessOf).
+	Processes []Process
+	Locations []*Location
+	Regions   []Region
+	Comms     []Comm
 	// Properties are free-form key/value metadata (creator, command line …).
 	Properties map[string]string
 }
@@ -35,7 +45,49 @@ type Node struct {
 	Name string
 }
 
-// Location is one event stream: an MPI rank (threads may follow).
+// Process is a process: an address space whose locations (its threads,
+// and accelerator and metric streams it owns) share one clock.
+type Process struct {
+	Name string
+}
+
+// LocationKind is what a location records, in OTF2's numbering
+// (OTF2_LocationType).
+type LocationKind uint8
+
+// Location kinds.
+const (
+	// LocationUnknown: not said (traces of clc-trace and clc-sim's MPI
+	// ranks, formats that do not record it); treated as a CPU thread.
+	LocationUnknown LocationKind = 0
+	// LocationCPUThread is a thread of a process (an MPI rank's master
+	// thread, an OpenMP or pthread thread).
+	LocationCPUThread LocationKind = 1
+	// LocationAccelerator is an accelerator stream (a CUDA stream, …).
+	LocationAccelerator LocationKind = 2
+	// LocationMetric records metric samples only.
+	LocationMetric LocationKind = 3
+)
+
+var locationKindNames = [...]string{"unknown", "cpu-thread", "accelerator-stream", "metric"}
+
+// String returns the kind's name ("cpu-thread", …).
+func (k LocationKind) String() string {
+	if int(k) < len(locationKindNames) {
+		return locationKindNames[k]
+	}
+	return fmt.Sprintf("location-kind(%d)", uint8(k))
+}
+
+// Passive reports whether locations of kind k follow their process's clock
+// rather than take part in the happened-before relation themselves
+// (accelerator and metric streams; docs/algorithm.md).
+func (k LocationKind) Passive() bool {
+	return k == LocationAccelerator || k == LocationMetric
+}
+
+// Location is one event stream: a thread of a process (an MPI rank's
+// master thread or another), an accelerator stream or a metric stream.
 type Location struct {
 	// ID is the location's identifier in its source format (the OTF2
 	// location id; the world rank for the native format).
@@ -43,6 +95,10 @@ type Location struct {
 	Name string
 	// Node is an index into Trace.Nodes.
 	Node int32
+	// Process is an index into Trace.Processes; ignored when the trace
+	// has no processes.
+	Process int32
+	Kind    LocationKind
 	// Offsets are clock-offset measurements against the reference clock, in
 	// ascending order of Time. Pre-synchronisation consumes them.
 	Offsets []ClockOffset
@@ -62,14 +118,31 @@ type ClockOffset struct {
 	StdDev float64
 }
 
-// Region is a code region entered and left by events (a function, an MPI call).
+// Region is a code region entered and left by events (a function, an MPI
+// call, an OpenMP construct).
 type Region struct {
 	Name string
+	// Role and Paradigm say what the region is (OTF2's numbering; 0 when
+	// unknown). Shared-memory barriers are regions of role RoleBarrier or
+	// RoleImplicitBarrier and paradigm ParadigmOpenMP or ParadigmPthread.
+	Role     RegionRole
+	Paradigm Paradigm
 }
 
-// Comm is a communicator.
+// IsThreadBarrier reports whether the region is an OpenMP or pthread
+// barrier (explicit or implicit).
+func (r *Region) IsThreadBarrier() bool {
+	return (r.Role == RoleBarrier || r.Role == RoleImplicitBarrier) &&
+		(r.Paradigm == ParadigmOpenMP || r.Paradigm == ParadigmPthread)
+}
+
+// Comm is a communicator: of MPI ranks, or a thread team or contingent of
+// the threads of one process.
 type Comm struct {
 	Name string
+	// Paradigm is the communicator's paradigm (OTF2's numbering; 0 when
+	// unknown, which readers and writers take as MPI).
+	Paradigm Paradigm
 	// Members lists, by rank within the communicator, the location indices
 	// of its members.
 	Members []int32
@@ -102,6 +175,50 @@ func (t *Trace) NumEvents() int64 {
 	return n
 }
 
+// ProcessOf returns the process of location li: Locations[li].Process, or
+// li itself when the trace has no processes.
+func (t *Trace) ProcessOf(li int) int32 {
+	if len(t.Processes) == 0 {
+		return int32(li)
+	}
+	return t.Locations[li].Process
+}
+
+// NumProcesses returns the number of processes: len(Processes), or the
+// number of locations when the trace has no processes.
+func (t *Trace) NumProcesses() int {
+	if len(t.Processes) == 0 {
+		return len(t.Locations)
+	}
+	return len(t.Processes)
+}
+
+// Threaded reports whether the trace uses anything beyond the MPI model:
+// processes, location kinds, region roles or paradigms, communicator
+// paradigms or thread events. Writers of the native format write version 3
+// then (docs/format.md).
+func (t *Trace) Threaded() bool {
+	if len(t.Processes) > 0 {
+		return true
+	}
+	for _, r := range t.Regions {
+		if r.Role != 0 || r.Paradigm != 0 {
+			return true
+		}
+	}
+	for _, c := range t.Comms {
+		if c.Paradigm != 0 {
+			return true
+		}
+	}
+	for _, l := range t.Locations {
+		if l != nil && (l.Kind != 0 || len(l.Events.Threads) > 0) {
+			return true
+		}
+	}
+	return false
+}
+
 // SameNode reports whether locations a and b are on the same node.
 func (t *Trace) SameNode(a, b int) bool {
 	return t.Locations[a].Node == t.Locations[b].Node
@@ -131,7 +248,8 @@ var ErrInvalid = errors.New("invalid trace")
 // Validate checks the trace's internal consistency: every reference in
 // range, payload tables consistent with the event columns, communicator
 // members distinct, message peers within their communicator, offsets in
-// order. It does not require times to be ordered (Unordered reports that).
+// order, the locations of a process on one node. It does not require times
+// to be ordered (Unordered reports that).
 func (t *Trace) Validate() error {
 	bad := func(loc, ev int, format string, args ...any) error {
 		return &EventError{Location: loc, Event: ev, Err: fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)}
@@ -151,12 +269,25 @@ func (t *Trace) Validate() error {
 			seen[m] = true
 		}
 	}
+	procNode := make([]int32, len(t.Processes))
+	for i := range procNode {
+		procNode[i] = -1
+	}
 	for li, l := range t.Locations {
 		if l == nil {
 			return bad(li, -1, "nil location")
 		}
 		if l.Node < 0 || int(l.Node) >= len(t.Nodes) {
 			return bad(li, -1, "node %d out of range", l.Node)
+		}
+		if len(t.Processes) > 0 {
+			if l.Process < 0 || int(l.Process) >= len(t.Processes) {
+				return bad(li, -1, "process %d out of range", l.Process)
+			}
+			if n := procNode[l.Process]; n >= 0 && n != l.Node {
+				return bad(li, -1, "on node %d, but process %d (%q) has a location on node %d", l.Node, l.Process, t.Processes[l.Process].Name, n)
+			}
+			procNode[l.Process] = l.Node
 		}
 		for k := 1; k < len(l.Offsets); k++ {
 			if l.Offsets[k].Time <= l.Offsets[k-1].Time {
@@ -195,6 +326,10 @@ func (t *Trace) Validate() error {
 				}
 				if c.Root != NoRoot && int(c.Root) >= t.Comms[c.Comm].Size() {
 					return bad(li, i, "%s: root rank %d outside communicator %d of size %d", k, c.Root, c.Comm, t.Comms[c.Comm].Size())
+				}
+			case k.HasThread():
+				if tm := ev.Thread(i).Team; tm != NoComm && int(tm) >= len(t.Comms) {
+					return bad(li, i, "%s: communicator %d out of range", k, tm)
 				}
 			}
 		}

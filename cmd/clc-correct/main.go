@@ -151,6 +151,7 @@ dependencies or was truncated (the corrected output is still written).`,
 	f.StringVar(&opts.Truth, "truth", "", "native trace with the true times (default: INPUT/truth if present; - for none)")
 	f.DurationVar(&params.LatencyIntra, "latency-intra", def.LatencyIntra, "minimum message latency μ within a node ("+paramsNote+")")
 	f.DurationVar(&params.LatencyInter, "latency-inter", def.LatencyInter, "minimum message latency μ across nodes")
+	f.DurationVar(&params.LatencyShared, "latency-shared", def.LatencyShared, "latency μ of the shared-memory relations between the threads of a process (fork, join, barriers, locks, tasks, thread creation); 0: a thread event may carry the time of the event that enabled it")
 	f.Float64Var(&params.Gamma, "gamma", def.Gamma, "forward amortization factor γ in (0,1]")
 	f.BoolVar(&params.TrustReference, "trust-reference", def.TrustReference, "treat the reference node (location 0's, the clock pre-synchronisation maps onto) as exact: jumps there decay with --reference-gamma and are not amortized backward; jumps caused by its sends use --informed-gamma/--informed-slope")
 	f.Float64Var(&params.ReferenceGamma, "reference-gamma", def.ReferenceGamma, "γ on the reference node, in [0,1] (with --trust-reference)")

@@ -112,6 +112,8 @@ Patterns (--patterns, a comma list run in order once per step): ` + strings.Join
 	f := cmd.Flags()
 	f.IntVar(&cfg.Ranks, "ranks", cfg.Ranks, "number of MPI ranks")
 	f.IntVar(&cfg.RanksPerNode, "ranks-per-node", cfg.RanksPerNode, "consecutive ranks per node (they share a clock and the intra-node latency)")
+	f.IntVar(&cfg.Threads, "threads", cfg.Threads, "threads per rank: above 1 every compute phase is an OpenMP parallel region of them (fork/join, critical sections, tasks, barriers), recorded as Score-P does")
+	f.DurationVar(&cfg.ThreadLatency, "thread-latency", cfg.ThreadLatency, "least true time of a hand-over between threads (fork to team begin, release to next acquisition, …)")
 	f.Int64Var(&cfg.Events, "events", cfg.Events, "approximate total number of events (sets the number of steps)")
 	f.IntVar(&cfg.Steps, "steps", 0, "number of steps, each running every pattern once (instead of --events)")
 	f.StringVar(&o.patterns, "patterns", strings.Join(sim.DefaultPatterns(), ","), "comma-separated patterns of one step")
@@ -199,8 +201,12 @@ func write(ctx context.Context, cfg sim.Config, out string, o options, log io.Wr
 	if err := plan.Commit(); err != nil {
 		return err
 	}
-	fmt.Fprintf(log, "clc-sim: %d ranks on %d nodes, %d events: %s trace in %s, truth in %s (%.1fs)\n",
-		cfg.Ranks, len(defs.Nodes), counted.n.Load(), o.format, out, filepath.Join(out, "truth"), time.Since(start).Seconds())
+	threads := ""
+	if cfg.Threads > 1 {
+		threads = fmt.Sprintf(" × %d threads", cfg.Threads)
+	}
+	fmt.Fprintf(log, "clc-sim: %d ranks%s on %d nodes, %d events: %s trace in %s, truth in %s (%.1fs)\n",
+		cfg.Ranks, threads, len(defs.Nodes), counted.n.Load(), o.format, out, filepath.Join(out, "truth"), time.Since(start).Seconds())
 	return nil
 }
 

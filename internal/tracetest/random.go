@@ -1,7 +1,9 @@
-// Package tracetest makes small random MPI traces for property tests: the
-// program runs in true time with a minimum latency, so its happened-before
-// relation is consistent, and is then recorded with per-location clock
-// offsets and drifts, so it has clock-condition violations.
+// Package tracetest makes small random MPI traces — hybrid ones with
+// threads too (threads.go) — for property tests: the program runs in true
+// time with a minimum latency, so its happened-before relation is
+// consistent, and is then recorded with per-location clock offsets and
+// drifts (per process for threads, unless ThreadClocks), so it has
+// clock-condition violations.
 package tracetest
 
 import (
@@ -25,6 +27,17 @@ type Config struct {
 	Unmatched float64
 	// Init adds MPI_Init and MPI_Finalize around the program.
 	Init bool
+	// Threads > 1 makes the trace hybrid: every rank (location 0 …
+	// Locations−1, its master thread) gets Threads−1 worker threads
+	// (locations Locations + r·(Threads−1) + w−1), and the program runs
+	// OpenMP parallel regions (fork, team, locks, tasks, barriers, join),
+	// pthread creation and pthread barriers besides MPI (threads.go).
+	Threads int
+	// ThreadClocks gives every thread a clock error of its own; by
+	// default the threads of a process share their master's.
+	ThreadClocks bool
+	// Metrics adds a metric location to every process of a hybrid trace.
+	Metrics bool
 }
 
 // Region indices of the traces made here.
@@ -48,6 +61,7 @@ type gen struct {
 	truth [][]int64
 	now   []int64 // true time of each location
 	req   []uint64
+	hy    *hybrid // nil unless cfg.Threads > 1
 }
 
 func (g *gen) emit(loc int, t int64, f func(ev *trace.Events, t int64)) {
@@ -59,8 +73,9 @@ func (g *gen) emit(loc int, t int64, f func(ev *trace.Events, t int64)) {
 	g.truth[loc] = append(g.truth[loc], t)
 }
 
-func (g *gen) region(loc int, k trace.Kind, r uint32, t int64) {
+func (g *gen) region(loc int, k trace.Kind, r uint32, t int64) int64 {
 	g.emit(loc, t, func(ev *trace.Events, t int64) { ev.AppendRegion(k, t, r) })
+	return g.now[loc]
 }
 
 func (g *gen) step(loc int) int64 { return g.now[loc] + 1 + g.rng.Int64N(50) }
@@ -69,7 +84,14 @@ func (g *gen) step(loc int) int64 { return g.now[loc] + 1 + g.rng.Int64N(50) }
 // times of its events.
 func Random(rng *rand.Rand, cfg Config) (*trace.Trace, [][]int64) {
 	n := cfg.Locations
-	g := &gen{rng: rng, cfg: cfg, now: make([]int64, n), truth: make([][]int64, n), req: make([]uint64, n)}
+	total := n
+	if cfg.Threads > 1 {
+		total = n * cfg.Threads
+		if cfg.Metrics {
+			total += n
+		}
+	}
+	g := &gen{rng: rng, cfg: cfg, now: make([]int64, total), truth: make([][]int64, total), req: make([]uint64, n)}
 	tr := &trace.Trace{Resolution: 1e9}
 	for _, name := range regionNames {
 		tr.Regions = append(tr.Regions, trace.Region{Name: name})
@@ -85,6 +107,10 @@ func Random(rng *rand.Rand, cfg Config) (*trace.Trace, [][]int64) {
 		g.now[i] = rng.Int64N(100)
 	}
 	tr.Comms = append(tr.Comms, world)
+	if cfg.Threads > 1 {
+		g.tr = tr
+		g.hy = g.addThreads()
+	}
 	// A few sub-communicators with shuffled rank order.
 	for c := 0; c < 3 && n >= 2; c++ {
 		perm := rng.Perm(n)
@@ -99,8 +125,14 @@ func Random(rng *rand.Rand, cfg Config) (*trace.Trace, [][]int64) {
 	if cfg.Init {
 		g.barrier(RegInit)
 	}
+	nops := 10
+	if g.hy != nil {
+		nops = 14
+	}
 	for op := 0; op < cfg.Ops; op++ {
-		switch x := rng.IntN(10); {
+		switch x := rng.IntN(nops); {
+		case x >= 10:
+			g.threadOp(x - 10)
 		case x < 3:
 			l := rng.IntN(n)
 			g.region(l, trace.KindEnter, RegWork, g.step(l))
@@ -116,13 +148,19 @@ func Random(rng *rand.Rand, cfg Config) (*trace.Trace, [][]int64) {
 	if cfg.Init {
 		g.barrier(RegFinalize)
 	}
-	// Record with clock error: C = t + offset + drift·t, monotone.
+	// Record with clock error: C = t + offset + drift·t, monotone; the
+	// threads of a process share its clock unless ThreadClocks.
+	offs, drifts := make([]int64, len(tr.Locations)), make([]float64, len(tr.Locations))
 	for i, l := range tr.Locations {
 		off := int64(0)
 		if cfg.Offset > 0 {
 			off = rng.Int64N(2*cfg.Offset+1) - cfg.Offset
 		}
 		drift := (rng.Float64()*2 - 1) * cfg.Drift
+		if g.hy != nil && i >= n && !cfg.ThreadClocks {
+			off, drift = offs[l.Process], drifts[l.Process]
+		}
+		offs[i], drifts[i] = off, drift
 		ts := l.Events.Time
 		for j, t := range g.truth[i] {
 			ts[j] = t + off + int64(drift*float64(t))
@@ -150,7 +188,7 @@ func (g *gen) latency() int64 { return g.cfg.Latency + g.rng.Int64N(g.cfg.Latenc
 
 // p2p: a blocking send and a blocking receive (or none).
 func (g *gen) p2p() {
-	n := len(g.now)
+	n := g.cfg.Locations
 	s := g.rng.IntN(n)
 	d := (s + 1 + g.rng.IntN(n-1)) % n
 	c, rs, rd := g.commWith(s, d)
@@ -175,7 +213,7 @@ func (g *gen) p2p() {
 // for them completing in a random order (non-overtaking: the i-th posted
 // receives the i-th sent).
 func (g *gen) irecvs() {
-	n := len(g.now)
+	n := g.cfg.Locations
 	s := g.rng.IntN(n)
 	d := (s + 1 + g.rng.IntN(n-1)) % n
 	c, rs, rd := g.commWith(s, d)
@@ -247,15 +285,16 @@ func (g *gen) collective() {
 	}
 }
 
-// barrier wraps region r (MPI_Init or MPI_Finalize) around a barrier.
+// barrier wraps region r (MPI_Init or MPI_Finalize) around a barrier of
+// the ranks.
 func (g *gen) barrier(r uint32) {
 	var latest int64
-	for loc := range g.now {
+	for loc := range g.cfg.Locations {
 		t := g.step(loc)
 		g.region(loc, trace.KindEnter, r, t)
 		latest = max(latest, t)
 	}
-	for loc := range g.now {
+	for loc := range g.cfg.Locations {
 		g.region(loc, trace.KindLeave, r, max(g.step(loc), latest+g.latency()))
 	}
 }
