@@ -322,7 +322,7 @@ func scanLocation(t *trace.Trace, li int, isInit, isFin []bool) locScan {
 	var posted map[uint64]uint32 // request id → posting event (irecv, nb collective), made on first use
 	lastBegin, lastEnter := NoEvent, NoEvent
 	for i, k := range ev.Kind {
-		idx := uint32(i)
+		idx := ev.Pos(i)
 		switch k {
 		case trace.KindEnter:
 			lastEnter = idx

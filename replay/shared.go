@@ -146,7 +146,11 @@ func matchShared(t *trace.Trace, g *Graph, parallel int) {
 		}
 		// By event, an event's roles in the (deterministic) order they
 		// were found: a stable radix pass.
-		perm := groupBy(len(extra), func(i int) uint32 { return extra[i].Idx }, uint32(max(t.Locations[li].Events.Len()-1, 0)))
+		maxIdx := uint32(0)
+		for _, d := range extra {
+			maxIdx = max(maxIdx, d.Idx)
+		}
+		perm := groupBy(len(extra), func(i int) uint32 { return extra[i].Idx }, maxIdx)
 		sorted := make([]Dep, len(extra))
 		for i, p := range perm {
 			sorted[i] = extra[p]

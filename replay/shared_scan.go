@@ -142,8 +142,9 @@ func scanThreads(t *trace.Trace, li int, rc []regionClass) *locThreads {
 	var stack []teamFrame
 	var forks []int // indices into s.forks of forks waiting for their team begin or join
 	var popen *barrierRec
-	issue := func(kind IssueKind, i int, format string, args ...any) {
-		s.issues.Add(Issue{Kind: kind, Location: int32(li), Event: uint32(i), Detail: fmt.Sprintf(format, args...)})
+	// issue reports a problem at event position at (NoEvent: none).
+	issue := func(kind IssueKind, at uint32, format string, args ...any) {
+		s.issues.Add(Issue{Kind: kind, Location: int32(li), Event: at, Detail: fmt.Sprintf(format, args...)})
 	}
 	for i, k := range ev.Kind {
 		if k == trace.KindEnter || k == trace.KindLeave {
@@ -154,7 +155,7 @@ func scanThreads(t *trace.Trace, li int, rc []regionClass) *locThreads {
 			continue
 		}
 		th := ev.Thread(i)
-		idx := uint32(i)
+		idx := ev.Pos(i)
 		switch k {
 		case trace.KindThreadFork:
 			s.forks = append(s.forks, forkRec{idx: idx, team: trace.NoComm, k: -1})
@@ -174,7 +175,7 @@ func scanThreads(t *trace.Trace, li int, rc []regionClass) *locThreads {
 		case trace.KindThreadJoin:
 			n := len(forks)
 			if n == 0 || s.forks[forks[n-1]].team == trace.NoComm {
-				issue(UnmatchedThread, i, "join without a fork whose team began on this location")
+				issue(UnmatchedThread, idx, "join without a fork whose team began on this location")
 				continue
 			}
 			f := s.forks[forks[n-1]]
@@ -198,11 +199,11 @@ func scanThreads(t *trace.Trace, li int, rc []regionClass) *locThreads {
 		}
 	}
 	for _, f := range stack {
-		issue(IncompleteThread, -1, "team %d instance %d begun and never ended", f.team, f.k)
+		issue(IncompleteThread, NoEvent, "team %d instance %d begun and never ended", f.team, f.k)
 	}
 	for _, fi := range forks {
 		if s.forks[fi].team == trace.NoComm {
-			issue(UnmatchedThread, int(s.forks[fi].idx), "fork without a team begin after it")
+			issue(UnmatchedThread, s.forks[fi].idx, "fork without a team begin after it")
 		}
 	}
 	return s
@@ -221,15 +222,15 @@ func (s *locThreads) team(team uint32) *teamSeq {
 }
 
 // teamEnd closes the innermost open instance of team on the stack.
-func (s *locThreads) teamEnd(stack []teamFrame, team uint32, idx uint32, issue func(IssueKind, int, string, ...any)) []teamFrame {
+func (s *locThreads) teamEnd(stack []teamFrame, team uint32, idx uint32, issue func(IssueKind, uint32, string, ...any)) []teamFrame {
 	n := len(stack)
 	if n == 0 || stack[n-1].team != team {
-		issue(UnmatchedThread, int(idx), "end of team %d, which is not the innermost team begun here", team)
+		issue(UnmatchedThread, idx, "end of team %d, which is not the innermost team begun here", team)
 		return stack
 	}
 	f := stack[n-1]
 	if f.open != nil {
-		issue(IncompleteThread, int(f.open.enter), "barrier entered and not left before the end of team %d", team)
+		issue(IncompleteThread, f.open.enter, "barrier entered and not left before the end of team %d", team)
 	}
 	ts := s.team(team)
 	if int(f.k) == len(ts.ends) {
@@ -241,16 +242,16 @@ func (s *locThreads) teamEnd(stack []teamFrame, team uint32, idx uint32, issue f
 // region handles an enter or leave: barriers (in the innermost team, or
 // pthread barriers by region) and taskwaits. It returns the open pthread
 // barrier.
-func (s *locThreads) region(ev *trace.Events, i int, k trace.Kind, rc []regionClass, stack []teamFrame, popen *barrierRec, issue func(IssueKind, int, string, ...any)) *barrierRec {
+func (s *locThreads) region(ev *trace.Events, i int, k trace.Kind, rc []regionClass, stack []teamFrame, popen *barrierRec, issue func(IssueKind, uint32, string, ...any)) *barrierRec {
 	r := ev.Ref[i]
-	idx := uint32(i)
+	idx := ev.Pos(i)
 	enter := k == trace.KindEnter
 	switch rc[r] {
 	case regionBarrier:
 		n := len(stack)
 		if n == 0 {
 			if enter {
-				issue(UnmatchedThread, i, "OpenMP barrier outside any thread team")
+				issue(UnmatchedThread, idx, "OpenMP barrier outside any thread team")
 			}
 			return popen
 		}
@@ -309,4 +310,28 @@ func implicitKey(loc int32, stack []teamFrame) taskKey {
 		key.team, key.inst = stack[n-1].team, stack[n-1].k
 	}
 	return key
+}
+
+// Needs returns which events of t the happened-before relation looks at,
+// as the predicate of trace.Events.Select: a reader may keep only these
+// (and every time) instead of whole sequences, and Match finds the same
+// relation. Enters and leaves count only for MPI_Init and MPI_Finalize and
+// for the regions of the shared-memory rules (barriers, taskwaits);
+// opaque records, unsuccessful tests, isend completions and communicator
+// events not at all.
+func Needs(t *trace.Trace) func(k trace.Kind, ref uint32) bool {
+	rc := classifyRegions(t)
+	sync := make([]bool, len(t.Regions))
+	for i := range t.Regions {
+		sync[i] = t.Regions[i].IsMPIInit() || t.Regions[i].IsMPIFinalize() || rc[i] != regionOther
+	}
+	return func(k trace.Kind, ref uint32) bool {
+		switch k {
+		case trace.KindEnter, trace.KindLeave:
+			return int(ref) < len(sync) && sync[ref]
+		case trace.KindOther, trace.KindRequestTest, trace.KindIsendComplete, trace.KindCommCreate, trace.KindCommDestroy:
+			return false
+		}
+		return true
+	}
 }

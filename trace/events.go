@@ -3,6 +3,7 @@ package trace
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Events is the ordered event sequence of one location, stored column-wise:
@@ -26,10 +27,70 @@ type Events struct {
 	Opaque  []Opaque
 	// Attach lists data bound to events, in ascending order of Event.
 	Attach []Attachment
+
+	// Index, when not nil, makes the sequence a selection of a location's
+	// events (see Select): event i is event Index[i] of the location's
+	// whole sequence. It is strictly ascending. Nil means the whole
+	// sequence: event i is event i.
+	Index []uint32
 }
 
 // Len returns the number of events.
 func (e *Events) Len() int { return len(e.Kind) }
+
+// Pos returns the position of event i in its location's whole sequence:
+// Index[i] in a selection, i otherwise.
+func (e *Events) Pos(i int) uint32 {
+	if e.Index != nil {
+		return e.Index[i]
+	}
+	return uint32(i)
+}
+
+// Select returns the events of e for which keep returns true, with their
+// payloads, as a selection (Index set to their positions in e). An enter
+// that keep refuses is still selected when a collective end follows it
+// without a collective begin in between: it then stands for the
+// collective's logical send (replay.Match). Opaque records and
+// attachments are not selected.
+func (e *Events) Select(keep func(k Kind, ref uint32) bool) Events {
+	out := Events{Index: []uint32{}}
+	lastEnter := -1 // an enter not selected, and no begin since
+	for i, k := range e.Kind {
+		if k == KindCollBegin {
+			lastEnter = -1
+		}
+		if k == KindOther || !keep(k, e.Ref[i]) {
+			if k == KindEnter {
+				lastEnter = i
+			}
+			continue
+		}
+		if k == KindEnter || k == KindCollBegin {
+			lastEnter = -1
+		}
+		if k == KindCollEnd && lastEnter >= 0 {
+			out.insertEnter(e.Pos(lastEnter), e.Time[lastEnter], e.Ref[lastEnter])
+			lastEnter = -1
+		}
+		out.Append(e, i, nil)
+		out.Index = append(out.Index, e.Pos(i))
+	}
+	return out
+}
+
+// insertEnter inserts an enter event at position pos of the whole sequence
+// into the selection e, before the selected events that come after it.
+func (e *Events) insertEnter(pos uint32, t int64, region uint32) {
+	q := len(e.Index)
+	for q > 0 && e.Index[q-1] > pos {
+		q--
+	}
+	e.Kind = slices.Insert(e.Kind, q, KindEnter)
+	e.Time = slices.Insert(e.Time, q, t)
+	e.Ref = slices.Insert(e.Ref, q, region)
+	e.Index = slices.Insert(e.Index, q, pos)
+}
 
 // MaxEvents is the largest number of events one location may hold (Ref and
 // Attachment.Event are 32-bit).
@@ -165,6 +226,9 @@ func (e *Events) Reset() {
 	e.Threads = e.Threads[:0]
 	e.Opaque = e.Opaque[:0]
 	e.Attach = e.Attach[:0]
+	if e.Index != nil {
+		e.Index = e.Index[:0]
+	}
 }
 
 // Grow makes room for n more events in the Kind, Time and Ref columns
@@ -189,15 +253,26 @@ func grow[T any](s []T, n int) []T {
 func (e *Events) Bytes() int64 {
 	return int64(cap(e.Kind))*1 + int64(cap(e.Time))*8 + int64(cap(e.Ref))*4 +
 		int64(cap(e.Msgs))*32 + int64(cap(e.Colls))*40 + int64(cap(e.Reqs))*8 +
-		int64(cap(e.Threads))*40 + int64(cap(e.Opaque))*40 + int64(cap(e.Attach))*40
+		int64(cap(e.Threads))*40 + int64(cap(e.Opaque))*40 + int64(cap(e.Attach))*40 + int64(cap(e.Index))*4
 }
 
-// Check verifies that every event's Ref is within its table and that
-// attachments are ordered and refer to existing events.
+// Check verifies that every event's Ref is within its table, that
+// attachments are ordered and refer to existing events, and that the Index
+// of a selection is strictly ascending.
 func (e *Events) Check() error {
 	n := len(e.Kind)
 	if len(e.Time) != n || len(e.Ref) != n {
 		return fmt.Errorf("columns differ in length: kind %d, time %d, ref %d", n, len(e.Time), len(e.Ref))
+	}
+	if e.Index != nil {
+		if len(e.Index) != n {
+			return fmt.Errorf("selection index has %d entries for %d events", len(e.Index), n)
+		}
+		for i := 1; i < n; i++ {
+			if e.Index[i] <= e.Index[i-1] {
+				return fmt.Errorf("selection index not ascending at event %d (%d after %d)", i, e.Index[i], e.Index[i-1])
+			}
+		}
 	}
 	for i, k := range e.Kind {
 		r := int(e.Ref[i])
