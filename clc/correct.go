@@ -73,10 +73,14 @@ func (m *Moved) Len() int { return m.n }
 func (m *Moved) Dense() bool { return m.Orig != nil }
 
 // Original returns the time of every event before the correction: Orig in
-// dense mode, otherwise a new column made from times and the list.
+// dense mode, times itself when nothing moved, otherwise a new column made
+// from times and the list. The result must not be changed.
 func (m *Moved) Original(times []int64) []int64 {
 	if m.Orig != nil {
 		return m.Orig
+	}
+	if len(m.Idx) == 0 {
+		return times
 	}
 	o := append(make([]int64, 0, len(times)), times...)
 	for k, i := range m.Idx {

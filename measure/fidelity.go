@@ -96,10 +96,17 @@ func (a *fidAcc) result() Fidelity {
 // the corrected times lc: the event position (from the first event of the
 // location to each event) and the event distance (between successive events).
 func IntervalFidelity(c, lc [][]int64, np int) (position, distance Fidelity) {
-	pos := make([]fidAcc, len(c))
-	dis := make([]fidAcc, len(c))
-	par.ForEach(len(c), np, func(li int) {
-		a, b := c[li], lc[li]
+	return IntervalFidelityOf(len(c), np, func(li int) ([]int64, []int64) { return c[li], lc[li] })
+}
+
+// IntervalFidelityOf is IntervalFidelity with the columns of n locations
+// given by cols, which is called once per location (concurrently for
+// different ones) and may build them on demand.
+func IntervalFidelityOf(n, np int, cols func(li int) (c, lc []int64)) (position, distance Fidelity) {
+	pos := make([]fidAcc, n)
+	dis := make([]fidAcc, n)
+	par.ForEach(n, np, func(li int) {
+		a, b := cols(li)
 		for j := 1; j < len(a); j++ {
 			pos[li].add(a[j]-a[0], b[j]-b[0])
 			dis[li].add(a[j]-a[j-1], b[j]-b[j-1])

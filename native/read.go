@@ -549,6 +549,20 @@ const maxGrowHint = 1 << 22
 // the property PropIncomplete = "true" and, if any stream was cut,
 // PropTruncated listing those locations.
 func ReadDir(dir string, opt *ReadOptions) (*trace.Trace, error) {
+	t, _, err := readDir(dir, opt, nil)
+	return t, err
+}
+
+// ReadSelected reads the trace in dir as ReadDir does, but keeps of each
+// location only the events keep accepts, as a selection
+// (trace.Events.Index), and every event's time in a column of its own:
+// what a correction needs (replay.Needs makes keep from the definitions).
+// Opaque records and attachments are not kept.
+func ReadSelected(dir string, opt *ReadOptions, needs func(defs *trace.Trace) func(trace.Kind, uint32) bool) (*trace.Trace, [][]int64, error) {
+	return readDir(dir, opt, needs)
+}
+
+func readDir(dir string, opt *ReadOptions, needs func(defs *trace.Trace) func(trace.Kind, uint32) bool) (*trace.Trace, [][]int64, error) {
 	par := 0
 	if opt != nil {
 		par = opt.Parallel
@@ -556,10 +570,16 @@ func ReadDir(dir string, opt *ReadOptions) (*trace.Trace, error) {
 	par = parallelism(par)
 	r, err := openDir(dir, par)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer r.Close()
 	t := r.Defs()
+	var keep func(trace.Kind, uint32) bool
+	var times [][]int64
+	if needs != nil {
+		keep = needs(t)
+		times = make([][]int64, len(t.Locations))
+	}
 	var mu sync.Mutex
 	var truncated []int
 	err = forEach(len(t.Locations), par, func(i int) error {
@@ -573,25 +593,14 @@ func ReadDir(dir string, opt *ReadOptions) (*trace.Trace, error) {
 		if want := r.NumEvents(i); want >= 0 && want < hint {
 			hint = want
 		}
-		// The hint comes from block headers whose checksums are not
-		// verified yet: never trust it for more than maxGrowHint events up
-		// front (a forged count must not allocate gigabytes before the
-		// first CRC fails); beyond that the columns grow as blocks decode.
-		e := &l.Events
-		e.Grow(int(min(hint, maxGrowHint)))
-		for {
-			err := s.Next(e)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return err
-			}
-			if s.block == 1 {
-				reserveTables(e, int(hint))
-			}
+		if keep != nil {
+			times[i], err = readSelection(s, &l.Events, keep, hint)
+		} else {
+			err = readWhole(s, &l.Events, hint)
 		}
-		fitTables(e)
+		if err != nil {
+			return err
+		}
 		if s.Truncated() {
 			mu.Lock()
 			truncated = append(truncated, i)
@@ -600,7 +609,7 @@ func ReadDir(dir string, opt *ReadOptions) (*trace.Trace, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !r.Complete() {
 		if t.Properties == nil {
@@ -616,7 +625,55 @@ func ReadDir(dir string, opt *ReadOptions) (*trace.Trace, error) {
 			t.Properties[PropTruncated] = strings.Join(s, ",")
 		}
 	}
-	return t, nil
+	return t, times, nil
+}
+
+// readWhole decodes every block of s into e, hint being the expected
+// number of events.
+func readWhole(s *StreamReader, e *trace.Events, hint int64) error {
+	// The hint comes from block headers whose checksums are not verified
+	// yet: never trust it for more than maxGrowHint events up front (a
+	// forged count must not allocate gigabytes before the first CRC
+	// fails); beyond that the columns grow as blocks decode.
+	e.Grow(int(min(hint, maxGrowHint)))
+	for {
+		err := s.Next(e)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if s.block == 1 {
+			reserveTables(e, int(hint))
+		}
+	}
+	fitTables(e)
+	return nil
+}
+
+// readSelection decodes the blocks of s one at a time, keeps the events
+// keep accepts in e (a selection) and returns every event's time.
+func readSelection(s *StreamReader, e *trace.Events, keep func(trace.Kind, uint32) bool, hint int64) ([]int64, error) {
+	all := make([]int64, 0, min(hint, maxGrowHint))
+	sel := trace.NewSelector(keep, e)
+	var block trace.Events
+	for {
+		block.Reset()
+		err := s.Next(&block)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		base := uint32(len(all))
+		for i := range block.Kind {
+			sel.Add(&block, i, base+uint32(i))
+		}
+		all = append(all, block.Time...)
+	}
+	return all, nil
 }
 
 // reserveTables makes room in e's payload tables for a location of total

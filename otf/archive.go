@@ -384,11 +384,32 @@ func (a *Archive) buildComms(m *model, locIdx map[uint64]int32) error {
 // (un-synchronised) times; each location's ClockOffset definitions become
 // its Offsets. Event i of a location is the i-th event record of its file.
 func (a *Archive) Read(opt *ReadOptions) (*trace.Trace, error) {
+	t, _, err := a.read(opt, nil)
+	return t, err
+}
+
+// ReadSelected reads the archive as Read does, but keeps of each location
+// only the events keep accepts, as a selection (trace.Events.Index), and
+// every event's raw time in a column of its own: what a correction needs
+// (replay.Needs makes keep from the definitions), in a fraction of the
+// memory. Opaque records and attribute lists are checked, not kept; a
+// rewrite copies them from the archive.
+func (a *Archive) ReadSelected(opt *ReadOptions, needs func(defs *trace.Trace) func(trace.Kind, uint32) bool) (*trace.Trace, [][]int64, error) {
+	return a.read(opt, needs)
+}
+
+func (a *Archive) read(opt *ReadOptions, needs func(defs *trace.Trace) func(trace.Kind, uint32) bool) (*trace.Trace, [][]int64, error) {
 	m, err := a.buildModel()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	t := m.t
+	var keep func(trace.Kind, uint32) bool
+	var times [][]int64
+	if needs != nil {
+		keep = needs(t)
+		times = make([][]int64, len(t.Locations))
+	}
 	w := opt.workers()
 	type bufs struct{ evt, def []byte }
 	pool := make(chan *bufs, w)
@@ -401,13 +422,17 @@ func (a *Archive) Read(opt *ReadOptions) (*trace.Trace, error) {
 		eg.Go(func() error {
 			b := <-pool
 			defer func() { pool <- b }()
-			return a.readLocation(m, li, &b.evt, &b.def)
+			var all *[]int64
+			if keep != nil {
+				all = &times[li]
+			}
+			return a.readLocation(m, li, &b.evt, &b.def, keep, all)
 		})
 	}
 	if err := eg.Wait(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return t, nil
+	return t, times, nil
 }
 
 // openLocal opens a file of the archive; a missing file gives (nil, nil).
@@ -431,7 +456,9 @@ func (a *Archive) readLocalDefs(id uint64, buf *[]byte) (*localDefs, error) {
 	return readLocalDefs(a.defName(id), f, int(a.anchor.DefChunkSize), buf)
 }
 
-func (a *Archive) readLocation(m *model, li int, evbuf, defbuf *[]byte) error {
+// readLocation reads location li's local definitions and events; with keep
+// the events become a selection and every time goes to all.
+func (a *Archive) readLocation(m *model, li int, evbuf, defbuf *[]byte, keep func(trace.Kind, uint32) bool, all *[]int64) error {
 	loc := m.t.Locations[li]
 	ld := a.defs.locations[li]
 	lds, err := a.readLocalDefs(ld.id, defbuf)
@@ -480,7 +507,11 @@ func (a *Archive) readLocation(m *model, li int, evbuf, defbuf *[]byte) error {
 		expect = uint64(st.Size()) / 2
 	}
 	cs := int(a.anchor.EventChunkSize)
-	loc.Events.Grow(int(expect))
+	if keep == nil {
+		loc.Events.Grow(int(expect))
+	} else {
+		*all = make([]int64, 0, expect)
+	}
 	cr := newChunkReader(name, f, cs, *evbuf)
 	defer func() { *evbuf = cr.buf }()
 	x := eventDecoder{
@@ -489,11 +520,17 @@ func (a *Archive) readLocation(m *model, li int, evbuf, defbuf *[]byte) error {
 		expect:  int(expect),
 		regions: regions,
 		comms:   comms,
+		keep:    keep,
+		all:     all,
 	}
 	if err := x.run(); err != nil {
 		return err
 	}
-	if n := uint64(loc.Events.Len()); n != ld.numEvents {
+	n := uint64(loc.Events.Len())
+	if all != nil {
+		n = uint64(len(*all))
+	}
+	if n != ld.numEvents {
 		a.warn.add(a.name+".def", a.defs.records[ld.rec].off, "location %d announces %d events, %s holds %d (read to its end, as the reference reader does)", ld.id, ld.numEvents, name, n)
 	}
 	return nil

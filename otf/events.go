@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/clc-tools/clc/trace"
 )
@@ -128,6 +129,11 @@ type eventDecoder struct {
 	slow    bool
 	regions *idIndex
 	comms   *idIndex
+	// keep, when not nil, makes ev a selection (trace.Events.Select) of
+	// the events keep accepts, and every event's time goes to all: opaque
+	// records and attribute lists are checked but not kept.
+	keep func(trace.Kind, uint32) bool
+	all  *[]int64
 
 	arena []byte
 	opOff []span // where each Opaque's data lies in arena
@@ -154,17 +160,67 @@ func (x *eventDecoder) run() error {
 		pending  = -1 // arena offset of an attribute list waiting for its event
 		pendLen  int
 		pendOff  int64
+		pos      int // events decoded so far
 	)
 	s := x.s
 	ev := x.ev
+	sel := x.keep != nil
 	// Append to local copies of the columns (no write barrier per event)
 	// and store them back at the end.
 	kinds, times, refs := ev.Kind, ev.Time, ev.Ref
 	msgs, colls, reqs, threads := ev.Msgs, ev.Colls, ev.Reqs, ev.Threads
+	var allT []int64
+	var idx []uint32
+	if sel {
+		allT, idx = *x.all, ev.Index
+		if idx == nil {
+			idx = []uint32{}
+		}
+	}
 	defer func() {
 		ev.Kind, ev.Time, ev.Ref = kinds, times, refs
 		ev.Msgs, ev.Colls, ev.Reqs, ev.Threads = msgs, colls, reqs, threads
+		if sel {
+			*x.all, ev.Index = allT, idx
+		}
 	}()
+	// In a selection: the last enter not kept and not followed by a
+	// collective begin (it may stand for a collective's logical send).
+	lastEnter, lastEnterR := -1, uint32(0)
+	// selected decides on the event just appended to the local columns
+	// (and to a payload table, whose earlier lengths are given): it stays
+	// if keep accepts it, and is removed otherwise.
+	selected := func(nm, nc, nr, nt int) {
+		allT = append(allT, now)
+		e := len(kinds) - 1
+		k, r := kinds[e], refs[e]
+		times = times[:0] // a selection's times are in allT
+		if k == trace.KindCollBegin {
+			lastEnter = -1
+		}
+		if !x.keep(k, r) {
+			kinds, refs = kinds[:e], refs[:e]
+			msgs, colls, reqs, threads = msgs[:nm], colls[:nc], reqs[:nr], threads[:nt]
+			if k == trace.KindEnter {
+				lastEnter, lastEnterR = pos, r
+			}
+			return
+		}
+		if k == trace.KindCollEnd && lastEnter >= 0 {
+			// The enter goes before the kept events that followed it.
+			q := len(idx)
+			for q > 0 && idx[q-1] > uint32(lastEnter) {
+				q--
+			}
+			kinds = slices.Insert(kinds, q, trace.KindEnter)
+			refs = slices.Insert(refs, q, lastEnterR)
+			idx = slices.Insert(idx, q, uint32(lastEnter))
+		}
+		if k == trace.KindEnter || k == trace.KindCollEnd {
+			lastEnter = -1
+		}
+		idx = append(idx, uint32(pos))
+	}
 	for {
 		// Fast path for the commonest records (TIMESTAMP, Enter, Leave) of
 		// a little-endian chunk, decoded in place; everything else, and
@@ -185,16 +241,33 @@ func (x *eventDecoder) run() error {
 					}
 				case evEnter, evLeave:
 					k := int(b[p+1])
-					if haveTime && k <= 4 && len(kinds) != estimateAt && len(kinds) < trace.MaxEvents {
+					if haveTime && k <= 4 && pos != estimateAt && pos < trace.MaxEvents {
 						id := binary.LittleEndian.Uint64(b[p+2:]) & (1<<(8*uint(k)) - 1)
-						if idx, ok := x.regions.get(id); ok {
+						if ri, ok := x.regions.get(id); ok {
 							kind := trace.KindEnter
 							if t == evLeave {
 								kind = trace.KindLeave
 							}
-							kinds = append(kinds, kind)
-							times = append(times, now)
-							refs = append(refs, idx)
+							switch {
+							case !sel:
+								kinds = append(kinds, kind)
+								times = append(times, now)
+								refs = append(refs, ri)
+							case x.keep(kind, ri):
+								allT = append(allT, now)
+								kinds = append(kinds, kind)
+								refs = append(refs, ri)
+								idx = append(idx, uint32(pos))
+								if kind == trace.KindEnter {
+									lastEnter = -1
+								}
+							default:
+								allT = append(allT, now)
+								if kind == trace.KindEnter {
+									lastEnter, lastEnterR = pos, ri
+								}
+							}
+							pos++
 							s.p = p + 2 + k
 							s.chunkEvents++
 							s.nextEvent++
@@ -226,15 +299,17 @@ func (x *eventDecoder) run() error {
 				return &FormatError{File: s.c.name, Offset: rec.off, Err: fmt.Errorf("%w: two attribute lists for one event", ErrFormat)}
 			}
 			if at, err := checkAttributeList(rec.payload, s.c.be); err != nil {
-				return &FormatError{File: s.c.name, Offset: rec.poff + int64(at), Err: fmt.Errorf("%w: attribute list before event %d: %s", ErrFormat, len(kinds), detail(err))}
+				return &FormatError{File: s.c.name, Offset: rec.poff + int64(at), Err: fmt.Errorf("%w: attribute list before event %d: %s", ErrFormat, pos, detail(err))}
 			}
 			pending = len(x.arena)
 			pendLen = len(rec.payload)
 			pendOff = rec.off
-			if s.c.be {
+			switch {
+			case sel: // checked, not kept
+			case s.c.be:
 				p, _ := swapAttributeList(rec.payload, false)
 				x.arena = append(x.arena, p...)
-			} else {
+			default:
 				x.arena = append(x.arena, rec.payload...)
 			}
 			continue
@@ -242,14 +317,21 @@ func (x *eventDecoder) run() error {
 		if !haveTime {
 			return &FormatError{File: s.c.name, Offset: rec.off, Err: fmt.Errorf("%w: event record type %d before any TIMESTAMP", ErrFormat, rec.typ)}
 		}
-		if len(kinds) == estimateAt && x.expect > estimateAt {
+		if pos == estimateAt && x.expect > estimateAt {
 			msgs = growTo(msgs, len(msgs), estimateAt, x.expect)
 			colls = growTo(colls, len(colls), estimateAt, x.expect)
 			reqs = growTo(reqs, len(reqs), estimateAt, x.expect)
+			if sel {
+				kinds = growTo(kinds, len(kinds), estimateAt, x.expect)
+				refs = growTo(refs, len(refs), estimateAt, x.expect)
+				idx = growTo(idx, len(idx), estimateAt, x.expect)
+				threads = growTo(threads, len(threads), estimateAt, x.expect)
+			}
 		}
-		if len(kinds) >= trace.MaxEvents {
+		if pos >= trace.MaxEvents {
 			return &FormatError{File: s.c.name, Offset: rec.off, Err: fmt.Errorf("%w: more than %d events", ErrFormat, trace.MaxEvents)}
 		}
+		nm, nc, nr, nt := len(msgs), len(colls), len(reqs), len(threads)
 		d := dec{b: rec.payload, be: s.c.be}
 		switch rec.typ {
 		case evEnter, evLeave:
@@ -257,9 +339,9 @@ func (x *eventDecoder) run() error {
 			if d.err != nil {
 				break
 			}
-			idx, ok := x.regions.get(uint64(id))
+			ri, ok := x.regions.get(uint64(id))
 			if !ok {
-				return x.dangling(&rec, len(kinds), "region", uint64(id))
+				return x.dangling(&rec, pos, "region", uint64(id))
 			}
 			k := trace.KindEnter
 			if rec.typ == evLeave {
@@ -267,7 +349,7 @@ func (x *eventDecoder) run() error {
 			}
 			kinds = append(kinds, k)
 			times = append(times, now)
-			refs = append(refs, idx)
+			refs = append(refs, ri)
 		case evMpiSend, evMpiIsend, evMpiRecv, evMpiIrecv:
 			var m trace.Message
 			m.Peer = d.u32c()
@@ -290,11 +372,11 @@ func (x *eventDecoder) run() error {
 			if d.err != nil {
 				break
 			}
-			idx, ok := x.comms.get(uint64(c))
+			ci, ok := x.comms.get(uint64(c))
 			if !ok {
-				return x.dangling(&rec, len(kinds), "communicator", uint64(c))
+				return x.dangling(&rec, pos, "communicator", uint64(c))
 			}
-			m.Comm = idx
+			m.Comm = ci
 			kinds = append(kinds, k)
 			times = append(times, now)
 			refs = append(refs, uint32(len(msgs)))
@@ -340,11 +422,11 @@ func (x *eventDecoder) run() error {
 			if d.err != nil {
 				break
 			}
-			idx, ok := x.comms.get(uint64(cm))
+			ci, ok := x.comms.get(uint64(cm))
 			if !ok {
-				return x.dangling(&rec, len(kinds), "communicator", uint64(cm))
+				return x.dangling(&rec, pos, "communicator", uint64(cm))
 			}
-			c.Comm = idx
+			c.Comm = ci
 			kinds = append(kinds, k)
 			times = append(times, now)
 			refs = append(refs, uint32(len(colls)))
@@ -354,9 +436,9 @@ func (x *eventDecoder) run() error {
 			if d.err != nil {
 				break
 			}
-			idx, ok := x.comms.get(uint64(cm))
+			ci, ok := x.comms.get(uint64(cm))
 			if !ok {
-				return x.dangling(&rec, len(kinds), "communicator", uint64(cm))
+				return x.dangling(&rec, pos, "communicator", uint64(cm))
 			}
 			k := trace.KindCommCreate
 			if rec.typ == evCommDestroy {
@@ -364,7 +446,7 @@ func (x *eventDecoder) run() error {
 			}
 			kinds = append(kinds, k)
 			times = append(times, now)
-			refs = append(refs, idx)
+			refs = append(refs, ci)
 		case evOmpFork, evOmpJoin, evOmpAcquireLock, evOmpReleaseLock, evOmpTaskCreate, evOmpTaskSwitch,
 			evOmpTaskComplete, evThreadFork, evThreadJoin, evThreadTeamBegin, evThreadTeamEnd,
 			evThreadAcquireLock, evThreadReleaseLock, evThreadTaskCreate, evThreadTaskSwitch,
@@ -374,7 +456,7 @@ func (x *eventDecoder) run() error {
 				break
 			}
 			if !ok {
-				return x.dangling(&rec, len(kinds), "communicator (thread team or contingent)", uint64(id))
+				return x.dangling(&rec, pos, "communicator (thread team or contingent)", uint64(id))
 			}
 			kinds = append(kinds, threadKinds[rec.typ])
 			times = append(times, now)
@@ -383,8 +465,14 @@ func (x *eventDecoder) run() error {
 		default:
 			if knownEvent[rec.typ] {
 				if at, err := checkLayout(eventLayouts[rec.typ], rec.payload, s.c.be, nil); err != nil {
-					return x.recErr(&rec, len(kinds), rec.poff+int64(at), "%s", detail(err))
+					return x.recErr(&rec, pos, rec.poff+int64(at), "%s", detail(err))
 				}
+			}
+			if sel { // checked, not kept
+				allT = append(allT, now)
+				pos++
+				pending = -1
+				continue
 			}
 			x.opOff = append(x.opOff, span{len(x.arena), len(rec.payload)})
 			if s.c.be {
@@ -399,8 +487,15 @@ func (x *eventDecoder) run() error {
 			ev.Opaque = append(ev.Opaque, trace.Opaque{Format: trace.FormatOTF2, Type: uint32(rec.typ)})
 		}
 		if d.err != nil {
-			return x.recErr(&rec, len(kinds), rec.poff+int64(d.at), "%s", detail(d.err))
+			return x.recErr(&rec, pos, rec.poff+int64(d.at), "%s", detail(d.err))
 		}
+		if sel {
+			selected(nm, nc, nr, nt)
+			pos++
+			pending = -1
+			continue
+		}
+		pos++
 		if pending >= 0 {
 			x.atOff = append(x.atOff, span{pending, pendLen})
 			ev.Attach = append(ev.Attach, trace.Attachment{Event: uint32(len(kinds) - 1), Format: trace.FormatOTF2})

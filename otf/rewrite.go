@@ -59,7 +59,7 @@ const outName = "traces"
 // empty or overlaps one of the inputs. The archive is written into dir
 // itself; making it appear atomically (a temporary directory renamed when
 // whole) is the caller's job (package output). commit does nothing; cleanup
-// removes what was written into dir after a failure.
+// removes what was written after a failure (dir too, if it made it).
 func outDir(dir string, inputs ...string) (tmp string, commit func() error, cleanup func(), err error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -71,9 +71,12 @@ func outDir(dir string, inputs ...string) (tmp string, commit func() error, clea
 			return "", nil, nil, fmt.Errorf("otf2: output %s overlaps the input archive %s", dir, in)
 		}
 	}
+	existed := false
 	if ents, err := os.ReadDir(abs); err == nil && len(ents) > 0 {
 		return "", nil, nil, fmt.Errorf("otf2: output directory %s exists and is not empty", dir)
-	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+	} else if err == nil {
+		existed = true
+	} else if !errors.Is(err, os.ErrNotExist) {
 		return "", nil, nil, fmt.Errorf("otf2: %w", err)
 	}
 	if err := os.MkdirAll(abs, 0o777); err != nil {
@@ -81,6 +84,10 @@ func outDir(dir string, inputs ...string) (tmp string, commit func() error, clea
 	}
 	commit = func() error { return nil }
 	cleanup = func() {
+		if !existed {
+			os.RemoveAll(abs)
+			return
+		}
 		ents, _ := os.ReadDir(abs)
 		for _, e := range ents {
 			os.RemoveAll(filepath.Join(abs, e.Name()))
@@ -170,6 +177,7 @@ func (a *Archive) Rewrite(dir string, corrected *trace.Trace, opt *WriteOptions)
 		}
 		return fmt.Errorf("otf2: rewrite: the corrected trace has %d locations, the archive %d", n, len(g.locations))
 	}
+	times := make([][]int64, len(corrected.Locations))
 	for li, l := range corrected.Locations {
 		ld := g.locations[li]
 		if l == nil || l.ID != ld.id {
@@ -178,15 +186,20 @@ func (a *Archive) Rewrite(dir string, corrected *trace.Trace, opt *WriteOptions)
 		if len(l.Events.Time) != l.Events.Len() {
 			return fmt.Errorf("otf2: rewrite: location %d (id %d) has %d times for %d events", li, ld.id, len(l.Events.Time), l.Events.Len())
 		}
-		ts := l.Events.Time
-		for i := range ts {
-			if ts[i] < 0 {
-				return &trace.EventError{Location: li, Event: i, Err: fmt.Errorf("otf2: rewrite: negative time %d", ts[i])}
-			}
-			if i > 0 && ts[i] < ts[i-1] {
-				return &trace.EventError{Location: li, Event: i, Err: fmt.Errorf("otf2: rewrite: time %d is before the previous event's %d", ts[i], ts[i-1])}
-			}
-		}
+		times[li] = l.Events.Time
+	}
+	return a.RewriteTimes(dir, times, opt)
+}
+
+// RewriteTimes is Rewrite with the corrected times given as one column per
+// location (event i of location li at times[li][i]), the archive's
+// records and definitions being copied from it as they are. Each column
+// must hold as many times as the location's event file holds events, none
+// negative and none before its predecessor.
+func (a *Archive) RewriteTimes(dir string, times [][]int64, opt *WriteOptions) error {
+	g := a.defs
+	if len(times) != len(g.locations) {
+		return fmt.Errorf("otf2: rewrite: %d time columns for the %d locations of the archive", len(times), len(g.locations))
 	}
 	tmp, commit, cleanup, err := outDir(dir, a.dir)
 	if err != nil {
@@ -217,7 +230,7 @@ func (a *Archive) Rewrite(dir string, corrected *trace.Trace, opt *WriteOptions)
 			if err := a.rewriteLocalDefs(tmp, li, opt, b.in, b.out); err != nil {
 				return err
 			}
-			r, err := a.rewriteEvents(tmp, li, corrected.Locations[li].Events.Time, &b.in, &b.out)
+			r, err := a.rewriteEvents(tmp, li, times[li], &b.in, &b.out)
 			ranges[li] = r
 			return err
 		})
@@ -229,9 +242,9 @@ func (a *Archive) Rewrite(dir string, corrected *trace.Trace, opt *WriteOptions)
 	for _, r := range ranges {
 		all.merge(r)
 	}
-	counts := make([]uint64, len(corrected.Locations))
-	for li, l := range corrected.Locations {
-		counts[li] = uint64(len(l.Events.Time))
+	counts := make([]uint64, len(times))
+	for li, ts := range times {
+		counts[li] = uint64(len(ts))
 	}
 	if err := a.rewriteGlobalDefs(tmp, all, counts); err != nil {
 		return err
@@ -439,7 +452,21 @@ func (a *Archive) rewriteEvents(tmp string, li int, times []int64, in, out *[]by
 			hasAttr bool
 			i       int
 			scratch []byte
+			last    int64
 		)
+		// order refuses a time that is negative or before its
+		// predecessor's (OTF2 times are unsigned, and readers expect them
+		// in order).
+		order := func(v int64) error {
+			if v >= last {
+				last = v
+				return nil
+			}
+			if v < 0 {
+				return &trace.EventError{Location: li, Event: i, Err: fmt.Errorf("otf2: rewrite: negative time %d", v)}
+			}
+			return &trace.EventError{Location: li, Event: i, Err: fmt.Errorf("otf2: rewrite: time %d is before the previous event's %d", v, last)}
+		}
 		for {
 			// Fast path for TIMESTAMP, Enter and Leave in a little-endian
 			// chunk (most records); the rest goes through the scanner.
@@ -453,6 +480,9 @@ func (a *Archive) rewriteEvents(tmp string, li int, times []int64, in, out *[]by
 						continue
 					case evEnter, evLeave:
 						if k := int(b[p+1]); k <= 8 {
+							if err := order(times[i]); err != nil {
+								return tr, err
+							}
 							tt := uint64(times[i])
 							i++
 							tr.add(tt)
@@ -492,6 +522,9 @@ func (a *Archive) rewriteEvents(tmp string, li int, times []int64, in, out *[]by
 			}
 			if i >= len(times) {
 				return tr, &FormatError{File: name, Offset: rec.off, Err: fmt.Errorf("%w: more events than the %d of the corrected trace (did the file change since it was read?)", ErrFormat, len(times))}
+			}
+			if err := order(times[i]); err != nil {
+				return tr, err
 			}
 			t := uint64(times[i])
 			i++

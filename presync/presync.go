@@ -380,28 +380,38 @@ func Apply(t *trace.Trace, opt *Options) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	n := 0
-	for _, f := range funcs {
-		if !f.Identity() {
-			n++
-		}
-	}
-	var g errgroup.Group
-	g.SetLimit(o.Parallel)
+	times := make([][]int64, len(t.Locations))
 	for i, l := range t.Locations {
-		f := funcs[i]
+		times[i] = l.Events.Time
 		l.Offsets = nil
+	}
+	return ApplyColumns(funcs, times, o.Parallel), nil
+}
+
+// ApplyColumns replaces every time of times[li] by its reference time
+// under funcs[li], in place, on up to parallel goroutines (0: GOMAXPROCS),
+// and returns the number of locations that had a correction.
+func ApplyColumns(funcs []*Func, times [][]int64, parallel int) int {
+	if parallel <= 0 {
+		parallel = runtime.GOMAXPROCS(0)
+	}
+	n := 0
+	var g errgroup.Group
+	g.SetLimit(parallel)
+	for i, f := range funcs {
 		if f.Identity() {
 			continue
 		}
+		n++
+		ts := times[i]
 		g.Go(func() error {
 			c := f.Cursor()
-			ts := l.Events.Time
 			for j, v := range ts {
 				ts[j] = c.At(v)
 			}
 			return nil
 		})
 	}
-	return n, g.Wait()
+	g.Wait()
+	return n
 }

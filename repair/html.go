@@ -56,7 +56,7 @@ func (p *pipeline) writeHTML(ctx context.Context) error {
 	r := p.rep
 	fid := [2]measure.Fidelity{r.Fidelity.Position, r.Fidelity.Distance}
 	in := &htmlreport.Input{
-		Title: r.Input, Trace: p.tr, Presync: p.c, Corrected: p.res.Times, Truth: p.truth,
+		Title: r.Input, Trace: p.tr, Presync: p.c, Corrected: p.times, Truth: p.truth,
 		Graph: p.g, Latency: p.k.Lat, Domains: dom, PresyncFuncs: h.funcs, Measured: h.measured, Fidelity: &fid,
 		CheckOnly: r.Checked, Summary: htmlSummary(r), Sections: htmlSections(r), Notes: r.Notes, Parallel: p.np,
 	}

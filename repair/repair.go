@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"time"
+	"slices"
 
 	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/measure"
@@ -177,16 +178,28 @@ func Run(ctx context.Context, input string, opts Options) (*Report, error) {
 }
 
 // pipeline holds what the stages of one run hand to each other.
+//
+// The input is read once into what the correction needs: the definitions,
+// of every location the events the happened-before relation looks at (a
+// selection, trace.Events.Index) and every event's time in a column
+// (times). Pre-synchronisation, the CLC and the measurements work on the
+// columns in place; the output is written by copying the input with the
+// new times. Conversions to another format, the Perfetto export and the
+// refinement from the messages need whole events: then tr holds them, and
+// times are its time columns.
 type pipeline struct {
 	j        *Job
 	opts     *Options
 	np       int
 	rep      *Report
 	tr       *trace.Trace
+	whole    bool      // tr holds whole event sequences
+	times    [][]int64 // every event's time: pre-synchronised, then corrected
+	offsets  [][]trace.ClockOffset
 	g        *replay.Graph
 	k        clc.Ticks
 	node     []int32
-	c        [][]int64 // pre-synchronised times
+	c        [][]int64 // a copy of the pre-synchronised times, when kept (--html, --refine)
 	before   measure.Violations
 	res      *clc.Result
 	truth    [][]int64 // true times, when known
@@ -266,7 +279,20 @@ func (p *pipeline) inputErr(err error) error {
 }
 
 func (p *pipeline) read(ctx context.Context) error {
-	tr, err := p.j.in.Read(ctx, p.np)
+	in := p.j.in
+	p.whole = p.outFmt != in.Format || p.opts.Refine
+	var tr *trace.Trace
+	var err error
+	if p.whole {
+		if tr, err = in.Read(ctx, p.np); err == nil {
+			p.times = make([][]int64, len(tr.Locations))
+			for i, l := range tr.Locations {
+				p.times[i] = l.Events.Time
+			}
+		}
+	} else {
+		tr, p.times, err = in.ReadSelected(ctx, p.np)
+	}
 	if err != nil {
 		return err
 	}
@@ -277,7 +303,9 @@ func (p *pipeline) read(ctx context.Context) error {
 	rep := p.rep
 	rep.Resolution = tr.Resolution
 	rep.Locations = len(tr.Locations)
-	rep.Events = tr.NumEvents()
+	for _, ts := range p.times {
+		rep.Events += int64(len(ts))
+	}
 	if tr.Properties[native.PropIncomplete] == "true" {
 		rep.Notes = append(rep.Notes, "input is incomplete: the traced run did not finish (manifest says complete=false)")
 		rep.Truncated = true
@@ -295,40 +323,52 @@ func (p *pipeline) presync(ctx context.Context) error {
 	if err := p.html.beforePresync(tr, p.opts.Presync); err != nil {
 		return p.inputErr(fmt.Errorf("pre-synchronisation: %w", err))
 	}
-	offsets := make([][]trace.ClockOffset, len(tr.Locations))
-	for i, l := range tr.Locations {
-		offsets[i] = l.Offsets
-	}
-	n, err := presync.Apply(tr, &presync.Options{Method: p.opts.Presync, Parallel: p.np})
+	funcs, err := presync.Funcs(tr, p.opts.Presync)
 	if err != nil {
 		return p.inputErr(fmt.Errorf("pre-synchronisation: %w", err))
 	}
-	p.rep.Presync = PresyncReport{Method: method.String(), Locations: n}
-	if err := inRange(tr, offsets); err != nil {
-		return p.inputErr(err)
-	}
-	if err := tr.Unordered(); err != nil {
-		p.rep.Notes = append(p.rep.Notes, "times decrease within a location after pre-synchronisation ("+err.Error()+"); the correction makes them non-decreasing")
-	}
-	p.c = make([][]int64, len(tr.Locations))
+	p.offsets = make([][]trace.ClockOffset, len(tr.Locations))
 	p.node = make([]int32, len(tr.Locations))
 	for i, l := range tr.Locations {
-		p.c[i] = l.Events.Time
+		p.offsets[i], l.Offsets = l.Offsets, nil
 		p.node[i] = l.Node
+	}
+	n := presync.ApplyColumns(funcs, p.times, p.np)
+	p.rep.Presync = PresyncReport{Method: method.String(), Locations: n}
+	if err := inRange(tr, p.times, p.offsets); err != nil {
+		return p.inputErr(err)
+	}
+	if p.html != nil || p.opts.Refine {
+		p.c = make([][]int64, len(p.times))
+		for i, ts := range p.times {
+			p.c[i] = slices.Clone(ts)
+		}
+	}
+	if err := p.readTruth(); err != nil {
+		return err
+	}
+	if p.truth != nil {
+		p.rep.Accuracy.Presync = measure.AccuracyOf(p.times, p.truth)
 	}
 	return nil
 }
 
 func (p *pipeline) match(ctx context.Context) error {
-	g, err := replay.Match(p.tr, &replay.MatchOptions{Alltoallv: p.opts.Params.Alltoallv, Parallel: p.np})
+	g, err := replay.Match(p.tr, &replay.MatchOptions{Alltoallv: p.opts.Params.Alltoallv, Parallel: p.np, Release: !p.whole})
 	if err != nil {
 		return p.inputErr(err)
 	}
 	p.g = g
+	if !p.whole {
+		// The selection has served: the dependencies say the rest.
+		for _, l := range p.tr.Locations {
+			l.Events = trace.Events{}
+		}
+	}
 	p.rep.Messages = MessagesReport{P2P: g.Messages, CollectiveLogical: g.LogicalMessages,
 		CollectiveInstances: mpiInstances(g), AlltoallvIgnored: g.Ignored, Shared: sharedRelations(g)}
 	p.k = p.opts.Params.InTicks(p.tr.Resolution)
-	p.before = measure.ClockCondition(p.c, g, p.node, p.k.Lat, p.np)
+	p.before = measure.ClockCondition(p.times, g, p.node, p.k.Lat, p.np)
 	p.rep.Before = violationReport(p.before, p.tr.Resolution)
 	return nil
 }
@@ -347,17 +387,16 @@ func (p *pipeline) refine(ctx context.Context) error {
 	if err != nil {
 		return p.inputErr(err)
 	}
+	for i, l := range tr.Locations { // Refine replaces the columns
+		p.times[i] = l.Events.Time
+	}
 	p.rep.Refinement = &st
 	if st.Rejected {
 		p.rep.Notes = append(p.rep.Notes, fmt.Sprintf("refinement rejected: it left violations summing to %s, not less than the %s before it",
 			dur(sec(st.SumAfter, tr.Resolution)), dur(sec(st.SumBefore, tr.Resolution))))
 		return nil
 	}
-	refined := make([][]int64, len(tr.Locations))
-	for i, l := range tr.Locations {
-		refined[i] = l.Events.Time
-	}
-	v := measure.ClockCondition(refined, p.g, p.node, p.k.Lat, p.np)
+	v := measure.ClockCondition(p.times, p.g, p.node, p.k.Lat, p.np)
 	p.rep.Refined = ptr(violationReport(v, tr.Resolution))
 	p.before = v
 	return nil
@@ -365,32 +404,41 @@ func (p *pipeline) refine(ctx context.Context) error {
 
 func (p *pipeline) correct(ctx context.Context) error {
 	tr := p.tr
-	res, err := clc.Correct(tr, p.g, p.opts.Params, &clc.Options{Progress: p.progress, Before: &p.before})
+	in := clc.Input{Times: p.times, Node: p.node, Resolution: tr.Resolution, Follow: clc.Leader(tr, p.g)}
+	res, err := clc.CorrectInPlace(in, p.g, p.opts.Params, &clc.Options{Progress: p.progress, Before: &p.before})
 	if err != nil {
 		return p.inputErr(err)
 	}
 	p.res = res
-	after := measure.ClockCondition(res.Times, p.g, p.node, p.k.Lat, p.np)
+	after := measure.ClockCondition(p.times, p.g, p.node, p.k.Lat, p.np)
 	rep := p.rep
 	rep.After = violationReport(after, tr.Resolution)
-	rep.Correction = correctionReport(p.c, res.Times, res, tr.Resolution)
+	// The times before: the pre-synchronised ones, kept or recovered from
+	// what the correction recorded.
+	before := func(li int) []int64 {
+		if p.c != nil {
+			return p.c[li]
+		}
+		return res.Moved[li].Original(p.times[li])
+	}
+	moves := make([]shiftStats, len(p.times))
+	rep.Fidelity.Position, rep.Fidelity.Distance = measure.IntervalFidelityOf(len(p.times), p.np,
+		func(li int) ([]int64, []int64) {
+			c := before(li)
+			moves[li] = shifts(c, p.times[li])
+			return c, p.times[li]
+		})
+	rep.Correction = correctionReport(moves, res, tr.Resolution)
 	rep.Correction.ViolationsRemoved = rep.Before.Violations - rep.After.Violations
 	if rep.Refined != nil {
 		rep.Correction.ViolationsRemoved = rep.Refined.Violations - rep.After.Violations
 	}
-	rep.Fidelity.Position, rep.Fidelity.Distance = measure.IntervalFidelity(p.c, res.Times, p.np)
 	rep.Params = paramsReport(&p.opts.Params, tr.Resolution)
 	issues := p.g.Issues
 	issues.Merge(&res.Dropped)
 	rep.Issues = issuesReport(&issues)
-	acc, truth, err := accuracy(ctx, p.j.in, p.opts.Truth, tr, p.c, res.Times, p.np)
-	if err != nil {
-		return err
-	}
-	rep.Accuracy, p.truth = acc, truth
-	// The corrected times replace the input's.
-	for i, l := range tr.Locations {
-		l.Events.Time = res.Times[i]
+	if p.truth != nil {
+		rep.Accuracy.Corrected = measure.AccuracyOf(p.times, p.truth)
 	}
 	if tr.Properties == nil {
 		tr.Properties = map[string]string{}
@@ -403,10 +451,21 @@ func (p *pipeline) write(ctx context.Context) error {
 	if p.j.outDir == "" {
 		return nil
 	}
-	if p.outFmt == FormatPerfetto {
+	var err error
+	in, dir := p.j.in, p.j.outDir
+	switch {
+	case p.outFmt == FormatPerfetto:
 		return p.writePerfetto(ctx)
+	case p.whole:
+		err = writeTrace(ctx, in, p.tr, dir, p.outFmt, p.np)
+	case in.Format == FormatOTF2:
+		err = in.archive.RewriteTimes(dir, p.times, &otf.WriteOptions{Workers: p.np})
+	case in.Format == FormatNative:
+		err = native.RewriteTimes(ctx, dir, in.Path, p.times, p.tr.Properties, &native.WriteOptions{Codec: native.CodecZstd, Parallel: p.np})
+	default:
+		err = fmt.Errorf("cannot write %s from %s", p.outFmt, in.Format)
 	}
-	if err := writeTrace(ctx, p.j.in, p.tr, p.j.outDir, p.outFmt, p.np); err != nil {
+	if err != nil {
 		return fmt.Errorf("output %s: %w", p.opts.Output, err)
 	}
 	return nil
@@ -422,16 +481,16 @@ const MaxTime = 1 << 62
 // inRange checks the pre-synchronised times: every time within [0,
 // MaxTime]. A negative time can only come from the input's clock offsets
 // (trace formats store unsigned times), so the error names them.
-func inRange(t *trace.Trace, offsets [][]trace.ClockOffset) error {
-	for li, l := range t.Locations {
-		for j, v := range l.Events.Time {
+func inRange(t *trace.Trace, times [][]int64, offsets [][]trace.ClockOffset) error {
+	for li, ts := range times {
+		for j, v := range ts {
 			switch {
 			case v > MaxTime:
 				return &trace.EventError{Location: li, Event: j,
 					Err: fmt.Errorf("time %d is beyond 2^62 ticks, which leaves no room for corrections", v)}
 			case v < 0:
 				return &trace.EventError{Location: li, Event: j,
-					Err: fmt.Errorf("time %d is negative after applying the clock offsets of location %q (%s): the offset records are wrong", v, l.Name, describeOffsets(offsets[li]))}
+					Err: fmt.Errorf("time %d is negative after applying the clock offsets of location %q (%s): the offset records are wrong", v, t.Locations[li].Name, describeOffsets(offsets[li]))}
 			}
 		}
 	}
@@ -471,41 +530,39 @@ func (r *Report) Inconsistent() bool {
 	return false
 }
 
-// accuracy compares the pre-synchronised and corrected times with the true
-// times, when they are known.
-func accuracy(ctx context.Context, in *Input, truthOpt string, tr *trace.Trace, c, lc [][]int64, np int) (*AccuracyReport, [][]int64, error) {
-	dir := truthOpt
+// readTruth reads the true times of the input's events, when they are
+// known (Options.Truth, or the input's truth/ directory), into p.truth and
+// starts the report's accuracy section.
+func (p *pipeline) readTruth() error {
+	dir := p.opts.Truth
 	switch dir {
 	case "-":
-		return nil, nil, nil
+		return nil
 	case "":
-		dir = in.truthDir()
-		if dir == "" {
-			return nil, nil, nil
+		if dir = p.j.in.truthDir(); dir == "" {
+			return nil
 		}
 	}
-	truth, err := native.ReadDir(dir, &native.ReadOptions{Parallel: np})
+	truth, err := native.ReadDir(dir, &native.ReadOptions{Parallel: p.np})
 	if err != nil {
-		return nil, nil, fmt.Errorf("truth %s: %w", dir, err)
+		return fmt.Errorf("truth %s: %w", dir, err)
 	}
-	if len(truth.Locations) != len(tr.Locations) {
-		return nil, nil, fmt.Errorf("truth %s has %d locations, the trace %d", dir, len(truth.Locations), len(tr.Locations))
+	if len(truth.Locations) != len(p.times) {
+		return fmt.Errorf("truth %s has %d locations, the trace %d", dir, len(truth.Locations), len(p.times))
+	}
+	if truth.Resolution != p.tr.Resolution {
+		return fmt.Errorf("truth %s has timer resolution %d, the trace %d", dir, truth.Resolution, p.tr.Resolution)
 	}
 	tt := make([][]int64, len(truth.Locations))
 	for i, l := range truth.Locations {
-		if l.Events.Len() != len(c[i]) {
-			return nil, nil, fmt.Errorf("truth %s: location %d has %d events, the trace %d", dir, i, l.Events.Len(), len(c[i]))
+		if l.Events.Len() != len(p.times[i]) {
+			return fmt.Errorf("truth %s: location %d has %d events, the trace %d", dir, i, l.Events.Len(), len(p.times[i]))
 		}
 		tt[i] = l.Events.Time
 	}
-	if truth.Resolution != tr.Resolution {
-		return nil, nil, fmt.Errorf("truth %s has timer resolution %d, the trace %d", dir, truth.Resolution, tr.Resolution)
-	}
-	return &AccuracyReport{
-		Truth:     dir,
-		Presync:   measure.AccuracyOf(c, tt),
-		Corrected: measure.AccuracyOf(lc, tt),
-	}, tt, nil
+	p.truth = tt
+	p.rep.Accuracy = &AccuracyReport{Truth: dir}
+	return nil
 }
 
 // writeTrace writes tr in format f into dir, which exists and is empty.

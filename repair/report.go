@@ -187,18 +187,37 @@ func violationReport(v measure.Violations, res uint64) ViolationReport {
 		Total: classReport(t, res), Violations: t.Violations, Shared: sharedReport(&v, res)}
 }
 
-func correctionReport(c, lc [][]int64, r *clc.Result, res uint64) CorrectionReport {
+// shiftStats are the moves of one location: how many events moved, by how
+// much in all, and the largest move, in ticks.
+type shiftStats struct {
+	moved    int64
+	sum      float64
+	maxShift int64
+}
+
+// shifts compares the times before (c) and after (lc) a correction.
+func shifts(c, lc []int64) shiftStats {
+	var s shiftStats
+	for j, v := range c {
+		if d := lc[j] - v; d != 0 {
+			s.moved++
+			s.sum += float64(d)
+			s.maxShift = max(s.maxShift, d)
+		}
+	}
+	return s
+}
+
+// correctionReport describes the correction r from the moves of every
+// location.
+func correctionReport(moves []shiftStats, r *clc.Result, res uint64) CorrectionReport {
 	cr := CorrectionReport{ReceivesMoved: r.Jumps(), Gamma: r.Gamma(), Threshold: sec(r.Threshold, res)}
 	var sum float64
 	var maxShift int64
-	for i := range c {
-		for j, v := range c[i] {
-			if d := lc[i][j] - v; d != 0 {
-				cr.EventsMoved++
-				sum += float64(d)
-				maxShift = max(maxShift, d)
-			}
-		}
+	for _, m := range moves {
+		cr.EventsMoved += m.moved
+		sum += m.sum
+		maxShift = max(maxShift, m.maxShift)
 	}
 	cr.MaxShift = sec(maxShift, res)
 	if cr.EventsMoved > 0 {

@@ -48,6 +48,11 @@ type MatchOptions struct {
 	Alltoallv AlltoallvPolicy
 	// Parallel is the number of goroutines; 0 = GOMAXPROCS.
 	Parallel int
+	// Release lets Match empty each location's events (not its
+	// definitions) as soon as it has read all it needs of them, which
+	// lowers the peak memory of a caller that needs only the relation
+	// afterwards.
+	Release bool
 }
 
 type sendRec struct {
@@ -120,8 +125,13 @@ func Match(t *trace.Trace, opt *MatchOptions) (*Graph, error) {
 		isFin[i] = t.Regions[i].IsMPIFinalize()
 	}
 	scans := make([]locScan, n)
+	rc := classifyRegions(t)
 	par.ForEach(n, o.Parallel, func(li int) {
 		scans[li] = scanLocation(t, li, isInit, isFin)
+		if o.Release && !hasShared(&t.Locations[li].Events, rc) {
+			// The shared-memory matching needs nothing of it.
+			t.Locations[li].Events = trace.Events{}
+		}
 	})
 
 	// Point to point: sort each sender's sends by destination (stably, so
@@ -319,6 +329,19 @@ func (r Role) String() string {
 func scanLocation(t *trace.Trace, li int, isInit, isFin []bool) locScan {
 	s := locScan{initEnter: NoEvent, initLeave: NoEvent, finEnter: NoEvent, finLeave: NoEvent}
 	ev := &t.Locations[li].Events
+	// Sized once: the lists grow by copying otherwise.
+	var ns, nr, nc int
+	for _, k := range ev.Kind {
+		switch {
+		case k.IsSend():
+			ns++
+		case k.IsRecv():
+			nr++
+		case k.HasColl():
+			nc++
+		}
+	}
+	s.sends, s.recvs, s.colls = make([]sendRec, 0, ns), make([]recvRec, 0, nr), make([]collRec, 0, nc)
 	var posted map[uint64]uint32 // request id → posting event (irecv, nb collective), made on first use
 	lastBegin, lastEnter := NoEvent, NoEvent
 	for i, k := range ev.Kind {

@@ -31,7 +31,8 @@ type Events struct {
 	// Index, when not nil, makes the sequence a selection of a location's
 	// events (see Select): event i is event Index[i] of the location's
 	// whole sequence. It is strictly ascending. Nil means the whole
-	// sequence: event i is event i.
+	// sequence: event i is event i. A selection may leave Time empty: the
+	// times are then kept for the whole sequence, in a column of its own.
 	Index []uint32
 }
 
@@ -48,46 +49,75 @@ func (e *Events) Pos(i int) uint32 {
 }
 
 // Select returns the events of e for which keep returns true, with their
-// payloads, as a selection (Index set to their positions in e). An enter
+// payloads, as a selection (Index set to their positions in e; Time left
+// empty: the times are e's). An enter
 // that keep refuses is still selected when a collective end follows it
 // without a collective begin in between: it then stands for the
 // collective's logical send (replay.Match). Opaque records and
 // attachments are not selected.
 func (e *Events) Select(keep func(k Kind, ref uint32) bool) Events {
 	out := Events{Index: []uint32{}}
-	lastEnter := -1 // an enter not selected, and no begin since
-	for i, k := range e.Kind {
-		if k == KindCollBegin {
-			lastEnter = -1
-		}
-		if k == KindOther || !keep(k, e.Ref[i]) {
-			if k == KindEnter {
-				lastEnter = i
-			}
-			continue
-		}
-		if k == KindEnter || k == KindCollBegin {
-			lastEnter = -1
-		}
-		if k == KindCollEnd && lastEnter >= 0 {
-			out.insertEnter(e.Pos(lastEnter), e.Time[lastEnter], e.Ref[lastEnter])
-			lastEnter = -1
-		}
-		out.Append(e, i, nil)
-		out.Index = append(out.Index, e.Pos(i))
+	s := NewSelector(keep, &out)
+	for i := range e.Kind {
+		s.Add(e, i, e.Pos(i))
 	}
 	return out
 }
 
+// Selector builds a selection (see Select) event by event, for readers
+// that decode a location in pieces.
+type Selector struct {
+	keep func(k Kind, ref uint32) bool
+	out  *Events
+	// the last enter not selected, and no collective begin since (-1:
+	// none)
+	lastEnter   int64
+	enterTime   int64
+	enterRegion uint32
+}
+
+// NewSelector returns a Selector that appends the selected events to out.
+func NewSelector(keep func(k Kind, ref uint32) bool, out *Events) *Selector {
+	if out.Index == nil {
+		out.Index = []uint32{}
+	}
+	return &Selector{keep: keep, out: out, lastEnter: -1}
+}
+
+// Add considers event i of src, which is event pos of the location's whole
+// sequence; events are added in order.
+func (s *Selector) Add(src *Events, i int, pos uint32) {
+	k := src.Kind[i]
+	if k == KindCollBegin {
+		s.lastEnter = -1
+	}
+	if k == KindOther || !s.keep(k, src.Ref[i]) {
+		if k == KindEnter {
+			s.lastEnter, s.enterRegion = int64(pos), src.Ref[i]
+		}
+		return
+	}
+	if k == KindCollEnd && s.lastEnter >= 0 {
+		s.out.insertEnter(uint32(s.lastEnter), s.enterRegion)
+	}
+	if k == KindEnter || k == KindCollEnd {
+		s.lastEnter = -1
+	}
+	o := s.out
+	o.Kind = append(o.Kind, k)
+	o.Ref = append(o.Ref, uint32(o.copyPayload(src, i)))
+	o.Index = append(o.Index, pos)
+}
+
 // insertEnter inserts an enter event at position pos of the whole sequence
-// into the selection e, before the selected events that come after it.
-func (e *Events) insertEnter(pos uint32, t int64, region uint32) {
+// into the selection e (without times), before the selected events that
+// come after it.
+func (e *Events) insertEnter(pos uint32, region uint32) {
 	q := len(e.Index)
 	for q > 0 && e.Index[q-1] > pos {
 		q--
 	}
 	e.Kind = slices.Insert(e.Kind, q, KindEnter)
-	e.Time = slices.Insert(e.Time, q, t)
 	e.Ref = slices.Insert(e.Ref, q, region)
 	e.Index = slices.Insert(e.Index, q, pos)
 }
@@ -176,21 +206,7 @@ func (e *Events) AttachLast(format uint8, data []byte) {
 // attachments (which must be looked up in src.Attach from index *att on;
 // pass a pointer to 0 when copying a whole sequence in order).
 func (e *Events) Append(src *Events, i int, att *int) {
-	k, t, r := src.Kind[i], src.Time[i], src.Ref[i]
-	switch {
-	case k.HasMsg():
-		e.AppendMsg(k, t, src.Msgs[r])
-	case k.HasReq():
-		e.AppendReq(k, t, src.Reqs[r])
-	case k.HasColl():
-		e.AppendColl(k, t, src.Colls[r])
-	case k.HasThread():
-		e.AppendThread(k, t, src.Threads[r])
-	case k == KindOther:
-		e.AppendOpaque(t, src.Opaque[r])
-	default:
-		e.push(k, t, int(r))
-	}
+	e.push(src.Kind[i], src.Time[i], e.copyPayload(src, i))
 	if att != nil {
 		for *att < len(src.Attach) && int(src.Attach[*att].Event) < i {
 			*att++
@@ -201,6 +217,30 @@ func (e *Events) Append(src *Events, i int, att *int) {
 			*att++
 		}
 	}
+}
+
+// copyPayload appends the payload of event i of src to e's tables and
+// returns the event's Ref in e.
+func (e *Events) copyPayload(src *Events, i int) int {
+	k, r := src.Kind[i], src.Ref[i]
+	switch {
+	case k.HasMsg():
+		e.Msgs = append(e.Msgs, src.Msgs[r])
+		return len(e.Msgs) - 1
+	case k.HasReq():
+		e.Reqs = append(e.Reqs, src.Reqs[r])
+		return len(e.Reqs) - 1
+	case k.HasColl():
+		e.Colls = append(e.Colls, src.Colls[r])
+		return len(e.Colls) - 1
+	case k.HasThread():
+		e.Threads = append(e.Threads, src.Threads[r])
+		return len(e.Threads) - 1
+	case k == KindOther:
+		e.Opaque = append(e.Opaque, src.Opaque[r])
+		return len(e.Opaque) - 1
+	}
+	return int(r)
 }
 
 // Msg returns the message of event i, which must have a message kind.
@@ -261,7 +301,7 @@ func (e *Events) Bytes() int64 {
 // of a selection is strictly ascending.
 func (e *Events) Check() error {
 	n := len(e.Kind)
-	if len(e.Time) != n || len(e.Ref) != n {
+	if len(e.Time) != n && (e.Index == nil || len(e.Time) != 0) || len(e.Ref) != n {
 		return fmt.Errorf("columns differ in length: kind %d, time %d, ref %d", n, len(e.Time), len(e.Ref))
 	}
 	if e.Index != nil {
