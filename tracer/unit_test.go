@@ -218,7 +218,7 @@ func TestIncompleteManifest(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(meta, "1.txt"), []byte(m1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	wrote, err := WriteIncompleteManifest(dir)
+	wrote, err := WriteIncompleteManifest(dir, nil)
 	if err != nil || !wrote {
 		t.Fatalf("WriteIncompleteManifest: %v %v", wrote, err)
 	}
@@ -241,10 +241,10 @@ func TestIncompleteManifest(t *testing.T) {
 	if tr.Locations[0].Events.Len() != 3 {
 		t.Errorf("rank 0: %d events, want 3", tr.Locations[0].Events.Len())
 	}
-	if wrote, err := WriteIncompleteManifest(dir); err != nil || wrote {
+	if wrote, err := WriteIncompleteManifest(dir, nil); err != nil || wrote {
 		t.Errorf("a second call replaced the manifest: %v %v", wrote, err)
 	}
-	if _, err := WriteIncompleteManifest(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no tracer metadata") {
+	if _, err := WriteIncompleteManifest(t.TempDir(), nil); err == nil || !strings.Contains(err.Error(), "no tracer metadata") {
 		t.Errorf("empty directory: %v", err)
 	}
 }
