@@ -76,7 +76,7 @@ func BenchmarkTracingOverhead(b *testing.B) {
 					argv = append(argv, ct, "-q", "--force", "-o", filepath.Join(b.TempDir(), "t"))
 				}
 				argv = append(append(argv, p), args...)
-				res := run(b, 5*time.Minute, mpiEnv(), k.launcher, argv...)
+				res := run(b, 5*time.Minute, mpiEnv(b), k.launcher, argv...)
 				if res.err != nil {
 					b.Fatalf("%v\n%s", res.err, res.stderr)
 				}

@@ -80,7 +80,7 @@ func TestClearErrors(t *testing.T) {
 	ct := tools(t)
 	po, pm := prog(t, ompi, "ring"), prog(t, mpich, "ring")
 	pm1 := prog(t, ompi, "master") // runs on one rank (ring would Ssend to itself)
-	env := mpiEnv()
+	env := mpiEnv(t)
 	t.Run("no-mpicc", func(t *testing.T) {
 		empty := t.TempDir()
 		e := append(append([]string{}, env...), "PATH="+empty, "CLC_CACHE_DIR="+t.TempDir())

@@ -470,7 +470,9 @@ func prepareDir(out, format string, force, first bool) (string, error) {
 	}
 	if first {
 		var held []string
-		for _, n := range []string{"clc.json", "traces.otf2", tracer.NativeSubdir} {
+		// (not the bare clc-native/: in per-rank mode the other ranks may
+		// have made it already)
+		for _, n := range []string{"clc.json", "traces.otf2", filepath.Join(tracer.NativeSubdir, "clc.json")} {
 			if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
 				held = append(held, n)
 			}

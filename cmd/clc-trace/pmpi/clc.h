@@ -169,6 +169,7 @@ typedef struct clc_req {
   int op, root1;     /* nbcoll */
   int nrecv;         /* RQ_NBR: the logical receives, completed together */
   struct clc_nbrecv { uint32_t src; uint64_t bytes, id; } *recv;
+  struct clc_req *more; /* requests MPI gave the same handle, in call order */
 } clc_req;
 
 clc_req *clc_req_add(MPI_Request r, int kind, uint32_t comm);

@@ -799,8 +799,28 @@ clc_req *clc_req_add(MPI_Request r, int kind, uint32_t comm) {
   }
   uint64_t k = req_key(r);
   clc_req *q = req_slot(k);
-  if (!q->key) nreq++;
-  else free(q->recv); /* a handle MPI reused */
+  if (q->key && q->active && !q->persistent) {
+    /* MPI returned the handle of an outstanding request again: both MPIs
+     * hand out one shared, already completed request for operations that
+     * complete at once (non-blocking collectives on one member). Queue
+     * behind it: completions of the handle take them in call order. */
+    clc_req *x = calloc(1, sizeof *x);
+    if (!x) return NULL;
+    clc_req **p = &q->more;
+    while (*p) p = &(*p)->more;
+    *p = x;
+    q = x;
+  } else if (!q->key) {
+    nreq++;
+  } else { /* a handle MPI reused */
+    free(q->recv);
+    while (q->more) {
+      clc_req *x = q->more;
+      q->more = x->more;
+      free(x->recv);
+      free(x);
+    }
+  }
   memset(q, 0, sizeof *q);
   q->key = k;
   q->kind = kind;
@@ -820,6 +840,12 @@ clc_req *clc_req_find(MPI_Request r) {
 void clc_req_del(clc_req *q) {
   free(q->recv);
   q->recv = NULL;
+  if (q->more) { /* the next request of the same handle moves up */
+    clc_req *x = q->more;
+    *q = *x;
+    free(x);
+    return;
+  }
   size_t i = (size_t)(q - reqs);
   reqs[i].key = 0;
   nreq--;
@@ -1113,7 +1139,11 @@ void clc_init(int64_t t_enter, int region) {
   const char *e = getenv("CLC_TRACE_EMULATE");
   if (e && *e) {
     parse_emulate(e);
-    setup_emulate(hz_init, t_enter);
+    /* One base time for all ranks (rank 0's MPI_Init entry), so that ranks
+     * of one emulated node share exactly one clock. */
+    long long base = (long long)t_enter;
+    PMPI_Bcast(&base, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    setup_emulate(hz_init, (int64_t)base);
     have_truth = 1;
   }
 
