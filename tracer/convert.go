@@ -6,8 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
-	"github.com/clc-tools/clc/trace"
 )
 
 // NativeSubdir is where clc-trace --format otf2 records the native trace
@@ -17,11 +17,11 @@ const NativeSubdir = "clc-native"
 // OTF2 anchor properties clc-trace sets (the native manifest's clc.*
 // properties under OTF2's NAMESPACE::NAME rule).
 var otf2Props = map[string]string{
-	"clc.unrecorded-mpi": "CLC::UNRECORDED_MPI",
-	trace.PropIncomplete: "CLC::INCOMPLETE",
-	trace.PropTruncated:  "CLC::TRUNCATED",
-	"clc.mpi-groups":     "CLC::MPI_GROUPS",
-	"clc.polls":          "CLC::POLLS",
+	"clc.unrecorded-mpi":  "CLC::UNRECORDED_MPI",
+	native.PropIncomplete: "CLC::INCOMPLETE",
+	native.PropTruncated:  "CLC::TRUNCATED",
+	"clc.mpi-groups":      "CLC::MPI_GROUPS",
+	"clc.polls":           "CLC::POLLS",
 }
 
 // archiveFiles are the files and directories of an OTF2 archive written by
@@ -32,7 +32,7 @@ var archiveFiles = []string{"traces.otf2", "traces.def", "traces"}
 // it as an OTF2 archive (traces.otf2, traces.def, traces/) into dir, beside
 // whatever else dir holds. It returns the number of events written.
 func ConvertToOTF2(src, dir string) (int64, error) {
-	tr, err := trace.ReadDir(src, nil)
+	tr, err := native.ReadDir(src, nil)
 	if err != nil {
 		return 0, fmt.Errorf("reading the native trace: %w", err)
 	}

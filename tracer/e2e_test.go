@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/trace"
@@ -123,7 +124,7 @@ func TestTraceE2E(t *testing.T) {
 func readTrace(t testing.TB, dir, format string) *trace.Trace {
 	t.Helper()
 	if format != "otf2" {
-		tr, err := trace.ReadDir(dir, nil)
+		tr, err := native.ReadDir(dir, nil)
 		if err != nil {
 			t.Fatalf("trace.ReadDir: %v", err)
 		}
@@ -181,11 +182,11 @@ func checkOTF2Reference(t *testing.T, dir string, tr *trace.Trace, exp map[int]*
 
 func checkE2E(t *testing.T, dir, format string, exp map[int]*expectation, ranks, rpn int) {
 	tr := readTrace(t, dir, format)
-	truth, err := trace.ReadDir(filepath.Join(dir, "truth"), nil)
+	truth, err := native.ReadDir(filepath.Join(dir, "truth"), nil)
 	if err != nil {
-		t.Fatalf("trace.ReadDir(truth): %v", err)
+		t.Fatalf("native.ReadDir(truth): %v", err)
 	}
-	if tr.Properties[trace.PropIncomplete] != "" || tr.Properties["CLC::INCOMPLETE"] != "" {
+	if tr.Properties[native.PropIncomplete] != "" || tr.Properties["CLC::INCOMPLETE"] != "" {
 		t.Fatalf("trace of a finished run is marked incomplete")
 	}
 	if len(tr.Locations) != ranks || len(truth.Locations) != ranks {
@@ -440,7 +441,7 @@ func checkCorrected(t *testing.T, dir, format string, truth *trace.Trace) {
 	if res.err != nil {
 		t.Fatalf("clc-correct %s -o %s: %v\n%s%s", in, out, res.err, res.stdout, res.stderr)
 	}
-	fixed, err := trace.ReadDir(out, nil)
+	fixed, err := native.ReadDir(out, nil)
 	if err != nil {
 		t.Fatalf("reading clc-correct's output: %v", err)
 	}
