@@ -14,16 +14,6 @@ import (
 // inside the output directory until it is converted.
 const NativeSubdir = "clc-native"
 
-// OTF2 anchor properties clc-trace sets (the native manifest's clc.*
-// properties under OTF2's NAMESPACE::NAME rule).
-var otf2Props = map[string]string{
-	"clc.unrecorded-mpi":  "CLC::UNRECORDED_MPI",
-	native.PropIncomplete: "CLC::INCOMPLETE",
-	native.PropTruncated:  "CLC::TRUNCATED",
-	"clc.mpi-groups":      "CLC::MPI_GROUPS",
-	"clc.polls":           "CLC::POLLS",
-}
-
 // archiveFiles are the files and directories of an OTF2 archive written by
 // package otf.
 var archiveFiles = []string{"traces.otf2", "traces.def", "traces"}
@@ -36,7 +26,9 @@ func ConvertToOTF2(src, dir string) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("reading the native trace: %w", err)
 	}
-	for k, v := range otf2Props {
+	// the native manifest's clc.* properties as OTF2 anchor properties
+	// (NAMESPACE::NAME); otf's reader maps them back
+	for v, k := range otf.CLCProperties {
 		if x, ok := tr.Properties[k]; ok {
 			if x == "" {
 				x = "none" // OTF2 anchor properties cannot be empty

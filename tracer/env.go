@@ -28,6 +28,9 @@ type Options struct {
 	// Polls is "all" to keep every unsuccessful test and probe ("" or
 	// "collapse": runs keep their first and last call and a count).
 	Polls string
+	// Out is the output directory of an OTF2 run (Dir is its native part);
+	// the library names it when it must leave the conversion to the user.
+	Out string
 	// Unrecorded lists, comma-separated, the communicating MPI functions
 	// the program imports that the trace will not hold (the manifest's
 	// clc.unrecorded-mpi); nil when they were not checked.
@@ -54,6 +57,9 @@ func (o *Options) Vars() []string {
 	}
 	if o.Groups != 0 && o.Groups != AllGroups {
 		v = append(v, "CLC_TRACE_GROUPS="+strconv.FormatUint(uint64(o.Groups), 10))
+	}
+	if o.Out != "" {
+		v = append(v, "CLC_TRACE_OTF2_OUT="+o.Out)
 	}
 	if o.Polls == "all" {
 		v = append(v, "CLC_TRACE_POLLS=all")

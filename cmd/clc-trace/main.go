@@ -223,16 +223,16 @@ func execute(c *config, args []string) (int, error) {
 	if err != nil {
 		return 2, err
 	}
-	nativeDir := dir
+	nativeDir, otf2Out := dir, ""
 	if c.format == "otf2" {
-		nativeDir = filepath.Join(dir, tracer.NativeSubdir)
+		nativeDir, otf2Out = filepath.Join(dir, tracer.NativeSubdir), dir
 	}
 	lib, err := build(c, fl)
 	if err != nil {
 		return 1, err
 	}
 	opt := &tracer.Options{Dir: nativeDir, Lib: lib, Flavour: fl, Sync: c.sync, SyncRounds: c.syncRounds, Emulate: emu, Buffer: buf,
-		Command: strings.Join(args, " "), Groups: groups, Polls: c.polls, Unrecorded: unrecorded}
+		Command: strings.Join(args, " "), Groups: groups, Polls: c.polls, Unrecorded: unrecorded, Out: otf2Out}
 	var env []string
 	if launch {
 		if env, err = tracer.LauncherEnv(os.Environ(), opt); err != nil {
@@ -258,6 +258,8 @@ func execute(c *config, args []string) (int, error) {
 		case err != nil && reporter:
 			fmt.Fprintf(os.Stderr, "clc-trace: no trace in %s: %v\n", dir, err)
 			return status, nil
+		case wrote && c.format == "otf2":
+			fmt.Fprintf(os.Stderr, "clc-trace: the run did not finish (exit status %d): wrote an incomplete native trace to %s (\"complete\": false); clc-trace converts it to OTF2 unless the launcher kills it first, and then `clc-trace --convert %s` does\n", status, nativeDir, dir)
 		case wrote:
 			fmt.Fprintf(os.Stderr, "clc-trace: the run did not finish (exit status %d): wrote an incomplete trace to %s (\"complete\": false)\n", status, nativeDir)
 		}

@@ -1459,4 +1459,8 @@ void clc_abort(void) {
   }
   for (int r = 0; r < clc_world_size; r++) free(texts[r]);
   free(texts);
+  const char *out = getenv("CLC_TRACE_OTF2_OUT");
+  if (out && *out)
+    warnf("MPI_Abort: the trace so far is in %s (native, incomplete); clc-trace converts it to OTF2 unless the launcher "
+          "kills it too, and then `clc-trace --convert %s` does", dir, out);
 }
