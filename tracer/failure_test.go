@@ -188,4 +188,19 @@ func TestClearErrors(t *testing.T) {
 			t.Errorf("want a 'cannot tell the MPI flavour' error, got %v:\n%s", res.err, res.stderr)
 		}
 	})
+	t.Run("bad-flags", func(t *testing.T) {
+		for _, c := range [][2]string{{"--format=vtf", "--format"}, {"--polls=some", "--polls"}, {"--mpi-groups=p2p,bogus", "bogus"},
+			{"--mpi-groups=spawn", "spawn"}} {
+			res := run(t, timeoutCorrect, env, ct, "-o", filepath.Join(t.TempDir(), "x"), c[0], po)
+			if res.err == nil || !strings.Contains(res.stderr, c[1]) {
+				t.Errorf("%s: want an error naming %s, got %v:\n%s", c[0], c[1], res.err, res.stderr)
+			}
+		}
+	})
+	t.Run("convert-nothing", func(t *testing.T) {
+		res := run(t, timeoutCorrect, env, ct, "--convert", t.TempDir())
+		if res.err == nil || !strings.Contains(res.stderr, NativeSubdir) {
+			t.Errorf("--convert of a directory without a trace: want an error naming %s, got %v:\n%s", NativeSubdir, res.err, res.stderr)
+		}
+	})
 }
