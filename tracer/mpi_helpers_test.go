@@ -95,7 +95,7 @@ var cPrograms = []string{"ring", "halo", "master", "comms", "colls", "persist", 
 // fortranPrograms are built from tests/mpi with the flavour's Fortran
 // compiler: name, source, flags. ff08 ("use mpi_f08") is built for both:
 // clc-trace records it under Open MPI and refuses it under MPICH.
-var fortranPrograms = [][3]string{{"fring", "fring.f90", ""}, {"fcoll", "fcoll.F90", ""}, {"ff08", "fcoll.F90", "-DF08"}}
+var fortranPrograms = [][3]string{{"fring", "fring.f90", ""}, {"fcoll", "fcoll.F90", ""}, {"ff08", "fcoll.F90", "-DF08"}, {"fio", "fio.f90", ""}}
 
 // prog returns the path of a test program built for kit k.
 func prog(t testing.TB, k mpiKit, name string) string {
