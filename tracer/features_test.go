@@ -48,12 +48,12 @@ func TestPollRuns(t *testing.T) {
 		t.Run(string(k.fl), func(t *testing.T) {
 			k := need(t, k)
 			args := []string{"60", "20", "20"}
-			exp, got, tr, _ := tracedCounts(t, k, false, 3, nil, "poll", args...)
+			exp, got, tr, _ := tracedCounts(t, k, false, 2, nil, "poll", args...)
 			runs := checkCounts(t, "collapsed", got, exp)
 			if tr.Properties["clc.polls"] != "collapse" {
 				t.Errorf("clc.polls = %q", tr.Properties["clc.polls"])
 			}
-			expAll, gotAll, trAll, _ := tracedCounts(t, k, true, 3, []string{"--polls", "all"}, "poll", args...)
+			expAll, gotAll, trAll, _ := tracedCounts(t, k, true, 2, []string{"--polls", "all"}, "poll", args...)
 			if r := checkCounts(t, "--polls all", gotAll, expAll); r != 0 {
 				t.Errorf("--polls all: %d collapsed runs", r)
 			}
