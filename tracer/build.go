@@ -196,7 +196,7 @@ func Build(src fs.FS, c *Compiler, cacheDir string) (string, error) {
 			cfiles = append(cfiles, filepath.Base(n))
 		}
 	}
-	args := []string{"-O2", "-g", "-fPIC", "-shared", "-std=gnu11", "-fvisibility=default", "-Wl,-z,lazy", "-o", LibName}
+	args := []string{"-O2", "-g", "-fPIC", "-shared", "-std=gnu11", "-fvisibility=hidden", "-Wl,-z,lazy", "-o", LibName}
 	args = append(args, cfiles...)
 	args = append(args, "-lpthread", "-lm", "-ldl")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

@@ -133,7 +133,7 @@ func genC(fs []*Func) ([]byte, error) {
 		if f.MPI4 {
 			b.WriteString("\n#if MPI_VERSION >= 4")
 		}
-		fmt.Fprintf(&b, "\nint %s(%s) {\n", f.Name, cParams(f))
+		fmt.Fprintf(&b, "\nCLC_EXPORT int %s(%s) {\n", f.Name, cParams(f))
 		fmt.Fprintf(&b, "  if (!CLC_ON()) return P%s(%s);\n", f.Name, args(f))
 		if used["t0"] {
 			fmt.Fprintf(&b, "  const int64_t t0 = clc_enter(R_%s);\n", f.Name)

@@ -18,6 +18,11 @@
 
 #include "regions_gen.h"
 
+/* The library is built with -fvisibility=hidden: only the MPI functions it
+ * defines are exported, and its own functions and data are reached
+ * directly, not through the PLT and GOT. */
+#define CLC_EXPORT __attribute__((visibility("default")))
+
 #define CLC_X_ENUM(n, g, p) R_##n,
 enum clc_region { CLC_REGIONS(CLC_X_ENUM) R_COUNT };
 #undef CLC_X_ENUM

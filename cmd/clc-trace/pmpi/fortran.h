@@ -22,7 +22,7 @@ void *clc_fsym(const char *name);
 #define CLC_FRESOLVE(name) \
   if (!real_##name) real_##name = (clc_ft_##name)clc_fsym(#name)
 /* One more symbol for a wrapper (all the names Open MPI exports). */
-#define CLC_FALIAS(target, name) extern __typeof__(target) name __attribute__((alias(#target)))
+#define CLC_FALIAS(target, name) extern __typeof__(target) name __attribute__((alias(#target), visibility("default")))
 
 /* clc_fbuf maps Open MPI's Fortran MPI_IN_PLACE and MPI_BOTTOM to C's. */
 void *clc_fbuf(void *p);

@@ -10,7 +10,7 @@ static int inited;
 
 /* ---------------------------------------------------------------- life cycle */
 
-int MPI_Init(int *argc, char ***argv) {
+CLC_EXPORT int MPI_Init(int *argc, char ***argv) {
   int64_t t0 = clc_now();
   int rc = PMPI_Init(argc, argv);
   if (rc == MPI_SUCCESS && !inited && clc_t == 0) {
@@ -22,7 +22,7 @@ int MPI_Init(int *argc, char ***argv) {
   return rc;
 }
 
-int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+CLC_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
   int64_t t0 = clc_now();
   int rc = PMPI_Init_thread(argc, argv, required, provided);
   if (rc == MPI_SUCCESS && !inited && clc_t == 0) {
@@ -34,12 +34,12 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
   return rc;
 }
 
-int MPI_Finalize(void) {
+CLC_EXPORT int MPI_Finalize(void) {
   if (clc_t == 1) clc_finalize(clc_now());
   return PMPI_Finalize();
 }
 
-int MPI_Abort(MPI_Comm comm, int code) {
+CLC_EXPORT int MPI_Abort(MPI_Comm comm, int code) {
   if (clc_t == 1) {
     const int64_t t = clc_enter(R_MPI_Abort);
     clc_cur.mute = 0;
