@@ -200,11 +200,31 @@ func (a *Archive) strOf(id uint32, rec int, what string) (string, error) {
 	return s, nil
 }
 
+// CLCProperties maps the anchor properties clc-trace writes
+// (tracer.ConvertToOTF2) to the properties of the native manifest; Read sets
+// both.
+var CLCProperties = map[string]string{
+	"CLC::INCOMPLETE":     "clc.incomplete",
+	"CLC::TRUNCATED":      "clc.truncated",
+	"CLC::UNRECORDED_MPI": "clc.unrecorded-mpi",
+	"CLC::MPI_GROUPS":     "clc.mpi-groups",
+	"CLC::POLLS":          "clc.polls",
+}
+
 func (a *Archive) buildModel() (*model, error) {
 	g := a.defs
 	t := &trace.Trace{Resolution: g.resolution, Properties: map[string]string{}}
 	for _, p := range a.anchor.Properties {
 		t.Properties[p.Name] = p.Value
+		// clc-trace's anchor properties also under the native manifest's
+		// names, so that clc's tools read one property for both formats
+		if n, ok := CLCProperties[p.Name]; ok {
+			v := p.Value
+			if v == "none" { // OTF2 cannot hold an empty value
+				v = ""
+			}
+			t.Properties[n] = v
+		}
 	}
 	if a.anchor.Creator != "" {
 		t.Properties["otf2.creator"] = a.anchor.Creator

@@ -470,7 +470,9 @@ func (w *Writer) Close() (err error) {
 	}
 	keys := make([]string, 0, len(w.defs.Properties))
 	for k := range w.defs.Properties {
-		if validPropertyName(k) {
+		// OTF2 cannot hold an empty value: the reference reader takes it
+		// for the removal of a property and refuses the archive.
+		if validPropertyName(k) && w.defs.Properties[k] != "" {
 			keys = append(keys, k)
 		}
 	}
@@ -718,6 +720,14 @@ func (w *Writer) writeGlobalDefs(all timeRange) (uint64, error) {
 	for _, c := range t.Comms {
 		str(c.Name)
 	}
+	attrs, err := parseAttributeDefs(t.Properties[PropAttributes])
+	if err != nil {
+		return 0, fmt.Errorf("otf2: property %s: %w", PropAttributes, err)
+	}
+	for _, a := range attrs {
+		str(a.name)
+		str(a.desc)
+	}
 
 	e.b = e.b[:0]
 	e.u64c(t.Resolution)
@@ -749,6 +759,16 @@ func (w *Writer) writeGlobalDefs(all timeRange) (uint64, error) {
 		e.u32c(strs[paradigmName(p)])
 		e.u8(paradigmClass(p))
 		if err := put(defParadigm); err != nil {
+			return 0, err
+		}
+	}
+	for _, a := range attrs {
+		e.b = e.b[:0]
+		e.u32c(a.id)
+		e.u32c(strs[a.name])
+		e.u8(a.typ)
+		e.u32c(strs[a.desc])
+		if err := put(defAttribute); err != nil {
 			return 0, err
 		}
 	}
@@ -878,6 +898,53 @@ func (w *Writer) writeGlobalDefs(all timeRange) (uint64, error) {
 		return 0, err
 	}
 	return n, f.Close()
+}
+
+// PropAttributes is the trace property holding OTF2 Attribute definitions
+// for the attribute lists attached to events (trace.FormatOTF2
+// attachments) of a trace that does not come from an OTF2 archive, such as
+// clc-trace's: one definition per line, "ID TYPE NAME DESCRIPTION", TYPE one
+// of uint8, uint16, uint32, uint64, int8, int16, int32, int64, double.
+// Create writes them to the new archive's definitions.
+const PropAttributes = "clc.otf2-attributes"
+
+type attributeDef struct {
+	id         uint32
+	typ        uint8
+	name, desc string
+}
+
+var attributeTypes = map[string]uint8{"uint8": 1, "uint16": 2, "uint32": 3, "uint64": 4, "int8": 5, "int16": 6,
+	"int32": 7, "int64": 8, "double": 10}
+
+func parseAttributeDefs(s string) ([]attributeDef, error) {
+	var out []attributeDef
+	seen := map[uint32]bool{}
+	for i, line := range strings.Split(s, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		f := strings.SplitN(line, " ", 4)
+		if len(f) < 3 {
+			return nil, fmt.Errorf("line %d: want ID TYPE NAME [DESCRIPTION], got %q", i+1, line)
+		}
+		id, err := strconv.ParseUint(f[0], 10, 32)
+		if err != nil || id == undefined32 || seen[uint32(id)] {
+			return nil, fmt.Errorf("line %d: bad or repeated attribute id %q", i+1, f[0])
+		}
+		typ, ok := attributeTypes[f[1]]
+		if !ok {
+			return nil, fmt.Errorf("line %d: unknown attribute type %q", i+1, f[1])
+		}
+		a := attributeDef{id: uint32(id), typ: typ, name: f[2]}
+		if len(f) == 4 {
+			a.desc = f[3]
+		}
+		seen[a.id] = true
+		out = append(out, a)
+	}
+	return out, nil
 }
 
 // WriteTrace writes the whole trace t as a new archive in dir (path b),

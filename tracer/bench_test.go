@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -13,6 +15,8 @@ import (
 	"time"
 
 	"github.com/clc-tools/clc/native"
+	"github.com/clc-tools/clc/otf"
+	"github.com/clc-tools/clc/trace"
 )
 
 // The measurements of docs/tracer.md. They run MPI jobs and take minutes:
@@ -53,57 +57,108 @@ func median(v []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
+// oldLibCommit is the commit before issue 10 (one table, collapsed polls,
+// group filter): the "before" of BenchmarkTracingOverhead.
+const oldLibCommit = "ba1d64e"
+
+// oldLibrary builds the PMPI library of oldLibCommit (from git) for kit k.
+func oldLibrary(b *testing.B, k mpiKit) string {
+	src := b.TempDir()
+	for _, f := range []string{"clc.h", "core.c", "wrap.c", "fortran.c"} {
+		out, err := exec.Command("git", "-C", "..", "show", oldLibCommit+":cmd/clc-trace/pmpi/"+f).Output()
+		if err != nil {
+			b.Skipf("the library of %s is not in git here: %v", oldLibCommit, err)
+		}
+		if err := os.WriteFile(filepath.Join(src, f), out, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	c, err := FindCompiler(k.fl, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	lib, err := Build(os.DirFS(src), c, filepath.Join(b.TempDir(), "cache"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return lib
+}
+
 // BenchmarkTracingOverhead runs single-rank loops of MPI_Send to
-// MPI_PROC_NULL and MPI_Sendrecv to itself (the wrapper's own cost, free of
-// a partner's scheduling), a tight ping-pong and an allreduce loop,
-// untraced and traced in alternation (7 runs each, each the best of 5
-// repetitions of the loop), and reports the added time per MPI call
-// (difference of the medians) and the traced/untraced ratio. It also
-// reports the cost of one rdtscp.
+// MPI_PROC_NULL, MPI_Sendrecv with itself and unsuccessful MPI_Test calls
+// (the wrapper's own cost, free of a partner's scheduling), a tight
+// ping-pong and an allreduce loop, untraced, traced with the library
+// before issue 10 (oldLibCommit) and with the current one, in turn (11 runs
+// each, each the best of 5 repetitions of the loop). It reports the added
+// time per MPI call (difference of the medians) and the ratios, all
+// measured in one run, and the cost of one rdtscp. Both libraries are
+// preloaded the same way (the variables clc-trace sets).
 func BenchmarkTracingOverhead(b *testing.B) {
 	for _, k := range kits {
 		b.Run(string(k.fl), func(b *testing.B) {
 			k := need(b, k)
 			p := prog(b, k, "bench")
-			ct := tools(b)
-			launch := func(traced bool, args ...string) benchLine {
+			tools(b)
+			c, err := FindCompiler(k.fl, "")
+			if err != nil {
+				b.Fatal(err)
+			}
+			src, err := fs.Sub(os.DirFS(".."), "cmd/clc-trace/pmpi")
+			if err != nil {
+				b.Fatal(err)
+			}
+			newLib, err := Build(src, c, filepath.Join(buildDir, "cache"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			libs := []string{"", oldLibrary(b, k), newLib}
+			launch := func(lib string, args ...string) benchLine {
 				np := "2"
-				if args[0] == "procnull" || args[0] == "self" || args[0] == "timer" {
+				if args[0] == "procnull" || args[0] == "self" || args[0] == "timer" || args[0] == "test" {
 					np = "1"
 				}
-				argv := append(append([]string{}, k.extra...), "-np", np)
-				if traced {
-					argv = append(argv, ct, "-q", "--force", "-o", filepath.Join(b.TempDir(), "t"))
+				env := mpiEnv(b)
+				if lib != "" {
+					env = RankEnv(env, &Options{Dir: filepath.Join(b.TempDir(), "t"), Lib: lib, Flavour: k.fl})
 				}
-				argv = append(append(argv, p), args...)
-				res := run(b, 5*time.Minute, mpiEnv(), k.launcher, argv...)
+				argv := append(append([]string{}, k.extra...), "-np", np, p)
+				res := run(b, 5*time.Minute, env, k.launcher, append(argv, args...)...)
 				if res.err != nil {
 					b.Fatalf("%v\n%s", res.err, res.stderr)
 				}
 				return parseBench(b, res.stdout)
 			}
-			tm := launch(false, "timer", "10000000")
+			tm := launch("", "timer", "10000000")
 			b.ReportMetric(tm.NsPerIter, "ns/rdtscp")
-			for _, mode := range []string{"procnull", "self", "pingpong", "allreduce"} {
-				var plain, traced []float64
+			for _, mode := range []string{"procnull", "self", "test", "pingpong", "allreduce"} {
+				var ns [3][]float64
 				calls := 1
-				for i := 0; i < 7; i++ {
-					u := launch(false, mode, "50000")
-					tr := launch(true, mode, "50000")
-					plain = append(plain, u.NsPerIter)
-					traced = append(traced, tr.NsPerIter)
-					calls = u.Calls
+				for i := 0; i < 11; i++ {
+					for v, lib := range libs {
+						l := launch(lib, mode, "50000")
+						ns[v] = append(ns[v], l.NsPerIter)
+						calls = l.Calls
+					}
 				}
-				mu, mt := median(plain), median(traced)
-				added := (mt - mu) / float64(calls)
-				b.ReportMetric(added, "ns-added/call-"+mode)
-				b.ReportMetric(mt/mu, "ratio-"+mode)
-				lo := func(v []float64) float64 { s := append([]float64(nil), v...); sort.Float64s(s); return s[0] }
-				b.Logf("%s %s: untraced %.0f ns/iter, traced %.0f ns/iter (medians of 7 runs: %v / %v); %d calls per iteration per rank: %.0f ns added per call (minima: %.0f), ratio %.3f; rdtscp %.1f ns",
-					k.fl, mode, mu, mt, round(plain), round(traced), calls, added, (lo(traced)-lo(plain))/float64(calls), mt/mu, tm.NsPerIter)
+				mu, mo, mn := median(ns[0]), median(ns[1]), median(ns[2])
+				lu, lo, ln := minimum(ns[0]), minimum(ns[1]), minimum(ns[2])
+				b.ReportMetric((mn-mu)/float64(calls), "ns-added/call-"+mode)
+				b.ReportMetric(mn/mu, "ratio-"+mode)
+				b.ReportMetric(mn/mo, "new/old-"+mode)
+				b.Logf("%s %s (11 runs each, ns per iteration, %d calls per iteration per rank): untraced median %.0f min %.0f %v; before median %.0f min %.0f %v; now median %.0f min %.0f %v; added per call (medians) before %.0f ns, now %.0f ns, (minima) before %.0f ns, now %.0f ns; ratios of medians before %.3f, now %.3f, now/before %.3f, of minima now/before %.3f; rdtscp %.1f ns",
+					k.fl, mode, calls, mu, lu, round(ns[0]), mo, lo, round(ns[1]), mn, ln, round(ns[2]),
+					(mo-mu)/float64(calls), (mn-mu)/float64(calls), (lo-lu)/float64(calls), (ln-lu)/float64(calls), mo/mu, mn/mu, mn/mo, ln/lo, tm.NsPerIter)
 			}
 		})
 	}
+}
+
+func minimum(v []float64) float64 {
+	m := math.Inf(1)
+	for _, x := range v {
+		m = math.Min(m, x)
+	}
+	return m
 }
 
 func round(v []float64) []int {
@@ -173,4 +228,110 @@ func ParseMetaSync(path string) (float64, error) {
 		}
 	}
 	return 0, fmt.Errorf("%s: no sync_seconds", path)
+}
+
+// dirSize is the number of bytes of the files under dir, except truth/.
+func dirSize(b *testing.B, dir string) int64 {
+	var n int64
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == "truth" {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			n += info.Size()
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return n
+}
+
+// BenchmarkTraceSize traces the HPCC-like polling program (tests/mpi/poll.c,
+// 4 ranks), a message-heavy ring and, when it is installed, HPCC itself
+// (Open MPI, the example input with N = 1000) in both formats, with runs
+// of unsuccessful polls collapsed (the default) and with every call kept,
+// and reports events, bytes on disk and bytes per event.
+func BenchmarkTraceSize(b *testing.B) {
+	type job struct {
+		name  string
+		ranks int
+		args  []string
+		wdir  bool
+	}
+	for _, k := range kits {
+		b.Run(string(k.fl), func(b *testing.B) {
+			k := need(b, k)
+			jobs := []job{{"poll", 4, []string{"1000", "20", "20"}, false}, {"ring", 4, []string{"500"}, false}}
+			if hp, err := exec.LookPath("hpcc"); err == nil && k.fl == OpenMPI {
+				jobs = append(jobs, job{hp, 4, nil, true})
+			}
+			for _, j := range jobs {
+				p := j.name
+				if !j.wdir {
+					p = prog(b, k, j.name)
+				}
+				for _, format := range []string{"native", "otf2"} {
+					for _, polls := range []string{"collapse", "all"} {
+						dir := filepath.Join(b.TempDir(), "t")
+						flags := []string{"-q", "--format", format, "--polls", polls}
+						kk := k
+						if j.wdir { // hpcc reads hpccinf.txt from its working directory
+							wd := b.TempDir()
+							in, err := os.ReadFile("/usr/share/doc/hpcc/examples/_hpccinf.txt")
+							if err != nil {
+								b.Skipf("no HPCC input: %v", err)
+							}
+							if err := os.WriteFile(filepath.Join(wd, "hpccinf.txt"), in, 0o644); err != nil {
+								b.Fatal(err)
+							}
+							kk.extra = append(append([]string{}, k.extra...), "--wdir", wd)
+						}
+						res := traceRun(b, kk, false, j.ranks, dir, flags, p, j.args...)
+						if res.err != nil {
+							b.Fatalf("%v\n%s", res.err, res.stderr)
+						}
+						var tr *trace.Trace
+						if format == "otf2" {
+							a, err := otf.Open(filepath.Join(dir, "traces.otf2"))
+							if err != nil {
+								b.Fatal(err)
+							}
+							if tr, err = a.Read(nil); err != nil {
+								b.Fatal(err)
+							}
+						} else {
+							var err error
+							if tr, err = native.ReadDir(dir, nil); err != nil {
+								b.Fatal(err)
+							}
+						}
+						got, err := countTrace(tr)
+						if err != nil {
+							b.Fatal(err)
+						}
+						calls := 0
+						for _, c := range got {
+							for _, n := range c.Calls {
+								calls += n
+							}
+						}
+						size := dirSize(b, dir)
+						// (printed, not logged: the benchmark's log is cut after ten lines)
+						fmt.Printf("CLC-SIZE %s %s %s --polls %s: %d events for %d MPI calls, %d bytes, %.2f bytes/event\n",
+							k.fl, filepath.Base(j.name), format, polls, tr.NumEvents(), calls, size, float64(size)/float64(tr.NumEvents()))
+						b.ReportMetric(float64(size)/float64(tr.NumEvents()), "B/event-"+filepath.Base(j.name)+"-"+format+"-"+polls)
+					}
+				}
+			}
+		})
+	}
 }

@@ -190,15 +190,15 @@ func Build(src fs.FS, c *Compiler, cacheDir string) (string, error) {
 			return "", fmt.Errorf("writing the library source: %w", err)
 		}
 		if strings.HasSuffix(n, ".c") {
-			if strings.HasSuffix(n, "fortran.c") && c.Flavour != OpenMPI {
+			if strings.HasPrefix(filepath.Base(n), "fortran") && c.Flavour != OpenMPI {
 				continue // MPICH's Fortran bindings call the C functions: no second layer
 			}
 			cfiles = append(cfiles, filepath.Base(n))
 		}
 	}
-	args := []string{"-O2", "-g", "-fPIC", "-shared", "-std=gnu11", "-fvisibility=default", "-Wl,-z,lazy", "-o", LibName}
+	args := []string{"-O2", "-g", "-fPIC", "-shared", "-std=gnu11", "-fvisibility=hidden", "-Wl,-z,lazy", "-o", LibName}
 	args = append(args, cfiles...)
-	args = append(args, "-lpthread", "-lm")
+	args = append(args, "-lpthread", "-lm", "-ldl")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, c.Path, args...)

@@ -23,6 +23,18 @@ type Options struct {
 	Buffer int64
 	// Command is the traced command line, stored in the manifest.
 	Command string
+	// Groups are the function groups to record (0 = all).
+	Groups GroupSet
+	// Polls is "all" to keep every unsuccessful test and probe ("" or
+	// "collapse": runs keep their first and last call and a count).
+	Polls string
+	// Out is the output directory of an OTF2 run (Dir is its native part);
+	// the library names it when it must leave the conversion to the user.
+	Out string
+	// Unrecorded lists, comma-separated, the communicating MPI functions
+	// the program imports that the trace will not hold (the manifest's
+	// clc.unrecorded-mpi); nil when they were not checked.
+	Unrecorded *string
 }
 
 // Vars returns the CLC_TRACE_* variables for the library.
@@ -42,6 +54,19 @@ func (o *Options) Vars() []string {
 	}
 	if o.Command != "" {
 		v = append(v, "CLC_TRACE_COMMAND="+o.Command)
+	}
+	if o.Groups != 0 && o.Groups != AllGroups {
+		v = append(v, "CLC_TRACE_GROUPS="+strconv.FormatUint(uint64(o.Groups), 10))
+	}
+	if o.Out != "" {
+		v = append(v, "CLC_TRACE_OTF2_OUT="+o.Out)
+	}
+	if o.Polls == "all" {
+		v = append(v, "CLC_TRACE_POLLS=all")
+	}
+	if o.Unrecorded != nil {
+		// never empty: Open MPI's mca_base_env_list may drop empty values
+		v = append(v, "CLC_TRACE_UNRECORDED=list:"+*o.Unrecorded)
 	}
 	return v
 }

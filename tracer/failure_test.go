@@ -2,11 +2,13 @@ package tracer
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/clc-tools/clc/native"
+	"github.com/clc-tools/clc/trace"
 )
 
 // TestAbortedRunLeavesReadableTrace: a program whose last rank calls
@@ -20,23 +22,35 @@ func TestAbortedRunLeavesReadableTrace(t *testing.T) {
 			for _, c := range []struct {
 				how  string
 				wrap bool
-			}{{"abort", true}, {"kill", true}, {"segv", false}, {"abort", false}} {
+				otf2 bool
+			}{{"abort", true, false}, {"kill", true, false}, {"segv", false, false}, {"abort", false, false},
+				{"abort", true, true}, {"kill", false, true}, {"abort", false, true}} {
 				name := c.how + "-per-rank"
 				if c.wrap {
 					name = c.how + "-wrap"
 				}
+				flags := []string{"--buffer", "4KiB", "--emulate-clock", "on"}
+				if c.otf2 {
+					name += "-otf2"
+					flags = append(flags, "--format", "otf2")
+				}
 				t.Run(name, func(t *testing.T) {
 					dir := filepath.Join(t.TempDir(), "trace")
-					res := traceRun(t, k, c.wrap, 3, dir, []string{"--buffer", "4KiB", "--emulate-clock", "on"}, p, c.how, "3000")
+					res := traceRun(t, k, c.wrap, 3, dir, flags, p, c.how, "3000")
 					if res.err == nil {
 						t.Fatalf("the run succeeded, but one rank died\n%s", res.stderr)
 					}
-					tr, err := native.ReadDir(dir, nil)
-					if err != nil {
-						t.Fatalf("the trace of an aborted run does not read: %v\nstderr:\n%s", err, res.stderr)
-					}
-					if tr.Properties[native.PropIncomplete] != "true" {
-						t.Fatalf("manifest does not say incomplete; properties %v", tr.Properties)
+					var tr *trace.Trace
+					if c.otf2 {
+						tr = abortedOTF2(t, dir, res)
+					} else {
+						var err error
+						if tr, err = native.ReadDir(dir, nil); err != nil {
+							t.Fatalf("the trace of an aborted run does not read: %v\nstderr:\n%s", err, res.stderr)
+						}
+						if tr.Properties[native.PropIncomplete] != "true" {
+							t.Fatalf("manifest does not say incomplete; properties %v", tr.Properties)
+						}
 					}
 					if len(tr.Locations) != 3 {
 						t.Fatalf("%d locations, want 3", len(tr.Locations))
@@ -60,7 +74,11 @@ func TestAbortedRunLeavesReadableTrace(t *testing.T) {
 						t.Logf("%d events read, %d messages matched, %d sends and %d receives unmatched (cut off)", tr.NumEvents(), len(m.pairs), m.unmatchedSends, m.unmatchedRecvs)
 					}
 					if correct != "" {
-						res := run(t, timeoutCorrect, os.Environ(), correct, dir, "-o", filepath.Join(t.TempDir(), "fixed"))
+						in := dir
+						if c.otf2 {
+							in = filepath.Join(dir, "traces.otf2")
+						}
+						res := run(t, timeoutCorrect, os.Environ(), correct, in, "-o", filepath.Join(t.TempDir(), "fixed"))
 						if !strings.Contains(strings.ToLower(res.stdout+res.stderr), "truncat") && !strings.Contains(strings.ToLower(res.stdout+res.stderr), "incomplete") {
 							t.Errorf("clc-correct does not say the trace is truncated:\n%s%s", res.stdout, res.stderr)
 						}
@@ -69,6 +87,37 @@ func TestAbortedRunLeavesReadableTrace(t *testing.T) {
 			}
 		})
 	}
+}
+
+// abortedOTF2 reads the OTF2 archive of an aborted run: clc-trace wrote it
+// after the run, or, when the launcher killed every clc-trace with the
+// program (MPICH's hydra after MPI_Abort, per rank), the native trace is
+// left in DIR/clc-native with a clear message, and clc-trace --convert
+// writes the archive. Either way the reference reader accepts it and it
+// says it is incomplete.
+func abortedOTF2(t *testing.T, dir string, res runResult) *trace.Trace {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(dir, "traces.otf2")); err != nil {
+		if _, err := os.Stat(filepath.Join(dir, NativeSubdir, "clc.json")); err != nil {
+			t.Fatalf("an aborted OTF2 run left neither an archive nor a native trace with a manifest in %s\n%s", dir, res.stderr)
+		}
+		if !strings.Contains(res.stderr, "--convert") {
+			t.Errorf("no message says how to convert the native trace left in %s:\n%s", dir, res.stderr)
+		}
+		cv := run(t, timeoutCorrect, mpiEnv(t), tools(t), "--convert", dir)
+		if cv.err != nil {
+			t.Fatalf("clc-trace --convert %s: %v\n%s", dir, cv.err, cv.stderr)
+		}
+		t.Logf("the launcher killed clc-trace: --convert wrote the archive")
+	}
+	tr := readTrace(t, dir, "otf2")
+	if tr.Properties["CLC::INCOMPLETE"] != "true" {
+		t.Fatalf("the archive does not say incomplete; properties %v", tr.Properties)
+	}
+	if out, err := exec.Command("otf2-print", filepath.Join(dir, "traces.otf2")).CombinedOutput(); err != nil {
+		t.Errorf("otf2-print rejects the archive of an aborted run: %v\n%.2000s", err, out)
+	}
+	return tr
 }
 
 // TestClearErrors checks clc-trace's errors for a missing MPI compiler, a
@@ -80,7 +129,7 @@ func TestClearErrors(t *testing.T) {
 	ct := tools(t)
 	po, pm := prog(t, ompi, "ring"), prog(t, mpich, "ring")
 	pm1 := prog(t, ompi, "master") // runs on one rank (ring would Ssend to itself)
-	env := mpiEnv()
+	env := mpiEnv(t)
 	t.Run("no-mpicc", func(t *testing.T) {
 		empty := t.TempDir()
 		e := append(append([]string{}, env...), "PATH="+empty, "CLC_CACHE_DIR="+t.TempDir())
@@ -137,6 +186,21 @@ func TestClearErrors(t *testing.T) {
 		res := run(t, timeoutCorrect, env, ct, "-o", filepath.Join(t.TempDir(), "x"), "/bin/true")
 		if res.err == nil || !strings.Contains(res.stderr, "cannot tell the MPI flavour") {
 			t.Errorf("want a 'cannot tell the MPI flavour' error, got %v:\n%s", res.err, res.stderr)
+		}
+	})
+	t.Run("bad-flags", func(t *testing.T) {
+		for _, c := range [][2]string{{"--format=vtf", "--format"}, {"--polls=some", "--polls"}, {"--mpi-groups=p2p,bogus", "bogus"},
+			{"--mpi-groups=spawn", "spawn"}} {
+			res := run(t, timeoutCorrect, env, ct, "-o", filepath.Join(t.TempDir(), "x"), c[0], po)
+			if res.err == nil || !strings.Contains(res.stderr, c[1]) {
+				t.Errorf("%s: want an error naming %s, got %v:\n%s", c[0], c[1], res.err, res.stderr)
+			}
+		}
+	})
+	t.Run("convert-nothing", func(t *testing.T) {
+		res := run(t, timeoutCorrect, env, ct, "--convert", t.TempDir())
+		if res.err == nil || !strings.Contains(res.stderr, NativeSubdir) {
+			t.Errorf("--convert of a directory without a trace: want an error naming %s, got %v:\n%s", NativeSubdir, res.err, res.stderr)
 		}
 	})
 }

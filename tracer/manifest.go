@@ -206,11 +206,18 @@ type jsonOffset struct {
 // no metadata of a traced run.
 var ErrNoMeta = errors.New("no tracer metadata")
 
+// OTF2Attributes defines the OTF2 attributes the PMPI library attaches to
+// events (the manifest's clc.otf2-attributes, otf.PropAttributes; the C
+// library's CLC_OTF2_ATTRIBUTES): one per line, id, type, name, description.
+const OTF2Attributes = "0 uint64 clc::calls Calls in the run of unsuccessful tests or probes that this call ends\n" +
+	"1 uint64 clc::bytes Bytes the call reads, writes or moves (MPI-IO, one-sided communication)"
+
 // WriteIncompleteManifest writes DIR/clc.json (and DIR/truth/clc.json when
 // there are truth streams) with "complete": false from the metadata the
-// ranks left and the whole blocks of their streams. It never replaces an
-// existing manifest: it reports whether it wrote one.
-func WriteIncompleteManifest(dir string) (bool, error) {
+// ranks left and the whole blocks of their streams, with the properties
+// props added. It never replaces an existing manifest: it reports whether
+// it wrote one.
+func WriteIncompleteManifest(dir string, props map[string]string) (bool, error) {
 	paths, _ := filepath.Glob(filepath.Join(dir, MetaDir, "*.txt"))
 	if len(paths) == 0 {
 		return false, fmt.Errorf("%s: %w (did the program call MPI_Init with the library preloaded?)", dir, ErrNoMeta)
@@ -254,7 +261,11 @@ func WriteIncompleteManifest(dir string) (bool, error) {
 		return false, fmt.Errorf("%s: no timer resolution in %s", dir, MetaDir)
 	}
 	jm := jsonManifest{Format: "clc-native", Version: 1, Complete: false, TimerResolution: res,
-		Properties: map[string]string{"creator": "clc-trace 1 (manifest written after an unfinished run)", "timer": "tsc", "clc.clock-domain": "node"}}
+		Properties: map[string]string{"creator": "clc-trace 1 (manifest written after an unfinished run)", "timer": "tsc", "clc.clock-domain": "node",
+			"clc.otf2-attributes": OTF2Attributes}}
+	for k, v := range props {
+		jm.Properties[k] = v
+	}
 	nreg := 0
 	for k := range regions {
 		if k+1 > nreg {

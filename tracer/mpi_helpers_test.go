@@ -90,24 +90,44 @@ func tools(t testing.TB) string {
 	return filepath.Join(buildDir, "clc-trace")
 }
 
-var cPrograms = []string{"ring", "halo", "master", "comms", "colls", "persist", "long", "abort", "bench"}
+var cPrograms = []string{"ring", "halo", "master", "comms", "colls", "persist", "long", "abort", "bench", "nbr", "iorma", "poll", "unrec"}
+
+// fortranPrograms are built from tests/mpi with the flavour's Fortran
+// compiler: name, source, flags. ff08 ("use mpi_f08") is built for both:
+// clc-trace records it under Open MPI and refuses it under MPICH.
+var fortranPrograms = [][3]string{{"fring", "fring.f90", ""}, {"fcoll", "fcoll.F90", ""}, {"ff08", "fcoll.F90", "-DF08"}, {"fio", "fio.f90", ""}}
 
 // prog returns the path of a test program built for kit k.
 func prog(t testing.TB, k mpiKit, name string) string {
 	t.Helper()
 	tools(t)
 	progOnce[k.fl].Do(func() {
+		src := mustAbs("../tests/mpi")
 		for _, p := range cPrograms {
-			out, err := exec.Command(k.cc, "-O2", "-o", filepath.Join(buildDir, p+"."+string(k.fl)), "../tests/mpi/"+p+".c").CombinedOutput()
+			out, err := exec.Command(k.cc, "-O2", "-o", filepath.Join(buildDir, p+"."+string(k.fl)), filepath.Join(src, p+".c")).CombinedOutput()
 			if err != nil {
 				progErr[k.fl] = fmt.Errorf("%s %s.c: %v\n%s", k.cc, p, err, out)
 				return
 			}
 		}
-		if _, err := exec.LookPath(k.fc); err == nil {
-			out, err := exec.Command(k.fc, "-O2", "-o", filepath.Join(buildDir, "fring."+string(k.fl)), "../tests/mpi/fring.f90").CombinedOutput()
-			if err != nil {
-				progErr[k.fl] = fmt.Errorf("%s fring.f90: %v\n%s", k.fc, err, out)
+		if _, err := exec.LookPath(k.fc); err != nil {
+			return
+		}
+		for _, f := range fortranPrograms {
+			args := []string{"-O2", "-o", filepath.Join(buildDir, f[0]+"."+string(k.fl)), filepath.Join(src, f[1])}
+			if f[2] != "" {
+				args = append(args, f[2])
+			}
+			cmd := exec.Command(k.fc, args...)
+			mods := filepath.Join(buildDir, "mod-"+f[0]+"-"+string(k.fl)) // fcoll.F90's .mod files
+			if err := os.MkdirAll(mods, 0o755); err != nil {
+				progErr[k.fl] = err
+				return
+			}
+			cmd.Dir = mods
+			if out, err := cmd.CombinedOutput(); err != nil {
+				progErr[k.fl] = fmt.Errorf("%s %s: %v\n%s", k.fc, f[1], err, out)
+				return
 			}
 		}
 	})
@@ -121,17 +141,38 @@ func prog(t testing.TB, k mpiKit, name string) string {
 	return p
 }
 
-// mpiEnv is the environment for launchers: root may run Open MPI, and the
-// library cache is private to the test run.
-func mpiEnv() []string {
+func mustAbs(p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		panic(err)
+	}
+	return a
+}
+
+// mpiEnv is the environment for launchers: root may run Open MPI, the
+// library cache is private to the test run, and every run gets a session
+// directory of its own (TMPDIR, Open MPI's orte/prte_tmpdir_base), so that
+// another Open MPI job on the machine cannot clash with it ("File
+// exists"). The directory's path is short: Open MPI puts Unix sockets
+// there, whose paths are limited to 108 bytes.
+func mpiEnv(t testing.TB) []string {
+	t.Helper()
+	sess, err := os.MkdirTemp("", "ompi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(sess) })
 	env := os.Environ()
-	env = append(env, "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1", "CLC_CACHE_DIR="+filepath.Join(buildDir, "cache"))
+	env = append(env, "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1", "CLC_CACHE_DIR="+filepath.Join(buildDir, "cache"),
+		"TMPDIR="+sess, "OMPI_MCA_orte_tmpdir_base="+sess, "OMPI_MCA_prte_tmpdir_base="+sess)
 	return env
 }
 
 type runResult struct {
 	stdout, stderr string
 	err            error
+	// expectDir holds the test programs' CLC-EXPECT lines (traceRun).
+	expectDir string
 }
 
 // run runs a command with a timeout (no test may hang).
@@ -148,12 +189,17 @@ func run(t testing.TB, timeout time.Duration, env []string, name string, args ..
 	if ctx.Err() != nil {
 		t.Fatalf("%s %s: timed out after %v\nstdout:\n%s\nstderr:\n%s", name, strings.Join(args, " "), timeout, so.String(), se.String())
 	}
-	return runResult{so.String(), se.String(), err}
+	return runResult{stdout: so.String(), stderr: se.String(), err: err}
 }
 
 // traceRun traces prog with n ranks, per rank (mpirun clc-trace ./p) or
 // wrapping the launcher (clc-trace -- mpirun ./p).
 func traceRun(t testing.TB, k mpiKit, wrap bool, n int, dir string, flags []string, p string, args ...string) runResult {
+	return traceRunEnv(t, k, wrap, n, dir, flags, nil, p, args...)
+}
+
+// traceRunEnv is traceRun with extra environment variables.
+func traceRunEnv(t testing.TB, k mpiKit, wrap bool, n int, dir string, flags, extraEnv []string, p string, args ...string) runResult {
 	t.Helper()
 	ct := tools(t)
 	var name string
@@ -172,7 +218,11 @@ func traceRun(t testing.TB, k mpiKit, wrap bool, n int, dir string, flags []stri
 		argv = append(argv, p)
 	}
 	argv = append(argv, args...)
-	return run(t, 3*time.Minute, mpiEnv(), name, argv...)
+	exp := t.TempDir()
+	env := append(append(mpiEnv(t), "CLC_EXPECT_DIR="+exp), extraEnv...)
+	res := run(t, 3*time.Minute, env, name, argv...)
+	res.expectDir = exp
+	return res
 }
 
 // expectation is one CLC-EXPECT line of a test program.
@@ -186,12 +236,39 @@ type expectation struct {
 	Colls     int            `json:"colls"`
 	Comms     int            `json:"comms"`
 	Cancelled int            `json:"cancelled"`
+	// Ops and NBOps count blocking and non-blocking collectives per
+	// operation (nil when the program does not count them).
+	Ops   map[string]int `json:"ops"`
+	NBOps map[string]int `json:"nbops"`
+	// NbrMsgs counts the logical messages of neighbourhood collectives sent.
+	NbrMsgs int `json:"nbr_msgs"`
+	// Bytes of MPI-IO and one-sided calls per function.
+	Bytes map[string]int64 `json:"bytes"`
 }
 
-func parseExpect(t testing.TB, stdout string) map[int]*expectation {
+// parseExpect reads the CLC-EXPECT lines of a run: the files the programs
+// wrote into res.expectDir, else the lines of its standard output.
+func parseExpect(t testing.TB, res runResult) map[int]*expectation {
 	t.Helper()
+	text := res.stdout
+	if res.expectDir != "" {
+		files, _ := filepath.Glob(filepath.Join(res.expectDir, "expect.*"))
+		if len(files) > 0 {
+			var b strings.Builder
+			for _, f := range files {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b.Write(data)
+				b.WriteByte('\n')
+			}
+			text = b.String()
+		}
+	}
 	out := map[int]*expectation{}
-	sc := bufio.NewScanner(strings.NewReader(stdout))
+	sc := bufio.NewScanner(strings.NewReader(text))
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
 		i := strings.Index(line, "CLC-EXPECT ")

@@ -2,6 +2,7 @@ package tracer
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -218,7 +219,7 @@ func TestIncompleteManifest(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(meta, "1.txt"), []byte(m1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	wrote, err := WriteIncompleteManifest(dir)
+	wrote, err := WriteIncompleteManifest(dir, nil)
 	if err != nil || !wrote {
 		t.Fatalf("WriteIncompleteManifest: %v %v", wrote, err)
 	}
@@ -241,10 +242,10 @@ func TestIncompleteManifest(t *testing.T) {
 	if tr.Locations[0].Events.Len() != 3 {
 		t.Errorf("rank 0: %d events, want 3", tr.Locations[0].Events.Len())
 	}
-	if wrote, err := WriteIncompleteManifest(dir); err != nil || wrote {
+	if wrote, err := WriteIncompleteManifest(dir, nil); err != nil || wrote {
 		t.Errorf("a second call replaced the manifest: %v %v", wrote, err)
 	}
-	if _, err := WriteIncompleteManifest(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no tracer metadata") {
+	if _, err := WriteIncompleteManifest(t.TempDir(), nil); err == nil || !strings.Contains(err.Error(), "no tracer metadata") {
 		t.Errorf("empty directory: %v", err)
 	}
 }
@@ -269,5 +270,71 @@ func TestHelp(t *testing.T) {
 	res = run(t, time.Minute, os.Environ(), ct)
 	if res.err == nil || !strings.Contains(res.stderr, "no program") {
 		t.Errorf("no program: %v\n%s", res.err, res.stderr)
+	}
+}
+
+func TestParseGroups(t *testing.T) {
+	for spec, want := range map[string]string{
+		"":                  "env,p2p,coll,cg,topo,io,rma,xreqtest",
+		"all":               "env,p2p,coll,cg,topo,io,rma,xreqtest",
+		"p2p,coll":          "env,p2p,coll",
+		"all,-io,-xreqtest": "env,p2p,coll,cg,topo,rma",
+		"COLL":              "env,coll",
+	} {
+		g, err := ParseGroups(spec)
+		if err != nil || g.String() != want {
+			t.Errorf("ParseGroups(%q) = %q, %v; want %q", spec, g, err, want)
+		}
+	}
+	for _, bad := range []string{"p2p,nope", "spawn", "-"} {
+		if _, err := ParseGroups(bad); err == nil {
+			t.Errorf("ParseGroups(%q) accepted", bad)
+		}
+	}
+}
+
+// TestScanImportsFollowsLibraries: the imports of a shared library the
+// program needs count (found through DT_RUNPATH with $ORIGIN), those of
+// the MPI library itself do not.
+func TestScanImportsFollowsLibraries(t *testing.T) {
+	cc, err := exec.LookPath("mpicc.mpich")
+	if err != nil {
+		skipOrFail(t, "mpicc.mpich not found")
+	}
+	dir := t.TempDir()
+	lib := filepath.Join(dir, "lib", "libhelper.so")
+	if err := os.MkdirAll(filepath.Dir(lib), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(dir, "helper.c")
+	if err := os.WriteFile(src, []byte("#include <mpi.h>\nint helper(void) { MPI_Comm c; return MPI_Comm_connect(\"p\", MPI_INFO_NULL, 0, MPI_COMM_WORLD, &c); }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(cc, "-shared", "-fPIC", "-o", lib, src).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	main := filepath.Join(dir, "main.c")
+	if err := os.WriteFile(main, []byte("int helper(void);\nint main(void) { return helper(); }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "app")
+	if out, err := exec.Command(cc, "-o", exe, main, "-L"+filepath.Dir(lib), "-lhelper", "-Wl,--enable-new-dtags,-rpath,$ORIGIN/lib").CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	im, err := ScanImports(exe, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(im.Funcs["MPI_Comm_connect"]) != 1 || im.Funcs["MPI_Comm_connect"][0] != lib {
+		t.Errorf("MPI_Comm_connect imported by %v, want %s (objects %v, missing %v)", im.Funcs["MPI_Comm_connect"], lib, im.Objects, im.Missing)
+	}
+	for _, o := range im.Objects {
+		if flavourOfSoname(o) != "" {
+			t.Errorf("scanned the MPI library %s", o)
+		}
+	}
+	u := im.Unrecorded(AllGroups)
+	if len(u) != 1 || u[0].Name != "MPI_Comm_connect" {
+		t.Errorf("unrecorded %+v, want MPI_Comm_connect", u)
 	}
 }

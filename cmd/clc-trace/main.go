@@ -16,19 +16,23 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/clc-tools/clc/tracer"
 	"github.com/spf13/cobra"
 )
 
-//go:embed pmpi/clc.h pmpi/core.c pmpi/wrap.c pmpi/fortran.c
+//go:generate go run ./internal/genpmpi pmpi
+
+//go:embed pmpi/*.c pmpi/*.h
 var sources embed.FS
 
 type config struct {
 	out, mpi, mpicc, cache, sync, syncRounds, emulate string
 	rpn                                               int
 	buffer                                            string
+	format, polls, groups, convert                    string
 	force, buildOnly, quiet                           bool
 }
 
@@ -93,6 +97,10 @@ offset=1ms,drift=10ppm,wander=2us,period=200ms,seed=1; any key may be given alon
 	f.StringVar(&c.emulate, "emulate-clock", "", "emulate clock error: on, or offset=DUR,drift=PPMppm,wander=DUR,period=DUR,seed=N")
 	f.IntVar(&c.rpn, "emulate-ranks-per-node", 1, "ranks sharing one emulated clock (consecutive world ranks)")
 	f.StringVar(&c.buffer, "buffer", "1MiB", "event buffer per rank and stream; two are used (double buffering), 4KiB to 64MiB")
+	f.StringVar(&c.format, "format", "native", "trace format: native (clc's; clc-correct reads it fastest) or otf2 (an OTF2 archive, converted from the native streams after the run)")
+	f.StringVar(&c.polls, "polls", "collapse", "unsuccessful tests and probes (MPI_Test*, MPI_Iprobe …): collapse (a run of calls keeps its first and last call, the last with attribute clc::calls, the run's length) or all")
+	f.StringVar(&c.groups, "mpi-groups", "all", "MPI function groups to record: all, or a list of env,p2p,coll,cg,topo,io,rma,xreqtest; all,-io removes one (like Score-P's SCOREP_MPI_ENABLE_GROUPS)")
+	f.StringVar(&c.convert, "convert", "", "convert the native trace an OTF2 run left in DIR/"+tracer.NativeSubdir+" (it did not finish) into the OTF2 archive in DIR, and exit")
 	f.BoolVar(&c.buildOnly, "build-only", false, "build (or find) the library for the flavour given by --mpi, print its path and exit")
 	f.BoolVarP(&c.quiet, "quiet", "q", false, "print nothing but errors")
 	cmd.SetArgs(argv)
@@ -123,29 +131,56 @@ func parseSize(s string) (int64, error) {
 	return v, nil
 }
 
-func execute(c *config, args []string) (int, error) {
-	var fl tracer.Flavour
-	var err error
+// options checks the flags that do not need the program.
+func options(c *config) (fl tracer.Flavour, buf int64, emu string, groups tracer.GroupSet, err error) {
 	if c.mpi != "" {
 		if fl, err = tracer.ParseFlavour(c.mpi); err != nil {
-			return 2, err
+			return
 		}
 	}
 	if c.sync != "flat" && c.sync != "tree" {
-		return 2, fmt.Errorf("--sync %q: want flat or tree", c.sync)
+		err = fmt.Errorf("--sync %q: want flat or tree", c.sync)
+		return
 	}
-	buf, err := parseSize(c.buffer)
-	if err != nil {
-		return 2, err
+	if c.format != "native" && c.format != "otf2" {
+		err = fmt.Errorf("--format %q: want native or otf2", c.format)
+		return
 	}
-	emu := ""
+	if c.polls != "collapse" && c.polls != "all" {
+		err = fmt.Errorf("--polls %q: want collapse or all", c.polls)
+		return
+	}
+	if groups, err = tracer.ParseGroups(c.groups); err != nil {
+		return
+	}
+	if buf, err = parseSize(c.buffer); err != nil {
+		return
+	}
 	if c.emulate != "" && c.emulate != "off" {
-		e, err := tracer.ParseEmulation(c.emulate)
-		if err != nil {
-			return 2, err
+		var e tracer.Emulation
+		if e, err = tracer.ParseEmulation(c.emulate); err != nil {
+			return
 		}
 		e.RanksPerNode = c.rpn
 		emu = e.Spec()
+	}
+	return
+}
+
+func execute(c *config, args []string) (int, error) {
+	if c.convert != "" {
+		n, err := tracer.FinishOTF2(c.convert, nil)
+		if err != nil {
+			return 1, fmt.Errorf("converting %s: %w", filepath.Join(c.convert, tracer.NativeSubdir), err)
+		}
+		if !c.quiet {
+			fmt.Fprintf(os.Stderr, "clc-trace: OTF2 archive written to %s (%d events)\n", filepath.Join(c.convert, "traces.otf2"), n)
+		}
+		return 0, nil
+	}
+	fl, buf, emu, groups, err := options(c)
+	if err != nil {
+		return 2, err
 	}
 	if c.buildOnly {
 		if fl == "" {
@@ -167,6 +202,7 @@ func execute(c *config, args []string) (int, error) {
 	if launch && rank >= 0 {
 		return 2, fmt.Errorf("%s started by an MPI launcher: use either mpirun clc-trace ./app or clc-trace -- mpirun ./app", args[0])
 	}
+	reporter := launch || rank <= 0
 	prog, err := tracer.LookPath(args[0])
 	if err != nil {
 		return 127, fmt.Errorf("program %s: %w", args[0], err)
@@ -175,16 +211,28 @@ func execute(c *config, args []string) (int, error) {
 	if err != nil {
 		return 2, err
 	}
-	dir, err := prepareDir(c.out, c.force, launch || rank <= 0)
+	app := prog
+	if launch {
+		app = tracer.ProgramOfLaunch(args)
+	}
+	unrecorded, err := checkImports(app, fl, groups, reporter && !c.quiet)
 	if err != nil {
 		return 2, err
+	}
+	dir, err := prepareDir(c.out, c.format, c.force, reporter)
+	if err != nil {
+		return 2, err
+	}
+	nativeDir, otf2Out := dir, ""
+	if c.format == "otf2" {
+		nativeDir, otf2Out = filepath.Join(dir, tracer.NativeSubdir), dir
 	}
 	lib, err := build(c, fl)
 	if err != nil {
 		return 1, err
 	}
-	opt := &tracer.Options{Dir: dir, Lib: lib, Flavour: fl, Sync: c.sync, SyncRounds: c.syncRounds, Emulate: emu, Buffer: buf,
-		Command: strings.Join(args, " ")}
+	opt := &tracer.Options{Dir: nativeDir, Lib: lib, Flavour: fl, Sync: c.sync, SyncRounds: c.syncRounds, Emulate: emu, Buffer: buf,
+		Command: strings.Join(args, " "), Groups: groups, Polls: c.polls, Unrecorded: unrecorded, Out: otf2Out}
 	var env []string
 	if launch {
 		if env, err = tracer.LauncherEnv(os.Environ(), opt); err != nil {
@@ -193,22 +241,113 @@ func execute(c *config, args []string) (int, error) {
 	} else {
 		env = tracer.RankEnv(os.Environ(), opt)
 	}
+	status, killed, err := runChild(prog, args, env)
+	if err != nil {
+		return status, err
+	}
+
+	props := map[string]string{"clc.mpi-groups": (groups &^ (1 << 7)).String(), "clc.polls": c.polls}
+	if unrecorded != nil {
+		props["clc.unrecorded-mpi"] = *unrecorded
+	}
+	_, statErr := os.Stat(filepath.Join(nativeDir, "clc.json"))
+	finished := statErr == nil
+	if !finished && (reporter || status != 0 || killed) {
+		wrote, err := tracer.WriteIncompleteManifest(nativeDir, props)
+		switch {
+		case err != nil && reporter:
+			fmt.Fprintf(os.Stderr, "clc-trace: no trace in %s: %v\n", dir, err)
+			return status, nil
+		case wrote && c.format == "otf2":
+			fmt.Fprintf(os.Stderr, "clc-trace: the run did not finish (exit status %d): wrote an incomplete native trace to %s (\"complete\": false); clc-trace converts it to OTF2 unless the launcher kills it first, and then `clc-trace --convert %s` does\n", status, nativeDir, dir)
+		case wrote:
+			fmt.Fprintf(os.Stderr, "clc-trace: the run did not finish (exit status %d): wrote an incomplete trace to %s (\"complete\": false)\n", status, nativeDir)
+		}
+	}
+	if !reporter {
+		return status, nil
+	}
+	if c.format == "otf2" {
+		if _, err := os.Stat(filepath.Join(nativeDir, "clc.json")); err != nil {
+			return status, nil
+		}
+		n, err := tracer.FinishOTF2(dir, props)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "clc-trace: converting the trace to OTF2 failed: %v; the native trace stays in %s (clc-correct reads it; clc-trace --convert %s retries)\n", err, nativeDir, dir)
+			if status == 0 {
+				status = 1
+			}
+			return status, nil
+		}
+		if !c.quiet {
+			fmt.Fprintf(os.Stderr, "clc-trace: OTF2 archive written to %s (%d events)\n", filepath.Join(dir, "traces.otf2"), n)
+		}
+		return status, nil
+	}
+	if finished && !c.quiet {
+		fmt.Fprintf(os.Stderr, "clc-trace: trace written to %s\n", dir)
+	}
+	return status, nil
+}
+
+// checkImports lists the communicating MPI functions the program imports
+// that the trace will not hold (printed when tell is set), and refuses
+// MPICH's "use mpi_f08" bindings, which bypass the C functions. It
+// returns nil when the program could not be read.
+func checkImports(app string, fl tracer.Flavour, groups tracer.GroupSet, tell bool) (*string, error) {
+	if app == "" {
+		if tell {
+			fmt.Fprintln(os.Stderr, "clc-trace: the program was not found in the launch command: its MPI imports are not checked")
+		}
+		return nil, nil
+	}
+	im, err := tracer.ScanImports(app, os.Environ())
+	if err != nil {
+		if tell {
+			fmt.Fprintf(os.Stderr, "clc-trace: cannot check the MPI functions %s imports: %v\n", app, err)
+		}
+		return nil, nil
+	}
+	if fl == tracer.MPICH && len(im.F08) > 0 {
+		return nil, fmt.Errorf("%s calls MPI through MPICH's \"use mpi_f08\" bindings, which call MPICH's internal entry points, not the MPI functions a PMPI tool sees: clc-trace cannot record it; use \"use mpi\" (or mpif.h), or Open MPI, whose mpi_f08 bindings it records", strings.Join(im.F08, ", "))
+	}
+	u := im.Unrecorded(groups)
+	if tell && len(u) > 0 {
+		var b strings.Builder
+		for _, x := range u {
+			fmt.Fprintf(&b, "\n  %s (%s)", x.Name, x.Why)
+		}
+		fmt.Fprintf(os.Stderr, "clc-trace: %s imports %d communicating MPI functions that the trace will not hold (its property clc.unrecorded-mpi lists them):%s\n", app, len(u), b.String())
+	}
+	if tell && len(im.Missing) > 0 {
+		fmt.Fprintf(os.Stderr, "clc-trace: libraries %s needs were not found, so their MPI imports are not checked: %s\n", app, strings.Join(im.Missing, ", "))
+	}
+	names := tracer.UnrecordedNames(u)
+	return &names, nil
+}
+
+// runChild runs the program (or launcher) with env, forwarding signals,
+// and returns its exit status and whether a signal was forwarded.
+func runChild(prog string, args, env []string) (status int, killed bool, err error) {
 	child := exec.Command(prog, args[1:]...)
 	child.Args[0] = args[0]
 	child.Env = env
 	child.Stdin, child.Stdout, child.Stderr = os.Stdin, os.Stdout, os.Stderr
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	defer signal.Stop(sigs)
 	if err := child.Start(); err != nil {
-		return 127, fmt.Errorf("starting %s: %w", args[0], err)
+		return 127, false, fmt.Errorf("starting %s: %w", args[0], err)
 	}
-	killed := false
 	done := make(chan struct{})
+	var mu sync.Mutex
 	go func() {
 		for {
 			select {
 			case s := <-sigs:
+				mu.Lock()
 				killed = true
+				mu.Unlock()
 				_ = child.Process.Signal(s)
 			case <-done:
 				return
@@ -217,36 +356,18 @@ func execute(c *config, args []string) (int, error) {
 	}()
 	werr := child.Wait()
 	close(done)
-	signal.Stop(sigs)
-	status := 0
+	mu.Lock()
+	defer mu.Unlock()
 	var ee *exec.ExitError
 	if errors.As(werr, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			status = 128 + int(ws.Signal())
-		} else {
-			status = ee.ExitCode()
+			return 128 + int(ws.Signal()), killed, nil
 		}
+		return ee.ExitCode(), killed, nil
 	} else if werr != nil {
-		return 1, fmt.Errorf("waiting for %s: %w", args[0], werr)
+		return 1, killed, fmt.Errorf("waiting for %s: %w", args[0], werr)
 	}
-
-	manifest := filepath.Join(dir, "clc.json")
-	_, statErr := os.Stat(manifest)
-	reporter := launch || rank <= 0
-	if statErr != nil && (reporter || status != 0 || killed) {
-		wrote, err := tracer.WriteIncompleteManifest(dir)
-		switch {
-		case err != nil && reporter:
-			fmt.Fprintf(os.Stderr, "clc-trace: no trace in %s: %v\n", dir, err)
-		case wrote:
-			fmt.Fprintf(os.Stderr, "clc-trace: the run did not finish (exit status %d): wrote an incomplete trace to %s (\"complete\": false)\n", status, dir)
-		}
-		return status, nil
-	}
-	if reporter && !c.quiet && statErr == nil {
-		fmt.Fprintf(os.Stderr, "clc-trace: trace written to %s\n", dir)
-	}
-	return status, nil
+	return 0, killed, nil
 }
 
 // pickFlavour settles the MPI flavour and refuses a mismatch between the
@@ -333,30 +454,46 @@ func build(c *config, fl tracer.Flavour) (string, error) {
 	return tracer.Build(src, comp, cache)
 }
 
+// nativeFiles are what a native trace (or the native part of an OTF2
+// run) holds in its directory.
+var nativeFiles = []string{"clc.json", "events", "truth", tracer.MetaDir}
+
 // prepareDir makes the output directory and checks that it is writable. The
 // first process (the launcher wrapper, or rank 0) refuses a directory that
 // already holds a trace unless force is set.
-func prepareDir(out string, force, first bool) (string, error) {
+func prepareDir(out, format string, force, first bool) (string, error) {
 	dir, err := filepath.Abs(out)
 	if err != nil {
 		return "", fmt.Errorf("output directory %s: %w", out, err)
 	}
+	native := dir
+	if format == "otf2" {
+		native = filepath.Join(dir, tracer.NativeSubdir)
+	}
 	if first {
-		if _, err := os.Stat(filepath.Join(dir, "clc.json")); err == nil {
-			if !force {
-				return "", fmt.Errorf("output directory %s already holds a trace (use --force to replace it, or another -o)", dir)
+		var held []string
+		// (not the bare clc-native/: in per-rank mode the other ranks may
+		// have made it already)
+		for _, n := range []string{"clc.json", "traces.otf2", filepath.Join(tracer.NativeSubdir, "clc.json")} {
+			if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
+				held = append(held, n)
 			}
-			for _, n := range []string{"clc.json", "events", "truth", tracer.MetaDir} {
+		}
+		if len(held) > 0 {
+			if !force {
+				return "", fmt.Errorf("output directory %s already holds a trace (%s; use --force to replace it, or another -o)", dir, strings.Join(held, ", "))
+			}
+			for _, n := range append([]string{"traces.otf2", "traces.def", "traces", tracer.NativeSubdir}, nativeFiles...) {
 				if err := os.RemoveAll(filepath.Join(dir, n)); err != nil {
 					return "", fmt.Errorf("replacing the trace in %s: %w", dir, err)
 				}
 			}
 		}
 	}
-	if err := os.MkdirAll(filepath.Join(dir, "events"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(native, "events"), 0o755); err != nil {
 		return "", fmt.Errorf("output directory %s is not writable: %w", dir, err)
 	}
-	probe, err := os.CreateTemp(dir, ".clc-write-test-")
+	probe, err := os.CreateTemp(native, ".clc-write-test-")
 	if err != nil {
 		return "", fmt.Errorf("output directory %s is not writable: %w", dir, err)
 	}

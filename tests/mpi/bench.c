@@ -2,7 +2,9 @@
  * "procnull" calls MPI_Send to MPI_PROC_NULL (the wrapper records enter and
  * leave only) and "self" MPI_Sendrecv with itself (enter, send, receive,
  * leave): both isolate the wrapper's cost from the partner's scheduling. Mode "pingpong" bounces a 8-byte message between
- * ranks 0 and 1; "allreduce" runs MPI_Allreduce of one double on all ranks.
+ * ranks 0 and 1; "allreduce" runs MPI_Allreduce of one double on all ranks;
+ * "test" calls MPI_Test on a receive from itself that is not yet sent
+ * (unsuccessful: a run of polls), then completes it.
  * Prints CLC-BENCH {"mode": ..., "iters": N, "ns_per_iter": T, "calls_per_iter": C}
  * from rank 0 (the best of 5 repetitions). Usage: bench pingpong|allreduce [iterations] */
 #include <string.h>
@@ -48,6 +50,14 @@ int main(int argc, char **argv) {
     for (int i = 0; i < iters; i++) {
       if (mode[0] == 'p' && mode[1] == 'r') {
         MPI_Send(&x, 1, MPI_DOUBLE, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+      } else if (!strcmp(mode, "test")) {
+        MPI_Request q;
+        int flag = 0;
+        MPI_Irecv(&y, 1, MPI_DOUBLE, r, 6, MPI_COMM_WORLD, &q);
+        for (int j = 0; j < 1000 && i < iters; j++, i++) MPI_Test(&q, &flag, MPI_STATUS_IGNORE);
+        i--;
+        MPI_Send(&x, 1, MPI_DOUBLE, r, 6, MPI_COMM_WORLD);
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
       } else if (!strcmp(mode, "self")) {
         MPI_Sendrecv(&x, 1, MPI_DOUBLE, r, 5, &y, 1, MPI_DOUBLE, r, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       } else if (pp) {

@@ -6,16 +6,16 @@
 int main(int argc, char **argv) {
   C(MPI_Init)(&argc, &argv);
   int r, n;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  C(MPI_Comm_rank)(MPI_COMM_WORLD, &r);
+  C(MPI_Comm_size)(MPI_COMM_WORLD, &n);
   int iters = ex_arg(argc, argv, 1, 5);
   MPI_Comm half, dup, first, grp, cart, sub;
   C(MPI_Comm_split)(MPI_COMM_WORLD, r % 2, n - r, &half); COMM(1); /* reversed order within each half */
   C(MPI_Comm_dup)(MPI_COMM_WORLD, &dup); COMM(1);
   MPI_Group wg, fg;
-  MPI_Comm_group(MPI_COMM_WORLD, &wg);
+  C(MPI_Comm_group)(MPI_COMM_WORLD, &wg);
   int range[1][3] = {{0, (n - 1) / 2, 1}};
-  MPI_Group_range_incl(wg, 1, range, &fg);
+  C(MPI_Group_range_incl)(wg, 1, range, &fg);
   C(MPI_Comm_create)(MPI_COMM_WORLD, fg, &first);
   if (first != MPI_COMM_NULL) COMM(1);
   grp = MPI_COMM_NULL;
@@ -24,8 +24,8 @@ int main(int argc, char **argv) {
   C(MPI_Cart_create)(MPI_COMM_WORLD, 1, dims, periods, 0, &cart); COMM(1);
   C(MPI_Cart_sub)(cart, remain, &sub); COMM(1);
   int hr, hn;
-  MPI_Comm_rank(half, &hr);
-  MPI_Comm_size(half, &hn);
+  C(MPI_Comm_rank)(half, &hr);
+  C(MPI_Comm_size)(half, &hn);
   double v[8] = {1, 2, 3, 4, 5, 6, 7, 8};
   for (int it = 0; it < iters; it++) {
     /* a ring inside each half, with ranks of the half */
@@ -49,8 +49,8 @@ int main(int argc, char **argv) {
   if (grp != MPI_COMM_NULL) C(MPI_Comm_free)(&grp);
   C(MPI_Comm_free)(&sub);
   C(MPI_Comm_free)(&cart);
-  MPI_Group_free(&fg);
-  MPI_Group_free(&wg);
+  C(MPI_Group_free)(&fg);
+  C(MPI_Group_free)(&wg);
   ex_print("comms");
   C(MPI_Finalize)();
   return 0;

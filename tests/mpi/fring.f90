@@ -8,15 +8,17 @@ program fring
   integer :: reqs(2), st(MPI_STATUS_SIZE)
   double precision :: x(8), y(8)
   integer :: n_init, n_send, n_recv, n_isend, n_irecv, n_waitall, n_sendrecv, n_allreduce, n_bcast, n_reduce, n_barrier
-  integer :: n_split, n_free, n_ssend, sends, recvs, colls, comms
+  integer :: n_split, n_free, n_ssend, n_rank, n_size, sends, recvs, colls, comms
   character(len=1024) :: line
+  character(len=4096) :: dir
+  integer :: en, est, u
 
   n_send = 0; n_recv = 0; n_isend = 0; n_irecv = 0; n_waitall = 0; n_sendrecv = 0; n_allreduce = 0
   n_bcast = 0; n_reduce = 0; n_barrier = 0; n_split = 0; n_free = 0; n_ssend = 0
   sends = 0; recvs = 0; colls = 0; comms = 0
   call MPI_Init(ierr); n_init = 1
-  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
-  call MPI_Comm_size(MPI_COMM_WORLD, nprocs, ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr); n_rank = 1
+  call MPI_Comm_size(MPI_COMM_WORLD, nprocs, ierr); n_size = 1
   right = mod(rank + 1, nprocs)
   left = mod(rank + nprocs - 1, nprocs)
   x = rank
@@ -45,8 +47,8 @@ program fring
   call MPI_Reduce(x, y, 3, MPI_DOUBLE_PRECISION, MPI_MAX, nprocs - 1, MPI_COMM_WORLD, ierr); n_reduce = n_reduce + 1
   colls = colls + 1
   call MPI_Comm_split(MPI_COMM_WORLD, mod(rank, 2), rank, half, ierr); n_split = n_split + 1; comms = comms + 1
-  call MPI_Comm_rank(half, hr, ierr)
-  call MPI_Comm_size(half, hn, ierr)
+  call MPI_Comm_rank(half, hr, ierr); n_rank = n_rank + 1
+  call MPI_Comm_size(half, hn, ierr); n_size = n_size + 1
   call MPI_Allreduce(x, y, 1, MPI_DOUBLE_PRECISION, MPI_SUM, half, ierr); n_allreduce = n_allreduce + 1; colls = colls + 1
   call MPI_Barrier(half, ierr); n_barrier = n_barrier + 1; colls = colls + 1
   call MPI_Comm_free(half, ierr); n_free = n_free + 1
@@ -56,9 +58,17 @@ program fring
     ', "MPI_Waitall": ' // str(n_waitall) // ', "MPI_Sendrecv": ' // str(n_sendrecv) // &
     ', "MPI_Allreduce": ' // str(n_allreduce) // ', "MPI_Bcast": ' // str(n_bcast) // ', "MPI_Reduce": ' // str(n_reduce) // &
     ', "MPI_Barrier": ' // str(n_barrier) // ', "MPI_Comm_split": ' // str(n_split) // ', "MPI_Comm_free": ' // str(n_free) // &
+    ', "MPI_Comm_rank": ' // str(n_rank) // ', "MPI_Comm_size": ' // str(n_size) // &
     ', "MPI_Finalize": 1}, "sends": ' // str(sends) // ', "recvs": ' // str(recvs) // ', "colls": ' // str(colls) // &
     ', "comms": ' // str(comms) // ', "cancelled": 0}'
-  write(*, '(A)') trim(line)
+  call get_environment_variable('CLC_EXPECT_DIR', dir, en, est)
+  if (est == 0 .and. en > 0) then
+    open(newunit=u, file=dir(1:en) // '/expect.' // str(rank), action='write', status='replace')
+    write(u, '(A)') trim(line)
+    close(u)
+  else
+    write(*, '(A)') trim(line)
+  end if
   call MPI_Finalize(ierr)
 contains
   function str(i) result(s)

@@ -7,8 +7,8 @@
 int main(int argc, char **argv) {
   C(MPI_Init)(&argc, &argv);
   int r, n;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  C(MPI_Comm_rank)(MPI_COMM_WORLD, &r);
+  C(MPI_Comm_size)(MPI_COMM_WORLD, &n);
   int iters = ex_arg(argc, argv, 1, 20), len = ex_arg(argc, argv, 2, 64);
   int right = (r + 1) % n, left = (r + n - 1) % n;
   double *in = calloc((size_t)(2 * len), sizeof(double)), *out = calloc((size_t)(2 * len), sizeof(double));

@@ -13,8 +13,8 @@ static double now(void) {
 int main(int argc, char **argv) {
   C(MPI_Init)(&argc, &argv);
   int r, n;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  C(MPI_Comm_rank)(MPI_COMM_WORLD, &r);
+  C(MPI_Comm_size)(MPI_COMM_WORLD, &n);
   double secs = ex_arg(argc, argv, 1, 2);
   int right = (r + 1) % n, left = (r + n - 1) % n;
   double x[32] = {0}, t0 = now();

@@ -8,8 +8,8 @@ enum { TAG_TASK = 1, TAG_STOP = 2, TAG_RESULT = 10 };
 int main(int argc, char **argv) {
   C(MPI_Init)(&argc, &argv);
   int r, n;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  C(MPI_Comm_rank)(MPI_COMM_WORLD, &r);
+  C(MPI_Comm_size)(MPI_COMM_WORLD, &n);
   int tasks = ex_arg(argc, argv, 1, 40);
   int buf[64] = {0};
   if (n == 1) tasks = 0;

@@ -8,8 +8,8 @@ int main(int argc, char **argv) {
   int provided;
   C(MPI_Init_thread)(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int r, n;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  C(MPI_Comm_rank)(MPI_COMM_WORLD, &r);
+  C(MPI_Comm_size)(MPI_COMM_WORLD, &n);
   int iters = ex_arg(argc, argv, 1, 10);
   int right = (r + 1) % n, left = (r + n - 1) % n;
   double a[8] = {0}, b[8] = {0}, c[8] = {0}, d[8] = {0};

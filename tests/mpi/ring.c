@@ -7,14 +7,14 @@
 int main(int argc, char **argv) {
   C(MPI_Init)(&argc, &argv);
   int r, n;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  C(MPI_Comm_rank)(MPI_COMM_WORLD, &r);
+  C(MPI_Comm_size)(MPI_COMM_WORLD, &n);
   int iters = ex_arg(argc, argv, 1, 20);
   int right = (r + 1) % n, left = (r + n - 1) % n;
   double x[16] = {0};
   int bsize = 1 << 16;
   void *bbuf = malloc((size_t)bsize);
-  MPI_Buffer_attach(bbuf, bsize);
+  C(MPI_Buffer_attach)(bbuf, bsize);
   for (int it = 0; it < iters; it++) {
     int tag = it % 7;
     /* plain and synchronous sends, even ranks first */
@@ -50,7 +50,7 @@ int main(int argc, char **argv) {
     /* messages to MPI_PROC_NULL are no messages */
     C(MPI_Send)(x, 1, MPI_DOUBLE, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
   }
-  MPI_Buffer_detach(&bbuf, &bsize);
+  C(MPI_Buffer_detach)(&bbuf, &bsize);
   free(bbuf);
   ex_print("ring");
   C(MPI_Finalize)();

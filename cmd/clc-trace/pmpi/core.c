@@ -20,9 +20,18 @@ __thread int clc_t __attribute__((tls_model("initial-exec"))) = 0;
 int clc_world_rank = -1, clc_world_size = 0;
 uint64_t clc_unknown_comm = 0;
 
-#define CLC_X_NAME(n) #n,
+#define CLC_X_NAME(n, g, p) #n,
 static const char *const region_names[R_COUNT] = {CLC_REGIONS(CLC_X_NAME)};
 #undef CLC_X_NAME
+#define CLC_X_GROUP(n, g, p) g,
+const unsigned char clc_region_group[R_COUNT] = {CLC_REGIONS(CLC_X_GROUP)};
+#undef CLC_X_GROUP
+
+clc_call clc_cur;
+/* All groups but spawn (never recorded) are on unless CLC_TRACE_GROUPS says otherwise. */
+unsigned clc_groups = ~0u;
+/* Runs of unsuccessful polls collapse (CLC_TRACE_POLLS=all keeps every call). */
+static int collapse_polls = 1;
 
 static void warnf(const char *fmt, ...) {
   char buf[1024];
@@ -93,7 +102,7 @@ static inline unsigned char *put_sv(unsigned char *p, int64_t v) {
 /* ---------------------------------------------------------------- streams */
 
 #define BLOCK_HDR 24
-#define MAX_RECORD 128
+#define MAX_RECORD 128 /* room kept for one record and its attachment */
 
 typedef struct stream {
   int fd;
@@ -332,9 +341,88 @@ static inline void emit(int kind, int64_t t, const unsigned char *body, size_t n
   put_record(&st_main, kind, emu_time(t), body, n);
 }
 
+/* emit_attr writes an attachment (an OTF2 attribute list with one uint64
+ * attribute) bound to the event just written. put_record left room for it
+ * in the same block: records are at most MAX_RECORD/2 bytes. */
+static unsigned char *put_otf2_compressed(unsigned char *p, uint64_t v) {
+  if (v == 0) { *p++ = 0; return p; }
+  if (v == UINT64_MAX) { *p++ = 0xff; return p; }
+  int nb = 0;
+  for (uint64_t x = v; x; x >>= 8) nb++;
+  *p++ = (unsigned char)nb;
+  for (int i = 0; i < nb; i++) *p++ = (unsigned char)(v >> (8 * i));
+  return p;
+}
+
+static void emit_attr(int attr, uint64_t v) {
+  unsigned char b[32], *p = b;
+  p = put_otf2_compressed(p, 1);               /* one attribute */
+  p = put_otf2_compressed(p, (uint64_t)attr);  /* its id */
+  *p++ = 4;                                     /* OTF2_TYPE_UINT64 */
+  p = put_otf2_compressed(p, v);
+  size_t n = (size_t)(p - b);
+  stream *ss[2] = {&st_main, &st_truth};
+  for (int k = 0; k < 1 + have_truth; k++) {
+    stream *s = ss[k];
+    unsigned char *q = s->buf[s->cur] + s->len;
+    *q++ = 255;
+    *q++ = 1; /* format: OTF2 attribute list */
+    q = put_uv(q, n);
+    memcpy(q, b, n);
+    q += n;
+    s->len = (size_t)(q - s->buf[s->cur]);
+  }
+}
+
+/* ------------------------------------------------- calls and poll runs */
+
+/* A run of unsuccessful calls of one test or probe function with nothing
+ * else recorded in between: its first call is written as it happens, its
+ * last is kept here until the run ends, and the calls between are only
+ * counted (the last call's leave gets attribute clc::calls, the length of
+ * the run). */
+static struct {
+  int active, region;
+  uint64_t count;
+  int64_t t0, t1;
+  int nreq, cap;
+  uint64_t *reqs;
+} run;
+
+static void write_call(int region, int64_t t0, int64_t t1, const uint64_t *reqs, int nreq, uint64_t calls) {
+  unsigned char b[16];
+  emit(K_ENTER, t0, b, (size_t)(put_uv(b, (uint64_t)region) - b));
+  for (int i = 0; i < nreq; i++) emit(K_REQUEST_TEST, t1, b, (size_t)(put_uv(b, reqs[i]) - b));
+  emit(K_LEAVE, t1, b, (size_t)(put_uv(b, (uint64_t)region) - b));
+  if (calls > 2) emit_attr(ATTR_CALLS, calls);
+}
+
+static void end_run(void) {
+  if (!run.active) return;
+  run.active = 0;
+  if (run.count >= 2) write_call(run.region, run.t0, run.t1, run.reqs, run.nreq, run.count);
+}
+
+/* prefix runs before every event of the current call: a poll run ends
+ * and the call's enter is written. */
+static inline void prefix(void) {
+  if (run.active) end_run();
+  if (clc_cur.enter_pending) {
+    clc_cur.enter_pending = 0;
+    unsigned char b[16];
+    emit(K_ENTER, clc_cur.t0, b, (size_t)(put_uv(b, (uint64_t)clc_cur.region) - b));
+  }
+}
+
+static inline void record(int kind, int64_t t, const unsigned char *body, size_t n) {
+  if (clc_cur.mute) return;
+  prefix();
+  emit(kind, t, body, n);
+}
+
 void clc_region(int kind, int64_t t, int region) {
   unsigned char b[16];
-  emit(kind, t, b, (size_t)(put_uv(b, (uint64_t)region) - b));
+  record(kind, t, b, (size_t)(put_uv(b, (uint64_t)region) - b));
 }
 
 void clc_msg(int kind, int64_t t, uint32_t peer, uint32_t comm, uint32_t tag, uint64_t bytes, uint64_t req) {
@@ -344,15 +432,15 @@ void clc_msg(int kind, int64_t t, uint32_t peer, uint32_t comm, uint32_t tag, ui
   p = put_uv(p, tag);
   p = put_uv(p, bytes);
   if (kind == K_ISEND || kind == K_IRECV) p = put_uv(p, req);
-  emit(kind, t, b, (size_t)(p - b));
+  record(kind, t, b, (size_t)(p - b));
 }
 
 void clc_reqev(int kind, int64_t t, uint64_t req) {
   unsigned char b[16];
-  emit(kind, t, b, (size_t)(put_uv(b, req) - b));
+  record(kind, t, b, (size_t)(put_uv(b, req) - b));
 }
 
-void clc_collbegin(int64_t t) { emit(K_COLL_BEGIN, t, NULL, 0); }
+void clc_collbegin(int64_t t) { record(K_COLL_BEGIN, t, NULL, 0); }
 
 void clc_collend(int kind, int64_t t, int op, uint32_t comm, uint32_t root1, uint64_t sent, uint64_t recvd, uint64_t req) {
   unsigned char b[64], *p = b;
@@ -362,12 +450,76 @@ void clc_collend(int kind, int64_t t, int op, uint32_t comm, uint32_t root1, uin
   p = put_uv(p, sent);
   p = put_uv(p, recvd);
   if (kind == K_NBCOLL_COMPLETE) p = put_uv(p, req);
-  emit(kind, t, b, (size_t)(p - b));
+  record(kind, t, b, (size_t)(p - b));
 }
 
 void clc_commev(int kind, int64_t t, uint32_t comm) {
   unsigned char b[16];
-  emit(kind, t, b, (size_t)(put_uv(b, comm) - b));
+  record(kind, t, b, (size_t)(put_uv(b, comm) - b));
+}
+
+void clc_add_bytes(uint64_t b) {
+  clc_cur.has_bytes = 1;
+  clc_cur.bytes += b;
+}
+
+static void grow_ids(uint64_t **ids, int *cap, int n) {
+  if (n <= *cap) return;
+  int c = *cap ? *cap : 16;
+  while (c < n) c *= 2;
+  uint64_t *p = realloc(*ids, sizeof **ids * (size_t)c);
+  if (!p) return;
+  *ids = p;
+  *cap = c;
+}
+
+void clc_poll_fail(const MPI_Request *reqs, int n) {
+  clc_cur.poll_failed = 1;
+  if (clc_cur.mute || !clc_group_on(G_XREQTEST)) return;
+  for (int i = 0; i < n; i++) {
+    clc_req *q = clc_req_find(reqs[i]);
+    if (!q || !q->active || !clc_group_on(q->group)) continue;
+    grow_ids(&clc_cur.tested, &clc_cur.tested_cap, clc_cur.ntested + 1);
+    if (clc_cur.ntested < clc_cur.tested_cap) clc_cur.tested[clc_cur.ntested++] = q->id;
+  }
+}
+
+/* poll_leave ends an unsuccessful test or probe: it starts or continues a
+ * run. */
+static void poll_leave(int64_t t1) {
+  if (collapse_polls && run.active && run.region == clc_cur.region) {
+    run.count++;
+    run.t0 = clc_cur.t0;
+    run.t1 = t1;
+    grow_ids(&run.reqs, &run.cap, clc_cur.ntested);
+    run.nreq = clc_cur.ntested < run.cap ? clc_cur.ntested : run.cap;
+    if (run.nreq) memcpy(run.reqs, clc_cur.tested, sizeof *run.reqs * (size_t)run.nreq);
+    return;
+  }
+  end_run();
+  clc_cur.enter_pending = 0;
+  write_call(clc_cur.region, clc_cur.t0, t1, clc_cur.tested, clc_cur.ntested, 0);
+  if (collapse_polls) {
+    run.active = 1;
+    run.region = clc_cur.region;
+    run.count = 1;
+    run.nreq = 0;
+  }
+}
+
+void clc_leave(int64_t t1) {
+  if (clc_cur.mute && clc_cur.enter_pending) {
+    /* a filtered-out call that recorded nothing */
+  } else if (clc_cur.poll_failed && clc_cur.enter_pending) {
+    poll_leave(t1);
+  } else {
+    prefix();
+    unsigned char b[16];
+    emit(K_LEAVE, t1, b, (size_t)(put_uv(b, (uint64_t)clc_cur.region) - b));
+    if (clc_cur.has_bytes) emit_attr(ATTR_BYTES, clc_cur.bytes);
+  }
+  clc_cur.bytes = 0;
+  clc_t = 1;
 }
 
 uint64_t clc_tsize(MPI_Datatype d) {
@@ -454,7 +606,14 @@ static void comm_put(MPI_Comm c, uint32_t pos, int size, int rank) {
   if (2 * (ncomm + 1) > ncomm_cap) comm_grow();
   uint64_t k = comm_key(c);
   clc_comm *s = comm_slot(k);
-  if (!s->key) ncomm++;
+  if (!s->key) {
+    ncomm++;
+  } else if (s->nbrs) { /* a handle MPI reused */
+    free(s->nbrs->in);
+    free(s->nbrs->out);
+    free(s->nbrs);
+  }
+  s->nbrs = NULL;
   s->key = k; s->pos = pos; s->size = size; s->rank = rank;
   last_comm = NULL;
 }
@@ -519,6 +678,12 @@ void clc_comm_forget(MPI_Comm c, int64_t t) {
   clc_comm *s = comm_slot(k);
   if (!s->key) return;
   clc_commev(K_COMM_DESTROY, t, s->pos);
+  if (s->nbrs) {
+    free(s->nbrs->in);
+    free(s->nbrs->out);
+    free(s->nbrs);
+    s->nbrs = NULL;
+  }
   /* backward-shift deletion for linear probing */
   size_t i = (size_t)(s - comms);
   comms[i].key = 0;
@@ -529,6 +694,77 @@ void clc_comm_forget(MPI_Comm c, int64_t t) {
     *comm_slot(e.key) = e;
   }
   last_comm = NULL;
+}
+
+/* make_nbrs finds the neighbours of a process topology in the order of
+ * the neighbourhood collectives' buffers (MPI-3.1, 7.6): per dimension of
+ * a Cartesian topology the neighbour in the negative, then in the
+ * positive direction; a graph's neighbours; a distributed graph's sources
+ * and destinations. */
+static clc_nbrs *make_nbrs(MPI_Comm c) {
+  clc_nbrs *nb = calloc(1, sizeof *nb);
+  if (!nb) return NULL;
+  int topo = MPI_UNDEFINED;
+  PMPI_Topo_test(c, &topo);
+  if (topo == MPI_CART) {
+    int nd = 0;
+    PMPI_Cartdim_get(c, &nd);
+    nb->nin = nb->nout = 2 * nd;
+    nb->in = malloc(sizeof(int) * (size_t)(2 * nd + 1));
+    nb->out = malloc(sizeof(int) * (size_t)(2 * nd + 1));
+    for (int d = 0; d < nd; d++) {
+      int lo = MPI_PROC_NULL, hi = MPI_PROC_NULL;
+      PMPI_Cart_shift(c, d, 1, &lo, &hi);
+      nb->in[2 * d] = nb->out[2 * d] = lo;
+      nb->in[2 * d + 1] = nb->out[2 * d + 1] = hi;
+    }
+  } else if (topo == MPI_GRAPH) {
+    int me = 0, n = 0;
+    PMPI_Comm_rank(c, &me);
+    PMPI_Graph_neighbors_count(c, me, &n);
+    nb->nin = nb->nout = n;
+    nb->in = malloc(sizeof(int) * (size_t)(n + 1));
+    nb->out = malloc(sizeof(int) * (size_t)(n + 1));
+    PMPI_Graph_neighbors(c, me, n, nb->in);
+    if (n > 0) memcpy(nb->out, nb->in, sizeof(int) * (size_t)n);
+  } else if (topo == MPI_DIST_GRAPH) {
+    int in = 0, out = 0, w = 0;
+    PMPI_Dist_graph_neighbors_count(c, &in, &out, &w);
+    nb->nin = in;
+    nb->nout = out;
+    nb->in = malloc(sizeof(int) * (size_t)(in + 1));
+    nb->out = malloc(sizeof(int) * (size_t)(out + 1));
+    int *wi = malloc(sizeof(int) * (size_t)(in + 1)), *wo = malloc(sizeof(int) * (size_t)(out + 1));
+    PMPI_Dist_graph_neighbors(c, in, nb->in, wi, out, nb->out, wo);
+    free(wi);
+    free(wo);
+  }
+  return nb;
+}
+
+const clc_nbrs *clc_comm_nbrs(MPI_Comm c) {
+  clc_comm *k = clc_comm_find(c);
+  if (!k) return NULL;
+  if (!k->nbrs) k->nbrs = make_nbrs(c);
+  return k->nbrs;
+}
+
+int clc_comm_n(MPI_Comm c) {
+  clc_comm *k = clc_comm_find(c);
+  if (k) return k->size;
+  int n = 0;
+  PMPI_Comm_size(c, &n);
+  return n;
+}
+
+int clc_nbr_in(MPI_Comm c) {
+  const clc_nbrs *nb = clc_comm_nbrs(c);
+  return nb ? nb->nin : 0;
+}
+
+int clc_nbr_out(MPI_Comm c) {
+  const clc_nbrs *nb = clc_comm_nbrs(c);
+  return nb ? nb->nout : 0;
 }
 
 /* --------------------------------------------------------------- requests */
@@ -563,12 +799,34 @@ clc_req *clc_req_add(MPI_Request r, int kind, uint32_t comm) {
   }
   uint64_t k = req_key(r);
   clc_req *q = req_slot(k);
-  if (!q->key) nreq++;
+  if (q->key && q->active && !q->persistent) {
+    /* MPI returned the handle of an outstanding request again: both MPIs
+     * hand out one shared, already completed request for operations that
+     * complete at once (non-blocking collectives on one member). Queue
+     * behind it: completions of the handle take them in call order. */
+    clc_req *x = calloc(1, sizeof *x);
+    if (!x) return NULL;
+    clc_req **p = &q->more;
+    while (*p) p = &(*p)->more;
+    *p = x;
+    q = x;
+  } else if (!q->key) {
+    nreq++;
+  } else { /* a handle MPI reused */
+    free(q->recv);
+    while (q->more) {
+      clc_req *x = q->more;
+      q->more = x->more;
+      free(x->recv);
+      free(x);
+    }
+  }
   memset(q, 0, sizeof *q);
   q->key = k;
   q->kind = kind;
   q->comm = comm;
   q->active = 1;
+  q->group = clc_region_group[clc_cur.region];
   q->id = clc_next_req_id();
   return q;
 }
@@ -580,6 +838,14 @@ clc_req *clc_req_find(MPI_Request r) {
 }
 
 void clc_req_del(clc_req *q) {
+  free(q->recv);
+  q->recv = NULL;
+  if (q->more) { /* the next request of the same handle moves up */
+    clc_req *x = q->more;
+    *q = *x;
+    free(x);
+    return;
+  }
   size_t i = (size_t)(q - reqs);
   reqs[i].key = 0;
   nreq--;
@@ -590,9 +856,28 @@ void clc_req_del(clc_req *q) {
   }
 }
 
+/* complete_nbr records the logical receives of a neighbourhood
+ * collective's request. */
+static void complete_nbr(clc_req *q, int64_t t) {
+  for (int i = 0; i < q->nrecv; i++)
+    clc_msg(K_IRECV, t, q->recv[i].src, q->comm, CLC_NBR_TAG, q->recv[i].bytes, q->recv[i].id);
+  free(q->recv);
+  q->recv = NULL;
+  q->nrecv = 0;
+}
+
 void clc_complete(MPI_Request r, MPI_Status *st, int64_t t) {
   clc_req *q = clc_req_find(r);
-  if (!q || !q->active) return;
+  if (!q) return;
+  if (!q->active) {
+    /* completed before (MPI_Request_get_status): forget it now */
+    if (!q->persistent) clc_req_del(q);
+    return;
+  }
+  /* a completion is recorded when the call that started the request was,
+   * whatever the group of the completing call */
+  int mute = clc_cur.mute;
+  clc_cur.mute = !clc_group_on(q->group);
   int cancelled = 0;
   if (st) PMPI_Test_cancelled(st, &cancelled);
   if (cancelled) {
@@ -612,35 +897,39 @@ void clc_complete(MPI_Request r, MPI_Status *st, int64_t t) {
     }
   } else if (q->kind == RQ_NBCOLL) {
     clc_collend(K_NBCOLL_COMPLETE, t, q->op, q->comm, (uint32_t)q->root1, q->bytes, q->rbytes, q->id);
+  } else if (q->kind == RQ_NBR) {
+    complete_nbr(q, t);
   }
+  clc_cur.mute = mute;
   if (q->persistent) q->active = 0;
   else clc_req_del(q);
 }
 
-void clc_tested(const MPI_Request *rs, int n, int64_t t) {
-  for (int i = 0; i < n; i++) {
-    clc_req *q = clc_req_find(rs[i]);
-    if (q && q->active) clc_reqev(K_REQUEST_TEST, t, q->id);
-  }
+/* clc_complete_keep records a completion seen by MPI_Request_get_status:
+ * the request stays allocated until a Wait, Test or Request_free. */
+void clc_complete_keep(MPI_Request r, MPI_Status *st, int64_t t) {
+  clc_req *q = clc_req_find(r);
+  if (!q || !q->active) return;
+  int persistent = q->persistent;
+  q->persistent = 1; /* keeps the entry */
+  clc_complete(r, st, t);
+  q = clc_req_find(r);
+  if (q) q->persistent = persistent;
 }
 
 /* ---------------------------------------------------------------- scratch */
 
 static MPI_Request *scr_reqs; static int scr_reqs_n;
 static MPI_Status *scr_st; static int scr_st_n;
-static int *scr_int; static int scr_int_n;
 
-MPI_Request *clc_scratch_reqs(int n) {
+const MPI_Request *clc_copy_reqs(const MPI_Request *r, int n) {
   if (n > scr_reqs_n) { free(scr_reqs); scr_reqs_n = n + 64; scr_reqs = malloc(sizeof *scr_reqs * (size_t)scr_reqs_n); }
+  if (n > 0) memcpy(scr_reqs, r, sizeof *r * (size_t)n);
   return scr_reqs;
 }
 MPI_Status *clc_scratch_status(int n) {
   if (n > scr_st_n) { free(scr_st); scr_st_n = n + 64; scr_st = malloc(sizeof *scr_st * (size_t)scr_st_n); }
   return scr_st;
-}
-int *clc_scratch_ints(int n) {
-  if (n > scr_int_n) { free(scr_int); scr_int_n = n + 64; scr_int = malloc(sizeof *scr_int * (size_t)scr_int_n); }
-  return scr_int;
 }
 
 /* ------------------------------------------------------ offset measurement */
@@ -823,6 +1112,10 @@ void clc_init(int64_t t_enter, int region) {
     long long v = atoll(b);
     if (v >= 4096 && v <= (64ll << 20)) buf_cap = (size_t)v;
   }
+  const char *gr = getenv("CLC_TRACE_GROUPS");
+  if (gr && *gr) clc_groups = (unsigned)strtoul(gr, NULL, 0) | (1u << G_ENV);
+  const char *po = getenv("CLC_TRACE_POLLS");
+  collapse_polls = !(po && !strcmp(po, "all"));
   const char *sy = getenv("CLC_TRACE_SYNC");
   sync_tree = sy && !strcmp(sy, "tree");
   const char *rounds = getenv("CLC_TRACE_SYNC_ROUNDS");
@@ -846,7 +1139,11 @@ void clc_init(int64_t t_enter, int region) {
   const char *e = getenv("CLC_TRACE_EMULATE");
   if (e && *e) {
     parse_emulate(e);
-    setup_emulate(hz_init, t_enter);
+    /* One base time for all ranks (rank 0's MPI_Init entry), so that ranks
+     * of one emulated node share exactly one clock. */
+    long long base = (long long)t_enter;
+    PMPI_Bcast(&base, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    setup_emulate(hz_init, (int64_t)base);
     have_truth = 1;
   }
 
@@ -1012,6 +1309,15 @@ static int write_manifest(const char *base, char **texts, int p, double hz, int 
     if (have_truth) { fprintf(f, ", \"emulate_clock\": "); json_str(f, emu.spec); }
     if (truth) fprintf(f, ", \"truth\": \"true times of ../events (real TSC, the reference clock)\"");
     fprintf(f, ", \"unknown_comm_events_rank0\": \"%llu\"", (unsigned long long)clc_unknown_comm);
+    const char *un = getenv("CLC_TRACE_UNRECORDED");
+    if (un && !strncmp(un, "list:", 5)) { fprintf(f, ", \"clc.unrecorded-mpi\": "); json_str(f, un + 5); }
+    static const char *const gnames[] = CLC_GROUP_NAMES;
+    fprintf(f, ", \"clc.mpi-groups\": \"");
+    for (int g = 0, first = 1; g < (int)(sizeof gnames / sizeof gnames[0]); g++)
+      if (g != G_SPAWN && clc_group_on(g)) { fprintf(f, "%s%s", first ? "" : ",", gnames[g]); first = 0; }
+    fprintf(f, "\", \"clc.polls\": \"%s\"", collapse_polls ? "collapse" : "all");
+    fprintf(f, ", \"clc.otf2-attributes\": ");
+    json_str(f, CLC_OTF2_ATTRIBUTES);
     fprintf(f, "},\n  \"nodes\": [");
     for (int k = 0; k < nnodes; k++) { fprintf(f, "%s{\"name\": ", k ? ", " : ""); json_str(f, nodes[k]); fputc('}', f); }
     fprintf(f, "],\n  \"regions\": [");
@@ -1047,6 +1353,7 @@ static int write_manifest(const char *base, char **texts, int p, double hz, int 
 }
 
 static void close_all(void) {
+  end_run();
   flush(&st_main);
   if (have_truth) flush(&st_truth);
   stop_writer();
@@ -1057,6 +1364,9 @@ static void close_all(void) {
 void clc_finalize(int64_t t_enter) {
   if (!traced) return;
   clc_t = 2;
+  end_run();
+  clc_cur.mute = 0;
+  clc_cur.enter_pending = 0;
   clc_region(K_ENTER, t_enter, R_MPI_Finalize);
   sync_offsets();
   clc_region(K_LEAVE, clc_now(), R_MPI_Finalize);
@@ -1149,4 +1459,8 @@ void clc_abort(void) {
   }
   for (int r = 0; r < clc_world_size; r++) free(texts[r]);
   free(texts);
+  const char *out = getenv("CLC_TRACE_OTF2_OUT");
+  if (out && *out)
+    warnf("MPI_Abort: the trace so far is in %s (native, incomplete); clc-trace converts it to OTF2 unless the launcher "
+          "kills it too, and then `clc-trace --convert %s` does", dir, out);
 }

@@ -1,0 +1,34 @@
+package otf
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/clc-tools/clc/trace"
+)
+
+// TestAttributeDefsFromProperty: the Attribute definitions given in the
+// property clc.otf2-attributes reach the archive, so the reference reader
+// names the attributes attached to events.
+func TestAttributeDefsFromProperty(t *testing.T) {
+	tr := &trace.Trace{Resolution: 1e9, Nodes: []trace.Node{{Name: "n"}}, Regions: []trace.Region{{Name: "MPI_Test"}},
+		Locations:  []*trace.Location{{ID: 0, Name: "rank 0"}},
+		Properties: map[string]string{PropAttributes: "0 uint64 clc::calls Calls in the run\n1 uint64 clc::bytes Bytes moved"}}
+	ev := &tr.Locations[0].Events
+	ev.AppendRegion(trace.KindEnter, 10, 0)
+	ev.AppendRegion(trace.KindLeave, 20, 0)
+	ev.AttachLast(trace.FormatOTF2, []byte{1, 1, 0, 4, 2, 0xe8, 0x03}) // clc::calls = 1000
+	dir := filepath.Join(t.TempDir(), "a")
+	if err := WriteTrace(dir, tr, nil); err != nil {
+		t.Fatal(err)
+	}
+	out := otf2Print(t, filepath.Join(dir, "traces.otf2"))
+	if !strings.Contains(out, "clc::calls") || !strings.Contains(out, "1000") {
+		t.Errorf("otf2-print does not show attribute clc::calls = 1000:\n%s", out)
+	}
+	tr.Properties[PropAttributes] = "0 complex x"
+	if err := WriteTrace(filepath.Join(t.TempDir(), "b"), tr, nil); err == nil || !strings.Contains(err.Error(), "unknown attribute type") {
+		t.Errorf("a bad definition gives %v", err)
+	}
+}
