@@ -29,10 +29,10 @@ const (
 	FormatPerfetto Format = "perfetto"
 )
 
-// ParseFormat parses a --format value; "" means the input's.
+// ParseFormat parses a --format value; "" and "input" mean the input's.
 func ParseFormat(s string) (Format, error) {
 	switch strings.ToLower(s) {
-	case "":
+	case "", "input":
 		return "", nil
 	case "native", "clc":
 		return FormatNative, nil
@@ -41,7 +41,7 @@ func ParseFormat(s string) (Format, error) {
 	case "perfetto", "chrome":
 		return FormatPerfetto, nil
 	}
-	return "", fmt.Errorf("unknown format %q (want otf2, native or perfetto)", s)
+	return "", fmt.Errorf("unknown format %q (want otf2, native, input or perfetto)", s)
 }
 
 // Input is an opened input trace.

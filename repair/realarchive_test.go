@@ -6,11 +6,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"regexp"
+	"strings"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/clc-tools/clc/clc"
+	"github.com/clc-tools/clc/otf"
 )
 
 // Every real OTF2 archive of testdata passes through clc-correct's pipeline
@@ -56,4 +59,42 @@ func TestRealArchivesThroughRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The report says what the reader found odd (EZTrace's archive announces
+// wrong event counts and defines things twice), and counts the collectives
+// on one-member communicators (sst-macro's COMM_SELF) instead of dropping
+// them without a word (issue 13).
+func TestReportWarningsAndSelfCollectives(t *testing.T) {
+	rep, err := Run(context.Background(), "../testdata/otf2/eztrace-mpi-openmp", Options{Check: true, Params: clc.DefaultParams()})
+	require.NoError(t, err)
+	require.NotEmpty(t, rep.Warnings)
+	a, err := otf.Open("../testdata/otf2/eztrace-mpi-openmp")
+	require.NoError(t, err)
+	_, err = a.Read(nil)
+	require.NoError(t, err)
+	require.Len(t, rep.Warnings, len(a.Warnings()))
+
+	rep, err = Run(context.Background(), "../testdata/otf2/sst-macro-scorep2", Options{Check: true, Params: clc.DefaultParams()})
+	require.NoError(t, err)
+	// The reference reader's count: collectives on communicators whose
+	// group is of type COMM_SELF, as otf2-print -A shows them.
+	out, err := exec.Command("otf2-print", "-A", "../testdata/otf2/sst-macro-scorep2/traces.otf2").Output()
+	require.NoError(t, err)
+	groupRE := regexp.MustCompile(`^GROUP +(\d+) .*Type: COMM_SELF`)
+	commRE := regexp.MustCompile(`^COMM +(\d+) .*Group: "[^"]*" <(\d+)>`)
+	endRE := regexp.MustCompile(`^MPI_COLLECTIVE_END +\d+ .*Communicator: "[^"]*" <(\d+)>`)
+	groups, comms := map[string]bool{}, map[string]bool{}
+	var want int64
+	for _, l := range strings.Split(string(out), "\n") {
+		if m := groupRE.FindStringSubmatch(l); m != nil {
+			groups[m[1]] = true
+		} else if m := commRE.FindStringSubmatch(l); m != nil && groups[m[2]] {
+			comms[m[1]] = true
+		} else if m := endRE.FindStringSubmatch(l); m != nil && comms[m[1]] {
+			want++
+		}
+	}
+	require.Positive(t, want)
+	require.Equal(t, want, rep.Messages.CollectiveSingle)
 }

@@ -314,8 +314,22 @@ func (p *pipeline) read(ctx context.Context) error {
 		rep.Notes = append(rep.Notes, "streams cut short at locations "+s)
 		rep.Truncated = true
 	}
+	if s := tr.Properties[PropUnrecordedMPI]; s != "" && s != "none" {
+		rep.UnrecordedMPI = strings.Split(s, ",")
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the tracer did not record %d communicating MPI functions the program uses (messages through them are missing): %s", len(rep.UnrecordedMPI), s))
+	}
+	if in.archive != nil {
+		for _, w := range in.archive.Warnings() {
+			rep.Warnings = append(rep.Warnings, w.String())
+		}
+	}
 	return nil
 }
+
+// PropUnrecordedMPI is the trace property in which clc-trace lists,
+// comma-separated, the communicating MPI functions the program imports and
+// the tracer does not record.
+const PropUnrecordedMPI = "clc.unrecorded-mpi"
 
 func (p *pipeline) presync(ctx context.Context) error {
 	tr := p.tr
@@ -366,7 +380,7 @@ func (p *pipeline) match(ctx context.Context) error {
 		}
 	}
 	p.rep.Messages = MessagesReport{P2P: g.Messages, CollectiveLogical: g.LogicalMessages,
-		CollectiveInstances: mpiInstances(g), AlltoallvIgnored: g.Ignored, Shared: sharedRelations(g)}
+		CollectiveInstances: mpiInstances(g), AlltoallvIgnored: g.Ignored, CollectiveSingle: g.Single, Shared: sharedRelations(g)}
 	p.k = p.opts.Params.InTicks(p.tr.Resolution)
 	p.before = measure.ClockCondition(p.times, g, p.node, p.k.Lat, p.np)
 	p.rep.Before = violationReport(p.before, p.tr.Resolution)

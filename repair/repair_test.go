@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+	"bytes"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -415,4 +416,19 @@ func TestHugeTimesRefused(t *testing.T) {
 	require.NoError(t, native.WriteDir(dir, tr, nil))
 	_, err := Run(context.Background(), dir, Options{Check: true, Params: clc.DefaultParams()})
 	require.ErrorContains(t, err, "location 0, event 0")
+}
+
+// The functions clc-trace could not record reach the report (issue 10:
+// nothing lost silently).
+func TestReportListsUnrecordedFunctions(t *testing.T) {
+	dir, rec := smallTrace(t)
+	rec.Properties = map[string]string{PropUnrecordedMPI: "MPI_Comm_spawn,MPI_Put"}
+	require.NoError(t, os.RemoveAll(dir))
+	require.NoError(t, native.WriteDir(dir, rec, nil))
+	rep, err := Run(context.Background(), dir, Options{Check: true, Params: clc.DefaultParams()})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"MPI_Comm_spawn", "MPI_Put"}, rep.UnrecordedMPI)
+	var b bytes.Buffer
+	rep.WriteText(&b)
+	assert.Contains(t, b.String(), "MPI_Comm_spawn, MPI_Put")
 }

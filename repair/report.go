@@ -34,6 +34,14 @@ type Report struct {
 	Events        int64    `json:"events"`
 	Truncated     bool     `json:"truncated"`
 	Notes         []string `json:"notes,omitempty"`
+	// Warnings are what the input reader found odd but read anyway (as
+	// the reference reader does): duplicate definitions, announced event
+	// counts that the files contradict, …
+	Warnings []string `json:"warnings,omitempty"`
+	// UnrecordedMPI lists the communicating MPI functions the program
+	// imported that the tracer did not record (clc-trace): messages
+	// through them are missing from the trace.
+	UnrecordedMPI []string `json:"unrecorded_mpi,omitempty"`
 
 	Params   ParamsReport    `json:"parameters"`
 	Presync  PresyncReport   `json:"presync"`
@@ -86,6 +94,9 @@ type MessagesReport struct {
 	// AlltoallvIgnored counts ALLTOALLV/W instances kept internal
 	// (--alltoallv=ignore).
 	AlltoallvIgnored int64 `json:"alltoallv_ignored"`
+	// CollectiveSingle counts collective instances on one-member
+	// communicators (MPI_COMM_SELF and the like), kept internal.
+	CollectiveSingle int64 `json:"collective_single"`
 	// Shared counts the shared-memory relations between threads by kind
 	// (hybrid traces only).
 	Shared map[string]int64 `json:"shared_memory,omitempty"`
@@ -300,7 +311,20 @@ func (r *Report) WriteText(w io.Writer) {
 	if r.Messages.AlltoallvIgnored > 0 {
 		p(" (%d ALLTOALLV/W kept internal, --alltoallv=ignore)", r.Messages.AlltoallvIgnored)
 	}
+	if r.Messages.CollectiveSingle > 0 {
+		p(" (%d on one-member communicators such as MPI_COMM_SELF: internal)", r.Messages.CollectiveSingle)
+	}
 	p("\n")
+	if len(r.UnrecordedMPI) > 0 {
+		p("  not recorded by the tracer (messages through them are missing): %s\n", strings.Join(r.UnrecordedMPI, ", "))
+	}
+	for i, w := range r.Warnings {
+		if i == 5 {
+			p("  … %d warnings in all (see --report)\n", len(r.Warnings))
+			break
+		}
+		p("  warning: %s\n", w)
+	}
 	p("  pre-synchronisation: %s, %d locations had clock offsets\n", r.Presync.Method, r.Presync.Locations)
 	for _, n := range r.Notes {
 		p("  note: %s\n", n)

@@ -169,6 +169,10 @@ type Graph struct {
 	// Ignored counts the ALLTOALLV/W instances kept internal by
 	// AlltoallvIgnore: the trace cannot tell which members exchanged data.
 	Ignored int64
+	// Single counts the collective instances on one-member communicators
+	// (MPI_COMM_SELF and the like): a process exchanges nothing with
+	// itself, so they are internal.
+	Single int64
 	// Sync counts the shared-memory relations by kind: (sender, receiver)
 	// pairs of events on distinct locations. LogicalMessages leaves them
 	// out.

@@ -584,6 +584,7 @@ func buildInstances(t *trace.Trace, scans []locScan, g *Graph, o *MatchOptions) 
 		parts   []Part
 		issues  Issues
 		ignored int64
+		single  int64
 		// (location, coll record, local instance, local part) to patch
 		// after numbering
 		refs [][4]int32
@@ -629,7 +630,11 @@ func buildInstances(t *trace.Trace, scans []locScan, g *Graph, o *MatchOptions) 
 					consistent = false
 				}
 			}
-			if !consistent || len(members) < 2 {
+			if !consistent {
+				continue
+			}
+			if len(members) < 2 {
+				out.single++
 				continue
 			}
 			class := classify(first.op, o.Alltoallv)
@@ -669,6 +674,7 @@ func buildInstances(t *trace.Trace, scans []locScan, g *Graph, o *MatchOptions) 
 		}
 		g.Issues.Merge(&out.issues)
 		g.Ignored += out.ignored
+		g.Single += out.single
 	}
 	for ii := range g.Instances {
 		in := &g.Instances[ii]

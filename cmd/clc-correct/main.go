@@ -140,7 +140,7 @@ dependencies or was truncated (the corrected output is still written).`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opts.Output, "output", "o", "", "output directory (must not exist, or be empty; see --force)")
-	f.StringVar(&fl.format, "format", "", "output format: otf2, native (default: the input's) or perfetto (OUTDIR/trace.json.gz, a Chrome trace-event file for ui.perfetto.dev; see --perfetto-*)")
+	f.StringVar(&fl.format, "format", "otf2", "output format: otf2 (what Vampir, ViTE and every OTF2 reader open), native (clc's own, smaller), input (the input's) or perfetto (OUTDIR/trace.json.gz, a Chrome trace-event file for ui.perfetto.dev; see --perfetto-*)")
 	f.StringVar(&opts.Report, "report", "", "also write the report as JSON to this file (docs/report.md)")
 	f.StringVar(&opts.HTML, "html", "", "also write the report as one self-contained HTML page with plots to this file (works with --check; docs/report.md)")
 	f.Int64Var(&opts.Perfetto.MaxEvents, "perfetto-max-events", perfetto.DefaultMaxEvents, "with --format perfetto: most slices written; above it only a window of time from the start is written, and a note says so (-1: no limit)")

@@ -27,7 +27,7 @@ const simTrace = "../../testdata/sim-16"
 func TestCorrectsShippedTrace(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "fixed")
 	rep := filepath.Join(t.TempDir(), "r.json")
-	require.Equal(t, exitOK, run(context.Background(), []string{simTrace, "-o", out, "--report", rep, "-q"}, io.Discard, io.Discard))
+	require.Equal(t, exitOK, run(context.Background(), []string{simTrace, "-o", out, "--report", rep, "-q", "--format", "native"}, io.Discard, io.Discard))
 	var r map[string]any
 	b, err := os.ReadFile(rep)
 	require.NoError(t, err)
@@ -38,6 +38,25 @@ func TestCorrectsShippedTrace(t *testing.T) {
 	assert.Zero(t, after)
 	assert.NotNil(t, r["accuracy"], "the shipped trace has truth/")
 	assert.True(t, native.IsDir(out))
+}
+
+// clc-correct writes OTF2 by default whatever it reads, so that record →
+// correct → view works with any OTF2 viewer; --format input keeps the
+// input's format.
+func TestWritesOTF2ByDefault(t *testing.T) {
+	d := t.TempDir()
+	out := filepath.Join(d, "fixed")
+	require.Equal(t, exitOK, run(context.Background(), []string{simTrace, "-o", out, "-q"}, io.Discard, io.Discard))
+	a, err := otf.Open(filepath.Join(out, "traces.otf2"))
+	require.NoError(t, err)
+	tr, err := a.Read(nil)
+	require.NoError(t, err)
+	orig, err := native.ReadDir(simTrace, nil)
+	require.NoError(t, err)
+	require.Equal(t, orig.NumEvents(), tr.NumEvents())
+	same := filepath.Join(d, "same")
+	require.Equal(t, exitOK, run(context.Background(), []string{simTrace, "-o", same, "-q", "--format", "input"}, io.Discard, io.Discard))
+	assert.True(t, native.IsDir(same))
 }
 
 func TestCheckWritesNothing(t *testing.T) {
@@ -90,7 +109,8 @@ func TestStrict(t *testing.T) {
 	assert.Equal(t, exitOK, run(context.Background(), []string{in, "-o", out, "-q"}, io.Discard, io.Discard))
 	out2 := filepath.Join(t.TempDir(), "out")
 	assert.Equal(t, exitInconsistent, run(context.Background(), []string{in, "-o", out2, "-q", "--strict"}, io.Discard, io.Discard))
-	assert.True(t, native.IsDir(out2), "the output is written even with --strict")
+	_, err = os.Stat(filepath.Join(out2, "traces.otf2"))
+	assert.NoError(t, err, "the output is written even with --strict (OTF2 by default)")
 }
 
 // Converting to OTF2 writes an archive that the reference reader accepts.

@@ -129,7 +129,7 @@ func TestOutputPathsAreCheckedBeforeAnythingIsWritten(t *testing.T) {
 func TestReportAndProfileLandWithTheOutput(t *testing.T) {
 	d := t.TempDir()
 	out, rep, prof := filepath.Join(d, "out"), filepath.Join(d, "r.json"), filepath.Join(d, "cpu.pprof")
-	code, msg := runErr(simTrace, "-o", out, "--report", rep, "--cpuprofile", prof, "-q")
+	code, msg := runErr(simTrace, "-o", out, "--report", rep, "--cpuprofile", prof, "-q", "--format", "native")
 	require.Equal(t, exitOK, code, msg)
 	for _, f := range []string{rep, prof} {
 		st, err := os.Stat(f)
