@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
-	"slices"
 
 	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/measure"

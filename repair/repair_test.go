@@ -1,6 +1,7 @@
 package repair
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -12,7 +13,6 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-	"bytes"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
