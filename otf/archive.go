@@ -151,14 +151,14 @@ func (a *Archive) NumEvents() int64 {
 
 // ReadOptions control Read. The zero value (or nil) is fine.
 type ReadOptions struct {
-	// Workers is the number of location files read at once; 0 means
+	// Parallel is the number of location files read at once; 0 means
 	// GOMAXPROCS.
-	Workers int
+	Parallel int
 }
 
-func (o *ReadOptions) workers() int {
-	if o != nil && o.Workers > 0 {
-		return o.Workers
+func (o *ReadOptions) parallel() int {
+	if o != nil && o.Parallel > 0 {
+		return o.Parallel
 	}
 	return runtime.GOMAXPROCS(0)
 }
@@ -430,7 +430,7 @@ func (a *Archive) read(opt *ReadOptions, needs func(defs *trace.Trace) func(trac
 		keep = needs(t)
 		times = make([][]int64, len(t.Locations))
 	}
-	w := opt.workers()
+	w := opt.parallel()
 	type bufs struct{ evt, def []byte }
 	pool := make(chan *bufs, w)
 	for i := 0; i < w; i++ {

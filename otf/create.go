@@ -955,7 +955,7 @@ func WriteTrace(dir string, t *trace.Trace, opt *WriteOptions) error {
 		return err
 	}
 	var eg errgroup.Group
-	eg.SetLimit(w.opt.workers())
+	eg.SetLimit(w.opt.parallel())
 	for li, l := range t.Locations {
 		eg.Go(func() error { return w.Append(li, &l.Events) })
 	}

@@ -21,9 +21,9 @@ import (
 // WriteOptions control Rewrite, Create and WriteTrace. The zero value (or
 // nil) is fine.
 type WriteOptions struct {
-	// Workers is the number of location files written at once; 0 means
+	// Parallel is the number of location files written at once; 0 means
 	// GOMAXPROCS.
-	Workers int
+	Parallel int
 	// KeepClockOffsets keeps the source's ClockOffset definitions in
 	// Rewrite. By default they are dropped, because the corrected times
 	// have the offsets folded in: a reader would apply them a second time.
@@ -43,9 +43,9 @@ type WriteOptions struct {
 	memBudget uint64
 }
 
-func (o *WriteOptions) workers() int {
-	if o != nil && o.Workers > 0 {
-		return o.Workers
+func (o *WriteOptions) parallel() int {
+	if o != nil && o.Parallel > 0 {
+		return o.Parallel
 	}
 	return runtime.GOMAXPROCS(0)
 }
@@ -214,7 +214,7 @@ func (a *Archive) RewriteTimes(dir string, times [][]int64, opt *WriteOptions) e
 	if err := os.Mkdir(filepath.Join(tmp, outName), 0o777); err != nil {
 		return fmt.Errorf("otf2: %w", err)
 	}
-	w := opt.workers()
+	w := opt.parallel()
 	ranges := make([]timeRange, len(g.locations))
 	type bufs struct{ in, out []byte }
 	pool := make(chan *bufs, w)

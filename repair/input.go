@@ -92,7 +92,7 @@ func (in *Input) Read(ctx context.Context, parallel int) (*trace.Trace, error) {
 	case FormatNative:
 		return native.ReadDir(in.Path, &native.ReadOptions{Parallel: parallel})
 	case FormatOTF2:
-		return in.archive.Read(&otf.ReadOptions{Workers: parallel})
+		return in.archive.Read(&otf.ReadOptions{Parallel: parallel})
 	}
 	return nil, fmt.Errorf("input %s: unknown format %q", in.Path, in.Format)
 }
@@ -106,7 +106,7 @@ func (in *Input) ReadSelected(ctx context.Context, parallel int) (*trace.Trace, 
 	case FormatNative:
 		return native.ReadSelected(in.Path, &native.ReadOptions{Parallel: parallel}, replay.Needs)
 	case FormatOTF2:
-		return in.archive.ReadSelected(&otf.ReadOptions{Workers: parallel}, replay.Needs)
+		return in.archive.ReadSelected(&otf.ReadOptions{Parallel: parallel}, replay.Needs)
 	}
 	return nil, nil, fmt.Errorf("input %s: unknown format %q", in.Path, in.Format)
 }

@@ -473,7 +473,7 @@ func (p *pipeline) write(ctx context.Context) error {
 	case p.whole:
 		err = writeTrace(ctx, in, p.tr, dir, p.outFmt, p.np)
 	case in.Format == FormatOTF2:
-		err = in.archive.RewriteTimes(dir, p.times, &otf.WriteOptions{Workers: p.np})
+		err = in.archive.RewriteTimes(dir, p.times, &otf.WriteOptions{Parallel: p.np})
 	case in.Format == FormatNative:
 		err = native.RewriteTimes(ctx, dir, in.Path, p.times, p.tr.Properties, &native.WriteOptions{Codec: native.CodecZstd, Parallel: p.np})
 	default:
@@ -585,9 +585,9 @@ func writeTrace(ctx context.Context, in *Input, tr *trace.Trace, dir string, f F
 	case f == FormatNative:
 		return native.WriteDir(dir, tr, &native.WriteOptions{Codec: native.CodecZstd, Parallel: np})
 	case f == FormatOTF2 && in.Format == FormatOTF2:
-		return in.archive.Rewrite(dir, tr, &otf.WriteOptions{Workers: np})
+		return in.archive.Rewrite(dir, tr, &otf.WriteOptions{Parallel: np})
 	case f == FormatOTF2:
-		return otf.WriteTrace(dir, tr, &otf.WriteOptions{Workers: np, Creator: "clc-correct"})
+		return otf.WriteTrace(dir, tr, &otf.WriteOptions{Parallel: np, Creator: "clc-correct"})
 	}
 	return fmt.Errorf("unknown output format %q", f)
 }
