@@ -445,14 +445,42 @@ func (a *Archive) rewriteEvents(tmp string, li int, times []int64, in, out *[]by
 		cr := newChunkReader(name, src, cs, *in)
 		defer func() { *in = cr.buf }()
 		s := newScanner(cr, true)
+		// The fast path (patch.go): chunks copied with their times patched,
+		// as long as each keeps its TIMESTAMP grouping; from the first that
+		// does not, the records are written anew.
+		var ps patchState
+		var written int64
+		for !ps.end {
+			if err := cr.load(); err != nil {
+				if err == io.EOF {
+					return tr, cr.errf(cr.next, "file ends without END_OF_FILE")
+				}
+				return tr, err
+			}
+			if !patchChunk(cr, times, &ps, &tr) {
+				s.started, s.p, s.nextEvent = true, chunkHeaderLen, uint64(ps.done)+1
+				break
+			}
+			if _, err := dst.Write(cr.buf); err != nil {
+				return tr, err
+			}
+			written += int64(len(cr.buf))
+		}
+		if ps.end {
+			if ps.done != len(times) {
+				return tr, &FormatError{File: name, Offset: cr.next, Err: fmt.Errorf("%w: %d events, but the corrected trace has %d", ErrFormat, ps.done, len(times))}
+			}
+			*out = (*out)[:0]
+			return tr, dst.Close()
+		}
 		var (
 			rec     record
-			srcTime uint64
+			srcTime = ps.srcTime
 			attr    []byte
 			hasAttr bool
-			i       int
+			i       = ps.done
 			scratch []byte
-			last    int64
+			last    = ps.last
 		)
 		// order refuses a time that is negative or before its
 		// predecessor's (OTF2 times are unsigned, and readers expect them
@@ -507,6 +535,7 @@ func (a *Archive) rewriteEvents(tmp string, li int, times []int64, in, out *[]by
 			if cw == nil {
 				be = s.c.be
 				cw = newChunkWriter(name, dst, cs, be, true, *out)
+				cw.continueAt(uint64(i)+1, written)
 			} else if s.c.be != be {
 				return tr, &FormatError{File: name, Offset: s.c.off + 1, Err: fmt.Errorf("%w: chunk %d changes the byte order", ErrFormat, s.c.index)}
 			}

@@ -76,6 +76,22 @@ func TestRewriteMovedEvents(t *testing.T) {
 	for i := 1; i < len(ts1); i += 3 {
 		ts1[i] = ts1[i-1]
 	}
+	// Location 2: every event 1,000 ticks later (its chunks are copied with
+	// their TIMESTAMPs patched). Location 3: the same, and from its second
+	// half on shared TIMESTAMP records split (its first chunks are patched,
+	// the rest written anew).
+	ts2 := tr.Locations[2].Events.Time
+	for i := range ts2 {
+		ts2[i] += 1000
+	}
+	ts3 := tr.Locations[3].Events.Time
+	shift = 1000
+	for i := range ts3 {
+		if i > len(ts3)/2 && orig[3][i] == orig[3][i-1] {
+			shift++
+		}
+		ts3[i] = orig[3][i] + shift
+	}
 	out := filepath.Join(t.TempDir(), "moved")
 	require.NoError(t, a.Rewrite(out, tr, nil))
 	checkOTF2(t, filepath.Join(out, "traces.otf2"))

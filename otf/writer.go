@@ -38,6 +38,14 @@ func newChunkWriter(name string, w io.Writer, size int, be, events bool, buf []b
 	return c
 }
 
+// continueAt makes a new writer go on after chunks written otherwise: its
+// first event is event number next, and written bytes precede its first
+// chunk in the file.
+func (c *chunkWriter) continueAt(next uint64, written int64) {
+	c.next, c.first = next, next
+	c.chunkOff, c.bytes = written, written
+}
+
 func (c *chunkWriter) startChunk() {
 	c.buf = c.buf[:0]
 	c.buf = append(c.buf, recChunkHeader, markLittle)
