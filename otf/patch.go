@@ -52,7 +52,7 @@ func patchChunk(c *chunkReader, times []int64, st *patchState, tr *timeRange) bo
 	i := st.done
 	lastT := st.last
 	srcTime := st.srcTime
-	group := -1   // patch index of the open TIMESTAMP group, -1: none in this chunk yet
+	group := -1 // patch index of the open TIMESTAMP group, -1: none in this chunk yet
 	var groupT int64
 	groupUsed := false
 	p := chunkHeaderLen
