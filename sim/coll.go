@@ -196,11 +196,15 @@ func (e *engine) collective(ci int, op trace.CollOp) {
 			}
 		}
 	}
+	multi := e.node(int(mem[0])) != e.node(int(mem[len(mem)-1]))
 	for i, loc := range mem {
 		r := int(loc)
 		d := dep[i]
 		if d != none {
 			d += e.xfer(recv[i]) + e.expJitter()
+			if multi {
+				d += e.congestion(d)
+			}
 		}
 		t := e.at(r, d)
 		e.cur[r].AppendColl(trace.KindCollEnd, t, trace.Collective{
@@ -258,7 +262,7 @@ func (e *engine) measureOffset(which int) func(r int, release int64) {
 		if r == 0 {
 			o = trace.ClockOffset{Time: t} // the reference against itself
 		} else {
-			o, t = e.clk.measure(e.crng, n, t, e.lat(r, 0), e.turn, e.noise, e.cfg.OffsetRounds)
+			o, t = e.clk.measure(e.crng, n, t, e.lat(r, 0), e.lat(0, r), e.turn, e.noise, e.cfg.OffsetRounds)
 		}
 		e.offsets[2*r+which] = o
 		e.now[r] = t

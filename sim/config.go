@@ -83,6 +83,52 @@ type Config struct {
 	// exit, task creation → start, …).
 	ThreadLatency time.Duration
 
+	// What real clusters do to clocks and messages besides offset, drift
+	// and one wander (docs/sim.md, "Harder clocks and networks"). All are
+	// off in DefaultConfig; their JSON fields are omitted when off, so the
+	// default traces stay byte for byte what they were.
+
+	// ClockNoise is the largest amplitude of a multi-scale wander: value
+	// noise in octaves whose periods double from NoisePeriodMin up to
+	// NoisePeriodMax, each octave's amplitude proportional to the square
+	// root of its period (like a random walk), all adding up to at most
+	// ClockNoise. 0: none.
+	ClockNoise     time.Duration `json:",omitempty"`
+	NoisePeriodMin time.Duration `json:",omitempty"`
+	NoisePeriodMax time.Duration `json:",omitempty"`
+	// ClockJumpEvery is the mean time between clock jumps (NTP steps) of
+	// each node but node 0; 0: none. A jump's size is uniform in
+	// [ClockJumpSize/4, ClockJumpSize], its sign random. A forward jump
+	// is a step; a backward one is a fast slew (the clock runs at 3/4
+	// speed for 4 times the jump) so that readings never decrease, as
+	// trace formats require.
+	ClockJumpEvery time.Duration `json:",omitempty"`
+	ClockJumpSize  time.Duration `json:",omitempty"`
+	// LatencyAsymmetry makes inter-node latencies depend on the direction:
+	// each node gets a send and a receive delay, uniform in
+	// [0, LatencyAsymmetry·LatencyInter], added to every inter-node
+	// message it sends or receives (and to the offset ping-pongs), so
+	// that a→b and b→a differ. The minimum latency stays LatencyInter.
+	LatencyAsymmetry float64 `json:",omitempty"`
+	// Congestion is the share of time (in phases of CongestionPeriod) in
+	// which the network is congested: every inter-node message, and every
+	// collective, sent in such a phase takes an extra delay of
+	// CongestionDelay·(1/2 + an exponential of mean 1). 0: never.
+	Congestion       float64       `json:",omitempty"`
+	CongestionDelay  time.Duration `json:",omitempty"`
+	CongestionPeriod time.Duration `json:",omitempty"`
+	// SilenceLength is the duration of the "silence" pattern: every rank
+	// computes that long without communicating (I/O, a serial phase).
+	SilenceLength time.Duration `json:",omitempty"`
+	// OffsetRecords says which offset measurements are recorded: "" or
+	// "both" (at MPI_Init and MPI_Finalize), "init", "finalize" or
+	// "none". The ping-pongs take place either way (the truth does not
+	// change).
+	OffsetRecords string `json:",omitempty"`
+	// OffsetMissing is the probability that a rank other than 0 records
+	// no offset measurement at all (a failed measurement).
+	OffsetMissing float64 `json:",omitempty"`
+
 	// Resolution is the timer resolution in ticks per second.
 	Resolution uint64
 	// Seed makes the run reproducible: the same Config gives the same trace.
@@ -135,11 +181,12 @@ func DefaultConfig() Config {
 // OffsetNoise is 0 too.
 func (c *Config) PerfectClocks() {
 	c.ClockOffset, c.ClockDrift, c.ClockWander = 0, 0, 0
+	c.ClockNoise, c.ClockJumpEvery = 0, 0
 }
 
 // patternKinds are the names Patterns may use, besides the collective
 // operations' names.
-var patternKinds = []string{"ring", "halo", "pairs", "master", "coll", "subcoll"}
+var patternKinds = []string{"ring", "halo", "pairs", "master", "coll", "subcoll", "silence"}
 
 // collPatternOps are the collective operations a single-op pattern may name
 // (trace.CollOp.String(): "barrier", "bcast", … "reduce_scatter_block"), in
@@ -157,7 +204,8 @@ var collPatternOps = []trace.CollOp{
 // Waitsome), "pairs" (random pairs, Sendrecv or Send/Recv), "master"
 // (master–worker with ANY_SOURCE), "coll" (one world collective per step,
 // rotating through every operation), "subcoll" (the same on the row or
-// column communicators of MPI_Comm_split), and one name per collective
+// column communicators of MPI_Comm_split), "silence" (every rank computes
+// for Config.SilenceLength, no messages), and one name per collective
 // operation ("barrier", "bcast", …) for that operation on the world
 // communicator.
 func PatternNames() []string {
@@ -211,6 +259,9 @@ func (c *Config) Validate() error {
 	case c.ClockWander > 0 && c.WanderPeriod <= 0:
 		return fmt.Errorf("wander period %v: must be positive when the wander is on", c.WanderPeriod)
 	}
+	if err := c.validateHarder(); err != nil {
+		return err
+	}
 	for _, d := range []struct {
 		name string
 		v    time.Duration
@@ -219,6 +270,10 @@ func (c *Config) Validate() error {
 		{"jitter", c.Jitter}, {"send overhead", c.SendOverhead}, {"call overhead", c.CallOverhead},
 		{"compute", c.Compute}, {"launch skew", c.LaunchSkew}, {"clock offset", c.ClockOffset},
 		{"clock wander", c.ClockWander}, {"offset noise", c.OffsetNoise}, {"thread latency", c.ThreadLatency},
+		{"clock noise", c.ClockNoise}, {"noise period min", c.NoisePeriodMin}, {"noise period max", c.NoisePeriodMax},
+		{"clock jump interval", c.ClockJumpEvery}, {"clock jump size", c.ClockJumpSize},
+		{"congestion delay", c.CongestionDelay}, {"congestion period", c.CongestionPeriod},
+		{"silence length", c.SilenceLength},
 	} {
 		if d.v < 0 {
 			return fmt.Errorf("%s %v: negative", d.name, d.v)
@@ -239,6 +294,7 @@ func (c *Config) Validate() error {
 		// Shortest period is WanderPeriod·2^-1.5; amplitudes add up to ClockWander.
 		slope += 2 * math.Pi * c.ClockWander.Seconds() / (c.WanderPeriod.Seconds() * math.Pow(2, -1.5))
 	}
+	slope += c.noiseSlope()
 	if slope >= 0.5 {
 		return fmt.Errorf("clock drift %g ppm with wander %v over period %v makes the clock rate deviate by up to %.3g: must stay under 0.5", c.ClockDrift, c.ClockWander, c.WanderPeriod, slope)
 	}

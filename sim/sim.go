@@ -100,7 +100,7 @@ func Run(cfg Config, rec, truth trace.Sink) error {
 	defs := rec.Defs()
 	for loc, l := range defs.Locations {
 		r := e.rankOf(loc) // a rank's threads have its measurements, as in Score-P
-		l.Offsets = append(l.Offsets[:0], e.offsets[2*r], e.offsets[2*r+1])
+		l.Offsets = e.recordedOffsets(l.Offsets[:0], r)
 	}
 	return nil
 }
@@ -136,7 +136,8 @@ type engine struct {
 	nextReq []uint64
 	offsets []trace.ClockOffset // 2 per rank: at MPI_Init, at MPI_Finalize
 
-	tr maxTracker
+	tr  maxTracker
+	net network
 	// scratch
 	arr     []int64
 	u32     []uint32
@@ -217,7 +218,8 @@ func newEngine(cfg Config) *engine {
 		}
 	}
 	e.cur = e.bufs[0]
-	e.tr.init(nodes)
+	e.net = newNetwork(&cfg, nodes)
+	e.tr.init(nodes, e.net.sendX, e.net.recvX)
 	e.hy = newHybridSim(&cfg)
 	return e
 }
@@ -280,6 +282,8 @@ func (e *engine) runPattern(p string) {
 		e.pairs()
 	case "master":
 		e.master()
+	case "silence":
+		e.silence()
 	case "coll":
 		op := collPatternOps[e.collSeq%len(collPatternOps)]
 		e.collSeq++
@@ -308,13 +312,6 @@ func (e *engine) runPattern(p string) {
 // node returns the node of location r (a rank, or one of its threads).
 func (e *engine) node(r int) int32 { return int32(e.rankOf(r) / e.rpn) }
 
-func (e *engine) lat(a, b int) int64 {
-	if a/e.rpn == b/e.rpn {
-		return e.latIntra
-	}
-	return e.latInter
-}
-
 // gap is the time between two consecutive events of a rank inside a call.
 func (e *engine) gap() int64 {
 	if e.call == 0 {
@@ -331,11 +328,6 @@ func (e *engine) expJitter() int64 {
 }
 
 func (e *engine) xfer(bytes uint64) int64 { return int64(float64(bytes) * e.tpb) }
-
-// delay is the time a message of the given size takes from a to b.
-func (e *engine) delay(a, b int, bytes uint64) int64 {
-	return e.lat(a, b) + e.xfer(bytes) + e.expJitter()
-}
 
 // at advances rank r to its next event, no earlier than dep, and counts it.
 func (e *engine) at(r int, dep int64) int64 {
@@ -485,17 +477,22 @@ func (f *flusher) flush(bufs []trace.Events) error {
 // maxTracker keeps, over the times added, the maximum per node and the two
 // largest per-node maxima of distinct nodes, so that the latest arrival at
 // a receiver on node n, max over added j of (t_j + lat(j, n)), is O(1).
+// With asymmetric latencies (sx, rx: per-node send and receive delays of
+// inter-node messages, nil when off) the inter-node maxima are taken over
+// t_j + sx[node j], and dep adds rx[n].
 type maxTracker struct {
 	nodeMax    []int64
 	stamp      []uint32
 	epoch      uint32
 	top1, top2 int64
 	top1Node   int32
+	sx, rx     []int64
 }
 
-func (m *maxTracker) init(nodes int) {
+func (m *maxTracker) init(nodes int, sx, rx []int64) {
 	m.nodeMax = make([]int64, nodes)
 	m.stamp = make([]uint32, nodes)
+	m.sx, m.rx = sx, rx
 }
 
 func (m *maxTracker) reset() {
@@ -513,6 +510,9 @@ func (m *maxTracker) add(node int32, t int64) {
 		m.nodeMax[node] = t
 	} else if t > m.nodeMax[node] {
 		m.nodeMax[node] = t
+	}
+	if m.sx != nil {
+		t += m.sx[node]
 	}
 	switch {
 	case node == m.top1Node:
@@ -535,6 +535,9 @@ func (m *maxTracker) dep(node int32, intra, inter int64) int64 {
 		other = m.top2
 	}
 	if other != none {
+		if m.rx != nil {
+			other += m.rx[node]
+		}
 		d = max(d, other+inter)
 	}
 	return d

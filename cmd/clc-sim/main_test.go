@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -112,9 +113,16 @@ func readAll(t *testing.T, root string) map[string][]byte {
 
 func TestSameBytesForSeed(t *testing.T) {
 	base := t.TempDir()
-	args := []string{"--ranks", "20", "--events", "30000", "--seed", "9", "--flush-events", "5000"}
-	for _, format := range []string{"native", "otf2"} {
-		a, b := filepath.Join(base, format+"a"), filepath.Join(base, format+"b")
+	plain := []string{"--ranks", "20", "--events", "30000", "--seed", "9", "--flush-events", "5000"}
+	harder := append(append([]string(nil), plain...), "--clock-noise", "3us", "--clock-jump-every", "2ms", "--clock-jump-size", "20us",
+		"--latency-asymmetry", "0.5", "--congestion", "0.3", "--congestion-delay", "10us", "--offset-missing", "0.3",
+		"--patterns", "halo,silence,allreduce", "--silence-length", "1ms")
+	for i, format := range []string{"native", "otf2", "native"} {
+		args := plain
+		if i == 2 {
+			args = harder
+		}
+		a, b := filepath.Join(base, format+"a"+fmt.Sprint(i)), filepath.Join(base, format+"b"+fmt.Sprint(i))
 		for _, d := range []string{a, b} {
 			if _, err := runCmd(t, append([]string{d, "--format", format}, args...)...); err != nil {
 				t.Fatal(err)
