@@ -7,12 +7,19 @@ import "sync"
 // returns when all calls have returned. Indices are handed out in chunks,
 // so f should not depend on which goroutine runs it.
 func ForEach(n, par int, f func(i int)) {
+	ForEachWith(n, par, func() struct{} { return struct{}{} }, func(_ struct{}, i int) { f(i) })
+}
+
+// ForEachWith is ForEach with scratch space: each goroutine makes its own
+// with mk and passes it to every f it calls.
+func ForEachWith[S any](n, par int, mk func() S, f func(scratch S, i int)) {
 	if n <= 0 {
 		return
 	}
 	if par <= 1 || n == 1 {
+		s := mk()
 		for i := 0; i < n; i++ {
-			f(i)
+			f(s, i)
 		}
 		return
 	}
@@ -25,6 +32,7 @@ func ForEach(n, par int, f func(i int)) {
 	for w := 0; w < par; w++ {
 		go func() {
 			defer wg.Done()
+			s := mk()
 			for {
 				mu.Lock()
 				lo := next
@@ -34,7 +42,7 @@ func ForEach(n, par int, f func(i int)) {
 					return
 				}
 				for i := lo; i < min(lo+chunk, n); i++ {
-					f(i)
+					f(s, i)
 				}
 			}
 		}()
