@@ -1,0 +1,233 @@
+package clockmodel
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/clc-tools/clc/internal/par"
+	"github.com/clc-tools/clc/replay"
+)
+
+// rec is one bound between two clock domains: a logical message from
+// domain a to domain b whose receive came d ticks after its send (in the
+// pre-synchronised times), around time t. With true minimum latency μ it
+// says x_b − x_a ≥ μ − d for the corrections x of the two domains.
+type rec struct {
+	a, b int32
+	t    int64
+	d    int64
+}
+
+// gatherer collects the cross-domain bounds of a trace.
+type gatherer struct {
+	times [][]int64
+	g     *replay.Graph
+	dom   *Domains
+	np    int
+	// bin is the width of the time bins in which only the tightest bound
+	// of each ordered domain pair and receiving location is kept.
+	lo, bin int64
+}
+
+func newGatherer(times [][]int64, g *replay.Graph, dom *Domains, np int) *gatherer {
+	lo, hi := int64(0), int64(0)
+	first := true
+	for _, ts := range times {
+		if len(ts) == 0 {
+			continue
+		}
+		if first || ts[0] < lo {
+			lo = ts[0]
+		}
+		if first || ts[len(ts)-1] > hi {
+			hi = ts[len(ts)-1]
+		}
+		first = false
+	}
+	return &gatherer{times: times, g: g, dom: dom, np: max(np, 1), lo: lo, bin: max(1, (hi-lo)/8192)}
+}
+
+// p2p returns the bounds of the point-to-point messages between domains,
+// keeping per receiving location, sending domain and time bin only the
+// message with the smallest delay.
+func (ga *gatherer) p2p() []rec {
+	n := len(ga.times)
+	parts := make([][]rec, n)
+	par.ForEachWith(n, ga.np, func() map[int32]int { return map[int32]int{} }, func(last map[int32]int, li int) {
+		clear(last)
+		var out []rec
+		b := ga.dom.Of[li]
+		ts := ga.times[li]
+		for _, dep := range ga.g.Deps[li] {
+			if dep.Role != replay.RoleRecv {
+				continue
+			}
+			a := ga.dom.Of[dep.Peer]
+			if a == b {
+				continue
+			}
+			s, r := ga.times[dep.Peer][dep.Ref], ts[dep.Idx]
+			t := s + (r-s)/2
+			if k, ok := last[a]; ok && (out[k].t-ga.lo)/ga.bin == (t-ga.lo)/ga.bin {
+				if r-s < out[k].d {
+					out[k].t, out[k].d = t, r-s
+				}
+				continue
+			}
+			last[a] = len(out)
+			out = append(out, rec{a: a, b: b, t: t, d: r - s})
+		}
+		parts[li] = out
+	})
+	return concat(parts)
+}
+
+// collectives returns bounds from the collective instances (scans left
+// out): per instance, the latest logical send and the earliest logical
+// receive of each domain, in the times corrected by m (nil: none); then
+// from the domain(s) with the latest send to every receiving domain, and
+// from every sending domain to the domain(s) with the earliest receive.
+// Those are the instance's tightest bounds; the others follow from them.
+// The bounds themselves are in pre-synchronised times.
+func (ga *gatherer) collectives(m *Model) []rec {
+	nd := ga.dom.Count()
+	insts := ga.g.Instances
+	parts := make([][]rec, len(insts))
+	type scratch struct {
+		stamp            []uint32
+		epoch            uint32
+		send, recv       []int64 // pre-synchronised
+		csend, crecv     []float64
+		doms             []int32
+		hasSend, hasRecv []bool
+	}
+	newScratch := func() *scratch {
+		return &scratch{stamp: make([]uint32, nd), send: make([]int64, nd), recv: make([]int64, nd),
+			csend: make([]float64, nd), crecv: make([]float64, nd), hasSend: make([]bool, nd), hasRecv: make([]bool, nd)}
+	}
+	par.ForEachWith(len(insts), ga.np, newScratch, func(s *scratch, ii int) {
+		in := &insts[ii]
+		if in.Class == replay.ClassScan || in.Class == 0 || in.N < 2 {
+			return
+		}
+		s.epoch++
+		s.doms = s.doms[:0]
+		for _, p := range ga.g.InstanceParts(uint32(ii)) {
+			d := ga.dom.Of[p.Loc]
+			if s.stamp[d] != s.epoch {
+				s.stamp[d] = s.epoch
+				s.hasSend[d], s.hasRecv[d] = false, false
+				s.doms = append(s.doms, d)
+			}
+			ts := ga.times[p.Loc]
+			if p.Send != replay.NoEvent {
+				t := ts[p.Send]
+				c := float64(t) + m.at(d, t)
+				if !s.hasSend[d] || c > s.csend[d] {
+					s.send[d], s.csend[d], s.hasSend[d] = t, c, true
+				}
+			}
+			if p.Recv != replay.NoEvent {
+				t := ts[p.Recv]
+				c := float64(t) + m.at(d, t)
+				if !s.hasRecv[d] || c < s.crecv[d] {
+					s.recv[d], s.crecv[d], s.hasRecv[d] = t, c, true
+				}
+			}
+		}
+		if len(s.doms) < 2 {
+			return
+		}
+		top := 2
+		if len(s.doms) > 64 {
+			top = 1
+		}
+		// The latest senders and the earliest receivers.
+		var late, early [2]int32
+		nl, ne := 0, 0
+		for _, d := range s.doms {
+			if s.hasSend[d] {
+				nl = insertTop(late[:], nl, top, d, func(a, b int32) bool { return s.csend[a] > s.csend[b] })
+			}
+			if s.hasRecv[d] {
+				ne = insertTop(early[:], ne, top, d, func(a, b int32) bool { return s.crecv[a] < s.crecv[b] })
+			}
+		}
+		var out []rec
+		add := func(a, b int32) {
+			if a == b {
+				return
+			}
+			snd, rcv := s.send[a], s.recv[b]
+			out = append(out, rec{a: a, b: b, t: snd + (rcv-snd)/2, d: rcv - snd})
+		}
+		for _, l := range late[:nl] {
+			for _, b := range s.doms {
+				if s.hasRecv[b] {
+					add(l, b)
+				}
+			}
+		}
+		for _, e := range early[:ne] {
+			for _, a := range s.doms {
+				if s.hasSend[a] && !contains(late[:nl], a) {
+					add(a, e)
+				}
+			}
+		}
+		parts[ii] = out
+	})
+	return concat(parts)
+}
+
+// insertTop keeps the top k of a list ordered by better, returning its new
+// length.
+func insertTop(top []int32, n, k int, d int32, better func(a, b int32) bool) int {
+	i := n
+	for i > 0 && better(d, top[i-1]) {
+		i--
+	}
+	if i >= k {
+		return n
+	}
+	if n < k {
+		n++
+	}
+	copy(top[i+1:n], top[i:n-1])
+	top[i] = d
+	return n
+}
+
+func contains(xs []int32, x int32) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func concat(parts [][]rec) []rec {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	out := make([]rec, 0, n)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// sortRecs orders bounds by sending domain, receiving domain and time.
+func sortRecs(rs []rec) {
+	slices.SortFunc(rs, func(x, y rec) int {
+		if c := cmp.Compare(x.a, y.a); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.b, y.b); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.t, y.t)
+	})
+}

@@ -1,0 +1,451 @@
+package clockmodel
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"slices"
+
+	"github.com/clc-tools/clc/internal/par"
+	"github.com/clc-tools/clc/replay"
+)
+
+// EstimateOptions tune the estimation.
+type EstimateOptions struct {
+	// PerSide is the number of bounds each direction needs in a window of
+	// a domain pair; 0 means 2.
+	PerSide int
+	// Iterations is the number of passes, each reading the bounds
+	// relative to the previous pass's model; 0 means 2.
+	Iterations int
+	// Curvature is how fast a clock's rate may change: the standard
+	// deviation of its change over one second (dimensionless; 1e-5 is
+	// 10 ppm per second); 0 means chosen by cross-validation from
+	// curvatureGrid.
+	Curvature float64
+	// PerKnot is the number of observations per knot of a domain's
+	// curve; 0 means 4.
+	PerKnot int
+	// Parallel bounds the goroutines; 0 means 1.
+	Parallel int
+}
+
+func (o *EstimateOptions) defaults() {
+	if o.PerSide <= 0 {
+		o.PerSide = 2
+	}
+	if o.Iterations <= 0 {
+		o.Iterations = 2
+	}
+	if o.PerKnot <= 0 {
+		o.PerKnot = 4
+	}
+	if o.Parallel <= 0 {
+		o.Parallel = 1
+	}
+}
+
+// EstimateStats describe an estimation.
+type EstimateStats struct {
+	Bounds     int64 `json:"bounds"`
+	Pairs      int   `json:"domain_pairs"`
+	Bands      int   `json:"windows"`
+	TwoSided   int   `json:"two_sided_windows"`
+	Anchors    int   `json:"anchors"`
+	Unknowns   int   `json:"unknowns"`
+	Iterations []int `json:"solver_iterations"`
+	// Misfit is the root mean square of the windows' residuals in units
+	// of their uncertainty, after the last pass.
+	Misfit float64 `json:"misfit"`
+	// Curvature is the smoothness chosen by cross-validation.
+	Curvature float64 `json:"curvature"`
+	// Prior is the prior's scale of the corrections, ticks.
+	Prior float64 `json:"prior_ticks"`
+}
+
+// estimator holds what the passes share.
+type estimator struct {
+	in    *Input
+	times [][]int64
+	g     *replay.Graph
+	lat   replay.Latency
+	opt   EstimateOptions
+	ga    *gatherer
+	p2p   []rec
+	span  int64
+	bands []band
+	// curv is the curvature chosen by the first pass's fit.
+	curv float64
+	// anchors are the merged anchors (anchorObs).
+	anchors []anchorObs
+}
+
+func newEstimator(in *Input, times [][]int64, g *replay.Graph, lat replay.Latency, opt EstimateOptions) *estimator {
+	opt.defaults()
+	e := &estimator{in: in, times: times, g: g, lat: lat, opt: opt}
+	e.ga = newGatherer(times, g, &in.Domains, opt.Parallel)
+	e.span = max(1, 8192*e.ga.bin)
+	e.p2p = e.ga.p2p()
+	sortRecs(e.p2p)
+	return e
+}
+
+// estimate runs the passes and returns the model.
+func (e *estimator) estimate(ctx context.Context) (*Model, EstimateStats, error) {
+	var st EstimateStats
+	var m *Model
+	for it := 0; it < e.opt.Iterations; it++ {
+		if err := ctx.Err(); err != nil {
+			return nil, st, err
+		}
+		coll := e.ga.collectives(m)
+		sortRecs(coll)
+		lists := [2][]rec{e.p2p, coll}
+		prs := pairsOf(lists, &e.in.Domains)
+		wo := windowOptions{perSide: e.opt.PerSide, maxSpan: max(1, e.span/32)}
+		floor := e.floor()
+		parts := make([][]band, len(prs))
+		par.ForEach(len(prs), e.opt.Parallel, func(i int) {
+			parts[i] = bands(&prs[i], lists, e.lat, m, wo, nil)
+			weigh(parts[i], floor)
+		})
+		e.bands = e.bands[:0]
+		for _, p := range parts {
+			e.bands = append(e.bands, p...)
+		}
+		st.Bounds = int64(len(e.p2p) + len(coll))
+		st.Pairs = len(prs)
+		st.Bands = len(e.bands)
+		var iters int
+		var err error
+		m, iters, err = e.fit(ctx, m, &st)
+		if err != nil {
+			return nil, st, err
+		}
+		st.Iterations = append(st.Iterations, iters)
+	}
+	return m, st, nil
+}
+
+// obs is an observation of one or two domains' corrections.
+type anchorObs struct {
+	d     int32
+	t     int64
+	v     float64
+	sigma float64
+}
+
+// anchorObs returns the anchors as observations of their domains'
+// corrections, those of one domain close in time (the measurements of one
+// epoch, e.g. all at MPI_Init: within a millisecond or a thousandth of the
+// trace's span) merged into one with the weighted mean of their times and
+// values and the sum of their weights — the same information in far fewer
+// rows (one per node and epoch instead of one per location).
+func (e *estimator) anchorObs() []anchorObs {
+	if e.anchors != nil {
+		return e.anchors
+	}
+	var all []anchorObs
+	for i := range e.in.anchors {
+		a := &e.in.anchors[i]
+		d := e.in.Domains.Of[a.loc]
+		if d == e.in.Domains.Ref {
+			continue
+		}
+		t, v := a.at(e.times)
+		all = append(all, anchorObs{d: d, t: t, v: v, sigma: a.sigma})
+	}
+	slices.SortFunc(all, func(x, y anchorObs) int {
+		if c := cmp.Compare(x.d, y.d); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.t, y.t)
+	})
+	gap := max(int64(e.in.Resolution/1000), e.span/1000)
+	out := []anchorObs{}
+	for lo := 0; lo < len(all); {
+		hi := lo + 1
+		for hi < len(all) && all[hi].d == all[lo].d && all[hi].t-all[lo].t <= gap {
+			hi++
+		}
+		var sw, st, sv float64
+		for _, a := range all[lo:hi] {
+			w := 1 / (a.sigma * a.sigma)
+			sw += w
+			st += w * float64(a.t-all[lo].t)
+			sv += w * a.v
+		}
+		out = append(out, anchorObs{d: all[lo].d, t: all[lo].t + int64(math.Round(st/sw)), v: sv / sw, sigma: 1 / math.Sqrt(sw)})
+		lo = hi
+	}
+	e.anchors = out
+	return out
+}
+
+// fit solves for the domains' curves given the current bands and the
+// anchors; prev (may be nil) is the starting point. The smoothness of each
+// domain's curve adapts to its data: starting from opt.Curvature, a domain
+// whose window residuals are correlated in time (the curve too stiff to
+// follow its clock) gets a curvature four times larger, and the system is
+// solved again, up to adaptRounds times.
+func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats) (*Model, int, error) {
+	dom := &e.in.Domains
+	nd := dom.Count()
+	anchors := e.anchorObs()
+	st.Anchors = len(anchors)
+	k := e.placeKnots(anchors, st)
+	st.Unknowns = k.n
+	res := float64(e.in.Resolution)
+	var rows []row
+	bandRow := make([]int32, len(e.bands)) // row of each band, −1: none
+	for i := range e.bands {
+		b := &e.bands[i]
+		bandRow[i] = -1
+		if !b.twoSided() {
+			continue
+		}
+		r := row{w: 1 / (b.sigma * b.sigma), y: b.mid()}
+		k.terms(&r, b.q, b.t, 1)
+		k.terms(&r, b.p, b.t, -1)
+		if r.n > 0 {
+			bandRow[i] = int32(len(rows))
+			rows = append(rows, r)
+		}
+	}
+	nBand := len(rows)
+	for _, a := range anchors {
+		r := row{w: 1 / (a.sigma * a.sigma), y: a.v}
+		k.terms(&r, a.d, a.t, 1)
+		rows = append(rows, r)
+	}
+	// Smoothness: the rate change between consecutive segments, as an
+	// integrated random walk with variance curvature²·h per h ticks. A
+	// weak ridge (1 s) keeps the system definite.
+	smooth := make([]span, nd)
+	base := make([]float64, 0)
+	ridge := 1 / (res * res)
+	prior := e.priorScale()
+	st.Prior = prior
+	for d := range nd {
+		ts := k.T[d]
+		f := k.first[d]
+		smooth[d].lo = int32(len(rows))
+		for i := 1; i+1 < len(ts); i++ {
+			h1, h2 := float64(ts[i]-ts[i-1]), float64(ts[i+1]-ts[i])
+			r := row{n: 3, w: 1 / ((h1 + h2) / 2)}
+			r.j = [4]int32{f + int32(i) - 1, f + int32(i), f + int32(i) + 1}
+			r.c = [4]float64{-1 / h1, 1/h1 + 1/h2, -1 / h2}
+			rows = append(rows, r)
+			base = append(base, r.w)
+		}
+		smooth[d].hi = int32(len(rows))
+		// The prior: x ≈ 0 with σ prior over the domain's span, each knot
+		// weighted by its share of the span (so the prior's strength does
+		// not depend on how many knots there are).
+		for i := range ts {
+			share := 1.0
+			if n := len(ts); n > 1 {
+				lo, hi := ts[max(i-1, 0)], ts[min(i+1, n-1)]
+				share = float64(hi-lo) / 2 / float64(ts[n-1]-ts[0])
+			}
+			rows = append(rows, row{n: 1, j: [4]int32{f + int32(i)}, c: [4]float64{1}, w: ridge + share/(prior*prior)})
+		}
+	}
+	sys := system{rows: rows, n: k.n, np: e.opt.Parallel}
+	setSmooth := func(c float64) {
+		q2 := c * c / res
+		bi := 0
+		for d := range nd {
+			for i := smooth[d].lo; i < smooth[d].hi; i++ {
+				sys.rows[i].w = base[bi] / q2
+				bi++
+			}
+		}
+	}
+	x0 := make([]float64, k.n)
+	if prev != nil {
+		for d := range nd {
+			for i, t := range k.T[d] {
+				x0[int(k.first[d])+i] = prev.at(int32(d), t)
+			}
+		}
+	}
+	for d := range nd {
+		if k.first[d] >= 0 {
+			sys.blocks = append(sys.blocks, span{k.first[d], k.first[d] + int32(len(k.T[d]))})
+		}
+	}
+	total := 0
+	solve := func(c float64, x []float64, tol float64) error {
+		setSmooth(c)
+		iters, err := sys.solve(ctx, x, tol, 4*k.n+100)
+		total += iters
+		return err
+	}
+	// The curvature: the one of a grid whose fits, each on half of the
+	// windows, best predict the other half (two-fold cross-validation,
+	// windows alternating within each pair).
+	if e.curv == 0 && e.opt.Curvature > 0 {
+		e.curv = e.opt.Curvature
+	}
+	if e.curv == 0 {
+		weights := make([]float64, nBand)
+		for i := range weights {
+			weights[i] = rows[i].w
+		}
+		best, bestScore := curvatureGrid[0], math.Inf(1)
+		x := make([]float64, k.n)
+		for _, c := range curvatureGrid {
+			var score float64
+			for fold := range cvFolds {
+				for i := range weights {
+					rows[i].w = weights[i]
+					if (i/cvBlock)%2 == fold {
+						rows[i].w = 0
+					}
+				}
+				copy(x, x0)
+				// The score needs the fit roughly, not to the last digit.
+				if err := solve(c, x, 1e-4); err != nil {
+					return nil, total, err
+				}
+				for i := range nBand {
+					if (i/cvBlock)%2 != fold {
+						continue
+					}
+					d := rows[i].dot(x) - rows[i].y
+					score += math.Min(weights[i]*d*d, 25)
+				}
+			}
+			if score < bestScore {
+				best, bestScore = c, score
+			} else {
+				// The score has passed its minimum: the grid is ordered
+				// from stiff to flexible, and flexible fits cost most.
+				break
+			}
+		}
+		for i := range weights {
+			rows[i].w = weights[i]
+		}
+		e.curv = best
+	}
+	st.Curvature = e.curv
+	x := x0
+	if err := solve(e.curv, x, 1e-6); err != nil {
+		return nil, total, err
+	}
+	st.Misfit = residualScale(rows[:nBand], x)
+	m := &Model{Curves: make([]Curve, nd)}
+	for d := range nd {
+		if k.first[d] < 0 {
+			continue
+		}
+		m.Curves[d] = Curve{T: k.T[d], X: x[k.first[d] : int(k.first[d])+len(k.T[d])]}
+	}
+	return m, total, nil
+}
+
+// priorScale is the scale of the clock errors the pre-synchronisation
+// leaves, the prior's σ: four times the median |midpoint| of the tenth of
+// the two-sided windows with the smallest uncertainty (how far apart the
+// pre-synchronised clocks of two domains typically are), and at least
+// 1 µs. It keeps a domain near its pre-synchronised clock where only
+// wide windows speak for a correction.
+func (e *estimator) priorScale() float64 {
+	var sig, mids []float64
+	for i := range e.bands {
+		if e.bands[i].twoSided() {
+			sig = append(sig, e.bands[i].sigma)
+		}
+	}
+	one := 1e-6 * float64(e.in.Resolution)
+	if len(sig) == 0 {
+		return one
+	}
+	slices.Sort(sig)
+	p10 := sig[len(sig)/10]
+	for i := range e.bands {
+		if b := &e.bands[i]; b.twoSided() && b.sigma <= p10 {
+			mids = append(mids, math.Abs(b.mid()))
+		}
+	}
+	slices.Sort(mids)
+	return max(one, 4*mids[len(mids)/2])
+}
+
+// floor is the uncertainty of even the best window (ticks): 10 ns.
+func (e *estimator) floor() float64 { return max(2, 10e-9*float64(e.in.Resolution)) }
+
+// cvFolds is the number of folds of the cross-validation that are fitted:
+// 1 fits on the even blocks of windows and scores on the odd ones only,
+// half the cost of both ways.
+const cvFolds = 1
+
+// curvatureGrid are the curvatures fit chooses from.
+var curvatureGrid = []float64{1e-4, 1e-3, 1e-2, 1e-1}
+
+// placeKnots lays out the unknowns: per domain (but the reference),
+// knots at quantiles of its observations' times.
+func (e *estimator) placeKnots(anchors []anchorObs, st *EstimateStats) knots {
+	dom := &e.in.Domains
+	nd := dom.Count()
+	obsT := make([][]int64, nd)
+	st.TwoSided = 0
+	for i := range e.bands {
+		b := &e.bands[i]
+		if !b.twoSided() {
+			continue
+		}
+		st.TwoSided++
+		obsT[b.p] = append(obsT[b.p], b.t)
+		obsT[b.q] = append(obsT[b.q], b.t)
+	}
+	for _, a := range anchors {
+		obsT[a.d] = append(obsT[a.d], a.t)
+	}
+	k := knots{T: make([][]int64, nd), first: make([]int32, nd)}
+	for d := range nd {
+		k.first[d] = -1
+		if int32(d) == dom.Ref || len(obsT[d]) == 0 {
+			continue
+		}
+		k.T[d] = placeKnots(obsT[d], e.opt.PerKnot)
+		k.first[d] = int32(k.n)
+		k.n += len(k.T[d])
+	}
+	return k
+}
+
+// placeKnots returns knot times at quantiles of the observation times ts,
+// one per perKnot observations but at most maxKnots, the first and last
+// observation included.
+func placeKnots(ts []int64, perKnot int) []int64 {
+	slices.Sort(ts)
+	n := len(ts)
+	kn := max(2, min(n/perKnot, maxKnots))
+	out := make([]int64, 0, kn)
+	for i := range kn {
+		j := i * (n - 1) / max(1, kn-1)
+		t := ts[j]
+		if len(out) == 0 || t > out[len(out)-1] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// maxKnots bounds the knots of one domain's curve: its cost is linear in
+// them, and a clock's error does not need more over a run (at 10^7 events
+// and 64 domains, 840 knots each cost three times as much and changed
+// nothing).
+var maxKnots = 256
+
+// EstimateModel estimates every clock domain's correction of the
+// pre-synchronised times from the messages (graph g) and the anchors of
+// in, with latencies lat.
+func EstimateModel(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, lat replay.Latency, opt EstimateOptions) (*Model, EstimateStats, error) {
+	return newEstimator(in, times, g, lat, opt).estimate(ctx)
+}
+
+var cvBlock = 4

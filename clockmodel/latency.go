@@ -1,0 +1,290 @@
+package clockmodel
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/clc-tools/clc/internal/par"
+	"github.com/clc-tools/clc/replay"
+)
+
+// Where a minimum latency μ came from.
+const (
+	SourceFlag      = "flag"
+	SourceDefault   = "default"
+	SourceSameClock = "same-clock messages"
+	SourceRoundTrip = "round trips across clocks"
+)
+
+// Latency is one class's minimum latency μ and the evidence behind it.
+type Latency struct {
+	// Ticks is μ.
+	Ticks int64 `json:"ticks"`
+	// Source is SourceFlag, SourceDefault, SourceSameClock or
+	// SourceRoundTrip.
+	Source string `json:"source"`
+	// Default is the default μ (or the flag's) the trace could lower.
+	Default int64 `json:"default_ticks"`
+	// SameClock is the smallest latency of a logical message between two
+	// locations of one clock domain (they show true latencies), −1 if
+	// there is none; SameClockMessages counts those messages.
+	SameClock         int64 `json:"same_clock_min_ticks"`
+	SameClockMessages int64 `json:"same_clock_messages"`
+	// RoundTrip is half the round trip between two clock domains (a
+	// message each way in one window of the clock model) that 95 % of the
+	// windows exceed: the mean of the two one-way minimum latencies is at
+	// most that; −1 if there is none.
+	RoundTrip int64 `json:"round_trip_half_min_ticks"`
+}
+
+// Latencies are μ within and across nodes.
+type Latencies struct {
+	Intra Latency `json:"intra"`
+	Inter Latency `json:"inter"`
+}
+
+// Replay returns the latencies for the replay and the checks.
+func (l *Latencies) Replay() replay.Latency {
+	return replay.Latency{Intra: l.Intra.Ticks, Inter: l.Inter.Ticks}
+}
+
+// String describes one class's choice, with res ticks per second.
+func (l *Latency) String(res uint64) string {
+	d := func(t int64) string { return time.Duration(math.Round(float64(t) * 1e9 / float64(res))).String() }
+	s := fmt.Sprintf("%s (%s", d(l.Ticks), l.Source)
+	if l.Source != SourceFlag && l.Ticks != l.Default {
+		s += ", default " + d(l.Default)
+	}
+	if l.SameClock >= 0 {
+		s += fmt.Sprintf("; smallest of %d same-clock messages %s", l.SameClockMessages, d(l.SameClock))
+	}
+	if l.RoundTrip >= 0 {
+		s += "; round trips across clocks show " + d(l.RoundTrip) + " each way"
+	}
+	return s + ")"
+}
+
+// lower sets μ to v if that is smaller and the value was not given by a
+// flag, naming the source.
+func (l *Latency) lower(v int64, source string) {
+	if l.Source == SourceFlag || v >= l.Ticks {
+		return
+	}
+	l.Ticks, l.Source = max(v, 0), source
+}
+
+// newLatencies starts from the defaults (or the flags' values: fixed).
+func newLatencies(def replay.Latency, fixed [2]bool) Latencies {
+	mk := func(v int64, f bool) Latency {
+		src := SourceDefault
+		if f {
+			src = SourceFlag
+		}
+		return Latency{Ticks: v, Source: src, Default: v, SameClock: -1, RoundTrip: -1}
+	}
+	return Latencies{Intra: mk(def.Intra, fixed[0]), Inter: mk(def.Inter, fixed[1])}
+}
+
+// sameClock measures the smallest latency of the logical messages within
+// each clock domain, by class (the two locations on one node or not), and
+// lowers μ to it: a default must never exceed what the trace's own
+// same-clock messages show.
+func (l *Latencies) sameClock(times [][]int64, g *replay.Graph, node []int32, dom *Domains, np int) {
+	type minCount struct {
+		min [2]int64
+		n   [2]int64
+	}
+	merge := func(a *minCount, class int, v int64) {
+		if a.n[class] == 0 || v < a.min[class] {
+			a.min[class] = v
+		}
+		a.n[class]++
+	}
+	class := func(a, b int32) int {
+		if node[a] == node[b] {
+			return 0
+		}
+		return 1
+	}
+	n := len(times)
+	perLoc := make([]minCount, n)
+	par.ForEach(n, np, func(li int) {
+		mc := &perLoc[li]
+		for _, d := range g.Deps[li] {
+			if d.Role != replay.RoleRecv || dom.Of[d.Peer] != dom.Of[li] {
+				continue
+			}
+			merge(mc, class(d.Peer, int32(li)), times[li][d.Idx]-times[d.Peer][d.Ref])
+		}
+	})
+	perInst := make([]minCount, len(g.Instances))
+	par.ForEachWith(len(g.Instances), np, func() *sameClockScratch { return &sameClockScratch{} }, func(sc *sameClockScratch, ii int) {
+		sc.instance(times, g, uint32(ii), node, dom, func(c int, v int64) { merge(&perInst[ii], c, v) })
+	})
+	var tot minCount
+	for _, parts := range [][]minCount{perLoc, perInst} {
+		for i := range parts {
+			for c := range 2 {
+				if parts[i].n[c] > 0 {
+					merge(&tot, c, parts[i].min[c])
+					tot.n[c] += parts[i].n[c] - 1
+				}
+			}
+		}
+	}
+	for c, lat := range []*Latency{&l.Intra, &l.Inter} {
+		if tot.n[c] == 0 {
+			continue
+		}
+		lat.SameClock, lat.SameClockMessages = tot.min[c], tot.n[c]
+		lat.lower(tot.min[c], SourceSameClock)
+	}
+}
+
+// sameClockScratch finds the smallest same-clock latency of the logical
+// messages of collective instances: per (domain, node), the two latest
+// senders, and per domain the latest sender on each of two nodes.
+type sameClockScratch struct {
+	keys map[[2]int32]*top2
+	doms map[int32]*[2]cand2
+}
+
+type cand2 struct {
+	v    int64
+	loc  int32
+	node int32
+}
+
+type top2 [2]cand2
+
+func (t *top2) add(c cand2) {
+	switch {
+	case t[0].loc < 0 || c.v > t[0].v:
+		t[1], t[0] = t[0], c
+	case t[1].loc < 0 || c.v > t[1].v:
+		t[1] = c
+	}
+}
+
+func (s *sameClockScratch) instance(times [][]int64, g *replay.Graph, ii uint32, node []int32, dom *Domains, emit func(class int, v int64)) {
+	in := &g.Instances[ii]
+	if in.Class == 0 || in.N < 2 {
+		return
+	}
+	if s.keys == nil {
+		s.keys = map[[2]int32]*top2{}
+		s.doms = map[int32]*[2]cand2{}
+	}
+	clear(s.keys)
+	clear(s.doms)
+	none := cand2{loc: -1}
+	addSend := func(p replay.Part) {
+		d, nd := dom.Of[p.Loc], node[p.Loc]
+		c := cand2{v: times[p.Loc][p.Send], loc: p.Loc, node: nd}
+		k := [2]int32{d, nd}
+		t := s.keys[k]
+		if t == nil {
+			t = &top2{none, none}
+			s.keys[k] = t
+		}
+		t.add(c)
+		// The latest sender of the domain on each of two nodes.
+		b := s.doms[d]
+		if b == nil {
+			b = &[2]cand2{none, none}
+			s.doms[d] = b
+		}
+		switch {
+		case b[0].loc < 0 || c.v > b[0].v:
+			if b[0].loc >= 0 && b[0].node != nd {
+				b[1] = b[0]
+			}
+			b[0] = c
+		case nd != b[0].node && (b[1].loc < 0 || c.v > b[1].v):
+			b[1] = c
+		}
+	}
+	query := func(p replay.Part) {
+		d, nd := dom.Of[p.Loc], node[p.Loc]
+		r := times[p.Loc][p.Recv]
+		if t := s.keys[[2]int32{d, nd}]; t != nil {
+			for _, c := range t {
+				if c.loc >= 0 && c.loc != p.Loc {
+					emit(0, r-c.v)
+					break
+				}
+			}
+		}
+		if b := s.doms[d]; b != nil {
+			for _, c := range b {
+				if c.loc >= 0 && c.node != nd {
+					emit(1, r-c.v)
+					break
+				}
+			}
+		}
+	}
+	parts := g.InstanceParts(ii)
+	if in.Class == replay.ClassScan {
+		// Rank k's send reaches the ranks after it: query before adding.
+		for _, p := range parts {
+			if p.Recv != replay.NoEvent {
+				query(p)
+			}
+			if p.Send != replay.NoEvent {
+				addSend(p)
+			}
+		}
+		return
+	}
+	for _, p := range parts {
+		if p.Send != replay.NoEvent {
+			addSend(p)
+		}
+	}
+	for _, p := range parts {
+		if p.Recv != replay.NoEvent {
+			query(p)
+		}
+	}
+}
+
+// roundTrips lowers μ to half the round trip of each class that the
+// estimation's windows (two-sided bands, read with latencies lat) show:
+// no message is faster than μ, so a round trip takes at least 2μ if the
+// two directions' minimum latencies are equal. The windows are read
+// relative to the model, which can miss a clock's fastest changes (a
+// window then looks narrower than the round trip was), so the 5th
+// percentile of the widths counts, from at least 20 windows, not the
+// narrowest.
+func (l *Latencies) roundTrips(bs []band, dom *Domains, lat replay.Latency) {
+	var widths [2][]float64
+	for i := range bs {
+		b := &bs[i]
+		if !b.twoSided() {
+			continue
+		}
+		c := 1
+		if np, nq := dom.Node[b.p], dom.Node[b.q]; np >= 0 && np == nq {
+			c = 0
+		}
+		widths[c] = append(widths[c], b.hi-b.lo)
+	}
+	for c, x := range []*Latency{&l.Intra, &l.Inter} {
+		if len(widths[c]) < 20 {
+			continue
+		}
+		slices.Sort(widths[c])
+		w := widths[c][len(widths[c])/20]
+		mu := lat.Inter
+		if c == 0 {
+			mu = lat.Intra
+		}
+		// width = d_pq + d_qp − 2μ: half the round trip is μ + width/2.
+		half := int64(math.Floor(float64(mu) + w/2))
+		x.RoundTrip = half
+		x.lower(half, SourceRoundTrip)
+	}
+}

@@ -1,0 +1,107 @@
+package clockmodel
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clc-tools/clc/internal/tracetest"
+	"github.com/clc-tools/clc/replay"
+)
+
+// bruteSameClock is the oracle of sameClock: every logical message, pair by
+// pair (collectives: every sender and receiver of an instance, a member
+// never its own sender, scans from lower to higher rank), between two
+// locations of one domain, by class.
+func bruteSameClock(times [][]int64, g *replay.Graph, node []int32, dom *Domains) (min [2]int64, n [2]int64) {
+	min = [2]int64{math.MaxInt64, math.MaxInt64}
+	add := func(a, b int32, v int64) {
+		if dom.Of[a] != dom.Of[b] {
+			return
+		}
+		c := 0
+		if node[a] != node[b] {
+			c = 1
+		}
+		n[c]++
+		if v < min[c] {
+			min[c] = v
+		}
+	}
+	for li, deps := range g.Deps {
+		for _, d := range deps {
+			if d.Role == replay.RoleRecv {
+				add(d.Peer, int32(li), times[li][d.Idx]-times[d.Peer][d.Ref])
+			}
+		}
+	}
+	for ii := range g.Instances {
+		in := &g.Instances[ii]
+		if in.Class == 0 || in.N < 2 {
+			continue
+		}
+		ps := g.InstanceParts(uint32(ii))
+		for i, s := range ps {
+			for j, r := range ps {
+				if i == j || s.Send == replay.NoEvent || r.Recv == replay.NoEvent || (in.Class == replay.ClassScan && i > j) {
+					continue
+				}
+				add(s.Loc, r.Loc, times[r.Loc][r.Recv]-times[s.Loc][s.Send])
+			}
+		}
+	}
+	return min, n
+}
+
+func TestSameClockLatencyMatchesBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for it := range 200 {
+		tr, _ := tracetest.Random(rng, tracetest.Config{Locations: 2 + rng.IntN(9), Nodes: 1 + rng.IntN(3), Ops: 40, Latency: 50, Offset: 300, Drift: 1e-4, Init: it%2 == 0})
+		g, err := replay.Match(tr, &replay.MatchOptions{Alltoallv: replay.AlltoallvNToN})
+		require.NoError(t, err)
+		times := tracetest.Times(tr)
+		node := make([]int32, len(tr.Locations))
+		for i, l := range tr.Locations {
+			node[i] = l.Node
+		}
+		// Domains that span nodes, so that both classes occur.
+		locs := make([]Location, len(tr.Locations))
+		for i := range locs {
+			locs[i] = Location{Node: 0, Process: int32(i % 3)}
+		}
+		dom := DetectDomains(locs, "process", 1)
+		want, wn := bruteSameClock(times, g, node, &dom)
+		l := newLatencies(replay.Latency{Intra: math.MaxInt32, Inter: math.MaxInt32}, [2]bool{})
+		l.sameClock(times, g, node, &dom, 2)
+		for c, got := range []Latency{l.Intra, l.Inter} {
+			if wn[c] == 0 {
+				assert.Equal(t, int64(-1), got.SameClock, "trace %d class %d", it, c)
+				continue
+			}
+			assert.Equal(t, want[c], got.SameClock, "trace %d class %d", it, c)
+			assert.Equal(t, max(want[c], 0), got.Ticks, "trace %d class %d", it, c)
+			assert.Equal(t, SourceSameClock, got.Source)
+			assert.Positive(t, got.SameClockMessages)
+		}
+	}
+}
+
+func TestLatencyFlagsWin(t *testing.T) {
+	l := newLatencies(replay.Latency{Intra: 300, Inter: 1000}, [2]bool{true, false})
+	l.Intra.lower(100, SourceSameClock)
+	l.Inter.lower(700, SourceSameClock)
+	l.Inter.lower(800, SourceRoundTrip) // not lower: kept
+	assert.Equal(t, int64(300), l.Intra.Ticks)
+	assert.Equal(t, SourceFlag, l.Intra.Source)
+	assert.Equal(t, int64(700), l.Inter.Ticks)
+	assert.Equal(t, SourceSameClock, l.Inter.Source)
+	assert.Equal(t, replay.Latency{Intra: 300, Inter: 700}, l.Replay())
+	l.Inter.lower(-5, SourceSameClock)
+	assert.Equal(t, int64(0), l.Inter.Ticks, "μ is never negative")
+	l.clamp()
+	assert.Equal(t, int64(0), l.Intra.Ticks, "μ within a node never exceeds μ across nodes")
+	assert.Contains(t, l.Inter.String(1e9), "same-clock messages")
+}

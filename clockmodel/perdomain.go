@@ -1,0 +1,106 @@
+package clockmodel
+
+import (
+	"github.com/clc-tools/clc/internal/par"
+	"github.com/clc-tools/clc/replay"
+)
+
+// domainViolations returns, per clock domain, the sum of the
+// clock-condition violations (send + μ − receive, where positive, ticks) of
+// the logical messages the domain sends or receives: a point-to-point
+// message counts for both ends' domains; a collective receive for its
+// domain and for its latest other sender's (the one that decides whether it
+// is violated).
+func domainViolations(times [][]int64, g *replay.Graph, node []int32, dom *Domains, lat replay.Latency, np int) []int64 {
+	sum := make([]int64, dom.Count())
+	type hit struct {
+		d int32
+		v int64
+	}
+	n := len(times)
+	parts := make([][]hit, n)
+	par.ForEach(n, np, func(li int) {
+		var out []hit
+		for _, d := range g.Deps[li] {
+			if d.Role != replay.RoleRecv {
+				continue
+			}
+			s, r := times[d.Peer][d.Ref], times[li][d.Idx]
+			if v := s + lat.Between(node[d.Peer], node[li]) - r; v > 0 {
+				ds, dr := dom.Of[d.Peer], dom.Of[li]
+				out = append(out, hit{ds, v}, hit{dr, v})
+			}
+		}
+		parts[li] = out
+	})
+	for _, p := range parts {
+		for _, h := range p {
+			sum[h.d] += h.v
+		}
+	}
+	for ii := range g.Instances {
+		in := &g.Instances[ii]
+		if in.Class == 0 || in.N < 2 {
+			continue
+		}
+		ps := g.InstanceParts(uint32(ii))
+		agg := replay.NewAgg()
+		best, second := int32(-1), int32(-1)
+		var bestT, secondT int64
+		add := func(loc int32, v int64) { sum[dom.Of[loc]] += v }
+		if in.Class == replay.ClassScan {
+			// Rank order: receivers see the senders before them.
+			for _, p := range ps {
+				if p.Recv != replay.NoEvent && best >= 0 {
+					if v, ok := agg.For(p.Loc, node[p.Loc], lat); ok {
+						if x := v - times[p.Loc][p.Recv]; x > 0 {
+							add(p.Loc, x)
+							add(best, x)
+						}
+					}
+				}
+				if p.Send != replay.NoEvent {
+					t := times[p.Loc][p.Send]
+					agg.Add(t, p.Loc, node[p.Loc])
+					if best < 0 || t > bestT {
+						best, bestT = p.Loc, t
+					}
+				}
+			}
+			continue
+		}
+		for _, p := range ps {
+			if p.Send == replay.NoEvent {
+				continue
+			}
+			agg.Add(times[p.Loc][p.Send], p.Loc, node[p.Loc])
+			t := times[p.Loc][p.Send]
+			switch {
+			case best < 0 || t > bestT:
+				second, secondT, best, bestT = best, bestT, p.Loc, t
+			case second < 0 || t > secondT:
+				second, secondT = p.Loc, t
+			}
+		}
+		for _, p := range ps {
+			if p.Recv == replay.NoEvent {
+				continue
+			}
+			v, ok := agg.For(p.Loc, node[p.Loc], lat)
+			if !ok {
+				continue
+			}
+			if x := v - times[p.Loc][p.Recv]; x > 0 {
+				sender := best
+				if sender == p.Loc {
+					sender = second
+				}
+				add(p.Loc, x)
+				if sender >= 0 {
+					add(sender, x)
+				}
+			}
+		}
+	}
+	return sum
+}

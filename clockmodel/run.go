@@ -1,0 +1,334 @@
+package clockmodel
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/clc-tools/clc/measure"
+	"github.com/clc-tools/clc/replay"
+)
+
+// Method selects what corrects the times besides pre-synchronisation.
+type Method uint8
+
+const (
+	// MethodModel estimates every clock domain's error from the messages
+	// and the offset measurements, corrects it when the estimate passes
+	// the guard, and then runs the CLC on what violations remain. When
+	// the estimate does not pass, it is the pure CLC.
+	MethodModel Method = iota
+	// MethodCLC is the paper's pure controlled logical clock: nothing
+	// moves earlier, and a trace without violations is unchanged.
+	MethodCLC
+)
+
+// String returns the method's flag name.
+func (m Method) String() string {
+	if m == MethodCLC {
+		return "clc"
+	}
+	return "model"
+}
+
+// ParseMethod parses a method's flag name.
+func ParseMethod(s string) (Method, error) {
+	switch s {
+	case "model", "", "auto":
+		return MethodModel, nil
+	case "clc":
+		return MethodCLC, nil
+	}
+	return 0, fmt.Errorf("unknown method %q (want model or clc)", s)
+}
+
+// Options configure Run.
+type Options struct {
+	Method Method
+	// Latency is the default μ; Fixed says which class was given by a
+	// flag (intra, inter), which the trace does not lower.
+	Latency replay.Latency
+	Fixed   [2]bool
+	// Estimate tunes the estimation.
+	Estimate EstimateOptions
+	// Parallel bounds the goroutines; 0 means 1.
+	Parallel int
+}
+
+// Result is what Run decided and did.
+type Result struct {
+	// Requested is the method asked for; Ran is what corrects the times:
+	// "model + clc" or "clc". Fallback says why the model was not used
+	// when it was requested.
+	Requested string `json:"requested"`
+	Ran       string `json:"ran"`
+	Fallback  string `json:"fallback,omitempty"`
+	// Latency is μ per class and where it came from.
+	Latency Latencies `json:"latency"`
+	// Domains describes the clock domains.
+	Domains DomainsReport `json:"clock_domains"`
+	// Estimate describes the estimation (with MethodModel).
+	Estimate *EstimateStats `json:"estimate,omitempty"`
+	// Guard gives the checks the estimate had to pass.
+	Guard *Guard `json:"guard,omitempty"`
+	// Timing gives the wall-clock seconds of the steps.
+	Timing struct {
+		Latency  float64 `json:"latency"`
+		Estimate float64 `json:"estimate"`
+		Guard    float64 `json:"guard"`
+	} `json:"timing_s"`
+	// Times are the corrected times when the model is used, else nil;
+	// Model is the correction then.
+	Times [][]int64 `json:"-"`
+	Model *Model    `json:"-"`
+	// Before is the clock condition of the pre-synchronised times and
+	// ModelViolations that of Times, with μ = Latency, when the guard
+	// computed them (nil or zero otherwise).
+	Before          measure.Violations  `json:"-"`
+	ModelViolations *measure.Violations `json:"-"`
+}
+
+// DomainsReport summarises the clock domains.
+type DomainsReport struct {
+	Count int    `json:"count"`
+	Basis string `json:"basis"`
+	// Sizes lists the locations per domain (first 64 domains).
+	MinSize int32 `json:"min_locations"`
+	MaxSize int32 `json:"max_locations"`
+	// Reference is the domain of location 0.
+	Reference int32 `json:"reference"`
+}
+
+// Guard is the evidence for or against using the estimated clocks.
+type Guard struct {
+	// Significant counts the domains corrected: 0 when the corrections
+	// together do not exceed their uncertainty.
+	Significant int `json:"corrected_domains"`
+	// Withdrawn counts the domains whose correction was withdrawn because
+	// it raised the violations of their own messages.
+	Withdrawn int `json:"withdrawn_domains"`
+	// MaxCorrection is the largest |correction| applied, ticks.
+	MaxCorrection int64 `json:"max_correction_ticks"`
+	// Violations and SumViolation (ticks) of the clock condition after
+	// pre-synchronisation and with the model.
+	ViolationsBefore int64 `json:"violations_before"`
+	ViolationsModel  int64 `json:"violations_model"`
+	SumBefore        int64 `json:"sum_violation_before_ticks"`
+	SumModel         int64 `json:"sum_violation_model_ticks"`
+	// Contradicted counts the two-sided windows whose bounds the model's
+	// clocks leave by more than 3σ; Windows counts the two-sided windows.
+	Contradicted int `json:"contradicted_windows"`
+	Windows      int `json:"two_sided_windows"`
+}
+
+// withdrawRounds bounds the rounds of withdrawing corrections.
+const withdrawRounds = 8
+
+// significantGain and significantPerDomain set the growth of the weighted
+// squared residuals that makes the corrections significant.
+const (
+	significantGain      = 25
+	significantPerDomain = 4
+)
+
+// maxContradicted is the share of two-sided windows the model may leave.
+const maxContradicted = 0.01
+
+// Run chooses μ (defaults lowered by what the trace shows, flags kept) and,
+// with MethodModel, estimates the clocks and decides whether to use them:
+// the estimate is used only if some domain's correction is significant,
+// it does not raise the number or the sum of the clock-condition
+// violations, and it contradicts at most 1 % of the two-sided windows.
+// times are the pre-synchronised times (not changed); node is each
+// location's node.
+func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node []int32, opt Options) (*Result, error) {
+	np := max(opt.Parallel, 1)
+	dom := &in.Domains
+	res := &Result{Requested: opt.Method.String(), Ran: "clc", Domains: domainsReport(dom)}
+	t0 := time.Now()
+	res.Latency = newLatencies(opt.Latency, opt.Fixed)
+	res.Latency.sameClock(times, g, node, dom, np)
+	res.Timing.Latency = time.Since(t0).Seconds()
+	switch {
+	case opt.Method == MethodCLC:
+		res.Latency.clamp()
+		return res, nil
+	case dom.Count() < 2:
+		res.Latency.clamp()
+		res.Fallback = "the trace has one clock domain: no clock to estimate"
+		return res, nil
+	}
+	t0 = time.Now()
+	eo := opt.Estimate
+	eo.Parallel = np
+	est := newEstimator(in, times, g, opt.Latency, eo)
+	m, st, err := est.estimate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res.Estimate = &st
+	res.Latency.roundTrips(est.bands, dom, opt.Latency)
+	res.Latency.clamp()
+	res.Timing.Estimate = time.Since(t0).Seconds()
+	t0 = time.Now()
+	res.guard(est, m, times, g, node, np)
+	res.Timing.Guard = time.Since(t0).Seconds()
+	return res, nil
+}
+
+// guard decides whether the estimated clocks m are used, and applies them
+// if so (Result.Times, Result.Model). A domain whose correction raises the
+// violations of its own messages loses its correction first (where a
+// domain has only poor windows its fit can be misled), until none does.
+func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Graph, node []int32, np int) {
+	dom := &est.in.Domains
+	lat := res.Latency.Replay()
+	gd := &Guard{}
+	res.Guard = gd
+	if ok, _ := est.significant(m); !ok {
+		res.Fallback = "no clock domain's estimated correction exceeds its uncertainty"
+		return
+	}
+	vBefore := domainViolations(times, g, node, dom, lat, np)
+	mt := m.Apply(times, dom, np)
+	for round := 0; round < withdrawRounds; round++ {
+		after := domainViolations(mt, g, node, dom, lat, np)
+		n := 0
+		for d := range after {
+			if after[d] > vBefore[d] && len(m.Curves[d].T) > 0 {
+				m.Curves[d] = Curve{}
+				n++
+			}
+		}
+		gd.Withdrawn += n
+		if n == 0 {
+			break
+		}
+		mt = m.Apply(times, dom, np)
+	}
+	for d := range m.Curves {
+		if c := m.Curves[d].MaxAbs(); c != 0 {
+			gd.Significant++
+			gd.MaxCorrection = max(gd.MaxCorrection, int64(math.Round(c)))
+		}
+	}
+	gd.Contradicted, gd.Windows = est.contradicted(m)
+	res.Before = measure.ClockCondition(times, g, node, lat, np)
+	va := measure.ClockCondition(mt, g, node, lat, np)
+	before, after := res.Before.Total(), va.Total()
+	gd.ViolationsBefore, gd.SumBefore = before.Violations, before.SumViolation
+	gd.ViolationsModel, gd.SumModel = after.Violations, after.SumViolation
+	open := res.Latency.openAsymmetry()
+	switch {
+	case gd.Significant == 0:
+		res.Fallback = "every clock domain's estimated correction raised the violations of its own messages"
+	case before.Violations == 0 && float64(gd.MaxCorrection) < open:
+		res.Fallback = fmt.Sprintf("the pre-synchronised times violate nothing and the largest correction (%d ticks) is below what the messages' round trips leave open (%.0f ticks)", gd.MaxCorrection, open)
+	case after.Violations > before.Violations:
+		res.Fallback = fmt.Sprintf("the estimated clocks raise the clock-condition violations from %d to %d", before.Violations, after.Violations)
+	case after.SumViolation > before.SumViolation:
+		res.Fallback = fmt.Sprintf("the estimated clocks raise the sum of the clock-condition violations from %d to %d ticks", before.SumViolation, after.SumViolation)
+	case float64(gd.Contradicted) > maxContradicted*float64(gd.Windows):
+		res.Fallback = fmt.Sprintf("the estimated clocks contradict %d of %d two-sided windows of message bounds", gd.Contradicted, gd.Windows)
+	default:
+		res.Ran, res.Times, res.Model, res.ModelViolations = "model + clc", mt, m, &va
+	}
+}
+
+// openAsymmetry is how far the messages leave a clock difference open when
+// the two directions' fastest latencies may differ: half the round trip
+// between clocks in excess of 2μ, over the classes that have round trips
+// (0 if none). A midpoint assumes equal directions; when the round trips
+// are long (processes descheduled, an overloaded node) they need not be.
+func (l *Latencies) openAsymmetry() float64 {
+	var a float64
+	for _, x := range []*Latency{&l.Intra, &l.Inter} {
+		if x.RoundTrip >= 0 {
+			a = math.Max(a, float64(x.RoundTrip-x.Default))
+		}
+	}
+	return a
+}
+
+// clamp keeps μ within a node no larger than across nodes.
+func (l *Latencies) clamp() {
+	if l.Intra.Ticks > l.Inter.Ticks {
+		l.Intra.Ticks = l.Inter.Ticks
+		if l.Intra.Source != SourceFlag {
+			l.Intra.Source = l.Inter.Source
+		}
+	}
+}
+
+func domainsReport(d *Domains) DomainsReport {
+	r := DomainsReport{Count: d.Count(), Basis: d.Basis, Reference: d.Ref}
+	for i, s := range d.Size {
+		if i == 0 || s < r.MinSize {
+			r.MinSize = s
+		}
+		r.MaxSize = max(r.MaxSize, s)
+	}
+	return r
+}
+
+// significant reports whether the model's corrections, taken together,
+// exceed their uncertainty, and returns the number of domains corrected.
+// Each domain's correction is weighed by how much worse its windows and
+// anchors fit when it is held at 0 (the others at their estimates): the
+// weighted sum of squared residuals grows. For clocks without error that
+// growth is noise, about one per effective degree of freedom, which the
+// cross-validated smoothness keeps to a few per domain; the corrections
+// count as significant when the total exceeds significantGain plus
+// significantPerDomain per corrected domain. (A test per domain would
+// leave a domain uncorrected where each of many small corrections is
+// within the noise but all together are not — and uncorrected next to
+// corrected neighbours it would be worse off than before.)
+func (e *estimator) significant(m *Model) (bool, int) {
+	nd := e.in.Domains.Count()
+	var gain float64
+	for i := range e.bands {
+		b := &e.bands[i]
+		if !b.twoSided() {
+			continue
+		}
+		w := 1 / (b.sigma * b.sigma)
+		xp, xq := m.at(b.p, b.t), m.at(b.q, b.t)
+		fit := xq - xp - b.mid()
+		if b.q != e.in.Domains.Ref {
+			gain += w * ((-xp-b.mid())*(-xp-b.mid()) - fit*fit)
+		}
+		if b.p != e.in.Domains.Ref {
+			gain += w * ((xq-b.mid())*(xq-b.mid()) - fit*fit)
+		}
+	}
+	for _, a := range e.anchorObs() {
+		w := 1 / (a.sigma * a.sigma)
+		x := m.at(a.d, a.t)
+		gain += w * (a.v*a.v - (x-a.v)*(x-a.v))
+	}
+	n := 0
+	for d := range nd {
+		if len(m.Curves[d].T) > 0 {
+			n++
+		}
+	}
+	return n > 0 && gain > significantGain+significantPerDomain*float64(n), n
+}
+
+// contradicted counts the two-sided windows whose bounds the model leaves
+// by more than three times their uncertainty, and the two-sided windows.
+func (e *estimator) contradicted(m *Model) (bad, all int) {
+	for i := range e.bands {
+		b := &e.bands[i]
+		if !b.twoSided() {
+			continue
+		}
+		all++
+		d := m.at(b.q, b.t) - m.at(b.p, b.t)
+		if d < b.lo-3*b.sigma || d > b.hi+3*b.sigma {
+			bad++
+		}
+	}
+	return bad, all
+}

@@ -1,0 +1,163 @@
+package clockmodel
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clc-tools/clc/presync"
+	"github.com/clc-tools/clc/replay"
+	"github.com/clc-tools/clc/sim"
+	"github.com/clc-tools/clc/trace"
+)
+
+// prepared is a simulated trace captured, pre-synchronised and matched,
+// with its truth.
+type prepared struct {
+	in    *Input
+	times [][]int64
+	truth [][]int64
+	g     *replay.Graph
+	node  []int32
+}
+
+func prepare(t *testing.T, cfg sim.Config) *prepared {
+	t.Helper()
+	rec, truth, err := sim.Generate(cfg)
+	require.NoError(t, err)
+	p := &prepared{in: Capture(rec)}
+	_, err = presync.Apply(rec, nil)
+	require.NoError(t, err)
+	p.g, err = replay.Match(rec, nil)
+	require.NoError(t, err)
+	p.times, p.truth = times(rec), times(truth)
+	for _, l := range rec.Locations {
+		p.node = append(p.node, l.Node)
+	}
+	return p
+}
+
+func times(t *trace.Trace) [][]int64 {
+	out := make([][]int64, len(t.Locations))
+	for i, l := range t.Locations {
+		out[i] = l.Events.Time
+	}
+	return out
+}
+
+func meanAbsErr(ts, truth [][]int64) float64 {
+	var s, n float64
+	for i := range ts {
+		for j := range ts[i] {
+			s += math.Abs(float64(ts[i][j] - truth[i][j]))
+			n++
+		}
+	}
+	return s / n
+}
+
+func baseConfig(seed int64) sim.Config {
+	c := sim.DefaultConfig()
+	c.Ranks, c.RanksPerNode, c.Events, c.Seed = 16, 4, 40_000, seed
+	c.Compute = 2 * time.Millisecond
+	c.ClockWander = 10 * time.Microsecond
+	return c
+}
+
+var defaultLat = replay.Latency{Intra: 300, Inter: 1000}
+
+// The estimated clocks against the simulator's truth, on scenarios where
+// pre-synchronisation leaves errors of microseconds to milliseconds: the
+// model's times are at least three times closer to the truth, on average.
+func TestModelAgainstTruth(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		f    func(c *sim.Config)
+	}{
+		{"wander", func(c *sim.Config) {}},
+		{"no offsets", func(c *sim.Config) { c.OffsetRecords = "none" }},
+		{"jumps", func(c *sim.Config) {
+			c.ClockWander, c.ClockJumpEvery, c.ClockJumpSize = 2*time.Microsecond, 50*time.Millisecond, 20*time.Microsecond
+		}},
+		{"collectives", func(c *sim.Config) { c.Patterns = []string{"allreduce", "coll", "bcast", "reduce"} }},
+		{"asymmetric, congested", func(c *sim.Config) {
+			c.LatencyAsymmetry, c.Congestion, c.CongestionDelay = 0.3, 0.3, 20*time.Microsecond
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := baseConfig(11)
+			tc.f(&c)
+			p := prepare(t, c)
+			r, err := Run(context.Background(), p.in, p.times, p.g, p.node, Options{Latency: defaultLat, Parallel: 2})
+			require.NoError(t, err)
+			require.Equal(t, "model + clc", r.Ran, "fallback: %s", r.Fallback)
+			pre, got := meanAbsErr(p.times, p.truth), meanAbsErr(r.Times, p.truth)
+			t.Logf("%s: mean |err| %.0f → %.0f ticks; %+v; guard %+v", tc.name, pre, got, *r.Estimate, *r.Guard)
+			assert.Less(t, got, pre/3)
+			assert.LessOrEqual(t, r.Guard.ViolationsModel, r.Guard.ViolationsBefore)
+			for li, ts := range r.Times {
+				for j := 1; j < len(ts); j++ {
+					require.GreaterOrEqual(t, ts[j], ts[j-1], "location %d event %d", li, j)
+				}
+			}
+			// The reference domain does not move.
+			for li := range r.Times {
+				if p.in.Domains.Of[li] == p.in.Domains.Ref {
+					assert.Equal(t, p.times[li], r.Times[li])
+				}
+			}
+		})
+	}
+}
+
+// Clocks without error (several nodes, exact offset measurements): the
+// model finds nothing significant and nothing moves, whatever the
+// communication pattern.
+func TestPerfectClocksDoNotMove(t *testing.T) {
+	for seed := int64(1); seed <= 4; seed++ {
+		for _, pats := range [][]string{nil, {"halo"}, {"allreduce", "coll"}, {"master", "pairs"}} {
+			c := baseConfig(seed)
+			c.PerfectClocks()
+			c.OffsetNoise = 0
+			if pats != nil {
+				c.Patterns = pats
+			}
+			p := prepare(t, c)
+			r, err := Run(context.Background(), p.in, p.times, p.g, p.node, Options{Latency: defaultLat, Parallel: 2})
+			require.NoError(t, err)
+			assert.Nil(t, r.Times, "seed %d %v: %s", seed, pats, r.Ran)
+			assert.Equal(t, "clc", r.Ran)
+			assert.NotEmpty(t, r.Fallback)
+		}
+	}
+}
+
+func TestMethodCLCAndOneDomain(t *testing.T) {
+	c := baseConfig(3)
+	p := prepare(t, c)
+	r, err := Run(context.Background(), p.in, p.times, p.g, p.node, Options{Method: MethodCLC, Latency: defaultLat})
+	require.NoError(t, err)
+	assert.Equal(t, "clc", r.Ran)
+	assert.Nil(t, r.Estimate, "the pure CLC estimates nothing")
+	assert.Empty(t, r.Fallback)
+	// μ within a node: the default (300) is below the simulator's 500 ns.
+	assert.Equal(t, int64(300), r.Latency.Intra.Ticks)
+	assert.GreaterOrEqual(t, r.Latency.Intra.SameClock, int64(500))
+
+	c.RanksPerNode = c.Ranks
+	c.LatencyIntra = 150 * time.Nanosecond
+	p = prepare(t, c)
+	r, err = Run(context.Background(), p.in, p.times, p.g, p.node, Options{Latency: defaultLat})
+	require.NoError(t, err)
+	assert.Equal(t, "clc", r.Ran)
+	assert.Contains(t, r.Fallback, "one clock domain")
+	assert.Equal(t, SourceSameClock, r.Latency.Intra.Source)
+	assert.GreaterOrEqual(t, r.Latency.Intra.Ticks, int64(150), "the simulator's minimum latency")
+	assert.Less(t, r.Latency.Intra.Ticks, int64(300))
+	_, err = ParseMethod("nope")
+	assert.Error(t, err)
+}

@@ -1,0 +1,328 @@
+package clockmodel
+
+import (
+	"context"
+	"math"
+	"slices"
+	"sync"
+)
+
+// row is one weighted linear equation Σ c_i·x[j_i] ≈ y in the unknowns.
+type row struct {
+	j [4]int32
+	c [4]float64
+	n uint8
+	w float64
+	y float64
+}
+
+func (r *row) dot(x []float64) float64 {
+	var s float64
+	for i := range r.n {
+		s += r.c[i] * x[r.j[i]]
+	}
+	return s
+}
+
+// knots is the unknowns' layout: domain d's correction at times
+// T[d][0…], unknowns first[d] … first[d]+len(T[d])−1; a domain without
+// knots (the reference, or no data) has first −1 and correction 0.
+type knots struct {
+	T     [][]int64
+	first []int32
+	n     int
+}
+
+// terms appends to r the interpolation of domain d's correction at t
+// with factor f.
+func (k *knots) terms(r *row, d int32, t int64, f float64) {
+	if k.first[d] < 0 {
+		return
+	}
+	ts := k.T[d]
+	base := k.first[d]
+	add := func(j int32, c float64) {
+		if c == 0 {
+			return
+		}
+		for i := range r.n {
+			if r.j[i] == j {
+				r.c[i] += c
+				return
+			}
+		}
+		r.j[r.n], r.c[r.n] = j, c
+		r.n++
+	}
+	switch n := len(ts); {
+	case t <= ts[0]:
+		add(base, f)
+	case t >= ts[n-1]:
+		add(base+int32(n-1), f)
+	default:
+		i, _ := slices.BinarySearch(ts, t)
+		// ts[i-1] < t ≤ ts[i]
+		u := float64(t-ts[i-1]) / float64(ts[i]-ts[i-1])
+		add(base+int32(i-1), f*(1-u))
+		add(base+int32(i), f*u)
+	}
+}
+
+// system is a sparse weighted least-squares problem.
+type system struct {
+	rows []row
+	n    int
+	np   int
+	// bufs are mul's per-worker buffers.
+	bufs [][]float64
+	// blocks are ranges of unknowns (one domain's knots) whose part of the
+	// normal matrix is pentadiagonal; the preconditioner solves each
+	// exactly. Unknowns outside every block are preconditioned by their
+	// diagonal.
+	blocks []span
+}
+
+// penta is the LDLᵀ factorisation of a symmetric pentadiagonal block.
+type penta struct {
+	lo     int32
+	d      []float64
+	l1, l2 []float64
+}
+
+// preconditioner returns the factorised diagonal blocks of the normal
+// matrix AᵀWA.
+func (s *system) preconditioner() (blocks []penta, diag []float64) {
+	n := s.n
+	diag = make([]float64, n)
+	off1 := make([]float64, n)
+	off2 := make([]float64, n)
+	blockOf := make([]int32, n)
+	for i := range blockOf {
+		blockOf[i] = -1
+	}
+	for b, sp := range s.blocks {
+		for j := sp.lo; j < sp.hi; j++ {
+			blockOf[j] = int32(b)
+		}
+	}
+	for i := range s.rows {
+		r := &s.rows[i]
+		for a := range r.n {
+			ja := r.j[a]
+			diag[ja] += r.w * r.c[a] * r.c[a]
+			for b := a + 1; b < r.n; b++ {
+				jb := r.j[b]
+				lo, hi := min(ja, jb), max(ja, jb)
+				if blockOf[lo] < 0 || blockOf[lo] != blockOf[hi] {
+					continue
+				}
+				switch hi - lo {
+				case 1:
+					off1[lo] += r.w * r.c[a] * r.c[b]
+				case 2:
+					off2[lo] += r.w * r.c[a] * r.c[b]
+				}
+			}
+		}
+	}
+	for i := range diag {
+		if diag[i] <= 0 {
+			diag[i] = 1
+		}
+	}
+	for _, sp := range s.blocks {
+		m := int(sp.hi - sp.lo)
+		p := penta{lo: sp.lo, d: make([]float64, m), l1: make([]float64, m), l2: make([]float64, m)}
+		ok := true
+		for i := 0; i < m; i++ {
+			g := int(sp.lo) + i
+			di := diag[g]
+			if i >= 1 {
+				di -= p.l1[i-1] * p.l1[i-1] * p.d[i-1]
+			}
+			if i >= 2 {
+				di -= p.l2[i-2] * p.l2[i-2] * p.d[i-2]
+			}
+			if !(di > 0) {
+				ok = false
+				break
+			}
+			p.d[i] = di
+			if i+1 < m {
+				a := off1[g]
+				if i >= 1 {
+					a -= p.l2[i-1] * p.l1[i-1] * p.d[i-1]
+				}
+				p.l1[i] = a / di
+			}
+			if i+2 < m {
+				p.l2[i] = off2[g] / di
+			}
+		}
+		if ok {
+			blocks = append(blocks, p)
+		}
+	}
+	return blocks, diag
+}
+
+// precondition sets z = M⁻¹r.
+func precondition(blocks []penta, diag, r, z []float64) {
+	for i := range r {
+		z[i] = r[i] / diag[i]
+	}
+	for bi := range blocks {
+		p := &blocks[bi]
+		m := len(p.d)
+		y := z[p.lo : int(p.lo)+m]
+		b := r[p.lo : int(p.lo)+m]
+		for i := 0; i < m; i++ {
+			v := b[i]
+			if i >= 1 {
+				v -= p.l1[i-1] * y[i-1]
+			}
+			if i >= 2 {
+				v -= p.l2[i-2] * y[i-2]
+			}
+			y[i] = v
+		}
+		for i := 0; i < m; i++ {
+			y[i] /= p.d[i]
+		}
+		for i := m - 1; i >= 0; i-- {
+			if i+1 < m {
+				y[i] -= p.l1[i] * y[i+1]
+			}
+			if i+2 < m {
+				y[i] -= p.l2[i] * y[i+2]
+			}
+		}
+	}
+}
+
+// solve minimises Σ w·(row·x − y)² by conjugate gradients on the normal
+// equations with a diagonal preconditioner, starting from x (which it
+// overwrites), until the relative residual is below tol or after maxIter
+// iterations. It returns the iterations run.
+func (s *system) solve(ctx context.Context, x []float64, tol float64, maxIter int) (int, error) {
+	n := s.n
+	blocks, diag := s.preconditioner()
+	pre := func(r, z []float64) { precondition(blocks, diag, r, z) }
+	b := make([]float64, n)
+	for i := range s.rows {
+		r := &s.rows[i]
+		for k := range r.n {
+			b[r.j[k]] += r.w * r.c[k] * r.y
+		}
+	}
+	ax := make([]float64, n)
+	s.mul(x, ax)
+	res := make([]float64, n)
+	var bn float64
+	for i := range res {
+		res[i] = b[i] - ax[i]
+		bn += b[i] * b[i]
+	}
+	if bn == 0 {
+		bn = 1
+	}
+	z := make([]float64, n)
+	p := make([]float64, n)
+	var rz float64
+	pre(res, z)
+	for i := range z {
+		p[i] = z[i]
+		rz += res[i] * z[i]
+	}
+	ap := make([]float64, n)
+	it := 0
+	for ; it < maxIter; it++ {
+		if it%16 == 0 {
+			if err := ctx.Err(); err != nil {
+				return it, err
+			}
+		}
+		var rn float64
+		for _, v := range res {
+			rn += v * v
+		}
+		if rn <= tol*tol*bn {
+			break
+		}
+		s.mul(p, ap)
+		var pap float64
+		for i := range p {
+			pap += p[i] * ap[i]
+		}
+		if pap <= 0 {
+			break
+		}
+		alpha := rz / pap
+		for i := range x {
+			x[i] += alpha * p[i]
+			res[i] -= alpha * ap[i]
+		}
+		pre(res, z)
+		var rz2 float64
+		for i := range z {
+			rz2 += res[i] * z[i]
+		}
+		beta := rz2 / rz
+		rz = rz2
+		for i := range p {
+			p[i] = z[i] + beta*p[i]
+		}
+	}
+	return it, nil
+}
+
+// mul sets y = AᵀWA·v, over the rows in parallel (each worker but the
+// first into a buffer of its own, kept for the next call).
+func (s *system) mul(v, y []float64) {
+	// A worker per 64Ki rows: CG calls this hundreds of times, and handing
+	// small pieces to goroutines costs more than it saves on a busy machine.
+	np := max(1, min(s.np, len(s.rows)>>16+1))
+	for len(s.bufs) < np-1 {
+		s.bufs = append(s.bufs, make([]float64, len(y)))
+	}
+	chunk := (len(s.rows) + np - 1) / np
+	part := func(w int, out []float64) {
+		clear(out)
+		for i := w * chunk; i < min((w+1)*chunk, len(s.rows)); i++ {
+			r := &s.rows[i]
+			f := r.w * r.dot(v)
+			for k := range r.n {
+				out[r.j[k]] += f * r.c[k]
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < np; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			part(w, s.bufs[w-1])
+		}()
+	}
+	part(0, y)
+	wg.Wait()
+	for _, p := range s.bufs[:np-1] {
+		for i, x := range p {
+			y[i] += x
+		}
+	}
+}
+
+// residualScale returns the weighted root mean square of the residuals
+// of rows [lo, hi) at x, in units of the rows' own σ (1/√w).
+func residualScale(rows []row, x []float64) float64 {
+	var s float64
+	for i := range rows {
+		d := rows[i].dot(x) - rows[i].y
+		s += rows[i].w * d * d
+	}
+	if len(rows) == 0 {
+		return 0
+	}
+	return math.Sqrt(s / float64(len(rows)))
+}
