@@ -45,9 +45,21 @@ func (a *anchor) at(times [][]int64) (t int64, v float64) {
 	return a.tk + int64(math.Round(shift)), float64(a.off) - shift
 }
 
-// Capture reads the clock domains and offset measurements of t. Call it
-// before pre-synchronisation, which removes the measurements.
+// Capture reads the clock domains and offset measurements of t, with the
+// times of its events. Call it before pre-synchronisation, which removes
+// the measurements.
 func Capture(t *trace.Trace) *Input {
+	times := make([][]int64, len(t.Locations))
+	for i, l := range t.Locations {
+		times[i] = l.Events.Time
+	}
+	return CaptureTimes(t, times)
+}
+
+// CaptureTimes is Capture with every event's time in columns (times[i]:
+// location i's raw times), for a trace whose events were read as a
+// selection. It keeps no reference to times.
+func CaptureTimes(t *trace.Trace, times [][]int64) *Input {
 	tol := max(int64(1), int64(math.Round(float64(t.Resolution)*1e-6))) // 1 µs
 	in := &Input{
 		Domains:    DetectDomains(TraceLocations(t), t.Properties[presync.PropClockDomain], tol),
@@ -73,7 +85,7 @@ func Capture(t *trace.Trace) *Input {
 		}
 	}
 	for li, l := range t.Locations {
-		ts := l.Events.Time
+		ts := times[li]
 		if len(ts) == 0 {
 			continue
 		}

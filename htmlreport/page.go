@@ -64,7 +64,7 @@ type Input struct {
 	CheckOnly bool
 	// Summary are the headline figures; Sections the parameters, the
 	// method and the other facts of the run, shown as tables; Notes are
-	// remarks (truncation, rejected refinement, …).
+	// remarks (truncation, times decreasing, …).
 	Summary  []Fact
 	Sections []Section
 	Notes    []string

@@ -210,7 +210,7 @@ func (p *Page) writeClockError(d *doc) {
 	}
 	implied := "the CLC only moves events later, so it is never above 0"
 	if p.shifts.MaxEarlier > 0 {
-		implied = "here events moved both ways: a refinement from the messages ran before the CLC"
+		implied = "here events moved both ways: the clock model corrected the clocks before the CLC"
 	}
 	d.f(`<h3>Error left in the pre-synchronised times</h3><p class="expl">Pre-synchronised time − true time. <b>truth</b> (solid): the actual error, known when the input has true times (clc-sim, clc-trace --emulate-clock). <b>correction</b> (dashed): the error the correction implies, pre-synchronised − corrected time; %s. Other estimates are dotted. Averages over the events of each domain in each time bin.</p>`, implied)
 	var drawn []*curves
@@ -446,7 +446,7 @@ func (p *Page) writeShifts(d *doc) {
 		d.f(`; the largest shift later is %s`, dur(float64(s.MaxLater)/float64(p.res)))
 	}
 	if s.MaxEarlier > 0 {
-		d.f(`, the largest earlier %s (a refinement before the CLC moves events both ways)`, dur(float64(s.MaxEarlier)/float64(p.res)))
+		d.f(`, the largest earlier %s (the clock model before the CLC moves events both ways)`, dur(float64(s.MaxEarlier)/float64(p.res)))
 	}
 	d.f(`. Logarithmic axes; the %s unmoved events are not drawn.</p>`, count(s.Unmoved))
 	if moved == 0 {

@@ -59,6 +59,7 @@ func (p *pipeline) writeHTML(ctx context.Context) error {
 		Title: r.Input, Trace: p.tr, Presync: p.c, Corrected: p.times, Truth: p.truth,
 		Graph: p.g, Latency: p.k.Lat, Domains: dom, PresyncFuncs: h.funcs, Measured: h.measured, Fidelity: &fid,
 		CheckOnly: r.Checked, Summary: htmlSummary(r), Sections: htmlSections(r), Notes: r.Notes, Parallel: p.np,
+		Estimates: p.modelEstimate(dom),
 	}
 	page, err := htmlreport.Build(ctx, in, nil)
 	if err != nil {
@@ -114,14 +115,24 @@ func htmlSections(r *Report) []htmlreport.Section {
 		{Key: "correction", Value: fmt.Sprintf("controlled logical clock, γ %g in %d forward pass(es): %s violations removed, %s receives moved by their sends", r.Correction.Gamma, len(r.Correction.Passes), n(r.Correction.ViolationsRemoved), n(r.Correction.ReceivesMoved)),
 			Note: "γ control threshold " + s(r.Correction.Threshold)},
 	}}
-	if r.Refinement != nil {
-		run.Rows = append(run.Rows, htmlreport.Row{Key: "refinement", Value: r.Refinement.String()})
+	if m := r.Method; m != nil {
+		row := htmlreport.Row{Key: "method", Value: m.Ran}
+		if m.Fallback != "" {
+			row.Note = m.Requested + " requested: " + m.Fallback
+		}
+		run.Rows = append(run.Rows, row)
+		if e, g := m.Estimate, m.Guard; e != nil && g != nil && e.Bounds > 0 {
+			run.Rows = append(run.Rows, htmlreport.Row{Key: "clock model", Value: fmt.Sprintf("%s domains corrected, the largest correction %s",
+				n(int64(g.Significant)), s(sec(g.MaxCorrection, r.Resolution))),
+				Note: fmt.Sprintf("%s bounds in %s windows (%s two-sided) between %s domain pairs, %s anchors",
+					n(e.Bounds), n(int64(e.Bands)), n(int64(e.TwoSided)), n(int64(e.Pairs)), n(int64(e.Anchors)))})
+		}
 	}
 	if a := r.Accuracy; a != nil {
 		run.Rows = append(run.Rows, htmlreport.Row{Key: "truth", Value: a.Truth})
 	}
 	params := htmlreport.Section{Title: "Parameters", Rows: []htmlreport.Row{
-		{Key: "minimum latency μ", Value: fmt.Sprintf("%s within a node, %s across nodes", s(p.LatencyIntra), s(p.LatencyInter))},
+		{Key: "minimum latency μ", Value: fmt.Sprintf("%s within a node, %s across nodes", s(p.LatencyIntra), s(p.LatencyInter)), Note: latencyNote(r)},
 		{Key: "γ (forward amortization)", Value: fmt.Sprint(p.Gamma)},
 		{Key: "trust reference", Value: fmt.Sprint(p.TrustReference), Note: fmt.Sprintf("reference γ %g, informed γ %g, informed slope %g", p.ReferenceGamma, p.InformedGamma, p.InformedSlope)},
 		{Key: "δ (minimal step)", Value: s(p.Delta), Note: "0: one tick"},
@@ -133,8 +144,8 @@ func htmlSections(r *Report) []htmlreport.Section {
 	}}
 	t := r.Timing
 	timing := htmlreport.Section{Title: "Time taken", Rows: []htmlreport.Row{{Key: "stages", Value: fmt.Sprintf(
-		"read %.2f s, pre-synchronisation %.2f s, matching %.2f s, refinement %.2f s, correction %.2f s, writing %.2f s; %.2f s in all",
-		t.Read, t.Presync, t.Match, t.Refine, t.Correct, t.Write, t.Read+t.Presync+t.Match+t.Refine+t.Correct+t.Write), Note: "this page not included"}}}
+		"read %.2f s, pre-synchronisation %.2f s, matching %.2f s, clock model %.2f s, correction %.2f s, writing %.2f s; %.2f s in all",
+		t.Read, t.Presync, t.Match, t.Model, t.Correct, t.Write, t.Read+t.Presync+t.Match+t.Model+t.Correct+t.Write), Note: "this page not included"}}}
 	secs := []htmlreport.Section{run, params}
 	if len(r.Issues.Counts) > 0 {
 		is := htmlreport.Section{Title: "Matching issues (treated as internal events)"}
@@ -155,10 +166,22 @@ func htmlSections(r *Report) []htmlreport.Section {
 // clockDomains says which locations the report treats as sharing a clock:
 // those pre-synchronisation gave one correction.
 func clockDomains(r *Report) string {
+	if r.Method != nil {
+		return domainsLine(r.Method)
+	}
 	if r.Presync.Method == presync.Node.String() {
 		return "one per node"
 	}
 	return "one per location"
+}
+
+// latencyNote says where μ came from.
+func latencyNote(r *Report) string {
+	if r.Method == nil {
+		return ""
+	}
+	l := r.Method.Latency
+	return "within a node: " + l.Intra.String(r.Resolution) + "; across nodes: " + l.Inter.String(r.Resolution)
 }
 
 func orNone(s, none string) string {
@@ -173,4 +196,54 @@ func durOrEmpty(s float64) string {
 		return ""
 	}
 	return htmlreport.Seconds(s)
+}
+
+// modelEstimate is the clock model's estimate of the error left in the
+// pre-synchronised times (pre-synchronised − true time: minus the
+// correction) for the page's domains, each read from the clock-model
+// domain of its first location; nil when the model was not used.
+func (p *pipeline) modelEstimate(dom htmlreport.Domains) []*htmlreport.ClockError {
+	if p.model == nil || p.model.Model == nil {
+		return nil
+	}
+	lo, hi, ok := span(p.c)
+	if !ok {
+		return nil
+	}
+	first := make([]int32, len(dom.Names))
+	for i := range first {
+		first[i] = -1
+	}
+	for l, d := range dom.Of {
+		if first[d] < 0 {
+			first[d] = int32(l)
+		}
+	}
+	res := float64(p.tr.Resolution)
+	m, cd := p.model.Model, p.cm.Domains.Of
+	e := htmlreport.SampleError("clock model", htmlreport.NewBins(lo, hi, 512), len(dom.Names), func(d int, t int64) (float64, bool) {
+		if first[d] < 0 {
+			return 0, false
+		}
+		c := &m.Curves[cd[first[d]]]
+		return -c.At(t) / res, true
+	})
+	return []*htmlreport.ClockError{e}
+}
+
+// span returns the first and last time over all locations.
+func span(times [][]int64) (lo, hi int64, ok bool) {
+	for _, ts := range times {
+		if len(ts) == 0 {
+			continue
+		}
+		if !ok || ts[0] < lo {
+			lo = ts[0]
+		}
+		if !ok || ts[len(ts)-1] > hi {
+			hi = ts[len(ts)-1]
+		}
+		ok = true
+	}
+	return lo, hi, ok
 }

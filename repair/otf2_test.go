@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clc-tools/clc/clc"
+	"github.com/clc-tools/clc/clockmodel"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/sim"
 )
@@ -60,7 +61,8 @@ func otf2Print(t *testing.T, archive string) map[string][]printedEvent {
 	return locs
 }
 
-// The reference reader's view of a corrected OTF2 archive: every event is
+// The reference reader's view of an OTF2 archive corrected by the pure CLC
+// (--method clc): every event is
 // there with the same record and attributes, in the same order; events the
 // correction did not move show exactly the time the reference reader showed
 // for the input (which it pre-synchronised itself); moved ones only later;
@@ -79,7 +81,7 @@ func TestOTF2CorrectionAsTheReferenceReaderSeesIt(t *testing.T) {
 	in := filepath.Join(t.TempDir(), "in")
 	require.NoError(t, otf.WriteTrace(in, rec, nil))
 	out := filepath.Join(t.TempDir(), "out")
-	rep, err := Run(context.Background(), in, Options{Output: out, Params: clc.DefaultParams()})
+	rep, err := Run(context.Background(), in, Options{Output: out, Params: clc.DefaultParams(), ClockModel: ClockModelOptions{Method: clockmodel.MethodCLC}})
 	require.NoError(t, err)
 	require.Positive(t, rep.Correction.EventsMoved, "the scenario must move events")
 	require.Zero(t, rep.After.Violations)

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/clc-tools/clc/clc"
+	"github.com/clc-tools/clc/clockmodel"
 	"github.com/clc-tools/clc/measure"
-	"github.com/clc-tools/clc/msgsync"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/output"
@@ -40,11 +40,10 @@ type Options struct {
 	Report  string
 	Params  clc.Params
 	Presync presync.Method
-	// Refine runs msgsync.Refine between pre-synchronisation and the CLC:
-	// per-node clock corrections estimated from the messages. It moves
-	// events both ways, so it is not the default. RefineOptions tune it.
-	Refine        bool
-	RefineOptions msgsync.Options
+	// ClockModel selects the method (the clock model, the default, or the
+	// pure CLC) and says which latencies the user gave
+	// (repair/clockmodel.go).
+	ClockModel ClockModelOptions
 	// Truth is a native trace with the true times of the input's events;
 	// "" means the input's truth/ directory if there is one, "-" none.
 	Truth string
@@ -75,9 +74,6 @@ func (o *Options) Validate() error {
 	}
 	if err := o.Params.Validate(); err != nil {
 		return err
-	}
-	if r := o.RefineOptions; o.Refine && (r.Windows < 0 || r.Prior < 0 || r.Floor < 0 || r.MinMessages < 0) {
-		return fmt.Errorf("refinement options must not be negative: %+v", r)
 	}
 	return nil
 }
@@ -184,9 +180,8 @@ func Run(ctx context.Context, input string, opts Options) (*Report, error) {
 // selection, trace.Events.Index) and every event's time in a column
 // (times). Pre-synchronisation, the CLC and the measurements work on the
 // columns in place; the output is written by copying the input with the
-// new times. Conversions to another format, the Perfetto export and the
-// refinement from the messages need whole events: then tr holds them, and
-// times are its time columns.
+// new times. Conversions to another format and the Perfetto export need
+// whole events: then tr holds them, and times are its time columns.
 type pipeline struct {
 	j        *Job
 	opts     *Options
@@ -199,8 +194,10 @@ type pipeline struct {
 	g        *replay.Graph
 	k        clc.Ticks
 	node     []int32
-	c        [][]int64 // a copy of the pre-synchronised times, when kept (--html, --refine)
-	before   measure.Violations
+	c        [][]int64          // the pre-synchronised times, when kept (--html, the clock model)
+	before   measure.Violations // of the times the CLC starts from
+	cm       *clockmodel.Input  // clock domains and offsets, before presync
+	model    *clockmodel.Result
 	res      *clc.Result
 	truth    [][]int64 // true times, when known
 	html     *htmlHook // nil without --html
@@ -245,7 +242,7 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 		{"reading " + j.in.Path, p.read, &p.rep.Timing.Read},
 		{"pre-synchronising", p.presync, &p.rep.Timing.Presync},
 		{"matching messages", p.match, &p.rep.Timing.Match},
-		{"refining the synchronisation from the messages", p.refine, &p.rep.Timing.Refine},
+		{"estimating the clocks", p.clockModel, &p.rep.Timing.Model},
 		{"correcting", p.correct, &p.rep.Timing.Correct},
 		{"writing " + j.opts.Output, p.write, &p.rep.Timing.Write},
 		{"writing the HTML report " + j.opts.HTML, p.writeHTML, htmlTimer},
@@ -280,7 +277,7 @@ func (p *pipeline) inputErr(err error) error {
 
 func (p *pipeline) read(ctx context.Context) error {
 	in := p.j.in
-	p.whole = p.outFmt != in.Format || p.opts.Refine
+	p.whole = p.outFmt != in.Format
 	var tr *trace.Trace
 	var err error
 	if p.whole {
@@ -337,6 +334,7 @@ func (p *pipeline) presync(ctx context.Context) error {
 	if err := p.html.beforePresync(tr, p.opts.Presync); err != nil {
 		return p.inputErr(fmt.Errorf("pre-synchronisation: %w", err))
 	}
+	p.cm = clockmodel.CaptureTimes(tr, p.times) // before pre-synchronisation consumes the offsets
 	funcs, err := presync.Funcs(tr, p.opts.Presync)
 	if err != nil {
 		return p.inputErr(fmt.Errorf("pre-synchronisation: %w", err))
@@ -352,7 +350,7 @@ func (p *pipeline) presync(ctx context.Context) error {
 	if err := inRange(tr, p.times, p.offsets); err != nil {
 		return p.inputErr(err)
 	}
-	if p.html != nil || p.opts.Refine {
+	if p.html != nil {
 		p.c = make([][]int64, len(p.times))
 		for i, ts := range p.times {
 			p.c[i] = slices.Clone(ts)
@@ -381,38 +379,6 @@ func (p *pipeline) match(ctx context.Context) error {
 	}
 	p.rep.Messages = MessagesReport{P2P: g.Messages, CollectiveLogical: g.LogicalMessages,
 		CollectiveInstances: mpiInstances(g), AlltoallvIgnored: g.Ignored, CollectiveSingle: g.Single, Shared: sharedRelations(g)}
-	p.k = p.opts.Params.InTicks(p.tr.Resolution)
-	p.before = measure.ClockCondition(p.times, g, p.node, p.k.Lat, p.np)
-	p.rep.Before = violationReport(p.before, p.tr.Resolution)
-	return nil
-}
-
-// refine runs the optional refinement from the messages (--refine). The
-// CLC then runs on the refined times; the report still compares with the
-// pre-synchronised ones, kept in p.c.
-func (p *pipeline) refine(ctx context.Context) error {
-	if !p.opts.Refine {
-		return nil
-	}
-	tr := p.tr
-	ro := p.opts.RefineOptions
-	ro.Parallel = p.np
-	st, err := msgsync.Refine(tr, p.g, p.k.Lat, ro)
-	if err != nil {
-		return p.inputErr(err)
-	}
-	for i, l := range tr.Locations { // Refine replaces the columns
-		p.times[i] = l.Events.Time
-	}
-	p.rep.Refinement = &st
-	if st.Rejected {
-		p.rep.Notes = append(p.rep.Notes, fmt.Sprintf("refinement rejected: it left violations summing to %s, not less than the %s before it",
-			dur(sec(st.SumAfter, tr.Resolution)), dur(sec(st.SumBefore, tr.Resolution))))
-		return nil
-	}
-	v := measure.ClockCondition(p.times, p.g, p.node, p.k.Lat, p.np)
-	p.rep.Refined = ptr(violationReport(v, tr.Resolution))
-	p.before = v
 	return nil
 }
 
@@ -444,8 +410,8 @@ func (p *pipeline) correct(ctx context.Context) error {
 		})
 	rep.Correction = correctionReport(moves, res, tr.Resolution)
 	rep.Correction.ViolationsRemoved = rep.Before.Violations - rep.After.Violations
-	if rep.Refined != nil {
-		rep.Correction.ViolationsRemoved = rep.Refined.Violations - rep.After.Violations
+	if rep.Model != nil {
+		rep.Correction.ViolationsRemoved = rep.Model.Violations - rep.After.Violations
 	}
 	rep.Params = paramsReport(&p.opts.Params, tr.Resolution)
 	issues := p.g.Issues

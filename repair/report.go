@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/clc-tools/clc/clc"
+	"github.com/clc-tools/clc/clockmodel"
 	"github.com/clc-tools/clc/measure"
-	"github.com/clc-tools/clc/msgsync"
 	"github.com/clc-tools/clc/replay"
 )
 
@@ -47,10 +47,12 @@ type Report struct {
 	Presync  PresyncReport   `json:"presync"`
 	Messages MessagesReport  `json:"messages"`
 	Before   ViolationReport `json:"before"`
-	// Refinement and Refined are set with --refine: what msgsync did and
-	// the clock condition after it, before the CLC.
-	Refinement *msgsync.Stats   `json:"refinement,omitempty"`
-	Refined    *ViolationReport `json:"refined,omitempty"`
+	// Method is the method that ran, μ and where it came from, the clock
+	// domains and the clock model's estimation and guard.
+	Method *clockmodel.Result `json:"method,omitempty"`
+	// Model is the clock condition after the clock model, before the CLC
+	// (when the model was used).
+	Model      *ViolationReport `json:"model,omitempty"`
 	Correction CorrectionReport `json:"correction"`
 	After      ViolationReport  `json:"after"`
 	Fidelity   struct {
@@ -136,13 +138,16 @@ type CorrectionReport struct {
 	// senders), and the amortization after a jump removes later
 	// violations without a jump of their own, so it may be smaller than
 	// ViolationsRemoved.
-	ReceivesMoved int64        `json:"receives_moved"`
-	EventsMoved   int64        `json:"events_moved"`
-	MaxShift      float64      `json:"max_shift"`
-	MeanShift     float64      `json:"mean_shift"`
-	Gamma         float64      `json:"gamma"`
-	Threshold     float64      `json:"max_shift_threshold"`
-	Passes        []PassReport `json:"passes"`
+	ReceivesMoved int64   `json:"receives_moved"`
+	EventsMoved   int64   `json:"events_moved"`
+	MaxShift      float64 `json:"max_shift"`
+	MeanShift     float64 `json:"mean_shift"`
+	// MaxEarlier is the largest move earlier (the clock model moves events
+	// both ways; the CLC only later).
+	MaxEarlier float64      `json:"max_earlier_shift"`
+	Gamma      float64      `json:"gamma"`
+	Threshold  float64      `json:"max_shift_threshold"`
+	Passes     []PassReport `json:"passes"`
 	// SharedMoved counts the receives the kept pass moved for a
 	// shared-memory relation (with another thread of their process).
 	SharedMoved int64 `json:"shared_memory_moved"`
@@ -172,7 +177,9 @@ type IssuesReport struct {
 type TimingReport struct {
 	Read    float64 `json:"read"`
 	Presync float64 `json:"presync"`
-	Refine  float64 `json:"refine,omitempty"`
+	// Model is μ and the clock model (the stage between matching and the
+	// CLC).
+	Model   float64 `json:"model"`
 	Match   float64 `json:"match"`
 	Correct float64 `json:"correct"`
 	Write   float64 `json:"write"`
@@ -201,9 +208,10 @@ func violationReport(v measure.Violations, res uint64) ViolationReport {
 // shiftStats are the moves of one location: how many events moved, by how
 // much in all, and the largest move, in ticks.
 type shiftStats struct {
-	moved    int64
-	sum      float64
-	maxShift int64
+	moved      int64
+	sum        float64
+	maxShift   int64
+	maxEarlier int64 // the largest move earlier (the clock model's)
 }
 
 // shifts compares the times before (c) and after (lc) a correction.
@@ -214,6 +222,7 @@ func shifts(c, lc []int64) shiftStats {
 			s.moved++
 			s.sum += float64(d)
 			s.maxShift = max(s.maxShift, d)
+			s.maxEarlier = max(s.maxEarlier, -d)
 		}
 	}
 	return s
@@ -224,13 +233,15 @@ func shifts(c, lc []int64) shiftStats {
 func correctionReport(moves []shiftStats, r *clc.Result, res uint64) CorrectionReport {
 	cr := CorrectionReport{ReceivesMoved: r.Jumps(), Gamma: r.Gamma(), Threshold: sec(r.Threshold, res)}
 	var sum float64
-	var maxShift int64
+	var maxShift, maxEarlier int64
 	for _, m := range moves {
 		cr.EventsMoved += m.moved
 		sum += m.sum
 		maxShift = max(maxShift, m.maxShift)
+		maxEarlier = max(maxEarlier, m.maxEarlier)
 	}
 	cr.MaxShift = sec(maxShift, res)
+	cr.MaxEarlier = sec(maxEarlier, res)
 	if cr.EventsMoved > 0 {
 		cr.MeanShift = sum / float64(cr.EventsMoved) / float64(res)
 	}
@@ -337,16 +348,14 @@ func (r *Report) WriteText(w io.Writer) {
 		}
 		p("\n")
 	}
+	r.methodLines(p)
 	vline("before:", r.Before)
-	if r.Refinement != nil {
-		p("  refinement from the messages: %s\n", r.Refinement)
-		if r.Refined != nil {
-			vline("refined:", *r.Refined)
-		}
+	if r.Model != nil {
+		vline("model:", *r.Model)
 	}
 	c := r.Correction
-	p("  correction: %d violations removed by moving %d receives later and amortizing; %d events moved (max %s, mean %s), γ %g in %d pass(es)\n",
-		c.ViolationsRemoved, c.ReceivesMoved, c.EventsMoved, dur(c.MaxShift), dur(c.MeanShift), c.Gamma, len(c.Passes))
+	p("  correction: %d violations removed by moving %d receives later and amortizing; %d events moved (later by up to %s, earlier by up to %s, mean %s), γ %g in %d pass(es)\n",
+		c.ViolationsRemoved, c.ReceivesMoved, c.EventsMoved, dur(c.MaxShift), dur(c.MaxEarlier), dur(c.MeanShift), c.Gamma, len(c.Passes))
 	vline("after:", r.After)
 	r.writeSharedText(p)
 	d := r.Fidelity.Distance
@@ -378,7 +387,7 @@ func (r *Report) WriteText(w io.Writer) {
 			p("    %s\n", e)
 		}
 	}
-	p("  time: read %.2fs, presync %.2fs, match %.2fs, correct %.2fs, write %.2fs", r.Timing.Read, r.Timing.Presync, r.Timing.Match, r.Timing.Correct, r.Timing.Write)
+	p("  time: read %.2fs, presync %.2fs, match %.2fs, clock model %.2fs, correct %.2fs, write %.2fs", r.Timing.Read, r.Timing.Presync, r.Timing.Match, r.Timing.Model, r.Timing.Correct, r.Timing.Write)
 	if r.Timing.HTML > 0 {
 		p(", html %.2fs", r.Timing.HTML)
 	}

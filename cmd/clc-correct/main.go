@@ -1,6 +1,7 @@
-// Command clc-correct repairs the timestamps of an MPI event trace with the
-// controlled logical clock: linear offset pre-synchronisation, then the
-// forward and backward amortization of the CLC over a parallel replay.
+// Command clc-correct repairs the timestamps of an MPI event trace: offset
+// pre-synchronisation, then (by default) a model of each clock domain's
+// error estimated from the messages, then the forward and backward
+// amortization of the controlled logical clock over a parallel replay.
 //
 //	clc-correct traces/ -o fixed/
 //	clc-correct scorep-run/traces.otf2 -o fixed/ --report report.json
@@ -23,6 +24,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/clc-tools/clc/clc"
+	"github.com/clc-tools/clc/clockmodel"
 	"github.com/clc-tools/clc/perfetto"
 	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/repair"
@@ -76,8 +78,10 @@ type flags struct {
 	perfettoWindow                                             string
 	strict, quiet                                              bool
 	parallel                                                   int
-	refineWindows                                              int
-	refinePrior, refineFloor                                   time.Duration
+	method                                                     string
+	// latencyGiven: --latency-intra, --latency-inter were on the command
+	// line (the trace does not lower them).
+	latencyGiven [2]bool
 }
 
 func newCommand(status *int) *cobra.Command {
@@ -94,11 +98,22 @@ func newCommand(status *int) *cobra.Command {
 		Long: `clc-correct repairs the timestamps of an MPI event trace so that no message is
 received before it was sent (plus the minimum latency) while local intervals
 keep their lengths. It applies the trace's clock-offset measurements (linear
-pre-synchronisation, exactly as the OTF2 reader does), then the controlled
-logical clock of Becker, Rabenseifner, Wolf and Linford: a forward pass as a
-parallel replay (resumable tasks, a worker per CPU) with the collective
-extensions, a
-control loop on γ, and the backward amortization.
+pre-synchronisation, exactly as the OTF2 reader does); then, by default
+(--method model), it estimates each clock domain's remaining error over time
+from the messages' delays in both directions and the offset measurements, and
+corrects it when the estimate is significant and consistent with the
+messages; then the controlled logical clock of Becker, Rabenseifner, Wolf and
+Linford removes the violations that remain: a forward pass as a parallel
+replay (resumable tasks, a worker per CPU) with the collective extensions, a
+control loop on γ, and the backward amortization. --method clc is the
+paper's pure CLC: nothing moves earlier and a trace without violations comes
+out unchanged.
+
+The minimum latencies μ default to --latency-intra/--latency-inter, lowered
+to the smallest latency the trace's own messages between locations of one
+clock show (and, with the model, to half its fastest round trips between
+clocks); values given on the command line are used as they are. The report
+says which μ was used and why.
 
 INPUT is an OTF2 archive (its traces.otf2 anchor or the directory holding it,
 as Score-P writes it) or a native clc trace directory (clc-trace, clc-sim).
@@ -132,6 +147,7 @@ dependencies or was truncated (the corrected output is still written).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			fl.latencyGiven = [2]bool{cmd.Flags().Changed("latency-intra"), cmd.Flags().Changed("latency-inter")}
 			if err := parseFlags(&fl, &opts, &params); err != nil {
 				return err
 			}
@@ -149,8 +165,8 @@ dependencies or was truncated (the corrected output is still written).`,
 	f.BoolVar(&opts.Check, "check", false, "analyse and report only; write no trace")
 	f.BoolVar(&opts.Force, "force", false, "replace a non-empty output directory")
 	f.StringVar(&opts.Truth, "truth", "", "native trace with the true times (default: INPUT/truth if present; - for none)")
-	f.DurationVar(&params.LatencyIntra, "latency-intra", def.LatencyIntra, "minimum message latency μ within a node ("+paramsNote+")")
-	f.DurationVar(&params.LatencyInter, "latency-inter", def.LatencyInter, "minimum message latency μ across nodes")
+	f.DurationVar(&params.LatencyIntra, "latency-intra", def.LatencyIntra, "minimum message latency μ within a node ("+paramsNote+"; lowered by the trace unless given)")
+	f.DurationVar(&params.LatencyInter, "latency-inter", def.LatencyInter, "minimum message latency μ across nodes (lowered by the trace unless given)")
 	f.DurationVar(&params.LatencyShared, "latency-shared", def.LatencyShared, "latency μ of the shared-memory relations between the threads of a process (fork, join, barriers, locks, tasks, thread creation); 0: a thread event may carry the time of the event that enabled it")
 	f.Float64Var(&params.Gamma, "gamma", def.Gamma, "forward amortization factor γ in (0,1]")
 	f.BoolVar(&params.TrustReference, "trust-reference", def.TrustReference, "treat the reference node (location 0's, the clock pre-synchronisation maps onto) as exact: jumps there decay with --reference-gamma and are not amortized backward; jumps caused by its sends use --informed-gamma/--informed-slope")
@@ -164,10 +180,7 @@ dependencies or was truncated (the corrected output is still written).`,
 	f.Float64Var(&params.ShiftFactor, "shift-factor", def.ShiftFactor, "factor of the automatic --max-shift")
 	f.StringVar(&fl.alltoallv, "alltoallv", "ignore", "ALLTOALLV/W: ignore (keep internal) or nton (N-to-N among members with bytes; may over-constrain)")
 	f.StringVar(&fl.presync, "presync", "auto", "offset pre-synchronisation: interpolate (OTF2's, exact), regression (RTT-weighted line per location), node (one clock per node, epochs averaged), auto (node when the trace says its clocks are per node, else interpolate)")
-	f.BoolVar(&opts.Refine, "refine", false, "before the CLC, correct each node's clock by what its messages show (both ways; every node but the reference moves a little): much closer to the true times when clock errors are large, but not a pure CLC (docs/algorithm.md)")
-	f.IntVar(&fl.refineWindows, "refine-windows", 64, "time windows of the --refine estimation")
-	f.DurationVar(&fl.refinePrior, "refine-prior", 100*time.Microsecond, "typical clock error after pre-synchronisation, the --refine estimate's prior")
-	f.DurationVar(&fl.refineFloor, "refine-floor", time.Microsecond, "uncertainty of the tightest message band (latency jitter), for --refine")
+	f.StringVar(&fl.method, "method", "model", "model: estimate each clock domain's error from the messages and offsets, correct it when the estimate passes the guard, then the CLC (falls back to clc and says why); clc: the paper's pure controlled logical clock (nothing moves earlier, a trace without violations is unchanged)")
 	f.BoolVar(&fl.strict, "strict", false, "exit with status 2 when the trace is inconsistent (unmatched messages, …)")
 	f.BoolVarP(&fl.quiet, "quiet", "q", false, "do not print the report")
 	f.StringVar(&fl.progress, "progress", "auto", "progress on stderr: auto (when a terminal), always, never")
@@ -212,15 +225,12 @@ func parseFlags(fl *flags, opts *repair.Options, params *clc.Params) error {
 		return fmt.Errorf("-j %d: want 0 (one per CPU) or a positive number", fl.parallel)
 	}
 	opts.Parallel = fl.parallel
-	switch {
-	case fl.refineWindows < 1:
-		return fmt.Errorf("--refine-windows %d: want at least 1", fl.refineWindows)
-	case fl.refinePrior <= 0:
-		return fmt.Errorf("--refine-prior %v: want a positive duration", fl.refinePrior)
-	case fl.refineFloor <= 0:
-		return fmt.Errorf("--refine-floor %v: want a positive duration", fl.refineFloor)
+	if opts.ClockModel.Method, err = clockmodel.ParseMethod(fl.method); err != nil {
+		return err
 	}
-	opts.RefineOptions.Windows, opts.RefineOptions.Prior, opts.RefineOptions.Floor = fl.refineWindows, fl.refinePrior, fl.refineFloor
+	// μ given on the command line is kept; defaults are lowered to what
+	// the trace's same-clock messages show.
+	opts.ClockModel.LatencyGiven = fl.latencyGiven
 	if err := params.Validate(); err != nil {
 		return err
 	}

@@ -218,3 +218,38 @@ func TestPerfettoFormat(t *testing.T) {
 	assert.Equal(t, exitError, run(context.Background(), []string{simTrace, "-o", filepath.Join(t.TempDir(), "v"), "--format", "perfetto", "--perfetto-window", "5ms"}, io.Discard, io.Discard))
 	assert.Equal(t, exitError, run(context.Background(), []string{simTrace, "--check", "--perfetto-window", "0s:5ms"}, io.Discard, io.Discard))
 }
+
+// The report names the method that ran, μ and its source, and the clock
+// domains; --method clc runs the pure CLC (nothing earlier); a μ given on
+// the command line is kept, a default lowered by the trace is said so.
+func TestMethodAndLatencyInReport(t *testing.T) {
+	report := func(args ...string) map[string]any {
+		rep := filepath.Join(t.TempDir(), "r.json")
+		require.Equal(t, exitOK, run(context.Background(), append([]string{simTrace, "--check", "-q", "--report", rep}, args...), io.Discard, io.Discard))
+		var r map[string]any
+		b, err := os.ReadFile(rep)
+		require.NoError(t, err)
+		require.NoError(t, json.Unmarshal(b, &r))
+		return r
+	}
+	def := report()
+	m := def["method"].(map[string]any)
+	assert.Equal(t, "model", m["requested"])
+	assert.Equal(t, "model + clc", m["ran"])
+	doms := m["clock_domains"].(map[string]any)
+	assert.Equal(t, 4.0, doms["count"], "testdata/sim-16: 4 nodes, one clock each")
+	inter := m["latency"].(map[string]any)["inter"].(map[string]any)
+	assert.Equal(t, "default", inter["source"])
+	assert.NotNil(t, def["model"], "the clock condition after the model")
+	assert.Positive(t, def["correction"].(map[string]any)["max_earlier_shift"].(float64), "the model moves events earlier")
+
+	pure := report("--method", "clc", "--latency-intra", "100ns")
+	m = pure["method"].(map[string]any)
+	assert.Equal(t, "clc", m["ran"])
+	assert.Nil(t, pure["model"])
+	assert.Zero(t, pure["correction"].(map[string]any)["max_earlier_shift"].(float64))
+	intra := m["latency"].(map[string]any)["intra"].(map[string]any)
+	assert.Equal(t, "flag", intra["source"])
+	assert.Equal(t, 100.0, intra["ticks"])
+	assert.Equal(t, exitError, run(context.Background(), []string{simTrace, "--check", "--method", "fastest"}, io.Discard, io.Discard))
+}

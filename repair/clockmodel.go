@@ -1,0 +1,104 @@
+package repair
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/clc-tools/clc/clockmodel"
+	"github.com/clc-tools/clc/measure"
+)
+
+// ClockModelOptions configure the stage between matching and the CLC.
+type ClockModelOptions struct {
+	// Method is MethodModel (the default: the estimated clocks when they
+	// pass the guard, then the CLC) or MethodCLC (the paper's pure CLC).
+	Method clockmodel.Method
+	// LatencyGiven says which of Params' latencies (intra, inter) the
+	// user gave; the others are defaults that the trace may lower.
+	LatencyGiven [2]bool
+	// Estimate tunes the estimation.
+	Estimate clockmodel.EstimateOptions
+}
+
+// clockModel is the pipeline's stage after matching: it chooses μ (setting
+// the parameters' latencies) and, with the clock model, replaces the
+// times by the estimated clocks' when the guard passes them; the
+// pre-synchronised times are then kept in p.c. It fills the report's
+// method, before and model sections, and p.before: the clock condition of
+// the times the CLC starts from.
+func (p *pipeline) clockModel(ctx context.Context) error {
+	tr := p.tr
+	k := p.opts.Params.InTicks(tr.Resolution)
+	r, err := clockmodel.Run(ctx, p.cm, p.times, p.g, p.node, clockmodel.Options{
+		Method: p.opts.ClockModel.Method, Latency: k.Lat, Fixed: p.opts.ClockModel.LatencyGiven,
+		Estimate: p.opts.ClockModel.Estimate, Parallel: p.np,
+	})
+	if err != nil {
+		return p.inputErr(fmt.Errorf("clock model: %w", err))
+	}
+	p.model, p.rep.Method = r, r
+	// Durations are whole nanoseconds: round down, so that μ never
+	// exceeds what the trace showed.
+	toDur := func(t int64) time.Duration { return time.Duration(t * 1e9 / int64(tr.Resolution)) }
+	p.opts.Params.LatencyIntra, p.opts.Params.LatencyInter = toDur(r.Latency.Intra.Ticks), toDur(r.Latency.Inter.Ticks)
+	p.k = p.opts.Params.InTicks(tr.Resolution)
+	// The guard measured the clock condition before and with the model
+	// when it got that far; with the same μ, that is reused.
+	same := r.ModelViolations != nil && p.k.Lat == r.Latency.Replay()
+	if same {
+		p.before = r.Before
+	} else {
+		p.before = measure.ClockCondition(p.times, p.g, p.node, p.k.Lat, p.np)
+	}
+	p.rep.Before = violationReport(p.before, tr.Resolution)
+	if r.Times == nil {
+		return nil
+	}
+	// Run left the pre-synchronised columns as they were: they are the
+	// times before the correction, the model's the CLC starts from.
+	if p.c == nil {
+		p.c = p.times
+	}
+	p.times = r.Times
+	if p.whole {
+		for i, l := range tr.Locations {
+			l.Events.Time = r.Times[i]
+		}
+	}
+	if same {
+		p.before = *r.ModelViolations
+	} else {
+		p.before = measure.ClockCondition(r.Times, p.g, p.node, p.k.Lat, p.np)
+	}
+	p.rep.Model = ptr(violationReport(p.before, tr.Resolution))
+	return nil
+}
+
+// methodLines writes the method section of the text report.
+func (r *Report) methodLines(p func(format string, args ...any)) {
+	m := r.Method
+	if m == nil {
+		return
+	}
+	p("  method: %s", m.Ran)
+	if m.Fallback != "" {
+		p(" (%s requested: %s)", m.Requested, m.Fallback)
+	}
+	p("\n")
+	p("  clock domains: %s\n", domainsLine(m))
+	p("  μ within a node %s\n  μ across nodes %s\n", m.Latency.Intra.String(r.Resolution), m.Latency.Inter.String(r.Resolution))
+	if e, g := m.Estimate, m.Guard; e != nil && g != nil && e.Bounds > 0 {
+		p("  clock model: %d bounds in %d windows (%d two-sided) between %d domain pairs, %d anchors; %d domains corrected, largest correction %s\n",
+			e.Bounds, e.Bands, e.TwoSided, e.Pairs, e.Anchors, g.Significant, dur(sec(g.MaxCorrection, r.Resolution)))
+	}
+}
+
+// domainsLine describes the clock domains.
+func domainsLine(m *clockmodel.Result) string {
+	size := fmt.Sprintf("%d", m.Domains.MinSize)
+	if m.Domains.MaxSize != m.Domains.MinSize {
+		size = fmt.Sprintf("%d–%d", m.Domains.MinSize, m.Domains.MaxSize)
+	}
+	return fmt.Sprintf("%d of %s location(s) each, by %s", m.Domains.Count, size, m.Domains.Basis)
+}
