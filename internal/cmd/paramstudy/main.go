@@ -10,6 +10,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"math"
@@ -19,59 +20,40 @@ import (
 	"time"
 
 	"github.com/clc-tools/clc/clc"
+	"github.com/clc-tools/clc/clockmodel"
+	"github.com/clc-tools/clc/internal/simscenario"
 	"github.com/clc-tools/clc/measure"
-	"github.com/clc-tools/clc/msgsync"
 	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/sim"
 	"github.com/clc-tools/clc/trace"
 )
 
-type scenario struct {
-	name string
-	cfg  func(seed int64) sim.Config
-}
-
-func base(seed int64) sim.Config {
-	c := sim.DefaultConfig()
-	c.Ranks, c.RanksPerNode, c.Events, c.Seed = 32, 8, 100_000, seed
-	c.Compute = 2 * time.Millisecond
-	return c
-}
-
-var scenarios = []scenario{
-	{"mild (wander 2µs)", func(s int64) sim.Config { return base(s) }},
-	{"wander 10µs", func(s int64) sim.Config { c := base(s); c.ClockWander = 10 * time.Microsecond; return c }},
-	{"wander 50µs, drift 50ppm", func(s int64) sim.Config {
-		c := base(s)
+var scenarios = []simscenario.Scenario{
+	{Name: "mild (wander 2µs)", Config: simscenario.Base},
+	{Name: "wander 10µs", Config: simscenario.With(func(c *sim.Config) { c.ClockWander = 10 * time.Microsecond })},
+	{Name: "wander 50µs, drift 50ppm", Config: simscenario.With(func(c *sim.Config) {
 		c.ClockWander, c.ClockDrift = 50*time.Microsecond, 50
-		return c
-	}},
-	{"collectives, wander 10µs", func(s int64) sim.Config {
-		c := base(s)
+	})},
+	{Name: "collectives, wander 10µs", Config: simscenario.With(func(c *sim.Config) {
 		c.ClockWander = 10 * time.Microsecond
 		c.Patterns = []string{"allreduce", "coll", "subcoll", "scan", "exscan", "bcast", "reduce"}
-		return c
-	}},
-	{"256 ranks p2p, wander 10µs", func(s int64) sim.Config {
-		c := base(s)
+	})},
+	{Name: "256 ranks p2p, wander 10µs", Config: simscenario.With(func(c *sim.Config) {
 		c.Ranks, c.RanksPerNode, c.Events = 256, 16, 200_000
 		c.ClockWander = 10 * time.Microsecond
 		c.Patterns = []string{"halo", "pairs", "ring", "master"}
-		return c
-	}},
-	{"poor offsets (noise 5µs)", func(s int64) sim.Config {
-		c := base(s)
+	})},
+	{Name: "poor offsets (noise 5µs)", Config: simscenario.With(func(c *sim.Config) {
 		c.ClockWander, c.OffsetNoise = 10*time.Microsecond, 5*time.Microsecond
-		return c
-	}},
+	})},
 }
 
 type setting struct {
 	name string
 	p    clc.Params
-	// refine runs msgsync.Refine before the correction.
-	refine bool
+	// model runs the clock model (clockmodel.Run) before the correction.
+	model bool
 	// muScale scales the simulator's true minimum latencies; 0 means the
 	// parameters' own latencies.
 	muScale float64
@@ -121,8 +103,8 @@ func grid() []setting {
 	out = append(out, setting{name: "Scalasca-like (γ=0.99999, μ=1µs, m=0.01, no trust, no γ control)", p: sc})
 	// The defaults as they are (their own latencies).
 	out = append(out, setting{name: "defaults (μ 300ns/1µs)", p: clc.DefaultParams()})
-	out = append(out, setting{name: "defaults + msgsync refinement (μ 300ns/1µs)", p: clc.DefaultParams(), refine: true})
-	out = append(out, setting{name: "μ×1 defaults + msgsync refinement", p: clc.DefaultParams(), muScale: 1, refine: true})
+	out = append(out, setting{name: "defaults + clock model (μ 300ns/1µs)", p: clc.DefaultParams(), model: true})
+	out = append(out, setting{name: "μ×1 defaults + clock model", p: clc.DefaultParams(), muScale: 1, model: true})
 	return out
 }
 
@@ -145,14 +127,14 @@ func main() {
 	settings := grid()
 	preAcc := map[string][]float64{}
 	for _, sc := range scenarios {
-		preAcc[sc.name] = make([]float64, len(presyncMethods))
+		preAcc[sc.Name] = make([]float64, len(presyncMethods))
 	}
 	res := make([][]result, len(settings)) // per setting, per run
 	var runNames []string
 	start := time.Now()
 	for _, sc := range scenarios {
 		for s := 0; s < *seeds; s++ {
-			cfg := sc.cfg(int64(101 + s))
+			cfg := sc.Config(int64(101 + s))
 			rec, truth, err := sim.Generate(cfg)
 			if err != nil {
 				fail(err)
@@ -163,8 +145,9 @@ func main() {
 				if _, err := presync.Apply(cp, &presync.Options{Method: m}); err != nil {
 					fail(err)
 				}
-				preAcc[sc.name][mi] += measure.AccuracyOf(times(cp), tt).MeanAbs / float64(*seeds)
+				preAcc[sc.Name][mi] += measure.AccuracyOf(times(cp), tt).MeanAbs / float64(*seeds)
 			}
+			in := clockmodel.Capture(rec)
 			if _, err := presync.Apply(rec, nil); err != nil {
 				fail(err)
 			}
@@ -182,7 +165,7 @@ func main() {
 				node[i] = l.Node
 			}
 			pre := measure.AccuracyOf(c, tt)
-			runNames = append(runNames, fmt.Sprintf("%s #%d", sc.name, s))
+			runNames = append(runNames, fmt.Sprintf("%s #%d", sc.Name, s))
 			for i, st := range settings {
 				p := st.p
 				if st.muScale > 0 {
@@ -193,15 +176,21 @@ func main() {
 				if p.Alltoallv == replay.AlltoallvNToN {
 					gg = gn
 				}
-				in := rec
-				if st.refine {
-					in = clone(rec)
+				tr := rec
+				if st.model {
+					tr = clone(rec)
 					k := p.InTicks(rec.Resolution)
-					if _, err := msgsync.Refine(in, gg, k.Lat, msgsync.Options{}); err != nil {
+					mr, err := clockmodel.Run(context.Background(), in, c, gg, node, clockmodel.Options{Latency: k.Lat, Fixed: [2]bool{true, true}, Parallel: 2})
+					if err != nil {
 						fail(err)
 					}
+					if mr.Times != nil {
+						for li, l := range tr.Locations {
+							l.Events.Time = mr.Times[li]
+						}
+					}
 				}
-				r, err := clc.Correct(in, gg, p, nil)
+				r, err := clc.Correct(tr, gg, p, nil)
 				if err != nil {
 					fail(err)
 				}
@@ -223,7 +212,7 @@ func main() {
 					fidAvg: dist.WeightedAvg, fidAbove1: dist.Above[3], left: v.Total().Violations, passes: len(r.Passes),
 				})
 			}
-			fmt.Fprintf(os.Stderr, "%s seed %d done (%.0fs)\n", sc.name, s, time.Since(start).Seconds())
+			fmt.Fprintf(os.Stderr, "%s seed %d done (%.0fs)\n", sc.Name, s, time.Since(start).Seconds())
 		}
 	}
 
@@ -236,9 +225,9 @@ func main() {
 	fmt.Println()
 	fmt.Println("|---|" + strings.Repeat("---|", len(presyncMethods)))
 	for _, sc := range scenarios {
-		fmt.Printf("| %s |", sc.name)
+		fmt.Printf("| %s |", sc.Name)
 		for mi := range presyncMethods {
-			fmt.Printf(" %.0f |", preAcc[sc.name][mi])
+			fmt.Printf(" %.0f |", preAcc[sc.Name][mi])
 		}
 		fmt.Println()
 	}
@@ -273,14 +262,14 @@ func main() {
 	}
 	// Per run, for the defaults and Scalasca's choices.
 	fmt.Println()
-	fmt.Println("| run | defaults: error vs presync | moved | defaults + refine: error | moved | Scalasca-like: error | moved |")
+	fmt.Println("| run | defaults: error vs presync | moved | defaults + clock model: error | moved | Scalasca-like: error | moved |")
 	fmt.Println("|---|---|---|---|---|---|---|")
 	def, ref, sca := -1, -1, -1
 	for i, st := range settings {
 		switch {
 		case strings.HasPrefix(st.name, "defaults ("):
 			def = i
-		case strings.HasPrefix(st.name, "defaults + msgsync"):
+		case strings.HasPrefix(st.name, "defaults + clock model"):
 			ref = i
 		case strings.HasPrefix(st.name, "Scalasca"):
 			sca = i
