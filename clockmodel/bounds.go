@@ -107,7 +107,7 @@ func (ga *gatherer) collectives(m *Model) []rec {
 	}
 	par.ForEachWith(len(insts), ga.np, newScratch, func(s *scratch, ii int) {
 		in := &insts[ii]
-		if in.Class == replay.ClassScan || in.Class == 0 || in.N < 2 {
+		if in.Class == replay.ClassScan || !mpiMessages(in) {
 			return
 		}
 		s.epoch++

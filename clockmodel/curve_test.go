@@ -85,7 +85,7 @@ func TestDomainViolationsAddUp(t *testing.T) {
 		}
 		for ii := range g.Instances {
 			in := &g.Instances[ii]
-			if in.Class == 0 || in.N < 2 {
+			if in.Kind != 0 || in.Class == 0 || in.N < 2 {
 				continue
 			}
 			ps := g.InstanceParts(uint32(ii))

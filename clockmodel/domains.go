@@ -254,12 +254,18 @@ func (d *Domains) String() string {
 	return fmt.Sprintf("%d clock domain(s) of %s location(s), by %s", len(d.Size), size, d.Basis)
 }
 
-// TraceLocations returns the detection's view of t's locations. Until the
-// model has processes, every location is a process of its own.
+// TraceLocations returns the detection's view of t's locations: the
+// threads (and accelerator and metric streams) of a process share its
+// clock; a trace without processes has one process per location, as MPI
+// ranks are.
 func TraceLocations(t *trace.Trace) []Location {
 	out := make([]Location, len(t.Locations))
 	for i, l := range t.Locations {
-		out[i] = Location{Node: l.Node, Process: -1, Offsets: l.Offsets}
+		p := int32(-1)
+		if len(t.Processes) > 0 {
+			p = l.Process
+		}
+		out[i] = Location{Node: l.Node, Process: p, Offsets: l.Offsets}
 	}
 	return out
 }

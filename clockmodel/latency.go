@@ -43,11 +43,14 @@ type Latency struct {
 type Latencies struct {
 	Intra Latency `json:"intra"`
 	Inter Latency `json:"inter"`
+	// Shared is μ of the shared-memory relations between the threads of a
+	// process, passed through unchanged (it is not a message latency).
+	Shared int64 `json:"-"`
 }
 
 // Replay returns the latencies for the replay and the checks.
 func (l *Latencies) Replay() replay.Latency {
-	return replay.Latency{Intra: l.Intra.Ticks, Inter: l.Inter.Ticks}
+	return replay.Latency{Intra: l.Intra.Ticks, Inter: l.Inter.Ticks, Shared: l.Shared}
 }
 
 // String describes one class's choice, with res ticks per second.
@@ -84,7 +87,7 @@ func newLatencies(def replay.Latency, fixed [2]bool) Latencies {
 		}
 		return Latency{Ticks: v, Source: src, Default: v, SameClock: -1, RoundTrip: -1}
 	}
-	return Latencies{Intra: mk(def.Intra, fixed[0]), Inter: mk(def.Inter, fixed[1])}
+	return Latencies{Intra: mk(def.Intra, fixed[0]), Inter: mk(def.Inter, fixed[1]), Shared: def.Shared}
 }
 
 // sameClock measures the smallest latency of the logical messages within
@@ -170,7 +173,7 @@ func (t *top2) add(c cand2) {
 
 func (s *sameClockScratch) instance(times [][]int64, g *replay.Graph, ii uint32, node []int32, dom *Domains, emit func(class int, v int64)) {
 	in := &g.Instances[ii]
-	if in.Class == 0 || in.N < 2 {
+	if !mpiMessages(in) {
 		return
 	}
 	if s.keys == nil {

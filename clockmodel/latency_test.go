@@ -40,7 +40,7 @@ func bruteSameClock(times [][]int64, g *replay.Graph, node []int32, dom *Domains
 	}
 	for ii := range g.Instances {
 		in := &g.Instances[ii]
-		if in.Class == 0 || in.N < 2 {
+		if in.Kind != 0 || in.Class == 0 || in.N < 2 {
 			continue
 		}
 		ps := g.InstanceParts(uint32(ii))

@@ -40,7 +40,7 @@ func domainViolations(times [][]int64, g *replay.Graph, node []int32, dom *Domai
 	}
 	for ii := range g.Instances {
 		in := &g.Instances[ii]
-		if in.Class == 0 || in.N < 2 {
+		if !mpiMessages(in) {
 			continue
 		}
 		ps := g.InstanceParts(uint32(ii))
@@ -103,4 +103,13 @@ func domainViolations(times [][]int64, g *replay.Graph, node []int32, dom *Domai
 		}
 	}
 	return sum
+}
+
+// mpiMessages reports whether instance in carries MPI's logical messages
+// between clocks: an MPI collective of two or more members. The
+// shared-memory instances (fork, join, barrier, taskwait) are among the
+// threads of one process, one clock: they bound nothing between clocks and
+// their latencies are not messages'.
+func mpiMessages(in *replay.Instance) bool {
+	return in.Kind == 0 && in.Class != 0 && in.N >= 2
 }

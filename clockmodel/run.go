@@ -35,7 +35,7 @@ func (m Method) String() string {
 // ParseMethod parses a method's flag name.
 func ParseMethod(s string) (Method, error) {
 	switch s {
-	case "model", "", "auto":
+	case "model":
 		return MethodModel, nil
 	case "clc":
 		return MethodCLC, nil

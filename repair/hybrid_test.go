@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clc-tools/clc/clc"
+	"github.com/clc-tools/clc/clockmodel"
 	"github.com/clc-tools/clc/internal/tracetest"
 	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/native"
@@ -70,7 +71,7 @@ func TestHybridSimulated(t *testing.T) {
 	for _, f := range []Format{FormatNative, FormatOTF2} {
 		t.Run(string(f), func(t *testing.T) {
 			dir, rec := hybridSimDir(t, hybridScenario(11), f)
-			out, rep := correctHybrid(t, dir, rec)
+			out, rep := correctHybrid(t, dir, rec, clockmodel.MethodCLC)
 			for _, k := range []string{"fork", "join", "barrier", "lock", "task-create", "taskwait"} {
 				require.Positive(t, rep.Messages.Shared[k], k)
 			}
@@ -88,11 +89,11 @@ func TestHybridSimulated(t *testing.T) {
 }
 
 // correctHybrid checks that pre-synchronising rec (the trace at in) keeps
-// its shared-memory order, corrects in and checks the report: violations
-// before, none after (messages or shared-memory relations), receives moved
-// by shared-memory relations, no thread issue. It returns the output
-// directory and the report.
-func correctHybrid(t *testing.T, in string, rec *trace.Trace) (string, *Report) {
+// its shared-memory order, corrects in with method m and checks the
+// report: violations before, none after (messages or shared-memory
+// relations), receives moved by shared-memory relations (with the pure
+// CLC), no thread issue. It returns the output directory and the report.
+func correctHybrid(t *testing.T, in string, rec *trace.Trace, m clockmodel.Method) (string, *Report) {
 	t.Helper()
 	_, err := presync.Apply(rec, nil)
 	require.NoError(t, err)
@@ -100,13 +101,15 @@ func correctHybrid(t *testing.T, in string, rec *trace.Trace) (string, *Report) 
 		require.Zero(t, o.Violations, "pre-synchronised input: %s", k)
 	}
 	out := filepath.Join(t.TempDir(), "out")
-	rep, err := Run(context.Background(), in, Options{Output: out, Params: clc.DefaultParams()})
+	rep, err := Run(context.Background(), in, Options{Output: out, Params: clc.DefaultParams(), ClockModel: ClockModelOptions{Method: m}})
 	require.NoError(t, err)
 	require.Positive(t, rep.Before.Violations)
 	require.Zero(t, rep.After.Violations)
 	require.NotNil(t, rep.After.Shared)
 	require.Zero(t, rep.After.Shared.Violations)
-	require.Positive(t, rep.Correction.SharedMoved, "the masters' moves must carry their threads along")
+	if m == clockmodel.MethodCLC {
+		require.Positive(t, rep.Correction.SharedMoved, "the masters' moves must carry their threads along")
+	}
 	require.Zero(t, rep.Issues.Counts["unmatched thread event"]+rep.Issues.Counts["incomplete thread instance"]+rep.Issues.Counts["inconsistent thread events"], "%v", rep.Issues.Examples)
 	require.NotNil(t, rep.Accuracy)
 	return out, rep
@@ -225,18 +228,9 @@ func TestHybridReferenceArchives(t *testing.T) {
 
 			rec := readAny(t, in)
 			require.Len(t, rec.Processes, 8)
-			res, rep := correctHybrid(t, in, rec)
+			res, rep := correctHybrid(t, in, rec, clockmodel.MethodCLC)
 			got := checkHybridOutput(t, res, "fork", "join", "barrier", "lock", "task-create", "taskwait", "thread-create", "thread-join")
-			for li, l := range got.Locations {
-				if l.Kind != trace.LocationMetric {
-					continue
-				}
-				m := got.Locations[leaderOf(got, li)].Events.Time
-				for _, ts := range l.Events.Time {
-					require.GreaterOrEqual(t, ts, m[0], "metric location %d before its process began", li)
-					require.LessOrEqual(t, ts, m[len(m)-1], "metric location %d after its process ended", li)
-				}
-			}
+			checkMetricsWithinProcess(t, got)
 			a := rep.Accuracy
 			require.NotNil(t, a)
 			t.Logf("violations %d → 0, %d receives moved by shared-memory relations, mean |err| %.0f → %.0f ticks",
@@ -248,6 +242,22 @@ func TestHybridReferenceArchives(t *testing.T) {
 
 // leaderOf returns the first location of li's process that is not a
 // metric or accelerator location.
+// checkMetricsWithinProcess checks that every metric location's times lie
+// within its process's leader's span.
+func checkMetricsWithinProcess(t *testing.T, got *trace.Trace) {
+	t.Helper()
+	for li, l := range got.Locations {
+		if l.Kind != trace.LocationMetric {
+			continue
+		}
+		m := got.Locations[leaderOf(got, li)].Events.Time
+		for _, ts := range l.Events.Time {
+			require.GreaterOrEqual(t, ts, m[0], "metric location %d before its process began", li)
+			require.LessOrEqual(t, ts, m[len(m)-1], "metric location %d after its process ended", li)
+		}
+	}
+}
+
 func leaderOf(t *trace.Trace, li int) int {
 	for m := range t.Locations {
 		if t.ProcessOf(m) == t.ProcessOf(li) && !t.Locations[m].Kind.Passive() {

@@ -53,6 +53,15 @@ func TestHarderConsistentAndDeterministic(t *testing.T) {
 	}
 }
 
+// With threads, the harder settings keep the hybrid run's truth and its
+// recorded shared-memory order (threads read their node's clock, jumps
+// included) and give every thread its rank's offset records, or none.
+func TestHarderWithThreads(t *testing.T) {
+	cfg := harder()
+	cfg.Ranks, cfg.RanksPerNode, cfg.Threads, cfg.Steps = 8, 2, 3, 6
+	checkHybridTruth(t, cfg)
+}
+
 // The clock settings (noise, jumps) do not change the truth; asymmetry and
 // congestion do (they are latencies), but never make a message faster
 // than the minimum latency (checked by checkConsistent above).

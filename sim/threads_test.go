@@ -46,7 +46,13 @@ func hybridConfig() Config {
 // node's clock) and matches without issues, every kind of relation
 // present, as many as the checker counts.
 func TestHybridTruth(t *testing.T) {
-	cfg := hybridConfig()
+	checkHybridTruth(t, hybridConfig())
+}
+
+// checkHybridTruth generates a hybrid run with cfg and checks it as
+// TestHybridTruth says.
+func checkHybridTruth(t *testing.T, cfg Config) {
+	t.Helper()
 	rec, truth, err := Generate(cfg)
 	require.NoError(t, err)
 	require.NoError(t, rec.Validate())
