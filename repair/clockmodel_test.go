@@ -2,15 +2,12 @@ package repair
 
 import (
 	"fmt"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/clc-tools/clc/clockmodel"
-	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -53,12 +50,7 @@ func TestHybridClockModel(t *testing.T) {
 	}
 	for seed := 1; seed <= seeds; seed++ {
 		t.Run(fmt.Sprint("archive seed ", seed), func(t *testing.T) {
-			dir := t.TempDir()
-			out, err := exec.Command(py, "../testdata/otf2/genhybrid.py", dir, "8", "4", "20", fmt.Sprint(seed)).CombinedOutput()
-			require.NoError(t, err, "%s", out)
-			in := filepath.Join(dir, "rec")
-			require.NoError(t, native.WriteDir(filepath.Join(in, "truth"), readAny(t, filepath.Join(dir, "truth")), nil))
-			rec := readAny(t, in)
+			in, rec := hybridArchive(t, py, seed)
 			check(t, in, rec, int32(len(rec.Locations)/len(rec.Nodes)), 0.5)
 		})
 	}

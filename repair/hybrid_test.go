@@ -219,14 +219,7 @@ func TestHybridReferenceArchives(t *testing.T) {
 	defer assertMeanBelow(t, "corrected", &ratios, 1)
 	for seed := 1; seed <= seeds; seed++ {
 		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
-			dir := t.TempDir()
-			out, err := exec.Command(py, "../testdata/otf2/genhybrid.py", dir, "8", "4", "20", fmt.Sprint(seed)).CombinedOutput()
-			require.NoError(t, err, "%s", out)
-			in := filepath.Join(dir, "rec")
-			truth := readAny(t, filepath.Join(dir, "truth"))
-			require.NoError(t, native.WriteDir(filepath.Join(in, "truth"), truth, nil))
-
-			rec := readAny(t, in)
+			in, rec := hybridArchive(t, py, seed)
 			require.Len(t, rec.Processes, 8)
 			res, rep := correctHybrid(t, in, rec, clockmodel.MethodCLC)
 			got := checkHybridOutput(t, res, "fork", "join", "barrier", "lock", "task-create", "taskwait", "thread-create", "thread-join")
@@ -242,6 +235,19 @@ func TestHybridReferenceArchives(t *testing.T) {
 
 // leaderOf returns the first location of li's process that is not a
 // metric or accelerator location.
+// hybridArchive writes a hybrid archive of 8 processes of 4 threads with
+// the reference library (testdata/otf2/genhybrid.py, seed seed), its truth
+// in truth/, and returns its path and the trace read.
+func hybridArchive(t *testing.T, py string, seed int) (string, *trace.Trace) {
+	t.Helper()
+	dir := t.TempDir()
+	out, err := exec.Command(py, "../testdata/otf2/genhybrid.py", dir, "8", "4", "20", fmt.Sprint(seed)).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	in := filepath.Join(dir, "rec")
+	require.NoError(t, native.WriteDir(filepath.Join(in, "truth"), readAny(t, filepath.Join(dir, "truth")), nil))
+	return in, readAny(t, in)
+}
+
 // checkMetricsWithinProcess checks that every metric location's times lie
 // within its process's leader's span.
 func checkMetricsWithinProcess(t *testing.T, got *trace.Trace) {
