@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/clc-tools/clc/clockmodel"
+	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/measure"
 )
 
@@ -23,8 +24,7 @@ type ClockModelOptions struct {
 
 // clockModel is the pipeline's stage after matching: it chooses μ (setting
 // the parameters' latencies) and, with the clock model, replaces the
-// times by the estimated clocks' when the guard passes them; the
-// pre-synchronised times are then kept in p.c. It fills the report's
+// times by the estimated clocks' when the guard passes them. It fills the report's
 // method, before and model sections, and p.before: the clock condition of
 // the times the CLC starts from.
 func (p *pipeline) clockModel(ctx context.Context) error {
@@ -55,11 +55,13 @@ func (p *pipeline) clockModel(ctx context.Context) error {
 	if r.Times == nil {
 		return nil
 	}
-	// Run left the pre-synchronised columns as they were: they are the
-	// times before the correction, the model's the CLC starts from.
-	if p.c == nil {
-		p.c = p.times
-	}
+	moves := make([]shiftStats, len(p.times))
+	par.ForEach(len(p.times), p.np, func(li int) { moves[li] = shifts(p.times[li], r.Times[li]) })
+	p.rep.ModelShift = modelShiftReport(moves, tr.Resolution)
+	// The CLC starts from the model's times. The pre-synchronised columns
+	// are dropped (the HTML page keeps its own copy, p.c): the report's
+	// correction section describes what the CLC did on top of the model,
+	// whose own section gives its corrections.
 	p.times = r.Times
 	if p.whole {
 		for i, l := range tr.Locations {

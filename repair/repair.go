@@ -393,18 +393,12 @@ func (p *pipeline) correct(ctx context.Context) error {
 	after := measure.ClockCondition(p.times, p.g, p.node, p.k.Lat, p.np)
 	rep := p.rep
 	rep.After = violationReport(after, tr.Resolution)
-	// The times before: the pre-synchronised ones, kept or recovered from
-	// what the correction recorded.
-	before := func(li int) []int64 {
-		if p.c != nil {
-			return p.c[li]
-		}
-		return res.Moved[li].Original(p.times[li])
-	}
+	// The times the CLC started from (pre-synchronised, or the clock
+	// model's), recovered from what it recorded as moved.
 	moves := make([]shiftStats, len(p.times))
 	rep.Fidelity.Position, rep.Fidelity.Distance = measure.IntervalFidelityOf(len(p.times), p.np,
 		func(li int) ([]int64, []int64) {
-			c := before(li)
+			c := res.Moved[li].Original(p.times[li])
 			moves[li] = shifts(c, p.times[li])
 			return c, p.times[li]
 		})

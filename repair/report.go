@@ -52,9 +52,13 @@ type Report struct {
 	Method *clockmodel.Result `json:"method,omitempty"`
 	// Model is the clock condition after the clock model, before the CLC
 	// (when the model was used).
-	Model      *ViolationReport `json:"model,omitempty"`
-	Correction CorrectionReport `json:"correction"`
-	After      ViolationReport  `json:"after"`
+	Model *ViolationReport `json:"model,omitempty"`
+	// ModelShift says how far the clock model moved the events (it moves
+	// them both ways), when it ran; Correction then describes what the
+	// CLC did on top of it.
+	ModelShift *ModelShiftReport `json:"model_shift,omitempty"`
+	Correction CorrectionReport  `json:"correction"`
+	After      ViolationReport   `json:"after"`
 	Fidelity   struct {
 		Position measure.Fidelity `json:"event_position"`
 		Distance measure.Fidelity `json:"event_distance"`
@@ -138,19 +142,41 @@ type CorrectionReport struct {
 	// senders), and the amortization after a jump removes later
 	// violations without a jump of their own, so it may be smaller than
 	// ViolationsRemoved.
-	ReceivesMoved int64   `json:"receives_moved"`
-	EventsMoved   int64   `json:"events_moved"`
-	MaxShift      float64 `json:"max_shift"`
-	MeanShift     float64 `json:"mean_shift"`
-	// MaxEarlier is the largest move earlier (the clock model moves events
-	// both ways; the CLC only later).
-	MaxEarlier float64      `json:"max_earlier_shift"`
-	Gamma      float64      `json:"gamma"`
-	Threshold  float64      `json:"max_shift_threshold"`
-	Passes     []PassReport `json:"passes"`
+	ReceivesMoved int64        `json:"receives_moved"`
+	EventsMoved   int64        `json:"events_moved"`
+	MaxShift      float64      `json:"max_shift"`
+	MeanShift     float64      `json:"mean_shift"`
+	Gamma         float64      `json:"gamma"`
+	Threshold     float64      `json:"max_shift_threshold"`
+	Passes        []PassReport `json:"passes"`
 	// SharedMoved counts the receives the kept pass moved for a
 	// shared-memory relation (with another thread of their process).
 	SharedMoved int64 `json:"shared_memory_moved"`
+}
+
+// modelShiftReport sums the clock model's moves of every location.
+func modelShiftReport(moves []shiftStats, res uint64) *ModelShiftReport {
+	var m ModelShiftReport
+	var abs float64
+	for _, s := range moves {
+		m.EventsMoved += s.moved
+		abs += s.abs
+		m.MaxLater = max(m.MaxLater, sec(s.maxShift, res))
+		m.MaxEarlier = max(m.MaxEarlier, sec(s.maxEarlier, res))
+	}
+	if m.EventsMoved > 0 {
+		m.MeanAbs = abs / float64(m.EventsMoved) / float64(res)
+	}
+	return &m
+}
+
+// ModelShiftReport describes the clock model's moves against the
+// pre-synchronised times.
+type ModelShiftReport struct {
+	EventsMoved int64   `json:"events_moved"`
+	MaxLater    float64 `json:"max_later"`
+	MaxEarlier  float64 `json:"max_earlier"`
+	MeanAbs     float64 `json:"mean_abs"`
 }
 
 // PassReport describes one forward pass.
@@ -209,7 +235,7 @@ func violationReport(v measure.Violations, res uint64) ViolationReport {
 // much in all, and the largest move, in ticks.
 type shiftStats struct {
 	moved      int64
-	sum        float64
+	sum, abs   float64
 	maxShift   int64
 	maxEarlier int64 // the largest move earlier (the clock model's)
 }
@@ -221,6 +247,7 @@ func shifts(c, lc []int64) shiftStats {
 		if d := lc[j] - v; d != 0 {
 			s.moved++
 			s.sum += float64(d)
+			s.abs += math.Abs(float64(d))
 			s.maxShift = max(s.maxShift, d)
 			s.maxEarlier = max(s.maxEarlier, -d)
 		}
@@ -233,15 +260,13 @@ func shifts(c, lc []int64) shiftStats {
 func correctionReport(moves []shiftStats, r *clc.Result, res uint64) CorrectionReport {
 	cr := CorrectionReport{ReceivesMoved: r.Jumps(), Gamma: r.Gamma(), Threshold: sec(r.Threshold, res)}
 	var sum float64
-	var maxShift, maxEarlier int64
+	var maxShift int64
 	for _, m := range moves {
 		cr.EventsMoved += m.moved
 		sum += m.sum
 		maxShift = max(maxShift, m.maxShift)
-		maxEarlier = max(maxEarlier, m.maxEarlier)
 	}
 	cr.MaxShift = sec(maxShift, res)
-	cr.MaxEarlier = sec(maxEarlier, res)
 	if cr.EventsMoved > 0 {
 		cr.MeanShift = sum / float64(cr.EventsMoved) / float64(res)
 	}
@@ -351,11 +376,15 @@ func (r *Report) WriteText(w io.Writer) {
 	r.methodLines(p)
 	vline("before:", r.Before)
 	if r.Model != nil {
+		if m := r.ModelShift; m != nil {
+			p("  clock model moved %d events (later by up to %s, earlier by up to %s, mean |shift| %s)\n",
+				m.EventsMoved, dur(m.MaxLater), dur(m.MaxEarlier), dur(m.MeanAbs))
+		}
 		vline("model:", *r.Model)
 	}
 	c := r.Correction
-	p("  correction: %d violations removed by moving %d receives later and amortizing; %d events moved (later by up to %s, earlier by up to %s, mean %s), γ %g in %d pass(es)\n",
-		c.ViolationsRemoved, c.ReceivesMoved, c.EventsMoved, dur(c.MaxShift), dur(c.MaxEarlier), dur(c.MeanShift), c.Gamma, len(c.Passes))
+	p("  correction (CLC): %d violations removed by moving %d receives later and amortizing; %d events moved later (by up to %s, mean %s), γ %g in %d pass(es)\n",
+		c.ViolationsRemoved, c.ReceivesMoved, c.EventsMoved, dur(c.MaxShift), dur(c.MeanShift), c.Gamma, len(c.Passes))
 	vline("after:", r.After)
 	r.writeSharedText(p)
 	d := r.Fidelity.Distance
