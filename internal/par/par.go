@@ -1,11 +1,29 @@
-// Package par runs loops on a bounded number of goroutines.
+// Package par runs loops over indices on a bounded number of goroutines.
+// It is the module's one way of running work in parallel besides the
+// replay's scheduler (package replay): an errgroup with a limit, the
+// indices handed out in chunks. Do stops at the first error or when its
+// context is cancelled; ForEach and ForEachWith are for loops that cannot
+// fail.
 package par
 
-import "sync"
+import (
+	"context"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// Do calls f(i) for every i in [0,n) on up to par goroutines (par ≤ 0:
+// one) and returns the first error. After an error or the cancellation of
+// ctx no further index is started, and Do returns that error (ctx.Err()
+// for a cancellation). Indices are handed out in chunks, so f should not
+// depend on which goroutine runs it.
+func Do(ctx context.Context, n, par int, f func(i int) error) error {
+	return run(ctx, n, par, func() struct{} { return struct{}{} }, func(_ struct{}, i int) error { return f(i) })
+}
 
 // ForEach calls f(i) for every i in [0,n) on up to par goroutines and
-// returns when all calls have returned. Indices are handed out in chunks,
-// so f should not depend on which goroutine runs it.
+// returns when all calls have returned.
 func ForEach(n, par int, f func(i int)) {
 	ForEachWith(n, par, func() struct{} { return struct{}{} }, func(_ struct{}, i int) { f(i) })
 }
@@ -13,39 +31,37 @@ func ForEach(n, par int, f func(i int)) {
 // ForEachWith is ForEach with scratch space: each goroutine makes its own
 // with mk and passes it to every f it calls.
 func ForEachWith[S any](n, par int, mk func() S, f func(scratch S, i int)) {
+	_ = run(context.Background(), n, par, mk, func(s S, i int) error { f(s, i); return nil })
+}
+
+// run is Do with scratch space.
+func run[S any](ctx context.Context, n, par int, mk func() S, f func(S, int) error) error {
 	if n <= 0 {
-		return
+		return ctx.Err()
 	}
-	if par <= 1 || n == 1 {
-		s := mk()
-		for i := 0; i < n; i++ {
-			f(s, i)
-		}
-		return
-	}
-	par = min(par, n)
+	par = max(1, min(par, n))
 	chunk := max(1, n/(par*8))
-	var next int
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	wg.Add(par)
-	for w := 0; w < par; w++ {
-		go func() {
-			defer wg.Done()
+	var next atomic.Int64
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(par)
+	for range par {
+		g.Go(func() error {
 			s := mk()
 			for {
-				mu.Lock()
-				lo := next
-				next += chunk
-				mu.Unlock()
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				lo := int(next.Add(int64(chunk))) - chunk
 				if lo >= n {
-					return
+					return nil
 				}
 				for i := lo; i < min(lo+chunk, n); i++ {
-					f(s, i)
+					if err := f(s, i); err != nil {
+						return err
+					}
 				}
 			}
-		}()
+		})
 	}
-	wg.Wait()
+	return g.Wait()
 }

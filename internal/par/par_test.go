@@ -3,6 +3,8 @@ package par
 import (
 	"sync/atomic"
 	"testing"
+	"context"
+	"errors"
 )
 
 func TestForEachVisitsEachIndexOnce(t *testing.T) {
@@ -16,5 +18,33 @@ func TestForEachVisitsEachIndexOnce(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// Do stops starting indices after the first error and returns it; a
+// cancelled context stops it too.
+func TestDoStops(t *testing.T) {
+	boom := errors.New("boom")
+	var calls atomic.Int32
+	err := Do(context.Background(), 100000, 4, func(i int) error {
+		calls.Add(1)
+		if i == 10 {
+			return boom
+		}
+		return nil
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("got %v, want boom", err)
+	}
+	if n := calls.Load(); n >= 100000 {
+		t.Fatalf("%d calls: Do went on after the error", n)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := Do(ctx, 10, 2, func(int) error { return nil }); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+	if err := Do(context.Background(), 1000, 3, func(int) error { return nil }); err != nil {
+		t.Fatal(err)
 	}
 }
