@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/clc-tools/clc/trace"
 )
 
 // This file holds what the native format's encoder, decoder and directory
@@ -154,6 +156,12 @@ func DefaultWriteOptions() *WriteOptions {
 type ReadOptions struct {
 	// Parallel is the number of locations read at once; 0 means GOMAXPROCS.
 	Parallel int
+	// Done, if not nil, is called as soon as location li has been read
+	// (concurrently for different locations), with the trace being read:
+	// its definitions are complete, and the location's events may be
+	// taken and emptied (replay.Matcher scans them so). An error stops
+	// the reading and is returned.
+	Done func(t *trace.Trace, li int) error
 }
 
 func parallelism(n int) int {

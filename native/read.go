@@ -606,6 +606,9 @@ func readDir(dir string, opt *ReadOptions, needs func(defs *trace.Trace) func(tr
 			truncated = append(truncated, i)
 			mu.Unlock()
 		}
+		if opt != nil && opt.Done != nil {
+			return opt.Done(t, i)
+		}
 		return nil
 	})
 	if err != nil {

@@ -154,6 +154,12 @@ type ReadOptions struct {
 	// Parallel is the number of location files read at once; 0 means
 	// GOMAXPROCS.
 	Parallel int
+	// Done, if not nil, is called as soon as location li has been read
+	// (concurrently for different locations), with the trace being read:
+	// its definitions are complete, and the location's events may be
+	// taken and emptied (replay.Matcher scans them so). An error stops
+	// the reading and is returned.
+	Done func(t *trace.Trace, li int) error
 }
 
 func (o *ReadOptions) parallel() int {
@@ -446,7 +452,13 @@ func (a *Archive) read(opt *ReadOptions, needs func(defs *trace.Trace) func(trac
 			if keep != nil {
 				all = &times[li]
 			}
-			return a.readLocation(m, li, &b.evt, &b.def, keep, all)
+			if err := a.readLocation(m, li, &b.evt, &b.def, keep, all); err != nil {
+				return err
+			}
+			if opt != nil && opt.Done != nil {
+				return opt.Done(t, li)
+			}
+			return nil
 		})
 	}
 	if err := eg.Wait(); err != nil {

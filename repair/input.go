@@ -101,12 +101,14 @@ func (in *Input) Read(ctx context.Context, parallel int) (*trace.Trace, error) {
 // relation needs (replay.Needs), as a selection, and every event's time in
 // a column of its own: what a correction needs, in a fraction of the
 // memory. The output is then written by copying the input with new times.
-func (in *Input) ReadSelected(ctx context.Context, parallel int) (*trace.Trace, [][]int64, error) {
+// done, if not nil, is called as soon as a location has been read (see
+// otf.ReadOptions.Done).
+func (in *Input) ReadSelected(ctx context.Context, parallel int, done func(t *trace.Trace, li int) error) (*trace.Trace, [][]int64, error) {
 	switch in.Format {
 	case FormatNative:
-		return native.ReadSelected(in.Path, &native.ReadOptions{Parallel: parallel}, replay.Needs)
+		return native.ReadSelected(in.Path, &native.ReadOptions{Parallel: parallel, Done: done}, replay.Needs)
 	case FormatOTF2:
-		return in.archive.ReadSelected(&otf.ReadOptions{Parallel: parallel}, replay.Needs)
+		return in.archive.ReadSelected(&otf.ReadOptions{Parallel: parallel, Done: done}, replay.Needs)
 	}
 	return nil, nil, fmt.Errorf("input %s: unknown format %q", in.Path, in.Format)
 }

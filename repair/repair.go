@@ -9,9 +9,11 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"sync"
 
 	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/clockmodel"
+	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
@@ -197,6 +199,7 @@ type pipeline struct {
 	c        [][]int64          // the pre-synchronised times, when kept (--html, the clock model)
 	before   measure.Violations // of the times the CLC starts from
 	cm       *clockmodel.Input  // clock domains and offsets, before presync
+	matcher  *replay.Matcher    // fed by the reader (selections) or by match (whole events)
 	model    *clockmodel.Result
 	res      *clc.Result
 	truth    [][]int64 // true times, when known
@@ -288,13 +291,39 @@ func (p *pipeline) read(ctx context.Context) error {
 			}
 		}
 	} else {
-		tr, p.times, err = in.ReadSelected(ctx, p.np)
+		// Each location is checked and scanned for the happened-before
+		// relation as soon as it is read, and its selection dropped: the
+		// whole trace's selections never are in memory at once.
+		var once sync.Once
+		var defsErr error
+		tr, p.times, err = in.ReadSelected(ctx, p.np, func(t *trace.Trace, li int) error {
+			once.Do(func() {
+				if defsErr = t.ValidateDefs(); defsErr == nil {
+					p.matcher = replay.NewMatcher(t, p.matchOptions())
+				}
+			})
+			if defsErr != nil {
+				return defsErr
+			}
+			if err := t.ValidateEvents(li); err != nil {
+				return err
+			}
+			p.matcher.Scan(li, &t.Locations[li].Events)
+			t.Locations[li].Events = trace.Events{}
+			return nil
+		})
+		if errors.As(err, new(*trace.EventError)) || errors.Is(err, trace.ErrInvalid) {
+			err = p.inputErr(err)
+		}
 	}
 	if err != nil {
 		return err
 	}
-	if err := tr.Validate(); err != nil {
+	if err := tr.Validate(); err != nil { // what is left: the definitions, whole events
 		return p.inputErr(err)
+	}
+	if p.matcher == nil { // whole events, or a trace without locations
+		p.matcher = replay.NewMatcher(tr, p.matchOptions())
 	}
 	p.tr = tr
 	rep := p.rep
@@ -366,17 +395,14 @@ func (p *pipeline) presync(ctx context.Context) error {
 }
 
 func (p *pipeline) match(ctx context.Context) error {
-	g, err := replay.Match(p.tr, &replay.MatchOptions{Alltoallv: p.opts.Params.Alltoallv, Parallel: p.np, Release: !p.whole})
+	if p.whole {
+		par.ForEach(len(p.tr.Locations), p.np, func(li int) { p.matcher.Scan(li, &p.tr.Locations[li].Events) })
+	}
+	g, err := p.matcher.Finish()
 	if err != nil {
 		return p.inputErr(err)
 	}
-	p.g = g
-	if !p.whole {
-		// The selection has served: the dependencies say the rest.
-		for _, l := range p.tr.Locations {
-			l.Events = trace.Events{}
-		}
-	}
+	p.g, p.matcher = g, nil
 	p.rep.Messages = MessagesReport{P2P: g.Messages, CollectiveLogical: g.LogicalMessages,
 		CollectiveInstances: mpiInstances(g), AlltoallvIgnored: g.Ignored, CollectiveSingle: g.Single, Shared: sharedRelations(g)}
 	return nil
@@ -563,4 +589,9 @@ func writeReportFile(path string, rep *Report) error {
 		return err
 	}
 	return f.Close()
+}
+
+// matchOptions are the options of the happened-before relation.
+func (p *pipeline) matchOptions() *replay.MatchOptions {
+	return &replay.MatchOptions{Alltoallv: p.opts.Params.Alltoallv, Parallel: p.np}
 }

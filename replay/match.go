@@ -48,11 +48,6 @@ type MatchOptions struct {
 	Alltoallv AlltoallvPolicy
 	// Parallel is the number of goroutines; 0 = GOMAXPROCS.
 	Parallel int
-	// Release lets Match empty each location's events (not its
-	// definitions) as soon as it has read all it needs of them, which
-	// lowers the peak memory of a caller that needs only the relation
-	// afterwards.
-	Release bool
 }
 
 type sendRec struct {
@@ -110,30 +105,60 @@ type locScan struct {
 // docs/algorithm.md). What cannot be matched is listed in Graph.Issues and
 // treated as internal. t must be valid (Trace.Validate).
 func Match(t *trace.Trace, opt *MatchOptions) (*Graph, error) {
-	var o MatchOptions
-	if opt != nil {
-		o = *opt
-	}
-	if o.Parallel <= 0 {
-		o.Parallel = runtime.GOMAXPROCS(0)
-	}
-	n := len(t.Locations)
-	isInit := make([]bool, len(t.Regions))
-	isFin := make([]bool, len(t.Regions))
-	for i := range t.Regions {
-		isInit[i] = t.Regions[i].IsMPIInit()
-		isFin[i] = t.Regions[i].IsMPIFinalize()
-	}
-	scans := make([]locScan, n)
-	rc := classifyRegions(t)
-	par.ForEach(n, o.Parallel, func(li int) {
-		scans[li] = scanLocation(t, li, isInit, isFin)
-		if o.Release && !hasShared(&t.Locations[li].Events, rc) {
-			// The shared-memory matching needs nothing of it.
-			t.Locations[li].Events = trace.Events{}
-		}
-	})
+	m := NewMatcher(t, opt)
+	par.ForEach(len(t.Locations), m.o.Parallel, func(li int) { m.Scan(li, &t.Locations[li].Events) })
+	return m.Finish()
+}
 
+// Matcher finds the happened-before relation of a trace location by
+// location, so that a reader can hand it each location's events as soon as
+// they are read and drop them: NewMatcher with the definitions, Scan for
+// every location (concurrently for different ones), then Finish. Match
+// does all three.
+type Matcher struct {
+	t             *trace.Trace
+	o             MatchOptions
+	isInit, isFin []bool
+	rc            []regionClass
+	scans         []locScan
+	threads       []*locThreads // per location; nil where it has no thread events
+}
+
+// NewMatcher returns a matcher for a trace with the definitions of t (its
+// events are not looked at).
+func NewMatcher(t *trace.Trace, opt *MatchOptions) *Matcher {
+	m := &Matcher{t: t}
+	if opt != nil {
+		m.o = *opt
+	}
+	if m.o.Parallel <= 0 {
+		m.o.Parallel = runtime.GOMAXPROCS(0)
+	}
+	m.isInit = make([]bool, len(t.Regions))
+	m.isFin = make([]bool, len(t.Regions))
+	for i := range t.Regions {
+		m.isInit[i] = t.Regions[i].IsMPIInit()
+		m.isFin[i] = t.Regions[i].IsMPIFinalize()
+	}
+	m.rc = classifyRegions(t)
+	m.scans = make([]locScan, len(t.Locations))
+	m.threads = make([]*locThreads, len(t.Locations))
+	return m
+}
+
+// Scan reads what the relation needs of location li's events ev (the whole
+// sequence or a selection); ev is not used afterwards.
+func (m *Matcher) Scan(li int, ev *trace.Events) {
+	m.scans[li] = scanLocation(m.t, li, ev, m.isInit, m.isFin)
+	if hasShared(ev, m.rc) {
+		m.threads[li] = scanThreads(li, ev, m.rc)
+	}
+}
+
+// Finish matches what Scan found and returns the relation.
+func (m *Matcher) Finish() (*Graph, error) {
+	t, o, scans := m.t, &m.o, m.scans
+	n := len(t.Locations)
 	// Point to point: sort each sender's sends by destination (stably, so
 	// event order is kept within one destination), then let each receiver
 	// match its receives against the sends addressed to it.
@@ -147,7 +172,7 @@ func Match(t *trace.Trace, opt *MatchOptions) (*Graph, error) {
 	})
 
 	g := &Graph{Deps: make([][]Dep, n)}
-	if err := buildInstances(t, scans, g, &o); err != nil {
+	if err := buildInstances(t, scans, g, o); err != nil {
 		return nil, err
 	}
 	procs := make([]int32, n)
@@ -226,10 +251,12 @@ func Match(t *trace.Trace, opt *MatchOptions) (*Graph, error) {
 			return nil, fmt.Errorf("location %d: %w", li, err)
 		}
 	}
+	m.scans = nil
 	// The shared-memory relations: an event may take part in several
 	// (a task completion in a barrier and in a taskwait), so they come
 	// after the check.
-	matchShared(t, g, o.Parallel)
+	matchShared(t, g, m.threads, o.Parallel)
+	m.threads = nil
 	return g, nil
 }
 
@@ -326,9 +353,8 @@ func (r Role) String() string {
 
 // scanLocation extracts the sends, receives and collective participations
 // of one location.
-func scanLocation(t *trace.Trace, li int, isInit, isFin []bool) locScan {
+func scanLocation(t *trace.Trace, li int, ev *trace.Events, isInit, isFin []bool) locScan {
 	s := locScan{initEnter: NoEvent, initLeave: NoEvent, finEnter: NoEvent, finLeave: NoEvent}
-	ev := &t.Locations[li].Events
 	// Sized once: the lists grow by copying otherwise.
 	var ns, nr, nc int
 	for _, k := range ev.Kind {

@@ -93,17 +93,16 @@ func (o *syncOut) instance(kind SyncKind, class Class, comm, seq uint32, parts [
 
 // matchShared adds the shared-memory relations of t to g: per process (in
 // parallel), then merged into g's instances and dependency lists.
-func matchShared(t *trace.Trace, g *Graph, parallel int) {
+func matchShared(t *trace.Trace, g *Graph, threads []*locThreads, parallel int) {
 	procs := make([][]int32, t.NumProcesses())
 	for li := range t.Locations {
 		p := t.ProcessOf(li)
 		procs[p] = append(procs[p], int32(li))
 	}
-	rc := classifyRegions(t)
 	outs := make([]syncOut, len(procs))
 	par.ForEach(len(procs), parallel, func(pi int) {
 		if len(procs[pi]) >= 2 { // one location: local order is all
-			outs[pi] = matchProcess(t, procs[pi], rc)
+			outs[pi] = matchProcess(t, procs[pi], threads)
 		}
 	})
 	// The dependencies by location: counted first, then placed.
@@ -169,12 +168,16 @@ type procMatch struct {
 
 // matchProcess finds the shared-memory relations among locs, the
 // locations of one process.
-func matchProcess(t *trace.Trace, locs []int32, rc []regionClass) syncOut {
+func matchProcess(t *trace.Trace, locs []int32, threads []*locThreads) syncOut {
 	var out syncOut
 	m := &procMatch{t: t, out: &out, scans: make([]*locThreads, len(locs))}
 	for i, li := range locs {
-		m.scans[i] = scanThreads(t, int(li), rc)
-		out.issues.Merge(&m.scans[i].issues)
+		s := threads[li]
+		if s == nil {
+			s = &locThreads{loc: li}
+		}
+		m.scans[i] = s
+		out.issues.Merge(&s.issues)
 	}
 	m.teams()
 	m.pthreadBarriers()

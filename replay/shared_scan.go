@@ -135,10 +135,9 @@ type teamFrame struct {
 	open *barrierRec // the barrier entered and not yet left, if any
 }
 
-// scanThreads scans location li of t.
-func scanThreads(t *trace.Trace, li int, rc []regionClass) *locThreads {
+// scanThreads scans the events ev of location li.
+func scanThreads(li int, ev *trace.Events, rc []regionClass) *locThreads {
 	s := &locThreads{loc: int32(li)}
-	ev := &t.Locations[li].Events
 	var stack []teamFrame
 	var forks []int // indices into s.forks of forks waiting for their team begin or join
 	var popen *barrierRec

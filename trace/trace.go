@@ -251,9 +251,25 @@ var ErrInvalid = errors.New("invalid trace")
 // order, the locations of a process on one node. It does not require times
 // to be ordered (Unordered reports that).
 func (t *Trace) Validate() error {
-	bad := func(loc, ev int, format string, args ...any) error {
-		return &EventError{Location: loc, Event: ev, Err: fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)}
+	if err := t.ValidateDefs(); err != nil {
+		return err
 	}
+	for li := range t.Locations {
+		if err := t.ValidateEvents(li); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// invalid returns an EventError wrapping ErrInvalid.
+func invalid(loc, ev int, format string, args ...any) error {
+	return &EventError{Location: loc, Event: ev, Err: fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)}
+}
+
+// ValidateDefs is the part of Validate that does not look at events:
+// communicators, locations, processes, nodes and clock offsets.
+func (t *Trace) ValidateDefs() error {
 	if t.Resolution == 0 {
 		return fmt.Errorf("%w: timer resolution is 0", ErrInvalid)
 	}
@@ -275,62 +291,71 @@ func (t *Trace) Validate() error {
 	}
 	for li, l := range t.Locations {
 		if l == nil {
-			return bad(li, -1, "nil location")
+			return invalid(li, -1, "nil location")
 		}
 		if l.Node < 0 || int(l.Node) >= len(t.Nodes) {
-			return bad(li, -1, "node %d out of range", l.Node)
+			return invalid(li, -1, "node %d out of range", l.Node)
 		}
 		if len(t.Processes) > 0 {
 			if l.Process < 0 || int(l.Process) >= len(t.Processes) {
-				return bad(li, -1, "process %d out of range", l.Process)
+				return invalid(li, -1, "process %d out of range", l.Process)
 			}
 			if n := procNode[l.Process]; n >= 0 && n != l.Node {
-				return bad(li, -1, "on node %d, but process %d (%q) has a location on node %d", l.Node, l.Process, t.Processes[l.Process].Name, n)
+				return invalid(li, -1, "on node %d, but process %d (%q) has a location on node %d", l.Node, l.Process, t.Processes[l.Process].Name, n)
 			}
 			procNode[l.Process] = l.Node
 		}
 		for k := 1; k < len(l.Offsets); k++ {
 			if l.Offsets[k].Time <= l.Offsets[k-1].Time {
-				return bad(li, -1, "clock offsets %d and %d not in ascending order of time", k-1, k)
+				return invalid(li, -1, "clock offsets %d and %d not in ascending order of time", k-1, k)
 			}
 		}
-		ev := &l.Events
-		if err := ev.Check(); err != nil {
-			return bad(li, -1, "%v", err)
-		}
-		if ev.Len() > MaxEvents {
-			return bad(li, -1, "%d events, more than %d", ev.Len(), MaxEvents)
-		}
-		for i, k := range ev.Kind {
-			switch {
-			case k == KindEnter || k == KindLeave:
-				if int(ev.Ref[i]) >= len(t.Regions) {
-					return bad(li, i, "%s: region %d out of range", k, ev.Ref[i])
-				}
-			case k == KindCommCreate || k == KindCommDestroy:
-				if int(ev.Ref[i]) >= len(t.Comms) {
-					return bad(li, i, "%s: communicator %d out of range", k, ev.Ref[i])
-				}
-			case k.HasMsg():
-				m := ev.Msg(i)
-				if int(m.Comm) >= len(t.Comms) {
-					return bad(li, i, "%s: communicator %d out of range", k, m.Comm)
-				}
-				if int(m.Peer) >= t.Comms[m.Comm].Size() {
-					return bad(li, i, "%s: peer rank %d outside communicator %d of size %d", k, m.Peer, m.Comm, t.Comms[m.Comm].Size())
-				}
-			case k.HasColl():
-				c := ev.Coll(i)
-				if int(c.Comm) >= len(t.Comms) {
-					return bad(li, i, "%s: communicator %d out of range", k, c.Comm)
-				}
-				if c.Root != NoRoot && int(c.Root) >= t.Comms[c.Comm].Size() {
-					return bad(li, i, "%s: root rank %d outside communicator %d of size %d", k, c.Root, c.Comm, t.Comms[c.Comm].Size())
-				}
-			case k.HasThread():
-				if tm := ev.Thread(i).Team; tm != NoComm && int(tm) >= len(t.Comms) {
-					return bad(li, i, "%s: communicator %d out of range", k, tm)
-				}
+	}
+	return nil
+}
+
+// ValidateEvents is the part of Validate about location li's events:
+// payload tables consistent with the columns, every reference in range,
+// message peers and roots within their communicator. The definitions must
+// be valid (ValidateDefs). Errors name the event by its position in the
+// location's whole sequence (also in a selection).
+func (t *Trace) ValidateEvents(li int) error {
+	ev := &t.Locations[li].Events
+	if err := ev.Check(); err != nil {
+		return invalid(li, -1, "%v", err)
+	}
+	if ev.Len() > MaxEvents {
+		return invalid(li, -1, "%d events, more than %d", ev.Len(), MaxEvents)
+	}
+	for i, k := range ev.Kind {
+		switch {
+		case k == KindEnter || k == KindLeave:
+			if int(ev.Ref[i]) >= len(t.Regions) {
+				return invalid(li, int(ev.Pos(i)), "%s: region %d out of range", k, ev.Ref[i])
+			}
+		case k == KindCommCreate || k == KindCommDestroy:
+			if int(ev.Ref[i]) >= len(t.Comms) {
+				return invalid(li, int(ev.Pos(i)), "%s: communicator %d out of range", k, ev.Ref[i])
+			}
+		case k.HasMsg():
+			m := ev.Msg(i)
+			if int(m.Comm) >= len(t.Comms) {
+				return invalid(li, int(ev.Pos(i)), "%s: communicator %d out of range", k, m.Comm)
+			}
+			if int(m.Peer) >= t.Comms[m.Comm].Size() {
+				return invalid(li, int(ev.Pos(i)), "%s: peer rank %d outside communicator %d of size %d", k, m.Peer, m.Comm, t.Comms[m.Comm].Size())
+			}
+		case k.HasColl():
+			c := ev.Coll(i)
+			if int(c.Comm) >= len(t.Comms) {
+				return invalid(li, int(ev.Pos(i)), "%s: communicator %d out of range", k, c.Comm)
+			}
+			if c.Root != NoRoot && int(c.Root) >= t.Comms[c.Comm].Size() {
+				return invalid(li, int(ev.Pos(i)), "%s: root rank %d outside communicator %d of size %d", k, c.Root, c.Comm, t.Comms[c.Comm].Size())
+			}
+		case k.HasThread():
+			if tm := ev.Thread(i).Team; tm != NoComm && int(tm) >= len(t.Comms) {
+				return invalid(li, int(ev.Pos(i)), "%s: communicator %d out of range", k, tm)
 			}
 		}
 	}
