@@ -8,8 +8,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"time"
 	"sync"
+	"time"
 
 	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/clockmodel"

@@ -1,10 +1,10 @@
 package par
 
 import (
-	"sync/atomic"
-	"testing"
 	"context"
 	"errors"
+	"sync/atomic"
+	"testing"
 )
 
 func TestForEachVisitsEachIndexOnce(t *testing.T) {
