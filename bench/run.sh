@@ -27,7 +27,7 @@
 #   lib-copy-nodef  otf2copy --no-local-defs IN OUT (only the local definitions there are)
 #   lib-read        otf2copy --read-only IN
 # and on every trace:
-#   clc-correct     clc-correct IN -o OUT -q --truth - --report R
+#   clc-correct     clc-correct IN -o OUT -q --truth - --report R [--format input]
 #   clc-check       clc-correct IN --check -q --truth - --report R
 #   base-correct, base-check   the same with clc-correct built from --baseline REV
 #
@@ -162,6 +162,9 @@ flags_of() {
   local f=()
   grep -q -- '--truth' <<<"$help" && f+=(--truth -)
   grep -q -- '--quiet' <<<"$help" && f+=(-q)
+  # Since OTF2 became the default output, keep the input's format: the
+  # benchmark times a repair, not a conversion.
+  grep -q -- 'input (the input' <<<"$help" && f+=(--format input)
   echo "${f[@]}"
 }
 # has_flag BINARY FLAG (the help text is captured first: grep -q would stop
