@@ -56,7 +56,7 @@ func readTestManifest(t *testing.T, dir string) testManifest {
 func requireLayout(t *testing.T, dir string, locs, bundles int) {
 	t.Helper()
 	m := readTestManifest(t, dir)
-	if m.Version == NativeVersion {
+	if m.Version == nativeVersion3 {
 		got, err := ReadDir(dir, nil)
 		require.NoError(t, err)
 		require.True(t, got.Threaded(), "version %d for a trace without threads", m.Version)

@@ -200,7 +200,7 @@ func TestNativeManifestErrors(t *testing.T) {
 		"trailing garbage":      s + "{}",
 		"array":                 "[]",
 		"wrong format":          repl(`"format":"clc-native"`, `"format":"otf2"`),
-		"wrong version":         repl(`"version":1`, `"version":4`),
+		"wrong version":         repl(`"version":1`, `"version":5`),
 		"fractional version":    repl(`"version":1`, `"version":1.5`),
 		"no version":            repl(`"version":1,`, ``),
 		"no complete":           repl(`"complete":true,`, ``),

@@ -26,7 +26,7 @@ type refLimits struct {
 // limitsOf returns the limits of the definitions t of a trace whose
 // manifest has the given version.
 func limitsOf(t *trace.Trace, version int) *refLimits {
-	l := &refLimits{regions: uint64(len(t.Regions)), commSize: make([]uint64, len(t.Comms)), noThreads: version < NativeVersion}
+	l := &refLimits{regions: uint64(len(t.Regions)), commSize: make([]uint64, len(t.Comms)), noThreads: version < nativeVersion3}
 	for i := range t.Comms {
 		l.commSize[i] = uint64(t.Comms[i].Size())
 	}
@@ -304,7 +304,7 @@ func (d *recDecoder) payload(k trace.Kind) uint32 {
 		trace.KindThreadTaskSwitch, trace.KindThreadTaskComplete, trace.KindThreadCreate,
 		trace.KindThreadBegin, trace.KindThreadWait, trace.KindThreadEnd:
 		if d.noThreads {
-			d.fail(fmt.Errorf("%s record in a trace whose manifest has a version below %d", k, NativeVersion))
+			d.fail(fmt.Errorf("%s record in a trace whose manifest has a version below %d", k, nativeVersion3))
 			return 0
 		}
 		var th trace.Thread

@@ -45,15 +45,18 @@ const (
 	// NativeVersion is the newest manifest version this package reads and
 	// writes. Version 2 adds bundles (locations whose streams are extents of
 	// shared files); version 3 adds processes, location kinds, region roles
-	// and paradigms, communicator paradigms and the thread records.
+	// and paradigms, communicator paradigms and the thread records; version
+	// 4 adds the data of the source format a trace carries (CarriedName).
 	// Writers write the lowest version that holds the trace (1 for an MPI
 	// trace without bundles, byte for byte as before), and readers read all
-	// three (docs/format.md, "Versions").
-	NativeVersion = 3
+	// four (docs/format.md, "Versions").
+	NativeVersion = 4
 	// nativeVersion1 is the manifest version of traces without bundles.
 	nativeVersion1 = 1
 	// nativeVersion2 is the manifest version of bundled MPI traces.
 	nativeVersion2 = 2
+	// nativeVersion3 is the manifest version of hybrid traces.
+	nativeVersion3 = 3
 	// streamVersion is the version in every stream header, of per-location
 	// files and extents alike (the stream encoding is that of version 1).
 	streamVersion = 1

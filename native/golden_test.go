@@ -127,7 +127,7 @@ func TestNativeGoldenV3(t *testing.T) {
 	got, err := ReadDir(dir, nil)
 	require.NoError(t, err)
 	requireSameTrace(t, want, got)
-	require.Equal(t, NativeVersion, readTestManifest(t, dir).Version)
+	require.Equal(t, nativeVersion3, readTestManifest(t, dir).Version)
 	out := filepath.Join(t.TempDir(), "tr")
 	require.NoError(t, WriteDir(out, want, &WriteOptions{Codec: CodecNone, BlockSize: 150}))
 	for _, name := range []string{ManifestName, "events/0.clce", "events/1.clce", "events/2.clce", "events/3.clce", "events/4.clce"} {

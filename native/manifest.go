@@ -28,6 +28,7 @@ type jsonManifest struct {
 	Processes       []jsonNamed       `json:"processes,omitempty"`
 	Regions         []jsonRegion      `json:"regions"`
 	Communicators   []jsonComm        `json:"communicators"`
+	Carried         *jsonCarried      `json:"carried,omitempty"`
 	Locations       []jsonLocation    `json:"locations"`
 }
 
@@ -84,14 +85,18 @@ type jsonOffset struct {
 // encodeManifest renders the manifest of defs with the given per-location
 // event counts (nil: none, for an incomplete trace). If exts is not nil,
 // every location is bundled: exts[i] are the extents of location i in the
-// files named by files (relative to the trace directory). The version is
-// the lowest that holds the trace: 3 when threaded (defs.Threaded(), or
-// thread records in the streams), else 2 with bundles, else 1.
-func encodeManifest(defs *trace.Trace, counts []uint64, complete bool, files []string, exts [][]extent, threaded bool) ([]byte, error) {
+// files named by files (relative to the trace directory). carried
+// describes the carried data written (nil: none). The version is the
+// lowest that holds the trace: 4 with carried data, 3 when threaded
+// (defs.Threaded(), or thread records in the streams), else 2 with
+// bundles, else 1.
+func encodeManifest(defs *trace.Trace, counts []uint64, complete bool, files []string, exts [][]extent, threaded bool, carried *jsonCarried) ([]byte, error) {
 	version := int64(nativeVersion1)
 	switch {
-	case threaded || defs.Threaded():
+	case carried != nil:
 		version = NativeVersion
+	case threaded || defs.Threaded():
+		version = nativeVersion3
 	case exts != nil:
 		version = nativeVersion2
 	}
@@ -105,6 +110,7 @@ func encodeManifest(defs *trace.Trace, counts []uint64, complete bool, files []s
 		Nodes:           make([]jsonNamed, len(defs.Nodes)),
 		Regions:         make([]jsonRegion, len(defs.Regions)),
 		Communicators:   make([]jsonComm, len(defs.Comms)),
+		Carried:         carried,
 		Locations:       make([]jsonLocation, len(defs.Locations)),
 	}
 	for i, n := range defs.Nodes {
@@ -179,6 +185,9 @@ type manifest struct {
 	// extents are the extents of each location, nil for a location whose
 	// stream is events/<i>.clce (non-nil and empty: an empty stream).
 	extents [][]extent
+	// carried describes the trace's carried data (CarriedName), nil if
+	// none.
+	carried *carriedInfo
 }
 
 // readManifest reads and checks dir/clc.json: syntax, format and version,
@@ -234,11 +243,15 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 		return nil, bad(-1, "version %d, this reader reads versions %d to %d", *m.Version, nativeVersion1, NativeVersion)
 	}
 	version := int(*m.Version)
-	if version < NativeVersion && len(m.Processes) > 0 {
-		return nil, bad(-1, `"processes" in a version %d manifest (processes need version %d)`, version, NativeVersion)
+	if version < nativeVersion3 && len(m.Processes) > 0 {
+		return nil, bad(-1, `"processes" in a version %d manifest (processes need version %d)`, version, nativeVersion3)
 	}
 	if m.Complete == nil {
 		return nil, bad(-1, `no "complete" field`)
+	}
+	carried, err := parseCarried(path, version, m.Carried)
+	if err != nil {
+		return nil, err
 	}
 	if m.TimerResolution == nil || *m.TimerResolution == 0 {
 		return nil, bad(-1, "timer_resolution missing or 0")
@@ -262,14 +275,14 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 		t.Processes[i].Name = p.Name
 	}
 	for i, r := range m.Regions {
-		if version < NativeVersion && (r.Role != 0 || r.Paradigm != 0) {
-			return nil, bad(-1, "region %d: role or paradigm in a version %d manifest (they need version %d)", i, version, NativeVersion)
+		if version < nativeVersion3 && (r.Role != 0 || r.Paradigm != 0) {
+			return nil, bad(-1, "region %d: role or paradigm in a version %d manifest (they need version %d)", i, version, nativeVersion3)
 		}
 		t.Regions[i] = trace.Region{Name: r.Name, Role: trace.RegionRole(r.Role), Paradigm: trace.Paradigm(r.Paradigm)}
 	}
 	for i, c := range m.Communicators {
-		if version < NativeVersion && c.Paradigm != 0 {
-			return nil, bad(-1, "communicator %d: paradigm in a version %d manifest (it needs version %d)", i, version, NativeVersion)
+		if version < nativeVersion3 && c.Paradigm != 0 {
+			return nil, bad(-1, "communicator %d: paradigm in a version %d manifest (it needs version %d)", i, version, nativeVersion3)
 		}
 		t.Comms[i] = trace.Comm{Name: c.Name, Paradigm: trace.Paradigm(c.Paradigm), Members: c.Members}
 	}
@@ -357,7 +370,7 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 			return nil, err
 		}
 	}
-	return &manifest{defs: t, version: version, counts: counts, complete: *m.Complete, files: files, extents: exts}, nil
+	return &manifest{defs: t, version: version, counts: counts, complete: *m.Complete, files: files, extents: exts, carried: carried}, nil
 }
 
 // locationV3 checks and copies a location's version 3 fields: "process"
@@ -375,8 +388,8 @@ func locationV3(path string, i, version, procs int, jl *jsonLocation, l *trace.L
 		l.Process = *jl.Process
 	}
 	if jl.Kind != "" {
-		if version < NativeVersion {
-			return bad(`"kind" in a version %d manifest (it needs version %d)`, version, NativeVersion)
+		if version < nativeVersion3 {
+			return bad(`"kind" in a version %d manifest (it needs version %d)`, version, nativeVersion3)
 		}
 		k, ok := parseLocationKind(jl.Kind)
 		if !ok {

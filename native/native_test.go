@@ -386,7 +386,7 @@ func TestNativeRoundTripRandom(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "tr")
 		require.NoError(t, WriteDir(dir, tr, opt), "trace %d", it)
 		requireLayout(t, dir, len(tr.Locations), min(max(opt.Bundles, 0), len(tr.Locations)))
-		require.Equal(t, tr.Threaded(), readTestManifest(t, dir).Version == NativeVersion, "trace %d: version 3 exactly for threaded traces", it)
+		require.Equal(t, tr.Threaded(), readTestManifest(t, dir).Version == nativeVersion3, "trace %d: version 3 exactly for threaded traces", it)
 		require.True(t, IsDir(dir))
 		got, err := ReadDir(dir, &ReadOptions{Parallel: 1 + rng.IntN(3)})
 		require.NoError(t, err, "trace %d", it)

@@ -43,6 +43,9 @@ func openDir(dir string, parallel int) (*DirReader, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := attachCarried(dir, m); err != nil {
+		return nil, err
+	}
 	dec, err := newDecoder(parallelism(parallel))
 	if err != nil {
 		return nil, fmt.Errorf("native reader: %w", err)

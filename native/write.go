@@ -537,7 +537,11 @@ func (w *DirWriter) Close() error {
 			}
 		}
 	}
-	data, err := encodeManifest(w.defs, counts, true, files, exts, threaded)
+	carried, err := w.writeCarried()
+	if err != nil {
+		return err
+	}
+	data, err := encodeManifest(w.defs, counts, true, files, exts, threaded, carried)
 	if err != nil {
 		return fmt.Errorf("native writer: %w", err)
 	}

@@ -3,6 +3,7 @@ package otf
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -95,13 +96,25 @@ func Open(path string) (*Archive, error) {
 	if err != nil {
 		return nil, fmt.Errorf("otf2: %w", err)
 	}
+	return openDefs(dir, name, ab, func() (io.ReadCloser, error) {
+		f, err := os.Open(filepath.Join(dir, name+".def"))
+		if err != nil {
+			return nil, fmt.Errorf("otf2: global definitions: %w", err)
+		}
+		return f, nil
+	})
+}
+
+// openDefs is Open of the archive name in dir whose anchor file holds ab
+// and whose global definition file opens with defFile.
+func openDefs(dir, name string, ab []byte, defFile func() (io.ReadCloser, error)) (*Archive, error) {
 	an, err := parseAnchor(name+".otf2", ab)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(filepath.Join(dir, name+".def"))
+	f, err := defFile()
 	if err != nil {
-		return nil, fmt.Errorf("otf2: global definitions: %w", err)
+		return nil, err
 	}
 	defer f.Close()
 	warn := &warnings{}
@@ -409,6 +422,8 @@ func (a *Archive) buildComms(m *model, locIdx map[uint64]int32) error {
 // Read reads the whole archive into the trace model. Events keep their raw
 // (un-synchronised) times; each location's ClockOffset definitions become
 // its Offsets. Event i of a location is the i-th event record of its file.
+// The trace carries the archive's definition files (Carried, loaded only
+// when a writer asks for them).
 func (a *Archive) Read(opt *ReadOptions) (*trace.Trace, error) {
 	t, _, err := a.read(opt, nil)
 	return t, err
@@ -464,6 +479,7 @@ func (a *Archive) read(opt *ReadOptions, needs func(defs *trace.Trace) func(trac
 	if err := eg.Wait(); err != nil {
 		return nil, nil, err
 	}
+	t.Carried = a.Carried()
 	return t, times, nil
 }
 

@@ -1,6 +1,7 @@
 package otf
 
 import (
+	"encoding/binary"
 	"fmt"
 	"hash/fnv"
 	"os"
@@ -64,6 +65,9 @@ type Writer struct {
 	closed  bool
 	mu      sync.Mutex
 	dropped int64
+	// carry is the OTF2 data the trace carries (nil: none): the archive
+	// is then written with the source's definitions and ids.
+	carry *carried
 }
 
 type locWriter struct {
@@ -111,6 +115,14 @@ func (a appendFile) Write(b []byte) (int, error) {
 // ClockOffset records), are read at Close. The events of defs are ignored.
 // The archive is written into dir directly; making it appear atomically is
 // the caller's job (package output).
+//
+// If defs carries OTF2 data (defs.Carried, from Archive.Read, possibly
+// through the native format), the archive is the source's: its anchor
+// (chunk sizes, byte order, creator, properties), every global and local
+// definition as it was, and the events in the source's ids; only the
+// ClockOffset records (written from the locations' Offsets), ClockProperties
+// (the time range written) and the Location event counts are written
+// anew. The carried definitions must define defs' model exactly.
 func Create(dir string, defs *trace.Trace, opt *WriteOptions) (*Writer, error) {
 	if defs == nil {
 		return nil, fmt.Errorf("otf2: create: no definitions")
@@ -118,6 +130,15 @@ func Create(dir string, defs *trace.Trace, opt *WriteOptions) (*Writer, error) {
 	w := &Writer{dir: dir, defs: defs}
 	if opt != nil {
 		w.opt = *opt
+	}
+	if defs.Carried != nil && defs.Carried.Format() == trace.FormatOTF2 {
+		c, err := loadCarried(defs)
+		if err != nil {
+			return nil, err
+		}
+		an := c.a.anchor
+		w.carry = c
+		w.opt.EventChunkSize, w.opt.DefChunkSize, w.opt.bigEndian = an.EventChunkSize, an.DefChunkSize, an.BigEndian
 	}
 	if w.opt.EventChunkSize == 0 {
 		w.opt.EventChunkSize = 1 << 20
@@ -234,6 +255,9 @@ func (w *Writer) appendEvents(loc int, lw *locWriter, ev *trace.Events) (int64, 
 	e := enc{b: lw.scratch, be: w.opt.bigEndian}
 	defer func() { lw.scratch = e.b[:0] }()
 	cw := lw.cw
+	evErr := func(err error) error {
+		return &trace.EventError{Location: loc, Event: int(cw.numEvents()), Err: err}
+	}
 	for i, k := range ev.Kind {
 		var attr []byte
 		for att < len(ev.Attach) && int(ev.Attach[att].Event) < i {
@@ -269,7 +293,11 @@ func (w *Writer) appendEvents(loc int, lw *locWriter, ev *trace.Events) (int64, 
 			if k == trace.KindLeave {
 				typ = evLeave
 			}
-			e.u32c(r)
+			id, err := w.regionOut(loc, r)
+			if err != nil {
+				return dropped, evErr(err)
+			}
+			e.u32c(id)
 		case trace.KindSend, trace.KindIsend, trace.KindRecv, trace.KindIrecv:
 			m := ev.Msgs[r]
 			switch k {
@@ -282,8 +310,12 @@ func (w *Writer) appendEvents(loc int, lw *locWriter, ev *trace.Events) (int64, 
 			default:
 				typ = evMpiIrecv
 			}
+			c, err := w.commOut(loc, m.Comm)
+			if err != nil {
+				return dropped, evErr(err)
+			}
 			e.u32c(m.Peer)
-			e.u32c(m.Comm)
+			e.u32c(c)
 			e.u32c(m.Tag)
 			e.u64c(m.Bytes)
 			if k == trace.KindIsend || k == trace.KindIrecv {
@@ -311,8 +343,12 @@ func (w *Writer) appendEvents(loc int, lw *locWriter, ev *trace.Events) (int64, 
 			if k == trace.KindNBCollComplete {
 				typ = evNonBlockingCollectiveComplete
 			}
+			cm, err := w.commOut(loc, c.Comm)
+			if err != nil {
+				return dropped, evErr(err)
+			}
 			e.u8(uint8(c.Op))
-			e.u32c(c.Comm)
+			e.u32c(cm)
 			e.u32c(c.Root)
 			e.u64c(c.Sent)
 			e.u64c(c.Received)
@@ -324,12 +360,24 @@ func (w *Writer) appendEvents(loc int, lw *locWriter, ev *trace.Events) (int64, 
 			if k == trace.KindCommDestroy {
 				typ = evCommDestroy
 			}
-			e.u32c(r)
+			c, err := w.commOut(loc, r)
+			if err != nil {
+				return dropped, evErr(err)
+			}
+			e.u32c(c)
 		case trace.KindThreadFork, trace.KindThreadJoin, trace.KindThreadTeamBegin, trace.KindThreadTeamEnd,
 			trace.KindThreadAcquireLock, trace.KindThreadReleaseLock, trace.KindThreadTaskCreate,
 			trace.KindThreadTaskSwitch, trace.KindThreadTaskComplete, trace.KindThreadCreate,
 			trace.KindThreadBegin, trace.KindThreadWait, trace.KindThreadEnd:
-			typ = encodeThread(&e, k, &ev.Threads[r])
+			th := ev.Threads[r]
+			if th.Team != trace.NoComm {
+				c, err := w.commOut(loc, th.Team)
+				if err != nil {
+					return dropped, evErr(err)
+				}
+				th.Team = c
+			}
+			typ = encodeThread(&e, k, &th)
 		case trace.KindOther:
 			o := ev.Opaque[r]
 			if o.Format != trace.FormatOTF2 {
@@ -340,16 +388,21 @@ func (w *Writer) appendEvents(loc int, lw *locWriter, ev *trace.Events) (int64, 
 				continue
 			}
 			if o.Type < 10 || o.Type > 255 {
-				return dropped, &trace.EventError{Location: loc, Event: int(cw.numEvents()), Err: fmt.Errorf("otf2: opaque record type %d is not an OTF2 event record", o.Type)}
+				return dropped, evErr(fmt.Errorf("otf2: opaque record type %d is not an OTF2 event record", o.Type))
 			}
 			typ = uint8(o.Type)
 			data := o.Data
+			if typ == evBufferFlush && len(data) >= 8 {
+				// The flush's stop time (little-endian, as read) is a time
+				// of the trace too: ClockProperties cover it.
+				lw.tr.add(binary.LittleEndian.Uint64(data))
+			}
 			if w.opt.bigEndian {
 				data, _ = swapEvent(typ, data, true)
 			}
 			e.b = append(e.b, data...)
 		default:
-			return dropped, &trace.EventError{Location: loc, Event: int(cw.numEvents()), Err: fmt.Errorf("otf2: cannot write event kind %s", k)}
+			return dropped, evErr(fmt.Errorf("otf2: cannot write event kind %s", k))
 		}
 		if err := cw.event(ut, attr, typ, e.b); err != nil {
 			return dropped, err
@@ -359,6 +412,24 @@ func (w *Writer) appendEvents(loc int, lw *locWriter, ev *trace.Events) (int64, 
 	}
 	dropped += int64(len(ev.Attach) - att)
 	return dropped, nil
+}
+
+// regionOut returns the id location loc's events use for model region r:
+// r itself, or with carried definitions the source's (local) id.
+func (w *Writer) regionOut(loc int, r uint32) (uint32, error) {
+	if w.carry == nil {
+		return r, nil
+	}
+	return w.carry.region(loc, r)
+}
+
+// commOut returns the id location loc's events use for model communicator
+// c: c itself, or with carried definitions the source's (local) id.
+func (w *Writer) commOut(loc int, c uint32) (uint32, error) {
+	if w.carry == nil {
+		return c, nil
+	}
+	return w.carry.comm(loc, c)
 }
 
 // threadRecords gives the record type of each thread kind: the thread
@@ -448,6 +519,12 @@ func (w *Writer) Close() (err error) {
 			return err
 		}
 	}
+	if w.carry != nil {
+		if err := w.writeCarriedDefs(all); err != nil {
+			return err
+		}
+		return w.commit()
+	}
 	n, err := w.writeGlobalDefs(all)
 	if err != nil {
 		return err
@@ -517,10 +594,25 @@ func (w *Writer) writeLocalDefs(li int) error {
 		return err
 	}
 	defer f.Close()
-	cw := newChunkWriter(name, f, int(w.opt.DefChunkSize), w.opt.bigEndian, false, nil)
-	e := enc{be: w.opt.bigEndian}
-	for k, o := range l.Offsets {
-		if o.Time < 0 || (k > 0 && o.Time <= l.Offsets[k-1].Time) {
+	if w.carry != nil {
+		err = w.carry.writeLocalDefs(f, name, li, l.Offsets)
+	} else {
+		cw := newChunkWriter(name, f, int(w.opt.DefChunkSize), w.opt.bigEndian, false, nil)
+		if err = putOffsets(cw, li, l.Offsets); err == nil {
+			err = cw.close()
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// putOffsets writes the ClockOffset records of location li.
+func putOffsets(cw *chunkWriter, li int, offsets []trace.ClockOffset) error {
+	e := enc{be: cw.be}
+	for k, o := range offsets {
+		if o.Time < 0 || (k > 0 && o.Time <= offsets[k-1].Time) {
 			return fmt.Errorf("otf2: location %d: clock offset %d at time %d is negative or not after the previous one", li, k, o.Time)
 		}
 		e.b = e.b[:0]
@@ -531,10 +623,7 @@ func (w *Writer) writeLocalDefs(li int) error {
 			return err
 		}
 	}
-	if err := cw.close(); err != nil {
-		return err
-	}
-	return f.Close()
+	return nil
 }
 
 // locGroupOut is a location group to write: one per process.

@@ -37,6 +37,11 @@ type Trace struct {
 	Comms     []Comm
 	// Properties are free-form key/value metadata (creator, command line …).
 	Properties map[string]string
+	// Carried is what the trace's source format defines beyond the model
+	// (for OTF2: the anchor and every definition, mapping tables
+	// included), carried along so that writing the trace back in that
+	// format loses nothing; nil when there is none (see Carried).
+	Carried Carried
 }
 
 // Node is a shared-memory node (host). Messages between locations on the
