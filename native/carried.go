@@ -91,7 +91,7 @@ func attachCarried(dir string, m *manifest) error {
 	path := filepath.Join(dir, CarriedName)
 	st, err := os.Stat(path)
 	if err != nil {
-		return formatErr(path, -1, -1, -1, -1, "carried data: %v", err)
+		return &FormatError{Path: path, Offset: -1, Location: -1, Block: -1, Event: -1, Err: fmt.Errorf("carried data: %w", err)}
 	}
 	if st.Size() != m.carried.length {
 		return &FormatError{Path: path, Offset: min(st.Size(), m.carried.length), Location: -1, Block: -1, Event: -1,
@@ -118,7 +118,7 @@ func (c *carriedFile) Parts() ([]trace.Part, error) {
 	c.once.Do(func() {
 		data, err := os.ReadFile(c.path)
 		if err != nil {
-			c.err = formatErr(c.path, -1, -1, -1, -1, "carried data: %v", err)
+			c.err = &FormatError{Path: c.path, Offset: -1, Location: -1, Block: -1, Event: -1, Err: fmt.Errorf("carried data: %w", err)}
 			return
 		}
 		if int64(len(data)) != c.info.length {

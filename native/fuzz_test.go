@@ -1,6 +1,7 @@
 package native
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -297,4 +298,57 @@ func fixExtentCRCs(data []byte, offs []int64) bool {
 		}
 	}
 	return true
+}
+
+// FuzzDecodeCarried decodes arbitrary carried files (optionally with their
+// checksums repaired): never a panic, every error a *FormatError naming the
+// file, and what decodes holds valid parts that encode and decode again to
+// the same parts.
+func FuzzDecodeCarried(f *testing.F) {
+	for _, codec := range []Codec{CodecNone, CodecZstd} {
+		tr := smallTrace()
+		tr.Carried = &trace.CarriedParts{Fmt: trace.FormatOTF2, List: []trace.Part{{Location: -1, Name: "anchor", Data: []byte("anchor")},
+			{Location: 1, Name: "definitions", Data: []byte(strings.Repeat("local ", 40))}}}
+		out := filepath.Join(f.TempDir(), "tr")
+		if err := WriteDir(out, tr, &WriteOptions{Codec: codec, BlockSize: 100}); err != nil {
+			f.Fatal(err)
+		}
+		data, err := os.ReadFile(filepath.Join(out, CarriedName))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data, false, uint8(2))
+		f.Add(data[:len(data)-3], true, uint8(1))
+	}
+	f.Add(carriedHeader(), false, uint8(0))
+	dec, err := newDecoder(1)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, fix bool, locs uint8) {
+		if fix && !fixCRCs(data) {
+			return
+		}
+		parts, err := decodeCarried("c", data, int(locs), -1, dec)
+		if err != nil {
+			var fe *FormatError
+			if !errors.As(err, &fe) || fe.Path != "c" {
+				t.Fatalf("error %v is not a *FormatError naming the file", err)
+			}
+			return
+		}
+		again, err := encodeCarried(parts, int(locs), CodecNone, nil, 1<<20)
+		if err != nil {
+			t.Fatalf("decoded parts do not encode: %v", err)
+		}
+		back, err := decodeCarried("c", again, int(locs), len(parts), dec)
+		if err != nil {
+			t.Fatalf("re-encoded parts do not decode: %v", err)
+		}
+		for i := range parts {
+			if parts[i].Location != back[i].Location || parts[i].Name != back[i].Name || !bytes.Equal(parts[i].Data, back[i].Data) {
+				t.Fatalf("part %d changed in a round trip", i)
+			}
+		}
+	})
 }

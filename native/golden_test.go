@@ -167,3 +167,52 @@ func TestNativeGolden(t *testing.T) {
 		require.Equal(t, want, got, name)
 	}
 }
+
+// goldenCarriedTrace is the version 4 trace stored in
+// testdata/native/carried-none: the version 1 golden trace carrying three
+// parts (two of the whole trace, one of location 1, the second spanning
+// several blocks).
+func goldenCarriedTrace() *trace.Trace {
+	tr := goldenTrace()
+	tr.Properties["note"] = "golden files of format version 4"
+	var defs []byte
+	for i := range 400 {
+		defs = append(defs, byte(i*7))
+	}
+	tr.Carried = &trace.CarriedParts{Fmt: trace.FormatOTF2, List: []trace.Part{
+		{Location: -1, Name: "anchor", Data: []byte("the source's anchor file")},
+		{Location: -1, Name: "definitions", Data: defs},
+		{Location: 1, Name: "definitions", Data: []byte("location 1's local definitions")},
+	}}
+	return tr
+}
+
+// TestNativeGoldenV4 reads the committed version 4 trace (events and
+// carried parts) and checks that writing it reproduces the files byte for
+// byte. Regenerate with: go test ./native -run NativeGolden -native.update
+func TestNativeGoldenV4(t *testing.T) {
+	dir := "testdata/native/carried-none"
+	want := goldenCarriedTrace()
+	opt := &WriteOptions{Codec: CodecNone, BlockSize: 150}
+	if *updateGolden {
+		require.NoError(t, os.RemoveAll(dir))
+		require.NoError(t, WriteDir(dir, want, opt))
+	}
+	got, err := ReadDir(dir, nil)
+	require.NoError(t, err)
+	requireSameTrace(t, want, got)
+	require.Equal(t, NativeVersion, readTestManifest(t, dir).Version)
+	parts, err := got.Carried.Parts()
+	require.NoError(t, err)
+	wantParts, _ := want.Carried.Parts()
+	requireSameParts(t, wantParts, parts, filepath.Join(dir, CarriedName))
+	out := filepath.Join(t.TempDir(), "tr")
+	require.NoError(t, WriteDir(out, want, opt))
+	for _, name := range []string{ManifestName, CarriedName, "events/0.clce", "events/1.clce", "events/2.clce"} {
+		w, err := os.ReadFile(filepath.Join(dir, name))
+		require.NoError(t, err)
+		g, err := os.ReadFile(filepath.Join(out, name))
+		require.NoError(t, err)
+		require.Equal(t, w, g, name)
+	}
+}

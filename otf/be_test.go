@@ -20,6 +20,7 @@ func TestBigEndian(t *testing.T) {
 	tr, err := a.Read(nil)
 	require.NoError(t, err)
 	tr.Locations[2].Offsets = nil
+	tr.Carried = nil // a new archive from the model (path b), in both byte orders
 
 	le := filepath.Join(t.TempDir(), "le")
 	be := filepath.Join(t.TempDir(), "be")
@@ -59,6 +60,18 @@ func TestBigEndian(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, byte(markBig), raw[1])
 	assert.Equal(t, want, eventLines(otf2Print(t, filepath.Join(out, "traces.otf2"))))
+
+	// Through the native format (carried definitions) too.
+	nat := filepath.Join(t.TempDir(), "nat")
+	require.NoError(t, WriteTrace(nat, throughNative(t, tb, nil, false), nil))
+	for _, f := range []string{"traces.otf2", "traces.def", "traces/4294967296.def", "traces/4294967296.evt"} {
+		raw, err = os.ReadFile(filepath.Join(nat, filepath.FromSlash(f)))
+		require.NoError(t, err)
+		require.Equal(t, byte(markBig), raw[1], f)
+	}
+	wantLines, _, _ := printAll(t, filepath.Join(be, "traces.otf2")).normalised()
+	gotLines, _, _ := printAll(t, filepath.Join(nat, "traces.otf2")).normalised()
+	assert.Equal(t, wantLines, gotLines)
 }
 
 // Score-P's Metric records with three values (arrays) survive the byte
@@ -69,6 +82,7 @@ func TestBigEndianMetrics(t *testing.T) {
 	require.NoError(t, err)
 	tr, err := a.Read(nil)
 	require.NoError(t, err)
+	tr.Carried = nil // a new archive from the model (path b), in both byte orders
 	le := filepath.Join(t.TempDir(), "le")
 	be := filepath.Join(t.TempDir(), "be")
 	require.NoError(t, WriteTrace(le, tr, nil))
