@@ -1,6 +1,7 @@
 package native
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -382,4 +383,26 @@ func TestCarriedRecordsByHand(t *testing.T) {
 	require.Equal(t, []byte{1, 2}, parts[0].Data)
 	require.Equal(t, 1, parts[1].Location)
 	require.Equal(t, "b", parts[2].Name)
+}
+
+// RewriteTimes (clc-correct's native → native) carries the source's data
+// along.
+func TestCarriedRewriteTimes(t *testing.T) {
+	dir, parts := carriedSmall(t, CodecZstd)
+	tr, err := ReadDir(dir, nil)
+	require.NoError(t, err)
+	times := make([][]int64, len(tr.Locations))
+	for li, l := range tr.Locations {
+		for _, v := range l.Events.Time {
+			times[li] = append(times[li], v+5)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	require.NoError(t, RewriteTimes(context.Background(), out, dir, times, tr.Properties, nil))
+	got, err := ReadDir(out, nil)
+	require.NoError(t, err)
+	gp, err := got.Carried.Parts()
+	require.NoError(t, err)
+	requireSameParts(t, parts, gp, filepath.Join(out, CarriedName))
+	require.Equal(t, NativeVersion, readTestManifest(t, out).Version)
 }

@@ -189,6 +189,44 @@ func TestNativeRoundTripCorrected(t *testing.T) {
 	}
 }
 
+// The size of the carried data on each archive (run with -v): the native
+// trace with and without it (default options), beside the source's
+// definition files. The carried file holds them all, compressed.
+func TestNativeCarriedSizes(t *testing.T) {
+	archives := roundTripArchives(t)
+	for _, name := range sortedNames(archives) {
+		a, err := Open(archives[name])
+		require.NoError(t, err)
+		tr, err := a.Read(nil)
+		require.NoError(t, err)
+		parts, err := tr.Carried.Parts()
+		require.NoError(t, err)
+		var src int
+		for _, p := range parts {
+			src += len(p.Data)
+		}
+		with := filepath.Join(t.TempDir(), "with")
+		require.NoError(t, native.WriteDir(with, tr, nil))
+		tr.Carried = nil
+		without := filepath.Join(t.TempDir(), "without")
+		require.NoError(t, native.WriteDir(without, tr, nil))
+		w, c := nativeSizes(t, with)
+		wo, _ := nativeSizes(t, without)
+		require.Positive(t, c)
+		require.Equal(t, wo+c, w-(manifestSize(t, with)-manifestSize(t, without)), "the carried file and a manifest entry are the difference")
+		t.Logf("%-22s %8d events  native without %9d B, with %9d B (+%5.1f %%); carried.clcd %7d B for %7d B of OTF2 definition files",
+			name, tr.NumEvents(), wo, w, 100*float64(w-wo)/float64(wo), c, src)
+	}
+}
+
+// manifestSize returns the size of a native trace's manifest.
+func manifestSize(t *testing.T, dir string) int64 {
+	t.Helper()
+	st, err := os.Stat(filepath.Join(dir, native.ManifestName))
+	require.NoError(t, err)
+	return st.Size()
+}
+
 // nativeSizes reports the bytes of a native trace directory: all files and
 // the carried file.
 func nativeSizes(t *testing.T, dir string) (total, carried int64) {
