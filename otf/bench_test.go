@@ -228,3 +228,28 @@ func BenchmarkDecode(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(ev.Len()), "ns/event")
 }
+
+// BenchmarkWriteTraceCarried: the synthetic archive read back and written
+// with the definitions it carries (the source's ids, through the carried
+// mapping), beside BenchmarkWriteTrace's path (b) from the model.
+func BenchmarkWriteTraceCarried(b *testing.B) {
+	dir, events, size := benchArchive(b)
+	a, err := Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	t, err := a.Read(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := b.TempDir()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := WriteTrace(filepath.Join(out, strconv.Itoa(i)), t, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	report(b, events, size)
+}

@@ -1,6 +1,7 @@
 package otf
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -30,12 +31,18 @@ type chunkReader struct {
 }
 
 // newChunkReader reads r in chunks of size bytes, reusing buf if it is big
-// enough. If r is an *os.File, its size limits the buffer.
+// enough. If r is an *os.File, or a *bytes.Reader at its start (a file held
+// in memory), its size limits the buffer.
 func newChunkReader(name string, r io.Reader, size int, buf []byte) *chunkReader {
 	c := &chunkReader{name: name, r: r, size: size, buf: buf[:0], fileSize: -1}
-	if f, ok := r.(*os.File); ok {
+	switch f := r.(type) {
+	case *os.File:
 		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 			c.fileSize = st.Size()
+		}
+	case *bytes.Reader:
+		if f.Len() == int(f.Size()) {
+			c.fileSize = f.Size()
 		}
 	}
 	return c
