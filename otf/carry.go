@@ -169,7 +169,9 @@ func loadCarried(t *trace.Trace) (*carried, error) {
 		src := defs.Source
 		var fe *FormatError
 		if errors.As(err, &fe) && fe.File == outName+".otf2" {
-			src = anchor.Source
+			// The anchor's own fields, or its counts against the
+			// global definitions.
+			src = anchor.Source + " (with the global definitions from " + defs.Source + ")"
 		}
 		return nil, fmt.Errorf("otf2: carried OTF2 data from %s: %w", src, err)
 	}

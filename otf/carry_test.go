@@ -155,7 +155,7 @@ func TestCarriedBadParts(t *testing.T) {
 		"unknown name":    {edit(func(p []trace.Part) []trace.Part { p[2].Name = "x"; return p }), `unexpected part "x" of location 0`},
 		"location beyond": {edit(func(p []trace.Part) []trace.Part { p[3].Location = 2; return p }), `unexpected part "definitions" of location 2`},
 		"anchor garbage": {edit(func(p []trace.Part) []trace.Part { p[0].Data = []byte("garbage"); return p }),
-			"carried OTF2 data from " + parts[0].Source + ": otf2: traces.otf2: byte offset 0"},
+			"carried OTF2 data from " + parts[0].Source + " (with the global definitions from " + parts[1].Source + "): otf2: traces.otf2: byte offset 0"},
 		"definitions cut": {edit(func(p []trace.Part) []trace.Part { p[1].Data = p[1].Data[:len(p[1].Data)/2]; return p }),
 			"carried OTF2 data from " + parts[1].Source + ": otf2: traces.def: byte offset"},
 		"local definitions garbage": {edit(func(p []trace.Part) []trace.Part { p[3].Data = []byte{1, 2, 3, 4, 5}; return p }),

@@ -1,6 +1,7 @@
 package otf
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -133,7 +134,9 @@ func TestNativeRoundTrip(t *testing.T) {
 // otf2-print prints both archives identically (the definitions and records
 // stay, only times and ClockProperties change, and the ClockOffset records
 // are gone), but for BufferFlush stop times, which Rewrite moves with their
-// flush and the native path cannot (docs/otf2.md).
+// flush and the native path cannot (docs/otf2.md). Both through one native
+// trace and, as clc-correct corrects a native trace again, through
+// native.RewriteTimes with times moved once more.
 func TestNativeRoundTripCorrected(t *testing.T) {
 	archives := roundTripArchives(t)
 	for _, name := range sortedNames(archives) {
@@ -153,39 +156,64 @@ func TestNativeRoundTripCorrected(t *testing.T) {
 					ts[i] += int64(1000 + 37*li)
 				}
 			}
-			oracle := filepath.Join(t.TempDir(), "rewrite")
-			require.NoError(t, a.Rewrite(oracle, tr, nil))
-			back := throughNative(t, tr, nil, false)
-			out := filepath.Join(t.TempDir(), "out")
-			require.NoError(t, WriteTrace(out, back, nil))
-			want := printAll(t, filepath.Join(oracle, "traces.otf2"))
-			got := printAll(t, filepath.Join(out, "traces.otf2"))
-			require.True(t, got.ok, "otf2-print rejects the output: %v", got.warnings)
-			assert.Equal(t, want.warnings, got.warnings)
-			flushes := false
-			drop := func(p printed) []string {
-				var out []string
-				for _, l := range p.lines {
-					if strings.HasPrefix(l, "BUFFER_FLUSH") {
-						flushes = true
-						l = l[:strings.Index(l, "Stop Time:")]
-					}
-					out = append(out, l)
-				}
-				return out
+			compareCorrected(t, a, tr, throughNative(t, tr, nil, false))
+
+			// Again, through native.RewriteTimes: location 0's last quarter
+			// moves 300 ticks more.
+			dir := filepath.Join(t.TempDir(), "native")
+			require.NoError(t, native.WriteDir(dir, tr, nil))
+			times := make([][]int64, len(tr.Locations))
+			for li, l := range tr.Locations {
+				times[li] = append([]int64(nil), l.Events.Time...)
 			}
-			wl, gl := drop(want), drop(got)
-			if flushes {
-				// The time range covers the stop times, which differ.
-				wl, _, _ = printed{lines: wl}.normalised()
-				gl, _, _ = printed{lines: gl}.normalised()
+			for i := 3 * len(times[0]) / 4; i < len(times[0]); i++ {
+				times[0][i] += 300
 			}
-			assert.Equal(t, wl, gl)
-			assert.Empty(t, clockOffsetLines(got))
-			if checkWerror(t, anchor) {
-				assert.True(t, checkWerror(t, filepath.Join(out, "traces.otf2")))
-			}
+			dir2 := filepath.Join(t.TempDir(), "native2")
+			require.NoError(t, native.RewriteTimes(context.Background(), dir2, dir, times, tr.Properties, nil))
+			back, err := native.ReadDir(dir2, nil)
+			require.NoError(t, err)
+			tr.Locations[0].Events.Time = times[0]
+			compareCorrected(t, a, tr, back)
 		})
+	}
+}
+
+// compareCorrected writes corrected (a trace read from a) with Rewrite and
+// back (the same trace through the native format) with WriteTrace and
+// compares what otf2-print prints of both.
+func compareCorrected(t *testing.T, a *Archive, corrected, back *trace.Trace) {
+	t.Helper()
+	oracle := filepath.Join(t.TempDir(), "rewrite")
+	require.NoError(t, a.Rewrite(oracle, corrected, nil))
+	out := filepath.Join(t.TempDir(), "out")
+	require.NoError(t, WriteTrace(out, back, nil))
+	want := printAll(t, filepath.Join(oracle, "traces.otf2"))
+	got := printAll(t, filepath.Join(out, "traces.otf2"))
+	require.True(t, got.ok, "otf2-print rejects the output: %v", got.warnings)
+	assert.Equal(t, want.warnings, got.warnings)
+	flushes := false
+	drop := func(p printed) []string {
+		var out []string
+		for _, l := range p.lines {
+			if strings.HasPrefix(l, "BUFFER_FLUSH") {
+				flushes = true
+				l = l[:strings.Index(l, "Stop Time:")]
+			}
+			out = append(out, l)
+		}
+		return out
+	}
+	wl, gl := drop(want), drop(got)
+	if flushes {
+		// The time range covers the stop times, which differ.
+		wl, _, _ = printed{lines: wl}.normalised()
+		gl, _, _ = printed{lines: gl}.normalised()
+	}
+	assert.Equal(t, wl, gl)
+	assert.Empty(t, clockOffsetLines(got))
+	if checkWerror(t, filepath.Join(oracle, "traces.otf2")) {
+		assert.True(t, checkWerror(t, filepath.Join(out, "traces.otf2")))
 	}
 }
 
