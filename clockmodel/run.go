@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/clc-tools/clc/measure"
@@ -54,6 +55,11 @@ type Options struct {
 	Estimate EstimateOptions
 	// Parallel bounds the goroutines; 0 means 1.
 	Parallel int
+	// InPlace lets Run move the times it is given when it uses the model
+	// (Result.Times is then the same columns; they are left as they were
+	// when it falls back). Else the model's times are a copy. In place,
+	// the model costs 4 bytes per moved event beyond the times, a copy 8.
+	InPlace bool
 }
 
 // Result is what Run decided and did.
@@ -87,6 +93,8 @@ type Result struct {
 	// computed them (nil or zero otherwise).
 	Before          measure.Violations  `json:"-"`
 	ModelViolations *measure.Violations `json:"-"`
+
+	applied *applied // what Original needs
 }
 
 // DomainsReport summarises the clock domains.
@@ -172,7 +180,7 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 	res.Latency.clamp()
 	res.Timing.Estimate = time.Since(t0).Seconds()
 	t0 = time.Now()
-	res.guard(est, m, times, g, node, np)
+	res.guard(est, m, times, g, node, np, opt.InPlace)
 	res.Timing.Guard = time.Since(t0).Seconds()
 	return res, nil
 }
@@ -181,7 +189,7 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 // if so (Result.Times, Result.Model). A domain whose correction raises the
 // violations of its own messages loses its correction first (where a
 // domain has only poor windows its fit can be misled), until none does.
-func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Graph, node []int32, np int) {
+func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Graph, node []int32, np int, inPlace bool) {
 	dom := &est.in.Domains
 	lat := res.Latency.Replay()
 	gd := &Guard{}
@@ -190,14 +198,24 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 		res.Fallback = "no clock domain's estimated correction exceeds its uncertainty"
 		return
 	}
-	vBefore := domainViolations(times, g, node, dom, lat, np)
-	mt := m.Apply(times, dom, np)
+	work := times
+	if !inPlace {
+		work = make([][]int64, len(times))
+		for li, ts := range times {
+			work[li] = slices.Clone(ts)
+		}
+	}
+	vBefore := domainViolations(work, g, node, dom, lat, np)
+	res.Before = measure.ClockCondition(work, g, node, lat, np)
+	a := m.applyInPlace(work, dom, np)
 	for round := 0; round < withdrawRounds; round++ {
-		after := domainViolations(mt, g, node, dom, lat, np)
+		after := domainViolations(work, g, node, dom, lat, np)
+		withdrawn := make([]bool, len(after))
 		n := 0
 		for d := range after {
 			if after[d] > vBefore[d] && len(m.Curves[d].T) > 0 {
 				m.Curves[d] = Curve{}
+				withdrawn[d] = true
 				n++
 			}
 		}
@@ -205,7 +223,7 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 		if n == 0 {
 			break
 		}
-		mt = m.Apply(times, dom, np)
+		a.restore(work, np, func(li int) bool { return withdrawn[dom.Of[li]] })
 	}
 	for d := range m.Curves {
 		if c := m.Curves[d].MaxAbs(); c != 0 {
@@ -214,8 +232,7 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 		}
 	}
 	gd.Contradicted, gd.Windows = est.contradicted(m)
-	res.Before = measure.ClockCondition(times, g, node, lat, np)
-	va := measure.ClockCondition(mt, g, node, lat, np)
+	va := measure.ClockCondition(work, g, node, lat, np)
 	before, after := res.Before.Total(), va.Total()
 	gd.ViolationsBefore, gd.SumBefore = before.Violations, before.SumViolation
 	gd.ViolationsModel, gd.SumModel = after.Violations, after.SumViolation
@@ -232,9 +249,29 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 	case float64(gd.Contradicted) > maxContradicted*float64(gd.Windows):
 		res.Fallback = fmt.Sprintf("the estimated clocks contradict %d of %d two-sided windows of message bounds", gd.Contradicted, gd.Windows)
 	default:
-		res.Ran, res.Times, res.Model, res.ModelViolations = "model + clc", mt, m, &va
+		res.Ran, res.Times, res.Model, res.ModelViolations = "model + clc", work, m, &va
+		res.applied = a
+		return
+	}
+	if inPlace {
+		a.restore(work, np, func(int) bool { return true })
 	}
 }
+
+// Original returns the times of location li before the model moved them
+// (the pre-synchronised times Run was given) while the model is used and
+// Forget was not called; else nil. With Options.InPlace it computes them
+// from what it kept (a new slice, or a kept copy).
+func (res *Result) Original(li int) []int64 {
+	if res.applied == nil || res.Times == nil {
+		return nil
+	}
+	return res.applied.undo[li].original(res.Times[li])
+}
+
+// Forget drops what Original needs (with Options.InPlace, 4 bytes per
+// event that the model moved).
+func (res *Result) Forget() { res.applied = nil }
 
 // openAsymmetry is how far the messages leave a clock difference open when
 // the two directions' fastest latencies may differ: half the round trip

@@ -32,7 +32,7 @@ func (p *pipeline) clockModel(ctx context.Context) error {
 	k := p.opts.Params.InTicks(tr.Resolution)
 	r, err := clockmodel.Run(ctx, p.cm, p.times, p.g, p.node, clockmodel.Options{
 		Method: p.opts.ClockModel.Method, Latency: k.Lat, Fixed: p.opts.ClockModel.LatencyGiven,
-		Estimate: p.opts.ClockModel.Estimate, Parallel: p.np,
+		Estimate: p.opts.ClockModel.Estimate, Parallel: p.np, InPlace: true,
 	})
 	if err != nil {
 		return p.inputErr(fmt.Errorf("clock model: %w", err))
@@ -56,12 +56,13 @@ func (p *pipeline) clockModel(ctx context.Context) error {
 		return nil
 	}
 	moves := make([]shiftStats, len(p.times))
-	par.ForEach(len(p.times), p.np, func(li int) { moves[li] = shifts(p.times[li], r.Times[li]) })
+	par.ForEach(len(p.times), p.np, func(li int) { moves[li] = shifts(r.Original(li), r.Times[li]) })
+	r.Forget()
 	p.rep.ModelShift = modelShiftReport(moves, tr.Resolution)
-	// The CLC starts from the model's times. The pre-synchronised columns
-	// are dropped (the HTML page keeps its own copy, p.c): the report's
-	// correction section describes what the CLC did on top of the model,
-	// whose own section gives its corrections.
+	// The CLC starts from the model's times, which replaced the
+	// pre-synchronised ones in place (the HTML page keeps its own copy,
+	// p.c): the report's correction section describes what the CLC did on
+	// top of the model, whose own section gives its corrections.
 	p.times = r.Times
 	if p.whole {
 		for i, l := range tr.Locations {

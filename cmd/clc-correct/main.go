@@ -117,8 +117,10 @@ says which μ was used and why.
 
 INPUT is an OTF2 archive (its traces.otf2 anchor or the directory holding it,
 as Score-P writes it) or a native clc trace directory (clc-trace, clc-sim).
-The output has the same format unless --format says otherwise; --format
-perfetto writes the corrected trace as OUTDIR/trace.json.gz for Perfetto's UI
+The output is an OTF2 archive (OUTDIR/traces.otf2) unless --format says
+otherwise: native writes clc's native format (OTF2 input keeps its
+definitions, so converting it back to OTF2 loses nothing), input the input's
+format; perfetto writes the corrected trace as OUTDIR/trace.json.gz for Perfetto's UI
 (ui.perfetto.dev, "Open trace file") or chrome://tracing: a track per location
 grouped by node, regions as slices, messages as arrows, collectives marked; a
 size guard (--perfetto-*) keeps it loadable and the report notes what it left
