@@ -25,6 +25,7 @@ import (
 
 	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/clockmodel"
+	"github.com/clc-tools/clc/internal/memlimit"
 	"github.com/clc-tools/clc/perfetto"
 	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/repair"
@@ -44,6 +45,14 @@ func main() {
 	// (docs/performance.md). GOGC in the environment wins.
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(50)
+	}
+	// On the largest traces that growth would pass the machine's memory
+	// while the live heap fits: a soft limit at 80 % of the memory (or of
+	// the control group's limit) makes the collector run more often near
+	// it instead. GOMEMLIMIT in the environment wins.
+	if _, err := memlimit.Set(0.8); err != nil {
+		fmt.Fprintln(os.Stderr, "clc-correct:", err)
+		os.Exit(exitError)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)

@@ -1,0 +1,78 @@
+// Package memlimit finds how much memory a process may use on Linux (the
+// machine's memory, or its control group's limit when that is lower) and
+// sets the Go runtime's soft memory limit to a share of it.
+//
+// clc-correct keeps a trace's time columns and happened-before relation in
+// memory and collects garbage at 50 % heap growth. On the largest traces
+// that growth would pass the machine's memory although the live heap fits;
+// with a soft limit the collector runs more often near it instead.
+package memlimit
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+)
+
+// Available returns the bytes of memory the process may use: MemTotal of
+// /proc/meminfo, lowered to the control group's limit (cgroup v2
+// memory.max, or v1 memory.limit_in_bytes) when one is set. fsys is the
+// file system's root ("/" on a running system); ok is false when neither
+// is readable (another operating system).
+func Available(fsys fs.FS) (n uint64, ok bool) {
+	if b, err := fs.ReadFile(fsys, "proc/meminfo"); err == nil {
+		n, ok = memTotal(b)
+	}
+	for _, f := range []string{"sys/fs/cgroup/memory.max", "sys/fs/cgroup/memory/memory.limit_in_bytes"} {
+		b, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			continue
+		}
+		s := strings.TrimSpace(string(b))
+		if s == "max" {
+			continue
+		}
+		// v1 reports "no limit" as a huge number, above any MemTotal.
+		if v, err := strconv.ParseUint(s, 10, 64); err == nil && v > 0 && (!ok || v < n) {
+			n, ok = v, true
+		}
+	}
+	return n, ok
+}
+
+// memTotal parses the MemTotal line of /proc/meminfo ("MemTotal: N kB").
+func memTotal(b []byte) (uint64, bool) {
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 3 && f[0] == "MemTotal:" && f[2] == "kB" {
+			v, err := strconv.ParseUint(f[1], 10, 64)
+			return v * 1024, err == nil
+		}
+	}
+	return 0, false
+}
+
+// Set sets the runtime's soft memory limit to share (0 < share ≤ 1) of
+// Available unless the environment sets GOMEMLIMIT, which wins. It returns
+// the limit set, or 0 when it set none.
+func Set(share float64) (int64, error) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return 0, nil
+	}
+	if share <= 0 || share > 1 {
+		return 0, fmt.Errorf("memory share %g is not in (0, 1]", share)
+	}
+	n, ok := Available(os.DirFS("/"))
+	if !ok {
+		return 0, nil
+	}
+	limit := int64(float64(n) * share)
+	debug.SetMemoryLimit(limit)
+	return limit, nil
+}

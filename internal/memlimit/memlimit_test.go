@@ -1,0 +1,50 @@
+package memlimit
+
+import (
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/assert"
+)
+
+const meminfo = "MemTotal:       24628736 kB\nMemFree:         1000 kB\n"
+
+func TestAvailable(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  uint64
+		ok    bool
+	}{
+		{"machine", map[string]string{"proc/meminfo": meminfo}, 24628736 * 1024, true},
+		{"cgroup v2 without limit", map[string]string{"proc/meminfo": meminfo, "sys/fs/cgroup/memory.max": "max\n"}, 24628736 * 1024, true},
+		{"cgroup v2 limit", map[string]string{"proc/meminfo": meminfo, "sys/fs/cgroup/memory.max": "8589934592\n"}, 8 << 30, true},
+		{"cgroup v2 limit above the machine", map[string]string{"proc/meminfo": meminfo, "sys/fs/cgroup/memory.max": "68719476736\n"}, 24628736 * 1024, true},
+		{"cgroup v1 unlimited", map[string]string{"proc/meminfo": meminfo, "sys/fs/cgroup/memory/memory.limit_in_bytes": "9223372036854771712\n"}, 24628736 * 1024, true},
+		{"cgroup v1 limit", map[string]string{"proc/meminfo": meminfo, "sys/fs/cgroup/memory/memory.limit_in_bytes": "4294967296"}, 4 << 30, true},
+		{"cgroup only", map[string]string{"sys/fs/cgroup/memory.max": "1048576"}, 1 << 20, true},
+		{"garbage", map[string]string{"proc/meminfo": "MemTotal: lots kB\n", "sys/fs/cgroup/memory.max": "x"}, 0, false},
+		{"nothing", map[string]string{}, 0, false},
+	} {
+		fsys := fstest.MapFS{}
+		for f, s := range tc.files {
+			fsys[f] = &fstest.MapFile{Data: []byte(s)}
+		}
+		n, ok := Available(fsys)
+		assert.Equal(t, tc.ok, ok, tc.name)
+		assert.Equal(t, tc.want, n, tc.name)
+	}
+}
+
+func TestSetRespectsEnvironment(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "1GiB")
+	n, err := Set(0.8)
+	assert.NoError(t, err)
+	assert.Zero(t, n)
+}
+
+func TestSetRejectsShare(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	_, err := Set(1.5)
+	assert.Error(t, err)
+}
