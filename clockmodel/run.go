@@ -88,10 +88,12 @@ type Result struct {
 	// Model is the correction then.
 	Times [][]int64 `json:"-"`
 	Model *Model    `json:"-"`
-	// Before is the clock condition of the pre-synchronised times and
-	// ModelViolations that of Times, with μ = Latency, when the guard
-	// computed them (nil or zero otherwise).
+	// Before is the clock condition of the pre-synchronised times, with
+	// μ = Latency, when BeforeMeasured says the guard computed it (also
+	// when it then fell back); ModelViolations that of Times when the
+	// model is used.
 	Before          measure.Violations  `json:"-"`
+	BeforeMeasured  bool                `json:"-"`
 	ModelViolations *measure.Violations `json:"-"`
 
 	applied *applied // what Original needs
@@ -206,7 +208,7 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 		}
 	}
 	vBefore := domainViolations(work, g, node, dom, lat, np)
-	res.Before = measure.ClockCondition(work, g, node, lat, np)
+	res.Before, res.BeforeMeasured = measure.ClockCondition(work, g, node, lat, np), true
 	a := m.applyInPlace(work, dom, np)
 	for round := 0; round < withdrawRounds; round++ {
 		after := domainViolations(work, g, node, dom, lat, np)

@@ -43,10 +43,11 @@ func (p *pipeline) clockModel(ctx context.Context) error {
 	toDur := func(t int64) time.Duration { return time.Duration(t * 1e9 / int64(tr.Resolution)) }
 	p.opts.Params.LatencyIntra, p.opts.Params.LatencyInter = toDur(r.Latency.Intra.Ticks), toDur(r.Latency.Inter.Ticks)
 	p.k = p.opts.Params.InTicks(tr.Resolution)
-	// The guard measured the clock condition before and with the model
-	// when it got that far; with the same μ, that is reused.
-	same := r.ModelViolations != nil && p.k.Lat == r.Latency.Replay()
-	if same {
+	// The guard measured the clock condition before (and with the model)
+	// when it got that far, also when it then fell back; with the same μ,
+	// that is reused.
+	same := p.k.Lat == r.Latency.Replay()
+	if same && r.BeforeMeasured {
 		p.before = r.Before
 	} else {
 		p.before = measure.ClockCondition(p.times, p.g, p.node, p.k.Lat, p.np)
@@ -69,7 +70,7 @@ func (p *pipeline) clockModel(ctx context.Context) error {
 			l.Events.Time = r.Times[i]
 		}
 	}
-	if same {
+	if same && r.ModelViolations != nil {
 		p.before = *r.ModelViolations
 	} else {
 		p.before = measure.ClockCondition(r.Times, p.g, p.node, p.k.Lat, p.np)
