@@ -11,7 +11,6 @@ import (
 
 	"github.com/clc-tools/clc/internal/tracetest"
 	"github.com/clc-tools/clc/replay"
-	"github.com/clc-tools/clc/trace"
 )
 
 // ReadSelected equals ReadDir plus Select, with blocks small enough that a
@@ -27,16 +26,7 @@ func TestReadSelected(t *testing.T) {
 		}
 		tr, _ := tracetest.Random(rng, cfg)
 		if seed%4 == 1 {
-			for _, l := range tr.Locations {
-				var ev trace.Events
-				att := 0
-				for i, k := range l.Events.Kind {
-					if k != trace.KindCollBegin {
-						ev.Append(&l.Events, i, &att)
-					}
-				}
-				l.Events = ev
-			}
+			tr = tracetest.WithoutCollBegins(tr)
 		}
 		dir := filepath.Join(t.TempDir(), fmt.Sprint(seed))
 		require.NoError(t, WriteDir(dir, tr, &WriteOptions{BlockSize: 64 + rng.IntN(256)}))

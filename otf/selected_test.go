@@ -66,16 +66,7 @@ func TestReadSelected(t *testing.T) {
 		}
 		tr, _ := tracetest.Random(rng, cfg)
 		if seed%4 == 1 {
-			for _, l := range tr.Locations {
-				var ev trace.Events
-				att := 0
-				for i, k := range l.Events.Kind {
-					if k != trace.KindCollBegin {
-						ev.Append(&l.Events, i, &att)
-					}
-				}
-				l.Events = ev
-			}
+			tr = tracetest.WithoutCollBegins(tr)
 		}
 		for _, l := range tr.Locations { // OTF2 times are unsigned
 			for i := range l.Events.Time {

@@ -11,25 +11,6 @@ import (
 	"github.com/clc-tools/clc/trace"
 )
 
-// withoutCollBegins returns t with every collective begin removed, so that
-// the enter of each collective call stands for its logical send.
-func withoutCollBegins(t *trace.Trace) *trace.Trace {
-	out := *t
-	out.Locations = make([]*trace.Location, len(t.Locations))
-	for li, l := range t.Locations {
-		nl := *l
-		nl.Events = trace.Events{}
-		att := 0
-		for i, k := range l.Events.Kind {
-			if k != trace.KindCollBegin {
-				nl.Events.Append(&l.Events, i, &att)
-			}
-		}
-		out.Locations[li] = &nl
-	}
-	return &out
-}
-
 // selected returns t with every location's events reduced to what Needs
 // selects.
 func selected(t *trace.Trace) *trace.Trace {
@@ -63,7 +44,7 @@ func TestSelectionMatchesLikeTheWholeTrace(t *testing.T) {
 		}
 		tr, _ := tracetest.Random(rng, cfg)
 		if rng.IntN(3) == 0 {
-			tr = withoutCollBegins(tr)
+			tr = tracetest.WithoutCollBegins(tr)
 		}
 		name := fmt.Sprintf("seed %d (%+v)", seed, cfg)
 		opt := &MatchOptions{Alltoallv: AlltoallvPolicy(rng.IntN(2))}

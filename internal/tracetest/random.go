@@ -307,3 +307,23 @@ func Times(t *trace.Trace) [][]int64 {
 	}
 	return out
 }
+
+// WithoutCollBegins returns a copy of t with every collective begin
+// removed, as a writer that records none leaves it: the enter of each
+// collective call then stands for its logical send.
+func WithoutCollBegins(t *trace.Trace) *trace.Trace {
+	out := *t
+	out.Locations = make([]*trace.Location, len(t.Locations))
+	for li, l := range t.Locations {
+		nl := *l
+		nl.Events = trace.Events{}
+		att := 0
+		for i, k := range l.Events.Kind {
+			if k != trace.KindCollBegin {
+				nl.Events.Append(&l.Events, i, &att)
+			}
+		}
+		out.Locations[li] = &nl
+	}
+	return &out
+}
