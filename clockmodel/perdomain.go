@@ -45,41 +45,27 @@ func domainViolations(times [][]int64, g *replay.Graph, node []int32, dom *Domai
 		}
 		ps := g.InstanceParts(uint32(ii))
 		agg := replay.NewAgg()
-		best, second := int32(-1), int32(-1)
-		var bestT, secondT int64
 		add := func(loc int32, v int64) { sum[dom.Of[loc]] += v }
 		if in.Class == replay.ClassScan {
 			// Rank order: receivers see the senders before them.
 			for _, p := range ps {
-				if p.Recv != replay.NoEvent && best >= 0 {
+				if p.Recv != replay.NoEvent {
 					if v, ok := agg.For(p.Loc, node[p.Loc], lat); ok {
 						if x := v - times[p.Loc][p.Recv]; x > 0 {
 							add(p.Loc, x)
-							add(best, x)
+							add(agg.Latest(p.Loc), x)
 						}
 					}
 				}
 				if p.Send != replay.NoEvent {
-					t := times[p.Loc][p.Send]
-					agg.Add(t, p.Loc, node[p.Loc])
-					if best < 0 || t > bestT {
-						best, bestT = p.Loc, t
-					}
+					agg.Add(times[p.Loc][p.Send], p.Loc, node[p.Loc])
 				}
 			}
 			continue
 		}
 		for _, p := range ps {
-			if p.Send == replay.NoEvent {
-				continue
-			}
-			agg.Add(times[p.Loc][p.Send], p.Loc, node[p.Loc])
-			t := times[p.Loc][p.Send]
-			switch {
-			case best < 0 || t > bestT:
-				second, secondT, best, bestT = best, bestT, p.Loc, t
-			case second < 0 || t > secondT:
-				second, secondT = p.Loc, t
+			if p.Send != replay.NoEvent {
+				agg.Add(times[p.Loc][p.Send], p.Loc, node[p.Loc])
 			}
 		}
 		for _, p := range ps {
@@ -91,12 +77,8 @@ func domainViolations(times [][]int64, g *replay.Graph, node []int32, dom *Domai
 				continue
 			}
 			if x := v - times[p.Loc][p.Recv]; x > 0 {
-				sender := best
-				if sender == p.Loc {
-					sender = second
-				}
 				add(p.Loc, x)
-				if sender >= 0 {
+				if sender := agg.Latest(p.Loc); sender >= 0 {
 					add(sender, x)
 				}
 			}

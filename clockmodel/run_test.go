@@ -2,17 +2,17 @@ package clockmodel
 
 import (
 	"context"
-	"math"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clc-tools/clc/internal/tracetest"
+	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/sim"
-	"github.com/clc-tools/clc/trace"
 )
 
 // prepared is a simulated trace captured, pre-synchronised and matched,
@@ -34,30 +34,11 @@ func prepare(t *testing.T, cfg sim.Config) *prepared {
 	require.NoError(t, err)
 	p.g, err = replay.Match(rec, nil)
 	require.NoError(t, err)
-	p.times, p.truth = times(rec), times(truth)
+	p.times, p.truth = tracetest.Times(rec), tracetest.Times(truth)
 	for _, l := range rec.Locations {
 		p.node = append(p.node, l.Node)
 	}
 	return p
-}
-
-func times(t *trace.Trace) [][]int64 {
-	out := make([][]int64, len(t.Locations))
-	for i, l := range t.Locations {
-		out[i] = l.Events.Time
-	}
-	return out
-}
-
-func meanAbsErr(ts, truth [][]int64) float64 {
-	var s, n float64
-	for i := range ts {
-		for j := range ts[i] {
-			s += math.Abs(float64(ts[i][j] - truth[i][j]))
-			n++
-		}
-	}
-	return s / n
 }
 
 func baseConfig(seed int64) sim.Config {
@@ -95,7 +76,7 @@ func TestModelAgainstTruth(t *testing.T) {
 			r, err := Run(context.Background(), p.in, p.times, p.g, p.node, Options{Latency: defaultLat, Parallel: 2})
 			require.NoError(t, err)
 			require.Equal(t, "model + clc", r.Ran, "fallback: %s", r.Fallback)
-			pre, got := meanAbsErr(p.times, p.truth), meanAbsErr(r.Times, p.truth)
+			pre, got := measure.AccuracyOf(p.times, p.truth).MeanAbs, measure.AccuracyOf(r.Times, p.truth).MeanAbs
 			t.Logf("%s: mean |err| %.0f → %.0f ticks; %+v; guard %+v", tc.name, pre, got, *r.Estimate, *r.Guard)
 			assert.Less(t, got, pre/3)
 			assert.LessOrEqual(t, r.Guard.ViolationsModel, r.Guard.ViolationsBefore)

@@ -79,6 +79,15 @@ func (a *Agg) Add(v int64, loc, node int32) {
 	}
 }
 
+// Latest returns the location of the latest member other than loc (the
+// largest value; ties to the earlier), or −1 when there is none.
+func (a *Agg) Latest(loc int32) int32 {
+	if a.top1.loc != loc {
+		return a.top1.loc
+	}
+	return a.top2.loc
+}
+
 // For returns max over the other members of value + latency as seen by
 // location loc on node, and false when there is no other member.
 func (a *Agg) For(loc, node int32, lat Latency) (int64, bool) {
