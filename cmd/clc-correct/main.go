@@ -242,11 +242,8 @@ func parseFlags(fl *flags, opts *repair.Options, params *clc.Params) error {
 	// μ given on the command line is kept; defaults are lowered to what
 	// the trace's same-clock messages show.
 	opts.ClockModel.LatencyGiven = fl.latencyGiven
-	if err := params.Validate(); err != nil {
-		return err
-	}
 	opts.Params = *params
-	return opts.Validate()
+	return opts.Validate() // the parameters too
 }
 
 // parseWindow parses --perfetto-window FROM:TO.

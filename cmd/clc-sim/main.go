@@ -271,8 +271,8 @@ func checkSize(cfg sim.Config, log io.Writer) error {
 	if err != nil {
 		return nil
 	}
-	n, t := &countingSink{Sink: discard{defs}}, &countingSink{Sink: discard{tdefs}}
-	if err := sim.Run(small, n, t); err != nil {
+	n := &countingSink{Sink: discard{defs}}
+	if err := sim.Run(small, n, discard{tdefs}); err != nil {
 		return fmt.Errorf("estimating the size of one step: %w", err)
 	}
 	perRank := float64(n.n.Load()) / float64(small.Ranks)
