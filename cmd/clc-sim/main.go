@@ -73,7 +73,9 @@ are stored with each location. The output is written to a temporary directory
 beside OUTDIR and renamed at the end; an interrupt leaves nothing behind. An
 existing non-empty OUTDIR is refused unless --force, which replaces only a
 directory that holds nothing but a trace. The same flags and --seed give the
-same bytes. A run can never be shorter than one step: when that is much more
+same events: the same bytes in OTF2 and, up to 64 locations, in the native
+format (above that, locations share bundle files, into which the parallel
+writers put blocks in the order they finish). A run can never be shorter than one step: when that is much more
 than the default --events, clc-sim refuses until --events or --steps is given.
 
 Patterns (--patterns, a comma list run in order once per step): ` + strings.Join(sim.PatternNames(), ", ") + `.`,
