@@ -54,6 +54,18 @@ CLC_EXPORT int MPI_Abort(MPI_Comm comm, int code) {
 
 static inline uint64_t nbytes(int count, MPI_Datatype dt) { return count > 0 ? (uint64_t)count * clc_tsize(dt) : 0; }
 
+/* nbytes_sum is the sum of nbytes(cnt[i], dt) over i in [0, n) but skip:
+ * the positive counts are summed (all, then skip's taken off: a loop the
+ * compiler vectorises) and multiplied by the type's size, asked for once
+ * (and, as nbytes does, only when some count is positive), not once per
+ * member. Equal in uint64_t arithmetic, which is modular. */
+static uint64_t nbytes_sum(const int *cnt, uint64_t n, uint64_t skip, MPI_Datatype dt) {
+  uint64_t s = 0;
+  for (uint64_t i = 0; i < n; i++) s += cnt[i] > 0 ? (uint64_t)cnt[i] : 0;
+  if (skip < n && cnt[skip] > 0) s -= (uint64_t)cnt[skip];
+  return s ? s * clc_tsize(dt) : 0;
+}
+
 void h_send(int64_t t0, int dest, int count, MPI_Datatype dt, int tag, MPI_Comm comm) {
   if (dest == MPI_PROC_NULL) return;
   clc_comm *c = clc_comm_find(comm);
@@ -267,7 +279,7 @@ clc_bytes b_gatherv(MPI_Comm comm, const void *sb, int sc, MPI_Datatype st, cons
   clc_bytes b = {0, 0};
   if (!w.known) return b;
   if (w.me == (uint64_t)root) {
-    for (uint64_t i = 0; i < w.n; i++) if (i != (uint64_t)root) b.recvd += nbytes(rcs[i], rt);
+    b.recvd = nbytes_sum(rcs, w.n, (uint64_t)root, rt);
   } else {
     b.sent = nbytes(sc, st);
   }
@@ -289,7 +301,7 @@ clc_bytes b_scatterv(MPI_Comm comm, const int *scs, MPI_Datatype st, const void 
   clc_bytes b = {0, 0};
   if (!w.known) return b;
   if (w.me == (uint64_t)root) {
-    for (uint64_t i = 0; i < w.n; i++) if (i != (uint64_t)root) b.sent += nbytes(scs[i], st);
+    b.sent = nbytes_sum(scs, w.n, (uint64_t)root, st);
   } else {
     b.recvd = nbytes(rc, rt);
   }
@@ -308,7 +320,7 @@ clc_bytes b_allgatherv(MPI_Comm comm, const void *sb, int sc, MPI_Datatype st, c
   clc_bytes b = {0, 0};
   if (!w.known) return b;
   uint64_t own = sb == MPI_IN_PLACE ? nbytes(rcs[w.me], rt) : nbytes(sc, st);
-  for (uint64_t i = 0; i < w.n; i++) if (i != w.me) b.recvd += nbytes(rcs[i], rt);
+  b.recvd = nbytes_sum(rcs, w.n, w.me, rt);
   b.sent = own * others(w);
   return b;
 }
@@ -325,13 +337,8 @@ clc_bytes b_alltoallv(MPI_Comm comm, const void *sb, const int *scs, MPI_Datatyp
   clc_bytes b = {0, 0};
   if (!w.known) return b;
   int inplace = sb == MPI_IN_PLACE;
-  const int *c = inplace ? rcs : scs;
-  MPI_Datatype t = inplace ? rt : st;
-  for (uint64_t i = 0; i < w.n; i++) {
-    if (i == w.me) continue;
-    b.sent += nbytes(c[i], t);
-    b.recvd += nbytes(rcs[i], rt);
-  }
+  b.sent = nbytes_sum(inplace ? rcs : scs, w.n, w.me, inplace ? rt : st);
+  b.recvd = nbytes_sum(rcs, w.n, w.me, rt);
   return b;
 }
 
@@ -369,7 +376,7 @@ clc_bytes b_reduce_scatter(MPI_Comm comm, const int *rcs, MPI_Datatype dt) {
   who w = who_of(comm);
   clc_bytes b = {0, 0};
   if (!w.known || w.n < 2) return b;
-  for (uint64_t i = 0; i < w.n; i++) if (i != w.me) b.sent += nbytes(rcs[i], dt);
+  b.sent = nbytes_sum(rcs, w.n, w.me, dt);
   b.recvd = nbytes(rcs[w.me], dt);
   return b;
 }
