@@ -640,7 +640,7 @@ static uint32_t comm_pos(int owner, uint32_t counter) {
   return 1u + (counter - 1u) * (uint32_t)clc_world_size + (uint32_t)owner;
 }
 
-clc_comm *clc_comm_find(MPI_Comm c) {
+clc_comm *clc_comm_lookup(MPI_Comm c) {
   uint64_t k = comm_key(c);
   if (last_comm && last_comm->key == k) return last_comm;
   clc_comm *s = comm_slot(k);
@@ -650,10 +650,15 @@ clc_comm *clc_comm_find(MPI_Comm c) {
     uint32_t pos = comm_pos(clc_world_rank, ++own_counter);
     define_comm(pos, "MPI_COMM_SELF", c, 1);
     comm_put(c, pos, 1, 0);
-    return clc_comm_find(c);
+    return clc_comm_lookup(c);
   }
-  clc_unknown_comm++;
   return NULL;
+}
+
+clc_comm *clc_comm_find(MPI_Comm c) {
+  clc_comm *k = clc_comm_lookup(c);
+  if (!k) clc_unknown_comm++;
+  return k;
 }
 
 void clc_comm_register(MPI_Comm c, const char *how, int64_t t) {
@@ -743,14 +748,14 @@ static clc_nbrs *make_nbrs(MPI_Comm c) {
 }
 
 const clc_nbrs *clc_comm_nbrs(MPI_Comm c) {
-  clc_comm *k = clc_comm_find(c);
+  clc_comm *k = clc_comm_lookup(c);
   if (!k) return NULL;
   if (!k->nbrs) k->nbrs = make_nbrs(c);
   return k->nbrs;
 }
 
 int clc_comm_n(MPI_Comm c) {
-  clc_comm *k = clc_comm_find(c);
+  clc_comm *k = clc_comm_lookup(c);
   if (k) return k->size;
   int n = 0;
   PMPI_Comm_size(c, &n);

@@ -244,10 +244,11 @@ void h_nbc(int64_t t0, int rc, MPI_Request req, MPI_Comm comm, int op, int root,
 
 /* Bytes that move to or from *other* members (docs/tracer.md). The
  * communicator's size n and own rank me come from the tracer's table: an
- * unknown communicator gives zeros (and is not recorded). */
+ * unknown communicator gives zeros (and is not recorded; h_coll or h_nbc
+ * counts it). */
 typedef struct { uint64_t n, me; int known; } who;
 static inline who who_of(MPI_Comm comm) {
-  clc_comm *c = clc_comm_find(comm);
+  clc_comm *c = clc_comm_lookup(comm);
   who w = {0, 0, 0};
   if (c) { w.n = (uint64_t)c->size; w.me = (uint64_t)c->rank; w.known = 1; }
   return w;
