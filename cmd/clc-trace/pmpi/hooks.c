@@ -245,12 +245,15 @@ void h_nbc(int64_t t0, int rc, MPI_Request req, MPI_Comm comm, int op, int root,
 /* Bytes that move to or from *other* members (docs/tracer.md). The
  * communicator's size n and own rank me come from the tracer's table: an
  * unknown communicator gives zeros (and is not recorded; h_coll or h_nbc
- * counts it). */
+ * counts it). So does a muted call (its group filtered out), whose bytes
+ * are never written — h_coll records nothing, and h_nbc's request has the
+ * call's group, so its completion is muted too: the v-collectives skip
+ * their per-member sums. */
 typedef struct { uint64_t n, me; int known; } who;
 static inline who who_of(MPI_Comm comm) {
-  clc_comm *c = clc_comm_lookup(comm);
+  clc_comm *c = clc_comm_lookup(comm); /* first, as before: may define MPI_COMM_SELF */
   who w = {0, 0, 0};
-  if (c) { w.n = (uint64_t)c->size; w.me = (uint64_t)c->rank; w.known = 1; }
+  if (c && !clc_cur.mute) { w.n = (uint64_t)c->size; w.me = (uint64_t)c->rank; w.known = 1; }
   return w;
 }
 static inline uint64_t others(who w) { return w.n > 0 ? w.n - 1 : 0; }
