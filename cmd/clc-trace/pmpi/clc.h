@@ -200,6 +200,9 @@ const MPI_Request *clc_copy_reqs(const MPI_Request *r, int n);
 MPI_Status *clc_scratch_status(int n);
 
 uint64_t clc_tsize(MPI_Datatype d);
+/* clc_status_bytes is the size of what a status says arrived or was moved:
+ * its count of dt times dt's size (0 when MPI cannot tell, MPI_UNDEFINED). */
+uint64_t clc_status_bytes(const MPI_Status *st, MPI_Datatype dt);
 
 /* ---------------------------------------------------------------- hooks */
 

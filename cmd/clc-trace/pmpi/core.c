@@ -528,6 +528,12 @@ uint64_t clc_tsize(MPI_Datatype d) {
   return (uint64_t)s;
 }
 
+uint64_t clc_status_bytes(const MPI_Status *st, MPI_Datatype dt) {
+  int cnt = 0;
+  if (PMPI_Get_count(st, dt, &cnt) != MPI_SUCCESS || cnt == MPI_UNDEFINED || cnt <= 0) return 0;
+  return (uint64_t)cnt * clc_tsize(dt);
+}
+
 /* -------------------------------------------------------------- metadata */
 
 /* Every rank keeps its definitions as lines of text, mirrored into
@@ -891,11 +897,7 @@ void clc_complete(MPI_Request r, MPI_Status *st, int64_t t) {
     clc_reqev(K_ISEND_COMPLETE, t, q->id);
   } else if (q->kind == RQ_RECV) {
     if (st && st->MPI_SOURCE >= 0) {
-      int cnt = 0;
-      uint64_t bytes = 0;
-      if (PMPI_Get_count(st, q->dtype, &cnt) == MPI_SUCCESS && cnt != MPI_UNDEFINED)
-        bytes = (uint64_t)cnt * clc_tsize(q->dtype);
-      clc_msg(K_IRECV, t, (uint32_t)st->MPI_SOURCE, q->comm, (uint32_t)st->MPI_TAG, bytes, q->id);
+      clc_msg(K_IRECV, t, (uint32_t)st->MPI_SOURCE, q->comm, (uint32_t)st->MPI_TAG, clc_status_bytes(st, q->dtype), q->id);
     } else {
       /* a receive from MPI_PROC_NULL: nothing arrived */
       clc_reqev(K_REQUEST_CANCELLED, t, q->id);

@@ -83,10 +83,7 @@ void h_recv(int64_t t1, int rc, const MPI_Status *st, MPI_Datatype dt, MPI_Comm 
   if (rc != MPI_SUCCESS || comm == MPI_COMM_NULL || st->MPI_SOURCE < 0) return; /* MPI_PROC_NULL */
   clc_comm *c = clc_comm_find(comm);
   if (!c) return;
-  int cnt = 0;
-  uint64_t bytes = 0;
-  if (PMPI_Get_count(st, dt, &cnt) == MPI_SUCCESS && cnt != MPI_UNDEFINED) bytes = nbytes(cnt, dt);
-  clc_msg(K_RECV, t1, (uint32_t)st->MPI_SOURCE, c->pos, (uint32_t)st->MPI_TAG, bytes, 0);
+  clc_msg(K_RECV, t1, (uint32_t)st->MPI_SOURCE, c->pos, (uint32_t)st->MPI_TAG, clc_status_bytes(st, dt), 0);
 }
 
 void h_irecv(int64_t t0, int rc, MPI_Request req, int src, MPI_Datatype dt, MPI_Comm comm) {
@@ -460,12 +457,6 @@ void h_comm_free(MPI_Comm c, int64_t t0) { clc_comm_forget(c, t0); }
 
 /* ------------------------------------------------------------ MPI-IO and RMA */
 
-void h_io(int rc, const MPI_Status *st, MPI_Datatype dt) {
-  int cnt = 0;
-  if (rc == MPI_SUCCESS && PMPI_Get_count(st, dt, &cnt) == MPI_SUCCESS && cnt != MPI_UNDEFINED)
-    clc_add_bytes(nbytes(cnt, dt));
-  else
-    clc_add_bytes(0);
-}
+void h_io(int rc, const MPI_Status *st, MPI_Datatype dt) { clc_add_bytes(rc == MPI_SUCCESS ? clc_status_bytes(st, dt) : 0); }
 
 void h_bytes(int count, MPI_Datatype dt) { clc_add_bytes(nbytes(count, dt)); }
