@@ -135,7 +135,7 @@ type task struct {
 // region of its threads.
 func (e *engine) parallelRegion(r int) {
 	h := e.hy
-	mem := slices.Clone(e.members(r))
+	mem := e.members(r) // scratch h.members: nothing below calls members, changes or keeps mem (critical sorts a copy)
 	team := trace.Thread{Team: h.teamBase + uint32(r)}
 	fork := e.threadEvent(r, trace.KindThreadFork, none, trace.Thread{Model: trace.ParadigmOpenMP, Team: trace.NoComm, Threads: uint32(h.threads)})
 	for _, l := range mem {
