@@ -85,14 +85,17 @@ type hybridSim struct {
 	members  []int    // scratch: a rank's locations
 }
 
-func newHybridSim(cfg *Config) *hybridSim {
+// newHybridSim returns the hybrid mode's state, nil without threads;
+// ncomms is the number of MPI communicators (buildComms), after which the
+// thread teams come.
+func newHybridSim(cfg *Config, ncomms int) *hybridSim {
 	if cfg.Threads <= 1 {
 		return nil
 	}
 	return &hybridSim{
 		threads:  cfg.Threads,
 		lat:      ticksCeil(cfg.ThreadLatency, cfg.Resolution),
-		teamBase: uint32(len(buildComms(cfg.Ranks, newGrid(cfg.Ranks), usesSubComms(cfg.Patterns)))),
+		teamBase: uint32(ncomms),
 		order:    make([]uint32, cfg.Ranks),
 		free:     make([]int64, cfg.Ranks),
 		gen:      make([]uint32, cfg.Locations()),
