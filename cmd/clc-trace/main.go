@@ -246,7 +246,7 @@ func execute(c *config, args []string) (int, error) {
 		return status, err
 	}
 
-	props := map[string]string{"clc.mpi-groups": (groups &^ (1 << 7)).String(), "clc.polls": c.polls}
+	props := map[string]string{"clc.mpi-groups": groups.String(), "clc.polls": c.polls}
 	if unrecorded != nil {
 		props["clc.unrecorded-mpi"] = *unrecorded
 	}
