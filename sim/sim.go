@@ -220,7 +220,7 @@ func newEngine(cfg Config) *engine {
 	e.cur = e.bufs[0]
 	e.net = newNetwork(&cfg, nodes)
 	e.tr.init(nodes, e.net.sendX, e.net.recvX)
-	e.hy = newHybridSim(&cfg)
+	e.hy = newHybridSim(&cfg, len(e.comms))
 	return e
 }
 

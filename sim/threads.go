@@ -85,14 +85,17 @@ type hybridSim struct {
 	members  []int    // scratch: a rank's locations
 }
 
-func newHybridSim(cfg *Config) *hybridSim {
+// newHybridSim returns the hybrid mode's state, nil without threads;
+// ncomms is the number of MPI communicators (buildComms), after which the
+// thread teams come.
+func newHybridSim(cfg *Config, ncomms int) *hybridSim {
 	if cfg.Threads <= 1 {
 		return nil
 	}
 	return &hybridSim{
 		threads:  cfg.Threads,
 		lat:      ticksCeil(cfg.ThreadLatency, cfg.Resolution),
-		teamBase: uint32(len(buildComms(cfg.Ranks, newGrid(cfg.Ranks), usesSubComms(cfg.Patterns)))),
+		teamBase: uint32(ncomms),
 		order:    make([]uint32, cfg.Ranks),
 		free:     make([]int64, cfg.Ranks),
 		gen:      make([]uint32, cfg.Locations()),
@@ -135,7 +138,7 @@ type task struct {
 // region of its threads.
 func (e *engine) parallelRegion(r int) {
 	h := e.hy
-	mem := slices.Clone(e.members(r))
+	mem := e.members(r) // scratch h.members: nothing below calls members, changes or keeps mem (critical sorts a copy)
 	team := trace.Thread{Team: h.teamBase + uint32(r)}
 	fork := e.threadEvent(r, trace.KindThreadFork, none, trace.Thread{Model: trace.ParadigmOpenMP, Team: trace.NoComm, Threads: uint32(h.threads)})
 	for _, l := range mem {

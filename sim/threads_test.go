@@ -16,7 +16,7 @@ import (
 // communicators — what the MPI checker reads.
 func mpiProjection(t *trace.Trace, cfg Config) *trace.Trace {
 	p := &trace.Trace{Resolution: t.Resolution, Nodes: t.Nodes, Regions: t.Regions,
-		Comms: t.Comms[:newHybridSim(&cfg).teamBase], Properties: t.Properties}
+		Comms: t.Comms[:len(buildComms(cfg.Ranks, newGrid(cfg.Ranks), usesSubComms(cfg.Patterns)))], Properties: t.Properties}
 	for r := range cfg.Ranks {
 		l := *t.Locations[r]
 		l.Process, l.Kind, l.Events = 0, 0, trace.Events{}

@@ -207,13 +207,13 @@ func execute(c *config, args []string) (int, error) {
 	if err != nil {
 		return 127, fmt.Errorf("program %s: %w", args[0], err)
 	}
-	fl, err = pickFlavour(fl, launch, prog, args)
-	if err != nil {
-		return 2, err
-	}
 	app := prog
 	if launch {
 		app = tracer.ProgramOfLaunch(args)
+	}
+	fl, err = pickFlavour(fl, launch, prog, app, args)
+	if err != nil {
+		return 2, err
 	}
 	unrecorded, err := checkImports(app, fl, groups, reporter && !c.quiet)
 	if err != nil {
@@ -246,7 +246,7 @@ func execute(c *config, args []string) (int, error) {
 		return status, err
 	}
 
-	props := map[string]string{"clc.mpi-groups": (groups &^ (1 << 7)).String(), "clc.polls": c.polls}
+	props := map[string]string{"clc.mpi-groups": groups.String(), "clc.polls": c.polls}
 	if unrecorded != nil {
 		props["clc.unrecorded-mpi"] = *unrecorded
 	}
@@ -371,14 +371,10 @@ func runChild(prog string, args, env []string) (status int, killed bool, err err
 }
 
 // pickFlavour settles the MPI flavour and refuses a mismatch between the
-// program, the launcher and the environment.
-func pickFlavour(given tracer.Flavour, launch bool, prog string, args []string) (tracer.Flavour, error) {
-	var app string
-	if launch {
-		app = tracer.ProgramOfLaunch(args)
-	} else {
-		app = prog
-	}
+// program, the launcher and the environment. prog is args[0] found on the
+// path, app the MPI program: prog, or with a launcher the program it
+// starts ("" if not found).
+func pickFlavour(given tracer.Flavour, launch bool, prog, app string, args []string) (tracer.Flavour, error) {
 	var appFl tracer.Flavour
 	var appErr error
 	if app != "" {

@@ -148,7 +148,14 @@ typedef struct clc_comm {
   clc_nbrs *nbrs; /* made on first use by a neighbourhood collective */
 } clc_comm;
 
+/* clc_comm_find finds a communicator (MPI_COMM_SELF is defined on first
+ * use) and counts a miss in clc_unknown_comm: the lookup of the hook that
+ * records the call's events, once per event it cannot record.
+ * clc_comm_lookup, and so clc_comm_nbrs, clc_comm_n, clc_nbr_in and
+ * clc_nbr_out, find it without counting: for the other lookups of the
+ * same call (its byte counts, the length of its datatype arrays). */
 clc_comm *clc_comm_find(MPI_Comm c);
+clc_comm *clc_comm_lookup(MPI_Comm c);
 void clc_comm_register(MPI_Comm c, const char *how, int64_t t);
 void clc_comm_forget(MPI_Comm c, int64_t t);
 const clc_nbrs *clc_comm_nbrs(MPI_Comm c);
@@ -193,6 +200,9 @@ const MPI_Request *clc_copy_reqs(const MPI_Request *r, int n);
 MPI_Status *clc_scratch_status(int n);
 
 uint64_t clc_tsize(MPI_Datatype d);
+/* clc_status_bytes is the size of what a status says arrived or was moved:
+ * its count of dt times dt's size (0 when MPI cannot tell, MPI_UNDEFINED). */
+uint64_t clc_status_bytes(const MPI_Status *st, MPI_Datatype dt);
 
 /* ---------------------------------------------------------------- hooks */
 

@@ -528,6 +528,12 @@ uint64_t clc_tsize(MPI_Datatype d) {
   return (uint64_t)s;
 }
 
+uint64_t clc_status_bytes(const MPI_Status *st, MPI_Datatype dt) {
+  int cnt = 0;
+  if (PMPI_Get_count(st, dt, &cnt) != MPI_SUCCESS || cnt == MPI_UNDEFINED || cnt <= 0) return 0;
+  return (uint64_t)cnt * clc_tsize(dt);
+}
+
 /* -------------------------------------------------------------- metadata */
 
 /* Every rank keeps its definitions as lines of text, mirrored into
@@ -640,7 +646,7 @@ static uint32_t comm_pos(int owner, uint32_t counter) {
   return 1u + (counter - 1u) * (uint32_t)clc_world_size + (uint32_t)owner;
 }
 
-clc_comm *clc_comm_find(MPI_Comm c) {
+clc_comm *clc_comm_lookup(MPI_Comm c) {
   uint64_t k = comm_key(c);
   if (last_comm && last_comm->key == k) return last_comm;
   clc_comm *s = comm_slot(k);
@@ -650,10 +656,15 @@ clc_comm *clc_comm_find(MPI_Comm c) {
     uint32_t pos = comm_pos(clc_world_rank, ++own_counter);
     define_comm(pos, "MPI_COMM_SELF", c, 1);
     comm_put(c, pos, 1, 0);
-    return clc_comm_find(c);
+    return clc_comm_lookup(c);
   }
-  clc_unknown_comm++;
   return NULL;
+}
+
+clc_comm *clc_comm_find(MPI_Comm c) {
+  clc_comm *k = clc_comm_lookup(c);
+  if (!k) clc_unknown_comm++;
+  return k;
 }
 
 void clc_comm_register(MPI_Comm c, const char *how, int64_t t) {
@@ -743,14 +754,14 @@ static clc_nbrs *make_nbrs(MPI_Comm c) {
 }
 
 const clc_nbrs *clc_comm_nbrs(MPI_Comm c) {
-  clc_comm *k = clc_comm_find(c);
+  clc_comm *k = clc_comm_lookup(c);
   if (!k) return NULL;
   if (!k->nbrs) k->nbrs = make_nbrs(c);
   return k->nbrs;
 }
 
 int clc_comm_n(MPI_Comm c) {
-  clc_comm *k = clc_comm_find(c);
+  clc_comm *k = clc_comm_lookup(c);
   if (k) return k->size;
   int n = 0;
   PMPI_Comm_size(c, &n);
@@ -886,11 +897,7 @@ void clc_complete(MPI_Request r, MPI_Status *st, int64_t t) {
     clc_reqev(K_ISEND_COMPLETE, t, q->id);
   } else if (q->kind == RQ_RECV) {
     if (st && st->MPI_SOURCE >= 0) {
-      int cnt = 0;
-      uint64_t bytes = 0;
-      if (PMPI_Get_count(st, q->dtype, &cnt) == MPI_SUCCESS && cnt != MPI_UNDEFINED)
-        bytes = (uint64_t)cnt * clc_tsize(q->dtype);
-      clc_msg(K_IRECV, t, (uint32_t)st->MPI_SOURCE, q->comm, (uint32_t)st->MPI_TAG, bytes, q->id);
+      clc_msg(K_IRECV, t, (uint32_t)st->MPI_SOURCE, q->comm, (uint32_t)st->MPI_TAG, clc_status_bytes(st, q->dtype), q->id);
     } else {
       /* a receive from MPI_PROC_NULL: nothing arrived */
       clc_reqev(K_REQUEST_CANCELLED, t, q->id);

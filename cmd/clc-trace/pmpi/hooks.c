@@ -54,6 +54,18 @@ CLC_EXPORT int MPI_Abort(MPI_Comm comm, int code) {
 
 static inline uint64_t nbytes(int count, MPI_Datatype dt) { return count > 0 ? (uint64_t)count * clc_tsize(dt) : 0; }
 
+/* nbytes_sum is the sum of nbytes(cnt[i], dt) over i in [0, n) but skip:
+ * the positive counts are summed (all, then skip's taken off: a loop the
+ * compiler vectorises) and multiplied by the type's size, asked for once
+ * (and, as nbytes does, only when some count is positive), not once per
+ * member. Equal in uint64_t arithmetic, which is modular. */
+static uint64_t nbytes_sum(const int *cnt, uint64_t n, uint64_t skip, MPI_Datatype dt) {
+  uint64_t s = 0;
+  for (uint64_t i = 0; i < n; i++) s += cnt[i] > 0 ? (uint64_t)cnt[i] : 0;
+  if (skip < n && cnt[skip] > 0) s -= (uint64_t)cnt[skip];
+  return s ? s * clc_tsize(dt) : 0;
+}
+
 void h_send(int64_t t0, int dest, int count, MPI_Datatype dt, int tag, MPI_Comm comm) {
   if (dest == MPI_PROC_NULL) return;
   clc_comm *c = clc_comm_find(comm);
@@ -71,10 +83,7 @@ void h_recv(int64_t t1, int rc, const MPI_Status *st, MPI_Datatype dt, MPI_Comm 
   if (rc != MPI_SUCCESS || comm == MPI_COMM_NULL || st->MPI_SOURCE < 0) return; /* MPI_PROC_NULL */
   clc_comm *c = clc_comm_find(comm);
   if (!c) return;
-  int cnt = 0;
-  uint64_t bytes = 0;
-  if (PMPI_Get_count(st, dt, &cnt) == MPI_SUCCESS && cnt != MPI_UNDEFINED) bytes = nbytes(cnt, dt);
-  clc_msg(K_RECV, t1, (uint32_t)st->MPI_SOURCE, c->pos, (uint32_t)st->MPI_TAG, bytes, 0);
+  clc_msg(K_RECV, t1, (uint32_t)st->MPI_SOURCE, c->pos, (uint32_t)st->MPI_TAG, clc_status_bytes(st, dt), 0);
 }
 
 void h_irecv(int64_t t0, int rc, MPI_Request req, int src, MPI_Datatype dt, MPI_Comm comm) {
@@ -232,12 +241,16 @@ void h_nbc(int64_t t0, int rc, MPI_Request req, MPI_Comm comm, int op, int root,
 
 /* Bytes that move to or from *other* members (docs/tracer.md). The
  * communicator's size n and own rank me come from the tracer's table: an
- * unknown communicator gives zeros (and is not recorded). */
+ * unknown communicator gives zeros (and is not recorded; h_coll or h_nbc
+ * counts it). So does a muted call (its group filtered out), whose bytes
+ * are never written — h_coll records nothing, and h_nbc's request has the
+ * call's group, so its completion is muted too: the v-collectives skip
+ * their per-member sums. */
 typedef struct { uint64_t n, me; int known; } who;
 static inline who who_of(MPI_Comm comm) {
-  clc_comm *c = clc_comm_find(comm);
+  clc_comm *c = clc_comm_lookup(comm); /* first, as before: may define MPI_COMM_SELF */
   who w = {0, 0, 0};
-  if (c) { w.n = (uint64_t)c->size; w.me = (uint64_t)c->rank; w.known = 1; }
+  if (c && !clc_cur.mute) { w.n = (uint64_t)c->size; w.me = (uint64_t)c->rank; w.known = 1; }
   return w;
 }
 static inline uint64_t others(who w) { return w.n > 0 ? w.n - 1 : 0; }
@@ -267,7 +280,7 @@ clc_bytes b_gatherv(MPI_Comm comm, const void *sb, int sc, MPI_Datatype st, cons
   clc_bytes b = {0, 0};
   if (!w.known) return b;
   if (w.me == (uint64_t)root) {
-    for (uint64_t i = 0; i < w.n; i++) if (i != (uint64_t)root) b.recvd += nbytes(rcs[i], rt);
+    b.recvd = nbytes_sum(rcs, w.n, (uint64_t)root, rt);
   } else {
     b.sent = nbytes(sc, st);
   }
@@ -289,7 +302,7 @@ clc_bytes b_scatterv(MPI_Comm comm, const int *scs, MPI_Datatype st, const void 
   clc_bytes b = {0, 0};
   if (!w.known) return b;
   if (w.me == (uint64_t)root) {
-    for (uint64_t i = 0; i < w.n; i++) if (i != (uint64_t)root) b.sent += nbytes(scs[i], st);
+    b.sent = nbytes_sum(scs, w.n, (uint64_t)root, st);
   } else {
     b.recvd = nbytes(rc, rt);
   }
@@ -308,7 +321,7 @@ clc_bytes b_allgatherv(MPI_Comm comm, const void *sb, int sc, MPI_Datatype st, c
   clc_bytes b = {0, 0};
   if (!w.known) return b;
   uint64_t own = sb == MPI_IN_PLACE ? nbytes(rcs[w.me], rt) : nbytes(sc, st);
-  for (uint64_t i = 0; i < w.n; i++) if (i != w.me) b.recvd += nbytes(rcs[i], rt);
+  b.recvd = nbytes_sum(rcs, w.n, w.me, rt);
   b.sent = own * others(w);
   return b;
 }
@@ -325,13 +338,8 @@ clc_bytes b_alltoallv(MPI_Comm comm, const void *sb, const int *scs, MPI_Datatyp
   clc_bytes b = {0, 0};
   if (!w.known) return b;
   int inplace = sb == MPI_IN_PLACE;
-  const int *c = inplace ? rcs : scs;
-  MPI_Datatype t = inplace ? rt : st;
-  for (uint64_t i = 0; i < w.n; i++) {
-    if (i == w.me) continue;
-    b.sent += nbytes(c[i], t);
-    b.recvd += nbytes(rcs[i], rt);
-  }
+  b.sent = nbytes_sum(inplace ? rcs : scs, w.n, w.me, inplace ? rt : st);
+  b.recvd = nbytes_sum(rcs, w.n, w.me, rt);
   return b;
 }
 
@@ -369,7 +377,7 @@ clc_bytes b_reduce_scatter(MPI_Comm comm, const int *rcs, MPI_Datatype dt) {
   who w = who_of(comm);
   clc_bytes b = {0, 0};
   if (!w.known || w.n < 2) return b;
-  for (uint64_t i = 0; i < w.n; i++) if (i != w.me) b.sent += nbytes(rcs[i], dt);
+  b.sent = nbytes_sum(rcs, w.n, w.me, dt);
   b.recvd = nbytes(rcs[w.me], dt);
   return b;
 }
@@ -449,12 +457,6 @@ void h_comm_free(MPI_Comm c, int64_t t0) { clc_comm_forget(c, t0); }
 
 /* ------------------------------------------------------------ MPI-IO and RMA */
 
-void h_io(int rc, const MPI_Status *st, MPI_Datatype dt) {
-  int cnt = 0;
-  if (rc == MPI_SUCCESS && PMPI_Get_count(st, dt, &cnt) == MPI_SUCCESS && cnt != MPI_UNDEFINED)
-    clc_add_bytes(nbytes(cnt, dt));
-  else
-    clc_add_bytes(0);
-}
+void h_io(int rc, const MPI_Status *st, MPI_Datatype dt) { clc_add_bytes(rc == MPI_SUCCESS ? clc_status_bytes(st, dt) : 0); }
 
 void h_bytes(int count, MPI_Datatype dt) { clc_add_bytes(nbytes(count, dt)); }
