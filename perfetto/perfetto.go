@@ -23,7 +23,6 @@ import (
 	"math"
 	"math/bits"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -77,31 +76,27 @@ type Summary struct {
 func (s *Summary) Events() int64 { return s.Slices + s.Collectives + s.Endpoints }
 
 // WriteFile writes the export to path, gzip-compressed when the name ends
-// in ".gz". The file is written beside path and renamed when complete.
+// in ".gz". It creates or truncates the file and writes it in place: the
+// caller makes the write atomic (repair writes into the temporary
+// directory of its output.Plan, which Commit renames into place and Abort
+// removes, partial file and all).
 func WriteFile(ctx context.Context, path string, t *trace.Trace, g *replay.Graph, o *Options) (*Summary, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
+	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("perfetto: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	var w io.Writer = tmp
+	var w io.Writer = f
 	var zw *gzip.Writer
 	if strings.HasSuffix(path, ".gz") {
-		zw = gzip.NewWriter(tmp)
+		zw = gzip.NewWriter(f)
 		w = zw
 	}
 	s, err := Write(ctx, w, t, g, o)
 	if err == nil && zw != nil {
 		err = zw.Close()
 	}
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if cerr := tmp.Close(); err == nil {
+	if cerr := f.Close(); err == nil {
 		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("perfetto %s: %w", path, err)
