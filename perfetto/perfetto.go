@@ -271,9 +271,10 @@ func (x *exporter) plan(o *Options) (*Summary, error) {
 	}
 	inWin := x.countIn(x.win[0], x.win[1])
 	if maxEv > 0 && inWin > maxEv {
-		x.win[1] = x.windowEnd(maxEv)
+		var kept int64
+		x.win[1], kept = x.windowEnd(maxEv)
 		s.LeftOut = append(s.LeftOut, fmt.Sprintf("only %s to %s after the first event kept, of %s (%d of %d slices): more than the event budget of %d",
-			secs(float64(x.win[0]-x.t0)/res), secs(float64(x.win[1]-x.t0)/res), secs(float64(last-x.t0)/res), x.countIn(x.win[0], x.win[1]), inWin, maxEv))
+			secs(float64(x.win[0]-x.t0)/res), secs(float64(x.win[1]-x.t0)/res), secs(float64(last-x.t0)/res), kept, inWin, maxEv))
 	} else if o.To > 0 {
 		s.LeftOut = append(s.LeftOut, fmt.Sprintf("only %s to %s after the first event kept, as asked, of %s", secs(float64(x.win[0]-x.t0)/res), secs(float64(x.win[1]-x.t0)/res), secs(float64(last-x.t0)/res)))
 	}
@@ -332,7 +333,9 @@ func (x *exporter) countIn(a, b int64) int64 {
 
 // windowEnd returns the latest end of a window from x.win[0] whose slices
 // fit in budget: a histogram of slice times over 4096 bins of the window.
-func (x *exporter) windowEnd(budget int64) int64 {
+// It also returns the number of slices in [x.win[0], end] (countIn of the
+// window it chose).
+func (x *exporter) windowEnd(budget int64) (end, n int64) {
 	const nb = 4096
 	a, b := x.win[0], x.win[1]
 	width := max((b-a)/nb+1, 1)
@@ -341,11 +344,17 @@ func (x *exporter) windowEnd(budget int64) int64 {
 	var sum int64
 	for i, c := range h {
 		if sum+c > budget {
-			return max(a+int64(i)*width-1, a)
+			if i == 0 {
+				// Not even the first bin fits: the window is [a, a],
+				// whose slices are some of that bin's.
+				return a, x.countIn(a, a)
+			}
+			// The window ends just before bin i: bins 0 to i-1 exactly.
+			return a + int64(i)*width - 1, sum
 		}
 		sum += c
 	}
-	return b
+	return b, sum
 }
 
 // ns converts a time to nanoseconds since the first event.
