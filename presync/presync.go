@@ -354,6 +354,20 @@ func Funcs(t *trace.Trace, m Method) ([]*Func, error) {
 	return funcs, nil
 }
 
+// Measured returns, per location of t, the reference times of its
+// clock-offset measurements under funcs (Funcs of t): where the
+// pre-synchronised time axis puts them (nil for a location without
+// measurements).
+func Measured(t *trace.Trace, funcs []*Func) [][]int64 {
+	m := make([][]int64, len(t.Locations))
+	for i, l := range t.Locations {
+		for _, o := range l.Offsets {
+			m[i] = append(m[i], funcs[i].At(o.Time))
+		}
+	}
+	return m
+}
+
 // Options configures Apply.
 type Options struct {
 	Method Method
