@@ -197,7 +197,7 @@ func (p *pipeline) modelEstimate(dom htmlreport.Domains) []*htmlreport.ClockErro
 	if p.model == nil || p.model.Model == nil {
 		return nil
 	}
-	lo, hi, ok := span(p.c)
+	lo, hi, ok := htmlreport.Span(p.c)
 	if !ok {
 		return nil
 	}
@@ -220,21 +220,4 @@ func (p *pipeline) modelEstimate(dom htmlreport.Domains) []*htmlreport.ClockErro
 		return -c.At(t) / res, true
 	})
 	return []*htmlreport.ClockError{e}
-}
-
-// span returns the first and last time over all locations.
-func span(times [][]int64) (lo, hi int64, ok bool) {
-	for _, ts := range times {
-		if len(ts) == 0 {
-			continue
-		}
-		if !ok || ts[0] < lo {
-			lo = ts[0]
-		}
-		if !ok || ts[len(ts)-1] > hi {
-			hi = ts[len(ts)-1]
-		}
-		ok = true
-	}
-	return lo, hi, ok
 }
