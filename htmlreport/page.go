@@ -171,7 +171,7 @@ func Build(ctx context.Context, in *Input, opt *Options) (*Page, error) {
 	o := opt.defaults(nd)
 	t := in.Trace
 	p := &Page{in: in, opts: o, res: t.Resolution, domainNames: in.Domains.Names, domainUnit: in.Domains.Unit}
-	lo, hi := span(in.Presync)
+	lo, hi, _ := Span(in.Presync)
 	p.bins = NewBins(lo, hi, o.Bins)
 
 	// Clock errors.
@@ -262,25 +262,27 @@ func (in *Input) check() error {
 	return in.Domains.check(len(t.Locations))
 }
 
-// span returns the earliest and latest time of times (each location's
-// first and last event, as times are nearly ordered after
-// pre-synchronisation; later bins clamp the rest).
-func span(times [][]int64) (lo, hi int64) {
-	first := true
+// Span returns the earliest and latest time of times, from each
+// location's first and last event (times are nearly ordered after
+// pre-synchronisation; bins clamp the rest), and whether any location has
+// events. Of a location whose first time is later than its last, both
+// count, the earlier as a low and the later as a high: lo ≤ hi always, and
+// for sorted columns this is simply the first and the last time.
+func Span(times [][]int64) (lo, hi int64, ok bool) {
 	for _, ts := range times {
 		if len(ts) == 0 {
 			continue
 		}
 		a, b := min(ts[0], ts[len(ts)-1]), max(ts[0], ts[len(ts)-1])
-		if first || a < lo {
+		if !ok || a < lo {
 			lo = a
 		}
-		if first || b > hi {
+		if !ok || b > hi {
 			hi = b
 		}
-		first = false
+		ok = true
 	}
-	return lo, hi
+	return lo, hi, ok
 }
 
 // reduce keeps what the page draws of an estimate.

@@ -232,7 +232,7 @@ func TestPairCountsBruteForce(t *testing.T) {
 func TestShiftErrorAveragesTheShifts(t *testing.T) {
 	r := pipetest.Sim(t, pipetest.Drifting(16, 4, 20_000, 8))
 	dom := NodeDomains(r.Trace)
-	lo, hi := span(r.Presync)
+	lo, hi, _ := Span(r.Presync)
 	bins := NewBins(lo, hi, 37)
 	e := ShiftError(r.Presync, r.Corrected, dom, bins, r.Trace.Resolution, 3)
 	cnt := make([]float64, len(e.Err))
@@ -373,7 +373,7 @@ func TestFormats(t *testing.T) {
 func TestFurtherEstimate(t *testing.T) {
 	r := pipetest.Sim(t, pipetest.Drifting(16, 4, 8_000, 6))
 	in := input(r)
-	lo, hi := span(r.Presync)
+	lo, hi, _ := Span(r.Presync)
 	nd := len(in.Domains.Names)
 	model := SampleError("clock model", NewBins(lo, hi, 7), nd, func(d int, _ int64) (float64, bool) {
 		return -float64(d) * 1e-6, d != 1 // no estimate for domain 1
@@ -394,4 +394,17 @@ func TestFurtherEstimate(t *testing.T) {
 		}
 	}
 	assert.Contains(t, string(page), "clock model")
+}
+
+// Span takes each location's first and last time; one out of order counts
+// with both, so the span never comes out inverted.
+func TestSpan(t *testing.T) {
+	_, _, ok := Span([][]int64{nil, {}})
+	assert.False(t, ok)
+	lo, hi, ok := Span([][]int64{nil, {3, 4, 9}, {12, 10}, {}})
+	assert.True(t, ok)
+	assert.Equal(t, [2]int64{3, 12}, [2]int64{lo, hi})
+	lo, hi, ok = Span([][]int64{{20, 5}})
+	assert.True(t, ok)
+	assert.Equal(t, [2]int64{5, 20}, [2]int64{lo, hi})
 }

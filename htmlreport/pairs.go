@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/internal/tracelabel"
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/trace"
@@ -132,45 +133,58 @@ type pairInput struct {
 func CountPairs(ctx context.Context, times, at [][]int64, g *replay.Graph, node []int32, groups *Groups, lat replay.Latency, bins Bins, np int) (*PairCounts, error) {
 	in := &pairInput{times: times, at: at, g: g, node: node, group: groups.Of, lat: lat, bins: bins}
 	ng := len(groups.Labels)
-	np = max(np, 1)
 	nodes := 0
 	for _, n := range node {
 		nodes = max(nodes, int(n)+1)
 	}
-	total := newPairCounts(ng, bins.N)
+	// The locations (point-to-point receives), then the instances, as one
+	// range of indices; each worker counts into its own matrix (integer
+	// counts: the sum does not depend on who counted what).
+	nl := len(times)
 	var mu sync.Mutex
-	var wg sync.WaitGroup
-	var cancelled error
-	// Locations (point-to-point receives) and instances are split into
-	// np strided shares; each worker counts into its own matrix.
-	for w := 0; w < np; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			pc := newPairCounts(ng, bins.N)
-			for l := w; l < len(times); l += np {
-				in.p2p(pc, l)
-			}
-			sc := newSenders(ng, nodes)
-			for n, i := 0, w; i < len(g.Instances); n, i = n+1, i+np {
-				if n%64 == 0 && ctx.Err() != nil {
-					break
-				}
-				in.instance(pc, sc, uint32(i))
-			}
-			mu.Lock()
-			total.add(pc)
-			if err := ctx.Err(); err != nil {
-				cancelled = err
-			}
-			mu.Unlock()
-		}()
+	var parts []*PairCounts
+	par.ForEachWith(nl+len(g.Instances), np, func() *pairWorker {
+		w := &pairWorker{pc: newPairCounts(ng, bins.N)}
+		mu.Lock()
+		parts = append(parts, w.pc)
+		mu.Unlock()
+		return w
+	}, func(w *pairWorker, i int) {
+		if i < nl {
+			in.p2p(w.pc, i)
+			return
+		}
+		if w.stop {
+			return
+		}
+		if w.n%64 == 0 && ctx.Err() != nil {
+			w.stop = true
+			return
+		}
+		w.n++
+		if w.sc == nil {
+			w.sc = newSenders(ng, nodes)
+		}
+		in.instance(w.pc, w.sc, uint32(i-nl))
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	wg.Wait()
-	if cancelled != nil {
-		return nil, cancelled
+	total := newPairCounts(ng, bins.N)
+	for _, pc := range parts {
+		total.add(pc)
 	}
 	return total, nil
+}
+
+// pairWorker is one worker's share of CountPairs: its counts, the senders
+// it reuses for its instances, and how many instances it has counted (it
+// looks at the context every 64 and stops when it is cancelled).
+type pairWorker struct {
+	pc   *PairCounts
+	sc   *senders
+	n    int
+	stop bool
 }
 
 func (in *pairInput) p2p(pc *PairCounts, l int) {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/bits"
 	"sync"
+
+	"github.com/clc-tools/clc/internal/par"
 )
 
 // shiftBinsPerDecade is the resolution of the shift histogram.
@@ -51,35 +53,36 @@ func shiftBin(d int64) int {
 
 // CountShifts returns the distribution of lc − c over all events.
 func CountShifts(c, lc [][]int64, np int) Shifts {
-	np = max(np, 1)
-	parts := make([]Shifts, np)
-	var wg sync.WaitGroup
-	for w := range parts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s := Shifts{Later: make([]int64, shiftBins), Earlier: make([]int64, shiftBins)}
-			for l := w; l < len(c); l += np {
-				for j, v := range c[l] {
-					d := lc[l][j] - v
-					switch {
-					case d > 0:
-						s.Later[shiftBin(d)]++
-						s.MaxLater = max(s.MaxLater, d)
-					case d < 0:
-						s.Earlier[shiftBin(-d)]++
-						s.MaxEarlier = max(s.MaxEarlier, -d)
-					default:
-						s.Unmoved++
-					}
-				}
-				s.Events += int64(len(c[l]))
-			}
-			parts[w] = s
-		}()
+	newShifts := func() *Shifts {
+		return &Shifts{Later: make([]int64, shiftBins), Earlier: make([]int64, shiftBins)}
 	}
-	wg.Wait()
-	total := Shifts{Later: make([]int64, shiftBins), Earlier: make([]int64, shiftBins)}
+	// Each worker counts into its own histogram (integer counts and
+	// maxima: the merge does not depend on who counted what).
+	var mu sync.Mutex
+	var parts []*Shifts
+	par.ForEachWith(len(c), np, func() *Shifts {
+		s := newShifts()
+		mu.Lock()
+		parts = append(parts, s)
+		mu.Unlock()
+		return s
+	}, func(s *Shifts, l int) {
+		for j, v := range c[l] {
+			d := lc[l][j] - v
+			switch {
+			case d > 0:
+				s.Later[shiftBin(d)]++
+				s.MaxLater = max(s.MaxLater, d)
+			case d < 0:
+				s.Earlier[shiftBin(-d)]++
+				s.MaxEarlier = max(s.MaxEarlier, -d)
+			default:
+				s.Unmoved++
+			}
+		}
+		s.Events += int64(len(c[l]))
+	})
+	total := newShifts()
 	for _, s := range parts {
 		total.Events += s.Events
 		total.Unmoved += s.Unmoved
@@ -90,5 +93,5 @@ func CountShifts(c, lc [][]int64, np int) Shifts {
 			total.Earlier[k] += s.Earlier[k]
 		}
 	}
-	return total
+	return *total
 }

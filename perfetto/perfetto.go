@@ -23,7 +23,6 @@ import (
 	"math"
 	"math/bits"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -77,31 +76,27 @@ type Summary struct {
 func (s *Summary) Events() int64 { return s.Slices + s.Collectives + s.Endpoints }
 
 // WriteFile writes the export to path, gzip-compressed when the name ends
-// in ".gz". The file is written beside path and renamed when complete.
+// in ".gz". It creates or truncates the file and writes it in place: the
+// caller makes the write atomic (repair writes into the temporary
+// directory of its output.Plan, which Commit renames into place and Abort
+// removes, partial file and all).
 func WriteFile(ctx context.Context, path string, t *trace.Trace, g *replay.Graph, o *Options) (*Summary, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
+	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("perfetto: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	var w io.Writer = tmp
+	var w io.Writer = f
 	var zw *gzip.Writer
 	if strings.HasSuffix(path, ".gz") {
-		zw = gzip.NewWriter(tmp)
+		zw = gzip.NewWriter(f)
 		w = zw
 	}
 	s, err := Write(ctx, w, t, g, o)
 	if err == nil && zw != nil {
 		err = zw.Close()
 	}
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if cerr := tmp.Close(); err == nil {
+	if cerr := f.Close(); err == nil {
 		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("perfetto %s: %w", path, err)
@@ -276,9 +271,10 @@ func (x *exporter) plan(o *Options) (*Summary, error) {
 	}
 	inWin := x.countIn(x.win[0], x.win[1])
 	if maxEv > 0 && inWin > maxEv {
-		x.win[1] = x.windowEnd(maxEv)
+		var kept int64
+		x.win[1], kept = x.windowEnd(maxEv)
 		s.LeftOut = append(s.LeftOut, fmt.Sprintf("only %s to %s after the first event kept, of %s (%d of %d slices): more than the event budget of %d",
-			secs(float64(x.win[0]-x.t0)/res), secs(float64(x.win[1]-x.t0)/res), secs(float64(last-x.t0)/res), x.countIn(x.win[0], x.win[1]), inWin, maxEv))
+			secs(float64(x.win[0]-x.t0)/res), secs(float64(x.win[1]-x.t0)/res), secs(float64(last-x.t0)/res), kept, inWin, maxEv))
 	} else if o.To > 0 {
 		s.LeftOut = append(s.LeftOut, fmt.Sprintf("only %s to %s after the first event kept, as asked, of %s", secs(float64(x.win[0]-x.t0)/res), secs(float64(x.win[1]-x.t0)/res), secs(float64(last-x.t0)/res)))
 	}
@@ -337,7 +333,9 @@ func (x *exporter) countIn(a, b int64) int64 {
 
 // windowEnd returns the latest end of a window from x.win[0] whose slices
 // fit in budget: a histogram of slice times over 4096 bins of the window.
-func (x *exporter) windowEnd(budget int64) int64 {
+// It also returns the number of slices in [x.win[0], end] (countIn of the
+// window it chose).
+func (x *exporter) windowEnd(budget int64) (end, n int64) {
 	const nb = 4096
 	a, b := x.win[0], x.win[1]
 	width := max((b-a)/nb+1, 1)
@@ -346,11 +344,17 @@ func (x *exporter) windowEnd(budget int64) int64 {
 	var sum int64
 	for i, c := range h {
 		if sum+c > budget {
-			return max(a+int64(i)*width-1, a)
+			if i == 0 {
+				// Not even the first bin fits: the window is [a, a],
+				// whose slices are some of that bin's.
+				return a, x.countIn(a, a)
+			}
+			// The window ends just before bin i: bins 0 to i-1 exactly.
+			return a + int64(i)*width - 1, sum
 		}
 		sum += c
 	}
-	return b
+	return b, sum
 }
 
 // ns converts a time to nanoseconds since the first event.

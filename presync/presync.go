@@ -16,8 +16,7 @@ import (
 	"runtime"
 	"sort"
 
-	"golang.org/x/sync/errgroup"
-
+	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -354,6 +353,20 @@ func Funcs(t *trace.Trace, m Method) ([]*Func, error) {
 	return funcs, nil
 }
 
+// Measured returns, per location of t, the reference times of its
+// clock-offset measurements under funcs (Funcs of t): where the
+// pre-synchronised time axis puts them (nil for a location without
+// measurements).
+func Measured(t *trace.Trace, funcs []*Func) [][]int64 {
+	m := make([][]int64, len(t.Locations))
+	for i, l := range t.Locations {
+		for _, o := range l.Offsets {
+			m[i] = append(m[i], funcs[i].At(o.Time))
+		}
+	}
+	return m
+}
+
 // Options configures Apply.
 type Options struct {
 	Method Method
@@ -396,22 +409,21 @@ func ApplyColumns(funcs []*Func, times [][]int64, parallel int) int {
 		parallel = runtime.GOMAXPROCS(0)
 	}
 	n := 0
-	var g errgroup.Group
-	g.SetLimit(parallel)
-	for i, f := range funcs {
-		if f.Identity() {
-			continue
+	for _, f := range funcs {
+		if !f.Identity() {
+			n++
 		}
-		n++
-		ts := times[i]
-		g.Go(func() error {
-			c := f.Cursor()
-			for j, v := range ts {
-				ts[j] = c.At(v)
-			}
-			return nil
-		})
 	}
-	g.Wait()
+	par.ForEach(len(funcs), parallel, func(i int) {
+		f := funcs[i]
+		if f.Identity() {
+			return
+		}
+		ts := times[i]
+		c := f.Cursor()
+		for j, v := range ts {
+			ts[j] = c.At(v)
+		}
+	})
 	return n
 }

@@ -181,6 +181,23 @@ func TestFuncsIsWhatApplyApplies(t *testing.T) {
 	}
 }
 
+// Measured puts each clock-offset measurement where its location's
+// correction puts its time; a location without measurements has none.
+func TestMeasured(t *testing.T) {
+	tr := &trace.Trace{Resolution: 1, Nodes: []trace.Node{{}}}
+	tr.Locations = []*trace.Location{
+		{ID: 0, Offsets: offs(0, 100, 1000, 110)},
+		{ID: 1},
+	}
+	funcs, err := Funcs(tr, Interpolate)
+	require.NoError(t, err)
+	m := Measured(tr, funcs)
+	require.Len(t, m, 2)
+	assert.Equal(t, []int64{funcs[0].At(0), funcs[0].At(1000)}, m[0])
+	assert.NotEqual(t, []int64{0, 1000}, m[0], "the correction is not the identity")
+	assert.Nil(t, m[1])
+}
+
 func cloneTimes(tr *trace.Trace) *trace.Trace {
 	c := *tr
 	c.Locations = nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/clockmodel"
 	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/measure"
@@ -20,6 +21,15 @@ type ClockModelOptions struct {
 	LatencyGiven [2]bool
 	// Estimate tunes the estimation.
 	Estimate clockmodel.EstimateOptions
+}
+
+// SetLatencies sets μ in p to the clock model's choice l, for a trace
+// whose timer has res ticks per second, as clc-correct does. Durations are
+// whole nanoseconds: round down, so that μ never exceeds what the trace
+// showed.
+func SetLatencies(p *clc.Params, l *clockmodel.Latencies, res uint64) {
+	toDur := func(t int64) time.Duration { return time.Duration(t * 1e9 / int64(res)) }
+	p.LatencyIntra, p.LatencyInter = toDur(l.Intra.Ticks), toDur(l.Inter.Ticks)
 }
 
 // clockModel is the pipeline's stage after matching: it chooses μ (setting
@@ -38,10 +48,7 @@ func (p *pipeline) clockModel(ctx context.Context) error {
 		return p.inputErr(fmt.Errorf("clock model: %w", err))
 	}
 	p.model, p.rep.Method = r, r
-	// Durations are whole nanoseconds: round down, so that μ never
-	// exceeds what the trace showed.
-	toDur := func(t int64) time.Duration { return time.Duration(t * 1e9 / int64(tr.Resolution)) }
-	p.opts.Params.LatencyIntra, p.opts.Params.LatencyInter = toDur(r.Latency.Intra.Ticks), toDur(r.Latency.Inter.Ticks)
+	SetLatencies(&p.opts.Params, &r.Latency, tr.Resolution)
 	p.k = p.opts.Params.InTicks(tr.Resolution)
 	// The guard measured the clock condition before (and with the model)
 	// when it got that far, also when it then fell back; with the same μ,

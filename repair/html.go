@@ -23,24 +23,15 @@ type htmlHook struct {
 	method   presync.Method
 }
 
-// beforePresync keeps the pre-synchronisation's corrections, which
-// presync.Apply consumes, and the times of the clock-offset measurements.
-func (h *htmlHook) beforePresync(tr *trace.Trace, m presync.Method) error {
+// beforePresync keeps the pre-synchronisation's method and corrections
+// (funcs, Funcs of tr) and the pre-synchronised times of the clock-offset
+// measurements, which presync consumes.
+func (h *htmlHook) beforePresync(tr *trace.Trace, m presync.Method, funcs []*presync.Func) {
 	if h == nil {
-		return nil
+		return
 	}
-	h.method = presync.Resolve(tr, m)
-	var err error
-	if h.funcs, err = presync.Funcs(tr, m); err != nil {
-		return err
-	}
-	h.measured = make([][]int64, len(tr.Locations))
-	for i, l := range tr.Locations {
-		for _, o := range l.Offsets {
-			h.measured[i] = append(h.measured[i], h.funcs[i].At(o.Time))
-		}
-	}
-	return nil
+	h.method, h.funcs = m, funcs
+	h.measured = presync.Measured(tr, funcs)
 }
 
 // writeHTML is the pipeline's last stage with --html: the page of the run.
@@ -206,7 +197,7 @@ func (p *pipeline) modelEstimate(dom htmlreport.Domains) []*htmlreport.ClockErro
 	if p.model == nil || p.model.Model == nil {
 		return nil
 	}
-	lo, hi, ok := span(p.c)
+	lo, hi, ok := htmlreport.Span(p.c)
 	if !ok {
 		return nil
 	}
@@ -229,21 +220,4 @@ func (p *pipeline) modelEstimate(dom htmlreport.Domains) []*htmlreport.ClockErro
 		return -c.At(t) / res, true
 	})
 	return []*htmlreport.ClockError{e}
-}
-
-// span returns the first and last time over all locations.
-func span(times [][]int64) (lo, hi int64, ok bool) {
-	for _, ts := range times {
-		if len(ts) == 0 {
-			continue
-		}
-		if !ok || ts[0] < lo {
-			lo = ts[0]
-		}
-		if !ok || ts[len(ts)-1] > hi {
-			hi = ts[len(ts)-1]
-		}
-		ok = true
-	}
-	return lo, hi, ok
 }

@@ -360,14 +360,12 @@ const PropUnrecordedMPI = "clc.unrecorded-mpi"
 func (p *pipeline) presync(ctx context.Context) error {
 	tr := p.tr
 	method := presync.Resolve(tr, p.opts.Presync)
-	if err := p.html.beforePresync(tr, p.opts.Presync); err != nil {
-		return p.inputErr(fmt.Errorf("pre-synchronisation: %w", err))
-	}
-	p.cm = clockmodel.CaptureTimes(tr, p.times) // before pre-synchronisation consumes the offsets
 	funcs, err := presync.Funcs(tr, p.opts.Presync)
 	if err != nil {
 		return p.inputErr(fmt.Errorf("pre-synchronisation: %w", err))
 	}
+	p.html.beforePresync(tr, method, funcs)
+	p.cm = clockmodel.CaptureTimes(tr, p.times) // before pre-synchronisation consumes the offsets
 	p.offsets = make([][]trace.ClockOffset, len(tr.Locations))
 	p.node = make([]int32, len(tr.Locations))
 	for i, l := range tr.Locations {

@@ -149,8 +149,9 @@ func NewMatcher(t *trace.Trace, opt *MatchOptions) *Matcher {
 // Scan reads what the relation needs of location li's events ev (the whole
 // sequence or a selection); ev is not used afterwards.
 func (m *Matcher) Scan(li int, ev *trace.Events) {
-	m.scans[li] = scanLocation(m.t, li, ev, m.isInit, m.isFin)
-	if hasShared(ev, m.rc) {
+	var shared bool
+	m.scans[li], shared = scanLocation(m.t, li, ev, m.isInit, m.isFin, m.rc)
+	if shared {
 		m.threads[li] = scanThreads(li, ev, m.rc)
 	}
 }
@@ -352,12 +353,17 @@ func (r Role) String() string {
 }
 
 // scanLocation extracts the sends, receives and collective participations
-// of one location.
-func scanLocation(t *trace.Trace, li int, ev *trace.Events, isInit, isFin []bool) locScan {
+// of one location, and reports whether its events hold anything the
+// shared-memory matching looks at: a thread event, or an enter or leave of
+// a barrier or taskwait region (rc classifies the regions).
+func scanLocation(t *trace.Trace, li int, ev *trace.Events, isInit, isFin []bool, rc []regionClass) (locScan, bool) {
 	s := locScan{initEnter: NoEvent, initLeave: NoEvent, finEnter: NoEvent, finLeave: NoEvent}
-	// Sized once: the lists grow by copying otherwise.
+	// Sized once: the lists grow by copying otherwise. The same pass looks
+	// for shared-memory events, so a location without them (any pure MPI
+	// trace) is not read again.
 	var ns, nr, nc int
-	for _, k := range ev.Kind {
+	shared := false
+	for i, k := range ev.Kind {
 		switch {
 		case k.IsSend():
 			ns++
@@ -365,6 +371,9 @@ func scanLocation(t *trace.Trace, li int, ev *trace.Events, isInit, isFin []bool
 			nr++
 		case k.HasColl():
 			nc++
+		case shared:
+		case k.HasThread(), (k == trace.KindEnter || k == trace.KindLeave) && rc[ev.Ref[i]] != regionOther:
+			shared = true
 		}
 	}
 	s.sends, s.recvs, s.colls = make([]sendRec, 0, ns), make([]recvRec, 0, nr), make([]collRec, 0, nc)
@@ -440,7 +449,7 @@ func scanLocation(t *trace.Trace, li int, ev *trace.Events, isInit, isFin []bool
 	}
 	// posts are distinct events
 	slices.SortFunc(s.colls, func(a, b collRec) int { return cmp.Compare(a.post, b.post) })
-	return s
+	return s, shared
 }
 
 // matchReceiver matches the receives of location d with the sends

@@ -334,15 +334,3 @@ func Needs(t *trace.Trace) func(k trace.Kind, ref uint32) bool {
 		return true
 	}
 }
-
-// hasShared reports whether ev holds anything the shared-memory matching
-// looks at: a thread event, or an enter or leave of a barrier or taskwait
-// region.
-func hasShared(ev *trace.Events, rc []regionClass) bool {
-	for i, k := range ev.Kind {
-		if k.HasThread() || (k == trace.KindEnter || k == trace.KindLeave) && rc[ev.Ref[i]] != regionOther {
-			return true
-		}
-	}
-	return false
-}

@@ -41,13 +41,7 @@ func Run(t testing.TB, rec, truth *trace.Trace) *Result {
 	var err error
 	r.Funcs, err = presync.Funcs(rec, presync.Auto)
 	require.NoError(t, err)
-	for i, l := range rec.Locations {
-		var m []int64
-		for _, o := range l.Offsets {
-			m = append(m, r.Funcs[i].At(o.Time))
-		}
-		r.Measured = append(r.Measured, m)
-	}
+	r.Measured = presync.Measured(rec, r.Funcs)
 	_, err = presync.Apply(rec, nil)
 	require.NoError(t, err)
 	r.Graph, err = replay.Match(rec, nil)

@@ -1,12 +1,15 @@
 // Package simscenario names the simulated runs of the studies
 // (internal/cmd/paramstudy, internal/cmd/clockstudy): a scenario is a
-// name and a configuration for a seed.
+// name and a configuration for a seed. It also holds what both studies
+// take of a run: the node of every location, the share of events a
+// correction moved.
 package simscenario
 
 import (
 	"time"
 
 	"github.com/clc-tools/clc/sim"
+	"github.com/clc-tools/clc/trace"
 )
 
 // Scenario is one simulated run of a study.
@@ -32,4 +35,28 @@ func With(f func(c *sim.Config)) func(seed int64) sim.Config {
 		f(&c)
 		return c
 	}
+}
+
+// Nodes returns the node of every location of t.
+func Nodes(t *trace.Trace) []int32 {
+	node := make([]int32, len(t.Locations))
+	for i, l := range t.Locations {
+		node[i] = l.Node
+	}
+	return node
+}
+
+// Moved returns the share of events whose time differs between before and
+// after (the same number of times per location).
+func Moved(before, after [][]int64) float64 {
+	var moved, n int64
+	for li := range before {
+		for j := range before[li] {
+			if before[li][j] != after[li][j] {
+				moved++
+			}
+			n++
+		}
+	}
+	return float64(moved) / float64(n)
 }

@@ -27,15 +27,13 @@ import (
 	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/clockmodel"
 	"github.com/clc-tools/clc/internal/simscenario"
+	"github.com/clc-tools/clc/internal/tracetest"
 	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/presync"
+	"github.com/clc-tools/clc/repair"
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/sim"
-	"github.com/clc-tools/clc/trace"
 )
-
-// estimate tunes the clock model (flags; zero values are the defaults).
-var estimate clockmodel.EstimateOptions
 
 // acc is the distance of a set of times to the truth, in ticks.
 type acc struct{ mean, p99, max float64 }
@@ -67,6 +65,8 @@ func main() {
 	only := flag.String("only", "", "run only scenarios whose name contains this")
 	seed := flag.Int64("seed", 101, "seed of every scenario")
 	np := flag.Int("j", 2, "goroutines")
+	// estimate tunes the clock model (zero values are the defaults).
+	var estimate clockmodel.EstimateOptions
 	flag.IntVar(&estimate.Iterations, "iterations", 0, "estimation passes (0: the default)")
 	flag.IntVar(&estimate.PerSide, "per-side", 0, "bounds each way per window (0: the default)")
 	flag.IntVar(&estimate.PerKnot, "per-knot", 0, "observations per knot (0: the default)")
@@ -78,7 +78,7 @@ func main() {
 		if *only != "" && !strings.Contains(sc.Name, *only) {
 			continue
 		}
-		r, err := study(sc, *seed, *np)
+		r, err := study(sc, *seed, *np, estimate)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "clockstudy:", sc.Name+":", err)
 			os.Exit(1)
@@ -89,14 +89,16 @@ func main() {
 	printTables(rows, *seed, time.Since(start))
 }
 
-func study(sc simscenario.Scenario, seed int64, np int) (row, error) {
+// study runs one scenario with each method; estimate tunes the clock
+// model.
+func study(sc simscenario.Scenario, seed int64, np int, estimate clockmodel.EstimateOptions) (row, error) {
 	cfg := sc.Config(seed)
 	rec, truth, err := sim.Generate(cfg)
 	if err != nil {
 		return row{}, err
 	}
 	r := row{name: sc.Name, ranks: cfg.Ranks, nodes: len(rec.Nodes), events: rec.NumEvents()}
-	tt := times(truth)
+	tt := tracetest.Times(truth)
 	in := clockmodel.Capture(rec)
 	if _, err := presync.Apply(rec, &presync.Options{Parallel: np}); err != nil {
 		return r, err
@@ -105,11 +107,8 @@ func study(sc simscenario.Scenario, seed int64, np int) (row, error) {
 	if err != nil {
 		return r, err
 	}
-	c := times(rec)
-	node := make([]int32, len(rec.Locations))
-	for i, l := range rec.Locations {
-		node[i] = l.Node
-	}
+	c := tracetest.Times(rec)
+	node := simscenario.Nodes(rec)
 	def := clc.DefaultParams()
 	k := def.InTicks(rec.Resolution)
 	v := measure.ClockCondition(c, g, node, k.Lat, np)
@@ -127,10 +126,9 @@ func study(sc simscenario.Scenario, seed int64, np int) (row, error) {
 				fmt.Fprintf(os.Stderr, "  estimate %+v\n", *res.Estimate)
 			}
 		}
-		// μ as repair sets it: whole nanoseconds, rounded down.
+		// μ as repair sets it.
 		p := def
-		toDur := func(t int64) time.Duration { return time.Duration(t * 1e9 / int64(rec.Resolution)) }
-		p.LatencyIntra, p.LatencyInter = toDur(res.Latency.Intra.Ticks), toDur(res.Latency.Inter.Ticks)
+		repair.SetLatencies(&p, &res.Latency, rec.Resolution)
 		p.Parallel = np
 		start := c
 		if res.Times != nil {
@@ -147,16 +145,7 @@ func study(sc simscenario.Scenario, seed int64, np int) (row, error) {
 		o := outcome{acc: distance(cr.Times, tt), ran: res.Ran, fallback: res.Fallback, lat: lat}
 		after := measure.ClockCondition(cr.Times, g, node, lat, np)
 		o.left = after.Total().Violations
-		var moved, n int64
-		for li := range c {
-			for j := range c[li] {
-				if c[li][j] != cr.Times[li][j] {
-					moved++
-				}
-				n++
-			}
-		}
-		o.moved = float64(moved) / float64(n)
+		o.moved = simscenario.Moved(c, cr.Times)
 		_, dist := measure.IntervalFidelity(c, cr.Times, np)
 		o.fidAvg, o.fidAbove = dist.WeightedAvg, dist.Above[3]
 		if m == clockmodel.MethodCLC {
@@ -238,12 +227,4 @@ func distance(ts, truth [][]int64) acc {
 	}
 	slices.Sort(errs)
 	return acc{mean: sum / float64(len(errs)), p99: float64(errs[len(errs)*99/100]), max: float64(errs[len(errs)-1])}
-}
-
-func times(t *trace.Trace) [][]int64 {
-	out := make([][]int64, len(t.Locations))
-	for i, l := range t.Locations {
-		out[i] = l.Events.Time
-	}
-	return out
 }

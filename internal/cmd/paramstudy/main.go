@@ -22,6 +22,7 @@ import (
 	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/clockmodel"
 	"github.com/clc-tools/clc/internal/simscenario"
+	"github.com/clc-tools/clc/internal/tracetest"
 	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/replay"
@@ -139,13 +140,13 @@ func main() {
 			if err != nil {
 				fail(err)
 			}
-			tt := times(truth)
+			tt := tracetest.Times(truth)
 			for mi, m := range presyncMethods {
 				cp := clone(rec)
 				if _, err := presync.Apply(cp, &presync.Options{Method: m}); err != nil {
 					fail(err)
 				}
-				preAcc[sc.Name][mi] += measure.AccuracyOf(times(cp), tt).MeanAbs / float64(*seeds)
+				preAcc[sc.Name][mi] += measure.AccuracyOf(tracetest.Times(cp), tt).MeanAbs / float64(*seeds)
 			}
 			in := clockmodel.Capture(rec)
 			if _, err := presync.Apply(rec, nil); err != nil {
@@ -159,11 +160,8 @@ func main() {
 			if err != nil {
 				fail(err)
 			}
-			c := times(rec)
-			node := make([]int32, len(rec.Locations))
-			for i, l := range rec.Locations {
-				node[i] = l.Node
-			}
+			c := tracetest.Times(rec)
+			node := simscenario.Nodes(rec)
 			pre := measure.AccuracyOf(c, tt)
 			runNames = append(runNames, fmt.Sprintf("%s #%d", sc.Name, s))
 			for i, st := range settings {
@@ -198,17 +196,8 @@ func main() {
 				v := measure.ClockCondition(r.Times, gg, node, k.Lat, 2)
 				acc := measure.AccuracyOf(r.Times, tt)
 				_, dist := measure.IntervalFidelity(c, r.Times, 2)
-				var moved, n int64
-				for li := range c {
-					for j := range c[li] {
-						if c[li][j] != r.Times[li][j] {
-							moved++
-						}
-						n++
-					}
-				}
 				res[i] = append(res[i], result{
-					errRatio: acc.MeanAbs / pre.MeanAbs, moved: float64(moved) / float64(n),
+					errRatio: acc.MeanAbs / pre.MeanAbs, moved: simscenario.Moved(c, r.Times),
 					fidAvg: dist.WeightedAvg, fidAbove1: dist.Above[3], left: v.Total().Violations, passes: len(r.Passes),
 				})
 			}
@@ -296,14 +285,6 @@ func clone(t *trace.Trace) *trace.Trace {
 		c.Locations[i] = &cl
 	}
 	return &c
-}
-
-func times(t *trace.Trace) [][]int64 {
-	out := make([][]int64, len(t.Locations))
-	for i, l := range t.Locations {
-		out[i] = l.Events.Time
-	}
-	return out
 }
 
 func fail(err error) {
