@@ -312,10 +312,6 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 	sorted := make([]bool, n)
 	par.ForEach(n, np, func(li int) { sorted[li] = slices.IsSorted(times[li]) })
 
-	kinds := make([]replay.SyncKind, len(g.Instances))
-	for i := range g.Instances {
-		kinds[i] = g.Instances[i].Kind
-	}
 	gamma, informed := p.Gamma, p.InformedGamma
 	outs := make([]locForward, n)
 	for pass := 1; ; pass++ {
@@ -331,7 +327,7 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 			if ref[li] {
 				kn = locKnobs{k: kref}
 			}
-			fw[li] = newForward(li, times[li], sorted[li], g.Deps[li], kinds, kn, &res.Moved[li])
+			fw[li] = newForward(li, times[li], sorted[li], g.Deps[li], g.Instances, kn, &res.Moved[li])
 		}
 		err := replay.Run(x, n, np, func(li int) (bool, error) { return fw[li].step(x) })
 		if err != nil {
@@ -379,7 +375,7 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 		lims := make([][]sendLimit, n)
 		par.ForEach(n, np, func(li int) {
 			if len(outs[li].jumps) > 0 && !ref[li] {
-				lims[li] = limits(li, g.Deps[li], times, node, k.Lat, g, il)
+				lims[li] = limits(li, g.Deps[li], times, node, k.Lat, il)
 			}
 		})
 		errs := make([]error, n)
