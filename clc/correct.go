@@ -220,8 +220,8 @@ func (r *Result) Jumps() int64 { return r.Passes[len(r.Passes)-1].Jumps }
 type Options struct {
 	// Progress, if not nil, is told what the correction is doing.
 	Progress func(stage string)
-	// Before, if not nil, is CheckViolations of the input with the same
-	// latencies; Correct computes it when it needs it and it is nil.
+	// Before, if not nil, is measure.ClockCondition of the input with the
+	// same latencies; Correct computes it when it needs it and it is nil.
 	Before *measure.Violations
 }
 
