@@ -54,8 +54,6 @@ type Moved struct {
 	Idx    []uint32
 	Before []int64
 	Orig   []int64
-	// n is the number of events moved (dense mode keeps no list).
-	n int
 }
 
 // denseAbove is the share of events above which Moved keeps a whole
@@ -65,9 +63,6 @@ const (
 	denseAbove = 4
 	denseMin   = 1024
 )
-
-// Len returns the number of moved events.
-func (m *Moved) Len() int { return m.n }
 
 // Dense reports whether m keeps the whole column of times before.
 func (m *Moved) Dense() bool { return m.Orig != nil }
@@ -92,7 +87,6 @@ func (m *Moved) Original(times []int64) []int64 {
 // add records that event i, whose time in t is still before, moves; events
 // are added in ascending order (the forward pass).
 func (m *Moved) add(i int, before int64, t []int64) {
-	m.n++
 	if m.Orig != nil {
 		return
 	}
@@ -155,21 +149,10 @@ func (b *backwardLog) shift(k int, d int64) {
 	b.t[k] += d
 }
 
-// finish merges the backward pass's changes into m and recounts the moved
-// events.
+// finish merges the backward pass's changes into m.
 func (b *backwardLog) finish() {
 	m := b.m
-	if m.Orig != nil {
-		n := 0
-		for i, v := range b.t {
-			if v != m.Orig[i] {
-				n++
-			}
-		}
-		m.n = n
-		return
-	}
-	if len(b.later.Idx) == 0 {
+	if m.Orig != nil || len(b.later.Idx) == 0 {
 		return
 	}
 	type ch struct {
@@ -198,7 +181,6 @@ func (b *backwardLog) finish() {
 		m.Idx = append(m.Idx, c.idx)
 		m.Before = append(m.Before, c.before)
 	}
-	m.n = len(m.Idx)
 }
 
 // smallerGamma is the γ of the next pass of the control loop: 1−γ ten
