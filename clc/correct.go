@@ -149,7 +149,9 @@ func (b *backwardLog) shift(k int, d int64) {
 	b.t[k] += d
 }
 
-// finish merges the backward pass's changes into m.
+// finish merges the backward pass's changes into m. Of several changes to
+// one event the earliest tells its time before the correction: the forward
+// pass's (m, ascending), else the backward pass's first.
 func (b *backwardLog) finish() {
 	m := b.m
 	if m.Orig != nil || len(b.later.Idx) == 0 {
@@ -158,29 +160,31 @@ func (b *backwardLog) finish() {
 	type ch struct {
 		idx    uint32
 		before int64
-		seq    int
 	}
-	all := make([]ch, 0, len(m.Idx)+len(b.later.Idx))
-	for k, i := range m.Idx {
-		all = append(all, ch{i, m.Before[k], -1})
-	}
+	later := make([]ch, len(b.later.Idx))
 	for k, i := range b.later.Idx {
-		all = append(all, ch{i, b.later.Before[k], k})
+		later[k] = ch{i, b.later.Before[k]}
 	}
-	slices.SortFunc(all, func(a, b ch) int {
-		if c := cmp.Compare(a.idx, b.idx); c != 0 {
-			return c
+	// Stable: the changes to one event stay in the order they were made.
+	slices.SortStableFunc(later, func(x, y ch) int { return cmp.Compare(x.idx, y.idx) })
+	idx := make([]uint32, 0, len(m.Idx)+len(later))
+	before := make([]int64, 0, len(m.Idx)+len(later))
+	i, j := 0, 0
+	for i < len(m.Idx) || j < len(later) {
+		var c ch
+		if j == len(later) || i < len(m.Idx) && m.Idx[i] <= later[j].idx {
+			c = ch{m.Idx[i], m.Before[i]}
+			i++
+		} else {
+			c = later[j]
 		}
-		return cmp.Compare(a.seq, b.seq)
-	})
-	m.Idx, m.Before = m.Idx[:0], m.Before[:0]
-	for k, c := range all {
-		if k > 0 && all[k-1].idx == c.idx {
-			continue
+		for j < len(later) && later[j].idx == c.idx {
+			j++
 		}
-		m.Idx = append(m.Idx, c.idx)
-		m.Before = append(m.Before, c.before)
+		idx = append(idx, c.idx)
+		before = append(before, c.before)
 	}
+	m.Idx, m.Before = idx, before
 }
 
 // smallerGamma is the γ of the next pass of the control loop: 1−γ ten
