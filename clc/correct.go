@@ -378,6 +378,6 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 			}
 		}
 	}
-	followProcesses(in, res, np)
+	followProcesses(in, res, sorted, np)
 	return res, nil
 }
