@@ -147,7 +147,7 @@ func steeper(target, ra, da, rb, db int64) bool {
 // limits computes the send limits of location li from the forward-pass
 // times of all locations. An event with several send roles gets the
 // smallest of their limits.
-func limits(li int, deps []replay.Dep, times [][]int64, node []int32, lat replay.Latency, g *replay.Graph, recvAgg []instLimits) []sendLimit {
+func limits(li int, deps []replay.Dep, times [][]int64, node []int32, lat replay.Latency, recvAgg []instLimits) []sendLimit {
 	var out []sendLimit
 	add := func(idx uint32, lim int64) {
 		if n := len(out); n > 0 && out[n-1].idx == idx {
@@ -163,8 +163,7 @@ func limits(li int, deps []replay.Dep, times [][]int64, node []int32, lat replay
 		case replay.RoleSyncSend:
 			add(d.Idx, times[d.Peer][d.Ref]-lat.Shared)
 		case replay.RoleCollSend:
-			il := lat.ForSync(g.Instances[d.Ref].Kind)
-			if lim, ok := recvAgg[d.Ref].limitFor(int32(li), node[li], d.Peer, il); ok {
+			if lim, ok := recvAgg[d.Ref].limitFor(int32(li), node[li], d.Peer); ok {
 				add(d.Idx, lim)
 			}
 		}
@@ -178,15 +177,16 @@ func limits(li int, deps []replay.Dep, times [][]int64, node []int32, lat replay
 // stored negated so that the max-aggregate of package replay serves.
 type instLimits struct {
 	agg  replay.Agg
-	scan []int64 // per rank, for scans: limit from the receivers of higher rank
+	scan []int64        // per rank, for scans: limit from the receivers of higher rank
+	lat  replay.Latency // the instance's latencies (Latency.ForSync of its kind)
 }
 
-func (il *instLimits) limitFor(loc, node, rank int32, lat replay.Latency) (int64, bool) {
+func (il *instLimits) limitFor(loc, node, rank int32) (int64, bool) {
 	if il.scan != nil {
 		v := il.scan[rank]
 		return v, v != replay.NoTime
 	}
-	neg, ok := il.agg.For(loc, node, lat)
+	neg, ok := il.agg.For(loc, node, il.lat)
 	return -neg, ok
 }
 
@@ -194,7 +194,7 @@ func (il *instLimits) limitFor(loc, node, rank int32, lat replay.Latency) (int64
 func buildInstLimits(g *replay.Graph, in uint32, times [][]int64, node []int32, lat replay.Latency) instLimits {
 	parts := g.InstanceParts(in)
 	lat = lat.ForSync(g.Instances[in].Kind)
-	var il instLimits
+	il := instLimits{lat: lat}
 	if g.Instances[in].Class == replay.ClassScan {
 		il.scan = make([]int64, len(parts))
 		suffix := replay.NewAgg()

@@ -54,8 +54,6 @@ type Moved struct {
 	Idx    []uint32
 	Before []int64
 	Orig   []int64
-	// n is the number of events moved (dense mode keeps no list).
-	n int
 }
 
 // denseAbove is the share of events above which Moved keeps a whole
@@ -65,9 +63,6 @@ const (
 	denseAbove = 4
 	denseMin   = 1024
 )
-
-// Len returns the number of moved events.
-func (m *Moved) Len() int { return m.n }
 
 // Dense reports whether m keeps the whole column of times before.
 func (m *Moved) Dense() bool { return m.Orig != nil }
@@ -92,7 +87,6 @@ func (m *Moved) Original(times []int64) []int64 {
 // add records that event i, whose time in t is still before, moves; events
 // are added in ascending order (the forward pass).
 func (m *Moved) add(i int, before int64, t []int64) {
-	m.n++
 	if m.Orig != nil {
 		return
 	}
@@ -155,50 +149,42 @@ func (b *backwardLog) shift(k int, d int64) {
 	b.t[k] += d
 }
 
-// finish merges the backward pass's changes into m and recounts the moved
-// events.
+// finish merges the backward pass's changes into m. Of several changes to
+// one event the earliest tells its time before the correction: the forward
+// pass's (m, ascending), else the backward pass's first.
 func (b *backwardLog) finish() {
 	m := b.m
-	if m.Orig != nil {
-		n := 0
-		for i, v := range b.t {
-			if v != m.Orig[i] {
-				n++
-			}
-		}
-		m.n = n
-		return
-	}
-	if len(b.later.Idx) == 0 {
+	if m.Orig != nil || len(b.later.Idx) == 0 {
 		return
 	}
 	type ch struct {
 		idx    uint32
 		before int64
-		seq    int
 	}
-	all := make([]ch, 0, len(m.Idx)+len(b.later.Idx))
-	for k, i := range m.Idx {
-		all = append(all, ch{i, m.Before[k], -1})
-	}
+	later := make([]ch, len(b.later.Idx))
 	for k, i := range b.later.Idx {
-		all = append(all, ch{i, b.later.Before[k], k})
+		later[k] = ch{i, b.later.Before[k]}
 	}
-	slices.SortFunc(all, func(a, b ch) int {
-		if c := cmp.Compare(a.idx, b.idx); c != 0 {
-			return c
+	// Stable: the changes to one event stay in the order they were made.
+	slices.SortStableFunc(later, func(x, y ch) int { return cmp.Compare(x.idx, y.idx) })
+	idx := make([]uint32, 0, len(m.Idx)+len(later))
+	before := make([]int64, 0, len(m.Idx)+len(later))
+	i, j := 0, 0
+	for i < len(m.Idx) || j < len(later) {
+		var c ch
+		if j == len(later) || i < len(m.Idx) && m.Idx[i] <= later[j].idx {
+			c = ch{m.Idx[i], m.Before[i]}
+			i++
+		} else {
+			c = later[j]
 		}
-		return cmp.Compare(a.seq, b.seq)
-	})
-	m.Idx, m.Before = m.Idx[:0], m.Before[:0]
-	for k, c := range all {
-		if k > 0 && all[k-1].idx == c.idx {
-			continue
+		for j < len(later) && later[j].idx == c.idx {
+			j++
 		}
-		m.Idx = append(m.Idx, c.idx)
-		m.Before = append(m.Before, c.before)
+		idx = append(idx, c.idx)
+		before = append(before, c.before)
 	}
-	m.n = len(m.Idx)
+	m.Idx, m.Before = idx, before
 }
 
 // smallerGamma is the γ of the next pass of the control loop: 1−γ ten
@@ -220,8 +206,8 @@ func (r *Result) Jumps() int64 { return r.Passes[len(r.Passes)-1].Jumps }
 type Options struct {
 	// Progress, if not nil, is told what the correction is doing.
 	Progress func(stage string)
-	// Before, if not nil, is CheckViolations of the input with the same
-	// latencies; Correct computes it when it needs it and it is nil.
+	// Before, if not nil, is measure.ClockCondition of the input with the
+	// same latencies; Correct computes it when it needs it and it is nil.
 	Before *measure.Violations
 }
 
@@ -312,10 +298,6 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 	sorted := make([]bool, n)
 	par.ForEach(n, np, func(li int) { sorted[li] = slices.IsSorted(times[li]) })
 
-	kinds := make([]replay.SyncKind, len(g.Instances))
-	for i := range g.Instances {
-		kinds[i] = g.Instances[i].Kind
-	}
 	gamma, informed := p.Gamma, p.InformedGamma
 	outs := make([]locForward, n)
 	for pass := 1; ; pass++ {
@@ -331,7 +313,7 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 			if ref[li] {
 				kn = locKnobs{k: kref}
 			}
-			fw[li] = newForward(li, times[li], sorted[li], g.Deps[li], kinds, kn, &res.Moved[li])
+			fw[li] = newForward(li, times[li], sorted[li], g.Deps[li], g.Instances, kn, &res.Moved[li])
 		}
 		err := replay.Run(x, n, np, func(li int) (bool, error) { return fw[li].step(x) })
 		if err != nil {
@@ -379,7 +361,7 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 		lims := make([][]sendLimit, n)
 		par.ForEach(n, np, func(li int) {
 			if len(outs[li].jumps) > 0 && !ref[li] {
-				lims[li] = limits(li, g.Deps[li], times, node, k.Lat, g, il)
+				lims[li] = limits(li, g.Deps[li], times, node, k.Lat, il)
 			}
 		})
 		errs := make([]error, n)
@@ -396,6 +378,6 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 			}
 		}
 	}
-	followProcesses(in, res, np)
+	followProcesses(in, res, sorted, np)
 	return res, nil
 }

@@ -113,7 +113,7 @@ type fwdState struct {
 	t      []int64
 	sorted bool // t never decreases: caught-up stretches can be skipped
 	deps   []replay.Dep
-	kinds  []replay.SyncKind // the shared-memory kind of every instance
+	inst   []replay.Instance // the graph's instances (their shared-memory kinds)
 	kn     locKnobs
 	cl     Clock
 	j, di  int
@@ -127,8 +127,8 @@ type fwdState struct {
 	hasBest, started, byShared bool
 }
 
-func newForward(li int, t []int64, sorted bool, deps []replay.Dep, kinds []replay.SyncKind, kn locKnobs, moved *Moved) *fwdState {
-	return &fwdState{li: li, t: t, sorted: sorted, deps: deps, kinds: kinds, kn: kn, cl: NewClock(kn.k), moved: moved}
+func newForward(li int, t []int64, sorted bool, deps []replay.Dep, inst []replay.Instance, kn locKnobs, moved *Moved) *fwdState {
+	return &fwdState{li: li, t: t, sorted: sorted, deps: deps, inst: inst, kn: kn, cl: NewClock(kn.k), moved: moved}
 }
 
 // skip moves to the next logical send or receive when the clock has
@@ -175,7 +175,7 @@ func (f *fwdState) await(x replay.Exchange, j, end int) bool {
 		if !has {
 			continue
 		}
-		shared := d.Role == replay.RoleSyncRecv || d.Role == replay.RoleCollRecv && f.kinds[d.Ref] != 0
+		shared := d.Role == replay.RoleSyncRecv || d.Role == replay.RoleCollRecv && f.inst[d.Ref].Kind != 0
 		switch {
 		case !f.hasBest || s > f.best:
 			f.best, f.hasBest, f.byShared = s, true, shared

@@ -39,39 +39,59 @@ func Leader(t *trace.Trace, g *replay.Graph) []int32 {
 // (corrected − original) of the leader's last event at or before c (0
 // before its first), and times never decrease. The corrected times are in
 // in.Times, the originals recoverable from res.Moved, where the changes
-// are recorded too.
-func followProcesses(in Input, res *Result, np int) {
+// are recorded too. sorted says, per location, whether its original times
+// never decrease.
+func followProcesses(in Input, res *Result, sorted []bool, np int) {
 	if in.Follow == nil {
 		return
 	}
-	par.ForEach(len(in.Follow), np, func(li int) {
-		m := in.Follow[li]
+	// The followers of each leader: its original times are made once.
+	var leaders []int32
+	followers := map[int32][]int{}
+	for li, m := range in.Follow {
 		if m < 0 {
-			return
+			continue
 		}
+		if _, ok := followers[m]; !ok {
+			leaders = append(leaders, m)
+		}
+		followers[m] = append(followers[m], li)
+	}
+	par.ForEach(len(leaders), np, func(k int) {
+		m := leaders[k]
 		mc := res.Moved[m].Original(in.Times[m])
-		t, moved := in.Times[li], &res.Moved[li]
-		moved.restore(t)
-		followLeader(mc, in.Times[m], t, moved)
+		keys := leaderKeys(mc, sorted[m])
+		fs := followers[m]
+		par.ForEach(len(fs), np, func(f int) {
+			li := fs[f]
+			t, moved := in.Times[li], &res.Moved[li]
+			moved.restore(t)
+			followLeader(mc, keys, in.Times[m], t, moved)
+		})
 	})
+}
+
+// leaderKeys returns the leader's original times mc as a non-decreasing
+// sequence: mc itself when sorted (it never decreases), else its running
+// maximum (inputs whose times decrease are searched by it).
+func leaderKeys(mc []int64, sorted bool) []int64 {
+	if sorted {
+		return mc
+	}
+	keys := make([]int64, len(mc))
+	for i, v := range mc {
+		keys[i] = v
+		if i > 0 {
+			keys[i] = max(v, keys[i-1])
+		}
+	}
+	return keys
 }
 
 // followLeader corrects t (a following location's original times) in
 // place, recording the changes in moved, from the leader's original times
-// mc and corrected times mlc.
-func followLeader(mc, mlc, t []int64, moved *Moved) {
-	// The leader's original times as a non-decreasing sequence (inputs
-	// whose times decrease are searched by their running maximum).
-	keys := mc
-	if !sort.SliceIsSorted(mc, func(a, b int) bool { return mc[a] < mc[b] }) {
-		keys = make([]int64, len(mc))
-		for i, v := range mc {
-			keys[i] = v
-			if i > 0 {
-				keys[i] = max(v, keys[i-1])
-			}
-		}
-	}
+// mc (keys: leaderKeys of them) and corrected times mlc.
+func followLeader(mc, keys, mlc, t []int64, moved *Moved) {
 	prev := int64(0)
 	for j, v := range t {
 		k := sort.Search(len(keys), func(i int) bool { return keys[i] > v }) - 1

@@ -227,6 +227,10 @@ func instanceViolations(g *replay.Graph, in uint32, times [][]int64, node []int3
 // flatViolations counts the violating logical pairs of an instance whose
 // members are all mu apart (a shared-memory instance, or equal
 // latencies): the per-node bookkeeping of instanceViolations is not needed.
+// It gives what instanceViolations would with every member on the
+// receiver's node, but is kept apart for speed: folded into it, even with
+// the per-node values skipped, the same counts take about a tenth more
+// instructions.
 func flatViolations(parts []replay.Part, times [][]int64, mu int64) MessageStats {
 	var m MessageStats
 	var all []int64
