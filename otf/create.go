@@ -365,19 +365,6 @@ func (w *Writer) appendEvents(loc int, lw *locWriter, ev *trace.Events) (int64, 
 				return dropped, evErr(err)
 			}
 			e.u32c(c)
-		case trace.KindThreadFork, trace.KindThreadJoin, trace.KindThreadTeamBegin, trace.KindThreadTeamEnd,
-			trace.KindThreadAcquireLock, trace.KindThreadReleaseLock, trace.KindThreadTaskCreate,
-			trace.KindThreadTaskSwitch, trace.KindThreadTaskComplete, trace.KindThreadCreate,
-			trace.KindThreadBegin, trace.KindThreadWait, trace.KindThreadEnd:
-			th := ev.Threads[r]
-			if th.Team != trace.NoComm {
-				c, err := w.commOut(loc, th.Team)
-				if err != nil {
-					return dropped, evErr(err)
-				}
-				th.Team = c
-			}
-			typ = encodeThread(&e, k, &th)
 		case trace.KindOther:
 			o := ev.Opaque[r]
 			if o.Format != trace.FormatOTF2 {
@@ -402,7 +389,18 @@ func (w *Writer) appendEvents(loc int, lw *locWriter, ev *trace.Events) (int64, 
 			}
 			e.b = append(e.b, data...)
 		default:
-			return dropped, evErr(fmt.Errorf("otf2: cannot write event kind %s", k))
+			if !k.HasThread() {
+				return dropped, evErr(fmt.Errorf("otf2: cannot write event kind %s", k))
+			}
+			th := ev.Threads[r]
+			if th.Team != trace.NoComm {
+				c, err := w.commOut(loc, th.Team)
+				if err != nil {
+					return dropped, evErr(err)
+				}
+				th.Team = c
+			}
+			typ = encodeThread(&e, k, &th)
 		}
 		if err := cw.event(ut, attr, typ, e.b); err != nil {
 			return dropped, err
