@@ -431,8 +431,9 @@ func (w *Writer) commOut(loc int, c uint32) (uint32, error) {
 }
 
 // threadRecords gives the record type of each thread kind: the thread
-// record, and the OTF2 1.0 OpenMP record it supersedes (0: none).
-var threadRecords = map[trace.Kind][2]uint8{
+// record, and the OTF2 1.0 OpenMP record it supersedes (0: none). The
+// other kinds have {0, 0} (0 is no event record type).
+var threadRecords = [trace.NumKinds][2]uint8{
 	trace.KindThreadFork: {evThreadFork, evOmpFork}, trace.KindThreadJoin: {evThreadJoin, evOmpJoin},
 	trace.KindThreadTeamBegin: {evThreadTeamBegin, 0}, trace.KindThreadTeamEnd: {evThreadTeamEnd, 0},
 	trace.KindThreadAcquireLock:  {evThreadAcquireLock, evOmpAcquireLock},

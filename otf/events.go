@@ -54,8 +54,9 @@ const (
 	evThreadEnd          = 65
 )
 
-// threadKinds maps the thread record types to the model's kinds.
-var threadKinds = map[uint8]trace.Kind{
+// threadKinds maps the thread record types to the model's kinds; the other
+// record types have trace.KindInvalid (the zero value, no valid kind).
+var threadKinds = [256]trace.Kind{
 	evOmpFork: trace.KindThreadFork, evOmpJoin: trace.KindThreadJoin,
 	evOmpAcquireLock: trace.KindThreadAcquireLock, evOmpReleaseLock: trace.KindThreadReleaseLock,
 	evOmpTaskCreate: trace.KindThreadTaskCreate, evOmpTaskSwitch: trace.KindThreadTaskSwitch,
