@@ -136,6 +136,9 @@ type eventDecoder struct {
 	keep func(trace.Kind, uint32) bool
 	all  *[]int64
 
+	// attrSeen is checkAttributeList's map of the ids of a long list.
+	attrSeen map[uint64]bool
+
 	arena []byte
 	opOff []span // where each Opaque's data lies in arena
 	atOff []span // where each Attachment's data lies in arena
@@ -299,7 +302,7 @@ func (x *eventDecoder) run() error {
 			if pending >= 0 {
 				return &FormatError{File: s.c.name, Offset: rec.off, Err: fmt.Errorf("%w: two attribute lists for one event", ErrFormat)}
 			}
-			if at, err := checkAttributeList(rec.payload, s.c.be); err != nil {
+			if at, err := checkAttributeList(rec.payload, s.c.be, &x.attrSeen); err != nil {
 				return &FormatError{File: s.c.name, Offset: rec.poff + int64(at), Err: fmt.Errorf("%w: attribute list before event %d: %s", ErrFormat, pos, detail(err))}
 			}
 			pending = len(x.arena)
