@@ -566,23 +566,10 @@ func (w *Writer) Close() (err error) {
 }
 
 // validPropertyName reports whether an anchor property name has OTF2's
-// NAMESPACE::NAME form (upper-case letters, digits, underscores).
+// NAMESPACE::NAME form (checkPropertyName) in upper-case letters, digits and
+// underscores only.
 func validPropertyName(k string) bool {
-	parts := strings.Split(k, "::")
-	if len(parts) < 2 {
-		return false
-	}
-	for _, p := range parts {
-		if p == "" {
-			return false
-		}
-		for _, c := range p {
-			if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
-				return false
-			}
-		}
-	}
-	return true
+	return checkPropertyName(k) == nil && !strings.ContainsFunc(k, func(c rune) bool { return c >= 'a' && c <= 'z' })
 }
 
 func (w *Writer) writeLocalDefs(li int) error {
