@@ -51,7 +51,6 @@ const defaultMemBudget = 256 << 20
 type Writer struct {
 	dir     string
 	tmp     string
-	commit  func() error
 	cleanup func()
 	defs    *trace.Trace
 	opt     WriteOptions
@@ -168,11 +167,11 @@ func Create(dir string, defs *trace.Trace, opt *WriteOptions) (*Writer, error) {
 		}
 		seen[l.ID] = li
 	}
-	tmp, commit, cleanup, err := outDir(dir)
+	tmp, cleanup, err := outDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	w.tmp, w.commit, w.cleanup = tmp, commit, cleanup
+	w.tmp, w.cleanup = tmp, cleanup
 	if err := os.Mkdir(filepath.Join(tmp, "traces"), 0o777); err != nil {
 		cleanup()
 		return nil, fmt.Errorf("otf2: %w", err)
@@ -522,7 +521,7 @@ func (w *Writer) Close() (err error) {
 		if err := w.writeCarriedDefs(all); err != nil {
 			return err
 		}
-		return w.commit()
+		return nil
 	}
 	n, err := w.writeGlobalDefs(all)
 	if err != nil {
@@ -562,7 +561,7 @@ func (w *Writer) Close() (err error) {
 	if err := os.WriteFile(filepath.Join(w.tmp, "traces.otf2"), an.encode(), 0o666); err != nil {
 		return fmt.Errorf("otf2: %w", err)
 	}
-	return w.commit()
+	return nil
 }
 
 // validPropertyName reports whether an anchor property name has OTF2's
