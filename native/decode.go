@@ -299,34 +299,6 @@ func (d *recDecoder) payload(k trace.Kind) uint32 {
 		c := d.u32("comm")
 		d.commRank(k, c, 0, "")
 		return c
-	case trace.KindThreadFork, trace.KindThreadJoin, trace.KindThreadTeamBegin, trace.KindThreadTeamEnd,
-		trace.KindThreadAcquireLock, trace.KindThreadReleaseLock, trace.KindThreadTaskCreate,
-		trace.KindThreadTaskSwitch, trace.KindThreadTaskComplete, trace.KindThreadCreate,
-		trace.KindThreadBegin, trace.KindThreadWait, trace.KindThreadEnd:
-		if d.noThreads {
-			d.fail(fmt.Errorf("%s record in a trace whose manifest has a version below %d", k, nativeVersion3))
-			return 0
-		}
-		var th trace.Thread
-		flags := d.byte1("flags")
-		if flags&^threadLegacy != 0 {
-			d.fail(fmt.Errorf("%s: unknown flags %#x", k, flags))
-			return 0
-		}
-		th.Legacy = flags&threadLegacy != 0
-		th.Model = trace.Paradigm(d.byte1("model"))
-		th.Team = d.u32("team1") - 1
-		th.Lock = d.u32("lock")
-		th.Order = d.u32("order")
-		th.Threads = d.u32("threads")
-		th.Creator = d.u32("creator")
-		th.Generation = d.u32("generation")
-		th.Sequence = d.u64("sequence")
-		if th.Team != trace.NoComm {
-			d.commRank(k, th.Team, 0, "")
-		}
-		d.threads = append(d.threads, th)
-		return uint32(len(d.threads) - 1)
 	case trace.KindOther:
 		var o trace.Opaque
 		o.Format = d.byte1("format")
@@ -334,9 +306,42 @@ func (d *recDecoder) payload(k trace.Kind) uint32 {
 		o.Data = d.data("other")
 		d.opaque = append(d.opaque, o)
 		return uint32(len(d.opaque) - 1)
+	default:
+		if k.HasThread() {
+			return d.thread(k)
+		}
 	}
 	d.fail(fmt.Errorf("unknown record kind %d", uint8(k)))
 	return 0
+}
+
+// thread reads the fields of a thread record of kind k (k.HasThread()) and
+// returns the event's Ref.
+func (d *recDecoder) thread(k trace.Kind) uint32 {
+	if d.noThreads {
+		d.fail(fmt.Errorf("%s record in a trace whose manifest has a version below %d", k, nativeVersion3))
+		return 0
+	}
+	var th trace.Thread
+	flags := d.byte1("flags")
+	if flags&^threadLegacy != 0 {
+		d.fail(fmt.Errorf("%s: unknown flags %#x", k, flags))
+		return 0
+	}
+	th.Legacy = flags&threadLegacy != 0
+	th.Model = trace.Paradigm(d.byte1("model"))
+	th.Team = d.u32("team1") - 1
+	th.Lock = d.u32("lock")
+	th.Order = d.u32("order")
+	th.Threads = d.u32("threads")
+	th.Creator = d.u32("creator")
+	th.Generation = d.u32("generation")
+	th.Sequence = d.u64("sequence")
+	if th.Team != trace.NoComm {
+		d.commRank(k, th.Team, 0, "")
+	}
+	d.threads = append(d.threads, th)
+	return uint32(len(d.threads) - 1)
 }
 
 // decodeRecords decodes the raw payload of a block holding n events,

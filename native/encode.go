@@ -232,19 +232,6 @@ func (b *blockEncoder) encode(ev *trace.Events, i, end int, att *int, limit int,
 		case trace.KindCommCreate, trace.KindCommDestroy:
 			refs.comm(r, 0)
 			q += putUvarint(w[q:], uint64(r))
-		case trace.KindThreadFork, trace.KindThreadJoin, trace.KindThreadTeamBegin, trace.KindThreadTeamEnd,
-			trace.KindThreadAcquireLock, trace.KindThreadReleaseLock, trace.KindThreadTaskCreate,
-			trace.KindThreadTaskSwitch, trace.KindThreadTaskComplete, trace.KindThreadCreate,
-			trace.KindThreadBegin, trace.KindThreadWait, trace.KindThreadEnd:
-			if int(r) >= len(ev.Threads) {
-				return i, &encodeError{i, fmt.Errorf("%s: thread payload index %d out of range [0,%d)", k, r, len(ev.Threads))}
-			}
-			th := &ev.Threads[r]
-			refs.threads = true
-			if th.Team != trace.NoComm {
-				refs.comm(th.Team, 0)
-			}
-			q += encodeThread(w[q:], th)
 		case trace.KindOther:
 			o := &opaque[r]
 			w[q] = o.Format
@@ -254,7 +241,18 @@ func (b *blockEncoder) encode(ev *trace.Events, i, end int, att *int, limit int,
 			buf = append(buf[:p+q], o.Data...)
 			p, q = len(buf), 0
 		default:
-			return i, &encodeError{i, fmt.Errorf("invalid kind %d", uint8(k))}
+			if !k.HasThread() {
+				return i, &encodeError{i, fmt.Errorf("invalid kind %d", uint8(k))}
+			}
+			if int(r) >= len(ev.Threads) {
+				return i, &encodeError{i, fmt.Errorf("%s: thread payload index %d out of range [0,%d)", k, r, len(ev.Threads))}
+			}
+			th := &ev.Threads[r]
+			refs.threads = true
+			if th.Team != trace.NoComm {
+				refs.comm(th.Team, 0)
+			}
+			q += encodeThread(w[q:], th)
 		}
 		buf = buf[:p+q]
 		prev = t

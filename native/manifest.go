@@ -356,7 +356,7 @@ func parseManifest(path string, data []byte) (*manifest, error) {
 		}
 		t.Locations[i] = l
 	}
-	if err := t.Validate(); err != nil {
+	if err := t.ValidateDefs(); err != nil {
 		var ee *trace.EventError
 		if errors.As(err, &ee) {
 			return nil, &FormatError{Path: path, Offset: -1, Location: ee.Location, Block: -1, Event: -1, Err: ee.Err}

@@ -260,6 +260,21 @@ func randTrace(rng *rand.Rand) *trace.Trace {
 	return t
 }
 
+// defsOnly returns a shallow copy of t whose locations have no events.
+func defsOnly(t *trace.Trace) *trace.Trace {
+	c := *t
+	c.Locations = make([]*trace.Location, len(t.Locations))
+	locs := make([]trace.Location, len(t.Locations))
+	for i, l := range t.Locations {
+		if l == nil {
+			continue
+		}
+		locs[i] = trace.Location{ID: l.ID, Name: l.Name, Node: l.Node, Process: l.Process, Kind: l.Kind, Offsets: l.Offsets}
+		c.Locations[i] = &locs[i]
+	}
+	return &c
+}
+
 // flatEvent is one event with its payload resolved, independent of how
 // the payload tables are laid out.
 type flatEvent struct {

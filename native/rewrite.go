@@ -18,7 +18,11 @@ import (
 // times as src's location holds events (of a trace cut mid-run: as many as
 // can be read).
 func RewriteTimes(ctx context.Context, dst, src string, times [][]int64, props map[string]string, opt *WriteOptions) error {
-	r, err := openDir(src, 0)
+	par := 0
+	if opt != nil {
+		par = opt.Parallel
+	}
+	r, err := openDir(src, par)
 	if err != nil {
 		return err
 	}
@@ -39,10 +43,6 @@ func RewriteTimes(ctx context.Context, dst, src string, times [][]int64, props m
 	w, err := CreateDir(dst, &defs, opt)
 	if err != nil {
 		return err
-	}
-	par := 0
-	if opt != nil {
-		par = opt.Parallel
 	}
 	err = forEach(len(times), parallelism(par), func(li int) error {
 		if err := ctx.Err(); err != nil {

@@ -508,7 +508,7 @@ func (w *DirWriter) Close() error {
 	if err := w.closeBundles(); err != nil {
 		return err
 	}
-	if err := defsOnly(w.defs).Validate(); err != nil {
+	if err := w.defs.ValidateDefs(); err != nil {
 		return fmt.Errorf("native writer: definitions: %w", err)
 	}
 	counts := make([]uint64, len(w.locs))
@@ -585,21 +585,6 @@ func (w *DirWriter) Abort() {
 	for i := range w.locs {
 		w.locs[i].enc.buf = nil
 	}
-}
-
-// defsOnly returns a shallow copy of t whose locations have no events.
-func defsOnly(t *trace.Trace) *trace.Trace {
-	c := *t
-	c.Locations = make([]*trace.Location, len(t.Locations))
-	locs := make([]trace.Location, len(t.Locations))
-	for i, l := range t.Locations {
-		if l == nil {
-			continue
-		}
-		locs[i] = trace.Location{ID: l.ID, Name: l.Name, Node: l.Node, Process: l.Process, Kind: l.Kind, Offsets: l.Offsets}
-		c.Locations[i] = &locs[i]
-	}
-	return &c
 }
 
 // writeFileAtomic writes data to a temporary file beside path and renames

@@ -164,16 +164,9 @@ func loadCarried(t *trace.Trace) (*carried, error) {
 	if anchor == nil || defs == nil {
 		return nil, fmt.Errorf("otf2: carried OTF2 data without an anchor or global definitions")
 	}
-	a, err := openDefs("", outName, anchor.Data, func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(defs.Data)), nil })
+	a, err := parseCarried(t.Carried, anchor, defs)
 	if err != nil {
-		src := defs.Source
-		var fe *FormatError
-		if errors.As(err, &fe) && fe.File == outName+".otf2" {
-			// The anchor's own fields, or its counts against the
-			// global definitions.
-			src = anchor.Source + " (with the global definitions from " + defs.Source + ")"
-		}
-		return nil, fmt.Errorf("otf2: carried OTF2 data from %s: %w", src, err)
+		return nil, err
 	}
 	c.a = a
 	m, err := a.buildModel()
@@ -213,6 +206,30 @@ func loadCarried(t *trace.Trace) (*carried, error) {
 		lc.commsInv = inverse(ld.maps[mapComm])
 	}
 	return c, nil
+}
+
+// parseCarried parses the carried anchor and global definitions into an
+// archive in memory (no directory, named outName). Those an open archive
+// carries (Archive.Carried) are the ones it was opened from, as its load
+// made sure: its parse is reused.
+func parseCarried(tc trace.Carried, anchor, defs *trace.Part) (*Archive, error) {
+	if ac, ok := tc.(*archiveCarried); ok {
+		g := *ac.a.defs
+		g.name = outName + ".def"
+		return &Archive{name: outName, anchor: ac.a.anchor, defs: &g, warn: &warnings{}}, nil
+	}
+	a, err := openDefs("", outName, anchor.Data, func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(defs.Data)), nil })
+	if err != nil {
+		src := defs.Source
+		var fe *FormatError
+		if errors.As(err, &fe) && fe.File == outName+".otf2" {
+			// The anchor's own fields, or its counts against the
+			// global definitions.
+			src = anchor.Source + " (with the global definitions from " + defs.Source + ")"
+		}
+		return nil, fmt.Errorf("otf2: carried OTF2 data from %s: %w", src, err)
+	}
+	return a, nil
 }
 
 // inverse returns the global → local index of a mapping table (the

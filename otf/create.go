@@ -51,7 +51,6 @@ const defaultMemBudget = 256 << 20
 type Writer struct {
 	dir     string
 	tmp     string
-	commit  func() error
 	cleanup func()
 	defs    *trace.Trace
 	opt     WriteOptions
@@ -168,11 +167,11 @@ func Create(dir string, defs *trace.Trace, opt *WriteOptions) (*Writer, error) {
 		}
 		seen[l.ID] = li
 	}
-	tmp, commit, cleanup, err := outDir(dir)
+	tmp, cleanup, err := outDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	w.tmp, w.commit, w.cleanup = tmp, commit, cleanup
+	w.tmp, w.cleanup = tmp, cleanup
 	if err := os.Mkdir(filepath.Join(tmp, "traces"), 0o777); err != nil {
 		cleanup()
 		return nil, fmt.Errorf("otf2: %w", err)
@@ -365,19 +364,6 @@ func (w *Writer) appendEvents(loc int, lw *locWriter, ev *trace.Events) (int64, 
 				return dropped, evErr(err)
 			}
 			e.u32c(c)
-		case trace.KindThreadFork, trace.KindThreadJoin, trace.KindThreadTeamBegin, trace.KindThreadTeamEnd,
-			trace.KindThreadAcquireLock, trace.KindThreadReleaseLock, trace.KindThreadTaskCreate,
-			trace.KindThreadTaskSwitch, trace.KindThreadTaskComplete, trace.KindThreadCreate,
-			trace.KindThreadBegin, trace.KindThreadWait, trace.KindThreadEnd:
-			th := ev.Threads[r]
-			if th.Team != trace.NoComm {
-				c, err := w.commOut(loc, th.Team)
-				if err != nil {
-					return dropped, evErr(err)
-				}
-				th.Team = c
-			}
-			typ = encodeThread(&e, k, &th)
 		case trace.KindOther:
 			o := ev.Opaque[r]
 			if o.Format != trace.FormatOTF2 {
@@ -402,7 +388,18 @@ func (w *Writer) appendEvents(loc int, lw *locWriter, ev *trace.Events) (int64, 
 			}
 			e.b = append(e.b, data...)
 		default:
-			return dropped, evErr(fmt.Errorf("otf2: cannot write event kind %s", k))
+			if !k.HasThread() {
+				return dropped, evErr(fmt.Errorf("otf2: cannot write event kind %s", k))
+			}
+			th := ev.Threads[r]
+			if th.Team != trace.NoComm {
+				c, err := w.commOut(loc, th.Team)
+				if err != nil {
+					return dropped, evErr(err)
+				}
+				th.Team = c
+			}
+			typ = encodeThread(&e, k, &th)
 		}
 		if err := cw.event(ut, attr, typ, e.b); err != nil {
 			return dropped, err
@@ -433,8 +430,9 @@ func (w *Writer) commOut(loc int, c uint32) (uint32, error) {
 }
 
 // threadRecords gives the record type of each thread kind: the thread
-// record, and the OTF2 1.0 OpenMP record it supersedes (0: none).
-var threadRecords = map[trace.Kind][2]uint8{
+// record, and the OTF2 1.0 OpenMP record it supersedes (0: none). The
+// other kinds have {0, 0} (0 is no event record type).
+var threadRecords = [trace.NumKinds][2]uint8{
 	trace.KindThreadFork: {evThreadFork, evOmpFork}, trace.KindThreadJoin: {evThreadJoin, evOmpJoin},
 	trace.KindThreadTeamBegin: {evThreadTeamBegin, 0}, trace.KindThreadTeamEnd: {evThreadTeamEnd, 0},
 	trace.KindThreadAcquireLock:  {evThreadAcquireLock, evOmpAcquireLock},
@@ -523,7 +521,7 @@ func (w *Writer) Close() (err error) {
 		if err := w.writeCarriedDefs(all); err != nil {
 			return err
 		}
-		return w.commit()
+		return nil
 	}
 	n, err := w.writeGlobalDefs(all)
 	if err != nil {
@@ -563,27 +561,14 @@ func (w *Writer) Close() (err error) {
 	if err := os.WriteFile(filepath.Join(w.tmp, "traces.otf2"), an.encode(), 0o666); err != nil {
 		return fmt.Errorf("otf2: %w", err)
 	}
-	return w.commit()
+	return nil
 }
 
 // validPropertyName reports whether an anchor property name has OTF2's
-// NAMESPACE::NAME form (upper-case letters, digits, underscores).
+// NAMESPACE::NAME form (checkPropertyName) in upper-case letters, digits and
+// underscores only.
 func validPropertyName(k string) bool {
-	parts := strings.Split(k, "::")
-	if len(parts) < 2 {
-		return false
-	}
-	for _, p := range parts {
-		if p == "" {
-			return false
-		}
-		for _, c := range p {
-			if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
-				return false
-			}
-		}
-	}
-	return true
+	return checkPropertyName(k) == nil && !strings.ContainsFunc(k, func(c rune) bool { return c >= 'a' && c <= 'z' })
 }
 
 func (w *Writer) writeLocalDefs(li int) error {

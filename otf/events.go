@@ -54,8 +54,9 @@ const (
 	evThreadEnd          = 65
 )
 
-// threadKinds maps the thread record types to the model's kinds.
-var threadKinds = map[uint8]trace.Kind{
+// threadKinds maps the thread record types to the model's kinds; the other
+// record types have trace.KindInvalid (the zero value, no valid kind).
+var threadKinds = [256]trace.Kind{
 	evOmpFork: trace.KindThreadFork, evOmpJoin: trace.KindThreadJoin,
 	evOmpAcquireLock: trace.KindThreadAcquireLock, evOmpReleaseLock: trace.KindThreadReleaseLock,
 	evOmpTaskCreate: trace.KindThreadTaskCreate, evOmpTaskSwitch: trace.KindThreadTaskSwitch,
@@ -134,6 +135,9 @@ type eventDecoder struct {
 	// records and attribute lists are checked but not kept.
 	keep func(trace.Kind, uint32) bool
 	all  *[]int64
+
+	// attrSeen is checkAttributeList's map of the ids of a long list.
+	attrSeen map[uint64]bool
 
 	arena []byte
 	opOff []span // where each Opaque's data lies in arena
@@ -298,7 +302,7 @@ func (x *eventDecoder) run() error {
 			if pending >= 0 {
 				return &FormatError{File: s.c.name, Offset: rec.off, Err: fmt.Errorf("%w: two attribute lists for one event", ErrFormat)}
 			}
-			if at, err := checkAttributeList(rec.payload, s.c.be); err != nil {
+			if at, err := checkAttributeList(rec.payload, s.c.be, &x.attrSeen); err != nil {
 				return &FormatError{File: s.c.name, Offset: rec.poff + int64(at), Err: fmt.Errorf("%w: attribute list before event %d: %s", ErrFormat, pos, detail(err))}
 			}
 			pending = len(x.arena)

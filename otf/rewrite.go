@@ -58,31 +58,30 @@ const outName = "traces"
 // or accepts an existing empty directory, and refuses a dir that is not
 // empty or overlaps one of the inputs. The archive is written into dir
 // itself; making it appear atomically (a temporary directory renamed when
-// whole) is the caller's job (package output). commit does nothing; cleanup
-// removes what was written after a failure (dir too, if it made it).
-func outDir(dir string, inputs ...string) (tmp string, commit func() error, cleanup func(), err error) {
-	abs, err := filepath.Abs(dir)
+// whole) is the caller's job (package output). cleanup removes what was
+// written after a failure (dir too, if it made it).
+func outDir(dir string, inputs ...string) (abs string, cleanup func(), err error) {
+	abs, err = filepath.Abs(dir)
 	if err != nil {
-		return "", nil, nil, fmt.Errorf("otf2: %w", err)
+		return "", nil, fmt.Errorf("otf2: %w", err)
 	}
 	for _, in := range inputs {
 		ain, err := filepath.Abs(in)
 		if err == nil && (ain == abs || strings.HasPrefix(abs, ain+string(filepath.Separator)) || strings.HasPrefix(ain, abs+string(filepath.Separator))) {
-			return "", nil, nil, fmt.Errorf("otf2: output %s overlaps the input archive %s", dir, in)
+			return "", nil, fmt.Errorf("otf2: output %s overlaps the input archive %s", dir, in)
 		}
 	}
 	existed := false
 	if ents, err := os.ReadDir(abs); err == nil && len(ents) > 0 {
-		return "", nil, nil, fmt.Errorf("otf2: output directory %s exists and is not empty", dir)
+		return "", nil, fmt.Errorf("otf2: output directory %s exists and is not empty", dir)
 	} else if err == nil {
 		existed = true
 	} else if !errors.Is(err, os.ErrNotExist) {
-		return "", nil, nil, fmt.Errorf("otf2: %w", err)
+		return "", nil, fmt.Errorf("otf2: %w", err)
 	}
 	if err := os.MkdirAll(abs, 0o777); err != nil {
-		return "", nil, nil, fmt.Errorf("otf2: %w", err)
+		return "", nil, fmt.Errorf("otf2: %w", err)
 	}
-	commit = func() error { return nil }
 	cleanup = func() {
 		if !existed {
 			os.RemoveAll(abs)
@@ -93,7 +92,7 @@ func outDir(dir string, inputs ...string) (tmp string, commit func() error, clea
 			os.RemoveAll(filepath.Join(abs, e.Name()))
 		}
 	}
-	return abs, commit, cleanup, nil
+	return abs, cleanup, nil
 }
 
 // fileSink is a buffered output file.
@@ -201,7 +200,7 @@ func (a *Archive) RewriteTimes(dir string, times [][]int64, opt *WriteOptions) e
 	if len(times) != len(g.locations) {
 		return fmt.Errorf("otf2: rewrite: %d time columns for the %d locations of the archive", len(times), len(g.locations))
 	}
-	tmp, commit, cleanup, err := outDir(dir, a.dir)
+	tmp, cleanup, err := outDir(dir, a.dir)
 	if err != nil {
 		return err
 	}
@@ -256,7 +255,7 @@ func (a *Archive) RewriteTimes(dir string, times [][]int64, opt *WriteOptions) e
 		return fmt.Errorf("otf2: %w", err)
 	}
 	ok = true
-	return commit()
+	return nil
 }
 
 // clockPropertiesPayload re-encodes a ClockProperties payload with a new

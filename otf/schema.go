@@ -2,6 +2,7 @@ package otf
 
 import (
 	"fmt"
+	"slices"
 )
 
 // Record layouts: the on-disk fields of every record type of OTF2 3.x, as a
@@ -392,7 +393,10 @@ func checkLayout(l string, payload []byte, be bool, strRef func(id uint64, at in
 // checkAttributeList checks an ATTRIBUTE_LIST payload as the reference
 // reader reads it: count c, then per entry id c, type b and a value of that
 // type; no attribute id twice; the record no longer than the count allows.
-func checkAttributeList(payload []byte, be bool) (int, error) {
+// The ids of a short list are compared one by one; a longer list (more than
+// shortAttributeList) uses *seen, made if nil and cleared otherwise, so
+// that a caller checking many lists keeps one map.
+func checkAttributeList(payload []byte, be bool, seen *map[uint64]bool) (int, error) {
 	w := layoutWalker{b: payload, be: be}
 	n := w.compressed(4)
 	if w.err == nil && uint64(len(payload)) > n*15+5 {
@@ -401,17 +405,40 @@ func checkAttributeList(payload []byte, be bool) (int, error) {
 	if w.err == nil && n > uint64(len(payload))/3 {
 		w.fail("%d attributes cannot fit in %d bytes", n, len(payload))
 	}
-	seen := make(map[uint64]bool, n)
+	var short [shortAttributeList]uint64
+	var long map[uint64]bool
+	if w.err == nil && n > shortAttributeList {
+		if *seen == nil {
+			*seen = make(map[uint64]bool, n)
+		} else {
+			clear(*seen)
+		}
+		long = *seen
+	}
 	for i := uint64(0); i < n && w.err == nil; i++ {
 		at := w.p
 		id := w.compressed(4)
 		t := w.raw(1)
 		w.field(valueCode(uint8(t)))
-		if w.err == nil && seen[id] {
+		if w.err != nil {
+			break
+		}
+		var twice bool
+		if long != nil {
+			twice = long[id]
+			long[id] = true
+		} else {
+			twice = slices.Contains(short[:i], id)
+			short[i] = id
+		}
+		if twice {
 			w.p = at
 			w.fail("attribute %d twice in one list", id)
 		}
-		seen[id] = true
 	}
 	return w.at, w.err
 }
+
+// shortAttributeList is the longest attribute list checkAttributeList
+// checks for repeated ids without a map.
+const shortAttributeList = 16

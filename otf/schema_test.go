@@ -44,3 +44,37 @@ func TestLayoutsMatchSpecification(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckAttributeListTwice: an attribute id twice in one list is an
+// error at the repeated entry, in a short list (compared one by one) as in
+// a long one (the map, reused from list to list).
+func TestCheckAttributeListTwice(t *testing.T) {
+	list := func(ids ...uint32) ([]byte, []int) {
+		e := enc{}
+		e.u32c(uint32(len(ids)))
+		var at []int
+		for _, id := range ids {
+			at = append(at, len(e.b))
+			e.u32c(id)
+			e.u8(typeUint32)
+			e.u32c(7)
+		}
+		return e.b, at
+	}
+	var seen map[uint64]bool
+	for _, n := range []int{2, shortAttributeList, shortAttributeList + 1, 40} {
+		ids := make([]uint32, n)
+		for i := range ids {
+			ids[i] = uint32(100 + i)
+		}
+		p, _ := list(ids...)
+		_, err := checkAttributeList(p, false, &seen)
+		require.NoError(t, err, "%d distinct ids", n)
+		ids[n-1] = ids[0]
+		p, at := list(ids...)
+		off, err := checkAttributeList(p, false, &seen)
+		require.Error(t, err, "%d ids, one twice", n)
+		assert.Contains(t, err.Error(), "attribute "+strconv.Itoa(int(ids[0]))+" twice in one list")
+		assert.Equal(t, at[n-1], off)
+	}
+}

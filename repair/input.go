@@ -64,7 +64,10 @@ func Open(path string) (*Input, error) {
 	if st.IsDir() && native.IsDir(path) {
 		return &Input{Path: path, Format: FormatNative, Dir: path}, nil
 	}
-	if otf.IsArchive(path) || otf.HasAnchorFile(path) {
+	// HasAnchorFile first: it does not read the anchor (Open does). IsArchive
+	// still decides when its glob misses, e.g. in a directory whose name
+	// holds glob metacharacters ("run[1]/traces.otf2").
+	if otf.HasAnchorFile(path) || otf.IsArchive(path) {
 		a, err := otf.Open(path)
 		if err != nil {
 			return nil, fmt.Errorf("input %s: %w", path, err)

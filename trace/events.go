@@ -72,7 +72,6 @@ type Selector struct {
 	// the last enter not selected, and no collective begin since (-1:
 	// none)
 	lastEnter   int64
-	enterTime   int64
 	enterRegion uint32
 }
 
