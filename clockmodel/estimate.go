@@ -183,11 +183,9 @@ func (e *estimator) anchorObs() []anchorObs {
 }
 
 // fit solves for the domains' curves given the current bands and the
-// anchors; prev (may be nil) is the starting point. The smoothness of each
-// domain's curve adapts to its data: starting from opt.Curvature, a domain
-// whose window residuals are correlated in time (the curve too stiff to
-// follow its clock) gets a curvature four times larger, and the system is
-// solved again, up to adaptRounds times.
+// anchors; prev (may be nil) is the starting point. The curves' smoothness
+// is opt.Curvature, or else the one of curvatureGrid that cross-validation
+// picks in the first pass.
 func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats) (*Model, int, error) {
 	dom := &e.in.Domains
 	nd := dom.Count()
@@ -405,12 +403,13 @@ func (e *estimator) placeKnots(anchors []anchorObs, st *EstimateStats) knots {
 		obsT[a.d] = append(obsT[a.d], a.t)
 	}
 	k := knots{T: make([][]int64, nd), first: make([]int32, nd)}
+	gap := max(1, int64(knotGap*float64(e.in.Resolution)))
 	for d := range nd {
 		k.first[d] = -1
 		if int32(d) == dom.Ref || len(obsT[d]) == 0 {
 			continue
 		}
-		k.T[d] = placeKnots(obsT[d], e.opt.PerKnot)
+		k.T[d] = placeKnots(obsT[d], e.opt.PerKnot, gap)
 		k.first[d] = int32(k.n)
 		k.n += len(k.T[d])
 	}
@@ -418,12 +417,12 @@ func (e *estimator) placeKnots(anchors []anchorObs, st *EstimateStats) knots {
 }
 
 // placeKnots returns knot times at quantiles of the observation times ts,
-// one per perKnot observations but at most maxKnots, the first and last
-// observation included.
-func placeKnots(ts []int64, perKnot int) []int64 {
+// one per perKnot observations but at most spanKnots(ts, gap), the first
+// and last observation included.
+func placeKnots(ts []int64, perKnot int, gap int64) []int64 {
 	slices.Sort(ts)
 	n := len(ts)
-	kn := max(2, min(n/perKnot, maxKnots))
+	kn := max(2, min(n/perKnot, spanKnots(ts[n-1]-ts[0], gap)))
 	out := make([]int64, 0, kn)
 	for i := range kn {
 		j := i * (n - 1) / max(1, kn-1)
@@ -435,11 +434,29 @@ func placeKnots(ts []int64, perKnot int) []int64 {
 	return out
 }
 
-// maxKnots bounds the knots of one domain's curve: its cost is linear in
-// them, and a clock's error does not need more over a run (at 10^7 events
-// and 64 domains, 840 knots each cost three times as much and changed
-// nothing).
-var maxKnots = 256
+// spanKnots is the most knots a curve over span ticks gets: baseKnots,
+// and for a run longer than baseKnots·gap one per gap ticks, but at most
+// maxKnots. The fit's cost grows with the knots; a short run gets as many
+// as its messages support up to baseKnots (at 10^7 events and 64 domains,
+// 840 knots each cost three times as much as 256 and changed nothing),
+// and a long run keeps a knot every gap (a fixed 256 left the 0.35–3 s
+// wander of a 300 s run unresolved: the fit contradicted 2 % of its
+// windows and was rejected).
+func spanKnots(span, gap int64) int {
+	return int(min(max(baseKnots, span/gap+1), maxKnots))
+}
+
+const (
+	// baseKnots is the knots any curve may have.
+	baseKnots = 256
+	// maxKnots bounds the knots of one domain's curve.
+	maxKnots = 1 << 16
+	// knotGap is the mean spacing of a long run's knots, seconds: a
+	// clock's error changes on time scales of a second and more
+	// (temperature, NTP's slewing); piecewise linear with a knot every
+	// 25 ms follows a wander of period 0.35 s to a few percent.
+	knotGap = 0.025
+)
 
 // EstimateModel estimates every clock domain's correction of the
 // pre-synchronised times from the messages (graph g) and the anchors of

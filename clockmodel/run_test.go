@@ -142,3 +142,27 @@ func TestMethodCLCAndOneDomain(t *testing.T) {
 	_, err = ParseMethod("nope")
 	assert.Error(t, err)
 }
+
+// A long run (20 s of simulated time, messages all along) whose clocks
+// wander with periods of 0.35–2.8 s: the curves keep a knot every knotGap
+// however long the run, so the model follows the wander as closely as in
+// a short run (a fixed count of knots followed it to half the error and
+// left violations the CLC then had to remove).
+func TestLongRunKeepsItsResolution(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a million events")
+	}
+	c := baseConfig(11)
+	c.Ranks, c.RanksPerNode, c.Events = 8, 2, 1_000_000
+	p := prepare(t, c)
+	span := p.truth[0][len(p.truth[0])-1] - p.truth[0][0]
+	require.Greater(t, span, int64(15e9), "the run must be long: %d ticks", span)
+	r, err := Run(context.Background(), p.in, p.times, p.g, p.node, Options{Latency: defaultLat, Parallel: 2})
+	require.NoError(t, err)
+	require.Equal(t, "model + clc", r.Ran, "fallback: %s", r.Fallback)
+	pre, got := measure.AccuracyOf(p.times, p.truth).MeanAbs, measure.AccuracyOf(r.Times, p.truth).MeanAbs
+	t.Logf("span %.1f s, mean |err| %.0f → %.0f ticks; %+v; guard %+v", float64(span)/1e9, pre, got, *r.Estimate, *r.Guard)
+	assert.Greater(t, r.Estimate.Unknowns, 3*baseKnots, "knots beyond the base count")
+	assert.Less(t, got, pre/30)
+	assert.Zero(t, r.Guard.ViolationsModel)
+}
