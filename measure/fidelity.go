@@ -64,6 +64,22 @@ func (a *fidAcc) add(t, t2 int64) {
 	}
 }
 
+// same adds the intervals from t0 to each of ts[1:], unchanged.
+func (a *fidAcc) same(ts []int64, t0 int64) {
+	for _, t := range ts[1:] {
+		a.sumLen += math.Abs(float64(t - t0))
+	}
+	a.n += int64(len(ts) - 1)
+}
+
+// sameSteps adds the intervals between successive ts, unchanged.
+func (a *fidAcc) sameSteps(ts []int64) {
+	for j := 1; j < len(ts); j++ {
+		a.sumLen += math.Abs(float64(ts[j] - ts[j-1]))
+	}
+	a.n += int64(len(ts) - 1)
+}
+
 func (a *fidAcc) merge(o *fidAcc) {
 	a.n += o.n
 	a.maxRel = math.Max(a.maxRel, o.maxRel)
@@ -101,12 +117,18 @@ func IntervalFidelity(c, lc [][]int64, np int) (position, distance Fidelity) {
 
 // IntervalFidelityOf is IntervalFidelity with the columns of n locations
 // given by cols, which is called once per location (concurrently for
-// different ones) and may build them on demand.
+// different ones) and may build them on demand. Where both columns are one
+// slice (nothing moved), only the intervals' lengths are summed.
 func IntervalFidelityOf(n, np int, cols func(li int) (c, lc []int64)) (position, distance Fidelity) {
 	pos := make([]fidAcc, n)
 	dis := make([]fidAcc, n)
 	par.ForEach(n, np, func(li int) {
 		a, b := cols(li)
+		if len(a) > 0 && len(b) == len(a) && &a[0] == &b[0] {
+			pos[li].same(a, a[0])
+			dis[li].sameSteps(a)
+			return
+		}
 		for j := 1; j < len(a); j++ {
 			pos[li].add(a[j]-a[0], b[j]-b[0])
 			dis[li].add(a[j]-a[j-1], b[j]-b[j-1])

@@ -414,7 +414,10 @@ func (p *pipeline) correct(ctx context.Context) error {
 		return p.inputErr(err)
 	}
 	p.res = res
-	after := measure.ClockCondition(p.times, p.g, p.node, p.k.Lat, p.np)
+	after := p.before
+	if res.Jumps() > 0 || !res.Unmoved() {
+		after = measure.ClockCondition(p.times, p.g, p.node, p.k.Lat, p.np)
+	}
 	rep := p.rep
 	rep.After = violationReport(after, tr.Resolution)
 	// The times the CLC started from (pre-synchronised, or the clock
@@ -423,7 +426,9 @@ func (p *pipeline) correct(ctx context.Context) error {
 	rep.Fidelity.Position, rep.Fidelity.Distance = measure.IntervalFidelityOf(len(p.times), p.np,
 		func(li int) ([]int64, []int64) {
 			c := res.Moved[li].Original(p.times[li])
-			moves[li] = shifts(c, p.times[li])
+			if len(c) > 0 && &c[0] != &p.times[li][0] {
+				moves[li] = shifts(c, p.times[li])
+			}
 			return c, p.times[li]
 		})
 	rep.Correction = correctionReport(moves, res, tr.Resolution)
