@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clc-tools/clc/internal/tracetest"
+	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/replay"
 )
 
@@ -106,9 +107,11 @@ func TestDomainViolationsAddUp(t *testing.T) {
 			}
 		}
 		var got int64
-		for _, v := range domainViolations(times, g, node, &dom, lat, 2) {
+		sums, cc := domainViolations(times, g, node, &dom, lat, 2)
+		for _, v := range sums {
 			got += v
 		}
 		assert.Equal(t, 2*want, got, "trace %d", it)
+		assert.Equal(t, measure.ClockCondition(times, g, node, lat, 2), cc, "trace %d", it)
 	}
 }

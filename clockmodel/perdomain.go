@@ -1,7 +1,7 @@
 package clockmodel
 
 import (
-	"github.com/clc-tools/clc/internal/par"
+	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/replay"
 )
 
@@ -10,28 +10,17 @@ import (
 // the logical messages the domain sends or receives: a point-to-point
 // message counts for both ends' domains; a collective receive for its
 // domain and for its latest other sender's (the one that decides whether it
-// is violated).
-func domainViolations(times [][]int64, g *replay.Graph, node []int32, dom *Domains, lat replay.Latency, np int) []int64 {
+// is violated). It also returns measure.ClockCondition of the times, from
+// the same pass over the point-to-point messages.
+func domainViolations(times [][]int64, g *replay.Graph, node []int32, dom *Domains, lat replay.Latency, np int) ([]int64, measure.Violations) {
 	sum := make([]int64, dom.Count())
 	type hit struct {
 		d int32
 		v int64
 	}
-	n := len(times)
-	parts := make([][]hit, n)
-	par.ForEach(n, np, func(li int) {
-		var out []hit
-		for _, d := range g.Deps[li] {
-			if d.Role != replay.RoleRecv {
-				continue
-			}
-			s, r := times[d.Peer][d.Ref], times[li][d.Idx]
-			if v := s + lat.Between(node[d.Peer], node[li]) - r; v > 0 {
-				ds, dr := dom.Of[d.Peer], dom.Of[li]
-				out = append(out, hit{ds, v}, hit{dr, v})
-			}
-		}
-		parts[li] = out
+	parts := make([][]hit, len(times))
+	cc := measure.ClockConditionVisit(times, g, node, lat, np, func(li int, d *replay.Dep, v int64) {
+		parts[li] = append(parts[li], hit{dom.Of[d.Peer], v}, hit{dom.Of[li], v})
 	})
 	for _, p := range parts {
 		for _, h := range p {
@@ -84,7 +73,7 @@ func domainViolations(times [][]int64, g *replay.Graph, node []int32, dom *Domai
 			}
 		}
 	}
-	return sum
+	return sum, cc
 }
 
 // mpiMessages reports whether instance in carries MPI's logical messages

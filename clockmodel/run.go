@@ -207,11 +207,16 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 			work[li] = slices.Clone(ts)
 		}
 	}
-	vBefore := domainViolations(work, g, node, dom, lat, np)
-	res.Before, res.BeforeMeasured = measure.ClockCondition(work, g, node, lat, np), true
+	vBefore, cBefore := domainViolations(work, g, node, dom, lat, np)
+	res.Before, res.BeforeMeasured = cBefore, true
 	a := m.applyInPlace(work, dom, np)
-	for round := 0; round < withdrawRounds; round++ {
-		after := domainViolations(work, g, node, dom, lat, np)
+	var va measure.Violations
+	for round := 0; ; round++ {
+		var after []int64
+		after, va = domainViolations(work, g, node, dom, lat, np)
+		if round == withdrawRounds {
+			break
+		}
 		withdrawn := make([]bool, len(after))
 		n := 0
 		for d := range after {
@@ -234,7 +239,6 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 		}
 	}
 	gd.Contradicted, gd.Windows = est.contradicted(m)
-	va := measure.ClockCondition(work, g, node, lat, np)
 	before, after := res.Before.Total(), va.Total()
 	gd.ViolationsBefore, gd.SumBefore = before.Violations, before.SumViolation
 	gd.ViolationsModel, gd.SumModel = after.Violations, after.SumViolation

@@ -89,6 +89,17 @@ func (v *Violations) MaxViolation() int64 {
 // instances count one logical message per (sender, receiver) pair of
 // distinct members.
 func ClockCondition(times [][]int64, g *replay.Graph, node []int32, lat replay.Latency, np int) Violations {
+	return ClockConditionVisit(times, g, node, lat, np, nil)
+}
+
+// ClockConditionVisit is ClockCondition that also calls visit (if not nil)
+// for every point-to-point message that violates the clock condition:
+// li is the receiving location, d its receive dependency and v the
+// violation (send + μ − receive > 0, ticks). It is called concurrently for
+// different receiving locations, in event order for one. A caller that
+// needs the violations by sender or receiver gets them from the same pass
+// over the messages.
+func ClockConditionVisit(times [][]int64, g *replay.Graph, node []int32, lat replay.Latency, np int, visit func(li int, d *replay.Dep, v int64)) Violations {
 	var v Violations
 	p2p := make([]MessageStats, len(times))
 	var shared [][replay.NumSyncKinds]MessageStats
@@ -96,10 +107,16 @@ func ClockCondition(times [][]int64, g *replay.Graph, node []int32, lat replay.L
 		shared = make([][replay.NumSyncKinds]MessageStats, len(times))
 	}
 	par.ForEach(len(times), np, func(li int) {
-		for _, d := range g.Deps[li] {
+		deps := g.Deps[li]
+		for i := range deps {
+			d := &deps[i]
 			switch d.Role {
 			case replay.RoleRecv:
-				p2p[li].pair(times[d.Peer][d.Ref], times[li][d.Idx], lat.Between(node[d.Peer], node[li]))
+				s, r, mu := times[d.Peer][d.Ref], times[li][d.Idx], lat.Between(node[d.Peer], node[li])
+				p2p[li].pair(s, r, mu)
+				if visit != nil && r < s+mu {
+					visit(li, d, s+mu-r)
+				}
 			case replay.RoleSyncRecv:
 				shared[li][d.Sync].pair(times[d.Peer][d.Ref], times[li][d.Idx], lat.Shared)
 			}
