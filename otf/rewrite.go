@@ -215,7 +215,10 @@ func (a *Archive) RewriteTimes(dir string, times [][]int64, opt *WriteOptions) e
 	}
 	w := opt.parallel()
 	ranges := make([]timeRange, len(g.locations))
-	type bufs struct{ in, out []byte }
+	type bufs struct {
+		in, out []byte
+		patches []patchAt
+	}
 	pool := make(chan *bufs, w)
 	for i := 0; i < w; i++ {
 		pool <- &bufs{}
@@ -229,7 +232,7 @@ func (a *Archive) RewriteTimes(dir string, times [][]int64, opt *WriteOptions) e
 			if err := a.rewriteLocalDefs(tmp, li, opt, b.in, b.out); err != nil {
 				return err
 			}
-			r, err := a.rewriteEvents(tmp, li, times[li], &b.in, &b.out)
+			r, err := a.rewriteEvents(tmp, li, times[li], &b.in, &b.out, &b.patches)
 			ranges[li] = r
 			return err
 		})
@@ -416,8 +419,9 @@ func (a *Archive) rewriteLocalDefs(tmp string, li int, opt *WriteOptions, in, ou
 }
 
 // rewriteEvents streams one location's event file, giving event i the time
-// times[i].
-func (a *Archive) rewriteEvents(tmp string, li int, times []int64, in, out *[]byte) (timeRange, error) {
+// times[i]. in, out and patches are the worker's buffers, reused from one
+// location to the next.
+func (a *Archive) rewriteEvents(tmp string, li int, times []int64, in, out *[]byte, patches *[]patchAt) (timeRange, error) {
 	var tr timeRange
 	ld := a.defs.locations[li]
 	name := a.evtName(ld.id)
@@ -447,7 +451,8 @@ func (a *Archive) rewriteEvents(tmp string, li int, times []int64, in, out *[]by
 		// The fast path (patch.go): chunks copied with their times patched,
 		// as long as each keeps its TIMESTAMP grouping; from the first that
 		// does not, the records are written anew.
-		var ps patchState
+		ps := patchState{patches: *patches}
+		defer func() { *patches = ps.patches }()
 		var written int64
 		for !ps.end {
 			if err := cr.load(); err != nil {
