@@ -1,6 +1,8 @@
 package native
 
 import (
+	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -794,13 +796,14 @@ func TestNativeFileCache(t *testing.T) {
 }
 
 func TestNativeBundleBounds(t *testing.T) {
-	require.Equal(t, 0, bundleCount(0, BundleThreshold, 2))
-	require.Equal(t, 8, bundleCount(0, BundleThreshold+1, 2))
-	require.Equal(t, 32, bundleCount(0, 1000, 8))
-	require.Equal(t, maxBundles, bundleCount(0, 1<<20, 64))
-	require.Equal(t, 0, bundleCount(-1, 1<<20, 2))
-	require.Equal(t, 3, bundleCount(5, 3, 2))
-	require.Equal(t, 0, bundleCount(5, 0, 2))
+	require.Equal(t, 0, bundleCount(0, BundleThreshold))
+	require.Equal(t, 8, bundleCount(0, BundleThreshold+1))
+	require.Equal(t, 15, bundleCount(0, 1000))
+	require.Equal(t, 16, bundleCount(0, 1024))
+	require.Equal(t, maxBundles, bundleCount(0, 1<<20))
+	require.Equal(t, 0, bundleCount(-1, 1<<20))
+	require.Equal(t, 3, bundleCount(5, 3))
+	require.Equal(t, 0, bundleCount(5, 0))
 	rng := rand.New(rand.NewPCG(27, 28))
 	for range 1000 {
 		n := 1 + rng.IntN(300)
@@ -858,4 +861,49 @@ func TestNativeBundleWriterErrors(t *testing.T) {
 	}
 	require.Error(t, w.Append(3, &tr.Locations[3].Events))
 	require.Error(t, w.Close())
+}
+
+// RewriteTimes of a bundled trace writes the same bytes in every run, with
+// any parallelism: each bundle is written by one goroutine, its locations
+// in order. Small blocks make every location flush several times, so
+// concurrent writers of one bundle would interleave their blocks.
+func TestRewriteTimesBundlesAreReproducible(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	tr := manyLocTrace(rng, 3*BundleThreshold)
+	src := filepath.Join(t.TempDir(), "src")
+	require.NoError(t, WriteDir(src, tr, &WriteOptions{Codec: CodecZstd, Parallel: 2}))
+	times := make([][]int64, len(tr.Locations))
+	for li, l := range tr.Locations {
+		for j, v := range l.Events.Time {
+			times[li] = append(times[li], v+int64(j%3))
+		}
+	}
+	var first map[string][]byte
+	for run := range 6 {
+		out := filepath.Join(t.TempDir(), "out")
+		opt := &WriteOptions{Codec: CodecZstd, BlockSize: 40, Parallel: 1 + run%4}
+		require.NoError(t, RewriteTimes(context.Background(), out, src, times, tr.Properties, opt))
+		files := map[string][]byte{}
+		require.NoError(t, filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			files[strings.TrimPrefix(p, out)] = b
+			return err
+		}))
+		require.Greater(t, len(files), 8, "bundled")
+		if first == nil {
+			first = files
+			got, err := ReadDir(out, nil)
+			require.NoError(t, err)
+			for li, l := range got.Locations {
+				require.Equal(t, times[li], append([]int64(nil), l.Events.Time...), "location %d", li)
+			}
+			continue
+		}
+		for name, b := range first {
+			require.True(t, bytes.Equal(b, files[name]), "run %d (parallel %d): %s differs", run, opt.Parallel, name)
+		}
+	}
 }

@@ -141,8 +141,9 @@ type WriteOptions struct {
 	Parallel int
 	// Bundles is the number of bundle files the streams are grouped into
 	// (docs/format.md, "Bundles"). 0 chooses: one file per location up to
-	// BundleThreshold locations, above that 4 × Parallel bundles (at least
-	// 8, at most 64). A negative value writes one file per location
+	// BundleThreshold locations, above that one bundle per BundleThreshold
+	// locations (at least 8, at most 64), whatever Parallel is, so the
+	// layout does not depend on the machine. A negative value writes one file per location
 	// however many there are; a positive value asks for that many bundles
 	// (at most one per location and 64). A trace with bundles has manifest
 	// version 2.

@@ -40,43 +40,25 @@ func RewriteTimes(ctx context.Context, dst, src string, times [][]int64, props m
 		nl.Events = trace.Events{}
 		defs.Locations[i] = &nl
 	}
-	w, err := CreateDir(dst, &defs, opt)
+	weight := func(li int) int64 { return int64(len(times[li])) + 1 }
+	w, err := createDir(dst, &defs, opt, weight)
 	if err != nil {
 		return err
 	}
-	err = forEach(len(times), parallelism(par), func(li int) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		s, err := r.Stream(li)
-		if err != nil {
-			return err
-		}
-		defer s.Close()
-		ts := times[li]
+	// Each location is finished before the next of its range, so that a
+	// bundle's bytes do not depend on scheduling (eachRange).
+	err = w.eachRange(weight, func(lo, hi int) error {
 		var ev trace.Events
-		off := 0
-		for {
-			ev.Reset()
-			err := s.Next(&ev)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
+		for li := lo; li < hi; li++ {
+			if err := ctx.Err(); err != nil {
 				return err
 			}
-			n := ev.Len()
-			if off+n > len(ts) {
-				return fmt.Errorf("native rewrite: location %d of %s has more than the %d events given times", li, src, len(ts))
-			}
-			copy(ev.Time, ts[off:off+n])
-			off += n
-			if err := w.Append(li, &ev); err != nil {
+			if err := rewriteLocation(r, w, li, times[li], src, &ev); err != nil {
 				return err
 			}
-		}
-		if off != len(ts) {
-			return fmt.Errorf("native rewrite: location %d of %s has %d events, %d times given", li, src, off, len(ts))
+			if _, err := w.finish(li); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
@@ -85,4 +67,37 @@ func RewriteTimes(ctx context.Context, dst, src string, times [][]int64, props m
 		return err
 	}
 	return w.Close()
+}
+
+// rewriteLocation appends location li of r to w with the times ts.
+func rewriteLocation(r *DirReader, w *DirWriter, li int, ts []int64, src string, ev *trace.Events) error {
+	s, err := r.Stream(li)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	off := 0
+	for {
+		ev.Reset()
+		err := s.Next(ev)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		n := ev.Len()
+		if off+n > len(ts) {
+			return fmt.Errorf("native rewrite: location %d of %s has more than the %d events given times", li, src, len(ts))
+		}
+		copy(ev.Time, ts[off:off+n])
+		off += n
+		if err := w.Append(li, ev); err != nil {
+			return err
+		}
+	}
+	if off != len(ts) {
+		return fmt.Errorf("native rewrite: location %d of %s has %d events, %d times given", li, src, off, len(ts))
+	}
+	return nil
 }

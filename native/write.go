@@ -158,7 +158,7 @@ func createDir(dir string, defs *trace.Trace, opt *WriteOptions, weight func(loc
 		}
 		w.enc = enc
 	}
-	if nb := bundleCount(opt.Bundles, len(defs.Locations), par); nb > 0 {
+	if nb := bundleCount(opt.Bundles, len(defs.Locations)); nb > 0 {
 		w.bundleStart = bundleBounds(len(defs.Locations), nb, weight)
 		w.bundles = make([]bundleWriter, nb)
 		for k := range w.bundles {
@@ -169,10 +169,11 @@ func createDir(dir string, defs *trace.Trace, opt *WriteOptions, weight func(loc
 	return w, nil
 }
 
-// bundleCount is the number of bundles for n locations written by par
-// goroutines with WriteOptions.Bundles = opt (0: none, one file per
-// location).
-func bundleCount(opt, n, par int) int {
+// bundleCount is the number of bundles for n locations with
+// WriteOptions.Bundles = opt (0: none, one file per location). It does not
+// depend on the writer's parallelism, so that a trace's layout is the same
+// on any machine and with any -j.
+func bundleCount(opt, n int) int {
 	var nb int
 	switch {
 	case opt < 0:
@@ -182,7 +183,7 @@ func bundleCount(opt, n, par int) int {
 	case n <= BundleThreshold:
 		return 0
 	default:
-		nb = max(4*par, 8)
+		nb = max(8, n/BundleThreshold)
 	}
 	return min(nb, n, maxBundles)
 }
@@ -602,6 +603,35 @@ func writeFileAtomic(path string, data []byte) error {
 	return nil
 }
 
+// eachRange calls write(lo, hi) for ranges of consecutive locations that
+// cover them all, w.parallel at a time, for writers that finish each
+// location before the next: with one file per location, one location per
+// range; with bundles, one bundle per range, largest first (by weight, nil:
+// by count), so that the last to finish are small. A bundle is then written
+// by one goroutine, its locations one after the other, one extent each:
+// its bytes do not depend on scheduling.
+func (w *DirWriter) eachRange(weight func(loc int) int64, write func(lo, hi int) error) error {
+	if w.bundles == nil {
+		return forEach(len(w.locs), w.parallel, func(loc int) error { return write(loc, loc+1) })
+	}
+	if weight == nil {
+		weight = func(int) int64 { return 1 }
+	}
+	order := make([]int, len(w.bundles))
+	size := make([]int64, len(w.bundles))
+	for k := range order {
+		order[k] = k
+		for loc := w.bundleStart[k]; loc < w.bundleStart[k+1]; loc++ {
+			size[k] += weight(loc)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return size[order[a]] > size[order[b]] })
+	return forEach(len(order), w.parallel, func(i int) error {
+		k := order[i]
+		return write(w.bundleStart[k], w.bundleStart[k+1])
+	})
+}
+
 // WriteDir writes t to dir (which must not exist, or be an empty
 // directory) in the native format, the manifest last. t must pass
 // Validate. With one file per location, the locations are written in
@@ -636,7 +666,7 @@ func WriteDir(dir string, t *trace.Trace, opt *WriteOptions) error {
 	if err != nil {
 		return err
 	}
-	write := func(lo, hi int) error {
+	err = w.eachRange(weight, func(lo, hi int) error {
 		var buf []byte
 		for loc := lo; loc < hi; loc++ {
 			w.locs[loc].enc.buf = buf // reuse the previous location's buffer
@@ -649,25 +679,7 @@ func WriteDir(dir string, t *trace.Trace, opt *WriteOptions) error {
 			}
 		}
 		return nil
-	}
-	if w.bundles != nil {
-		// Largest bundles first, so that the last to finish are small.
-		order := make([]int, len(w.bundles))
-		size := make([]int64, len(w.bundles))
-		for k := range order {
-			order[k] = k
-			for loc := w.bundleStart[k]; loc < w.bundleStart[k+1]; loc++ {
-				size[k] += weight(loc)
-			}
-		}
-		sort.SliceStable(order, func(a, b int) bool { return size[order[a]] > size[order[b]] })
-		err = forEach(len(order), w.parallel, func(i int) error {
-			k := order[i]
-			return write(w.bundleStart[k], w.bundleStart[k+1])
-		})
-	} else {
-		err = forEach(len(t.Locations), w.parallel, func(loc int) error { return write(loc, loc+1) })
-	}
+	})
 	if err != nil {
 		w.abort(err)
 		return err
