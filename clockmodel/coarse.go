@@ -46,19 +46,24 @@ const (
 	// coarseFlopsPerRow bounds the factorisation's multiply-adds per row
 	// of the system: about 16 products by AᵀWA (8 per row each).
 	coarseFlopsPerRow = 128
+	// coarseMaxUnknowns bounds the coarse unknowns, and so the factor's
+	// memory (about 2·blocks entries each: 4 MB at 63 domains): a long
+	// run with thousands of knots per domain would otherwise get a hat
+	// per 8 of them, up to the flops budget.
+	coarseMaxUnknowns = 4096
 )
 
 // coarseHats returns the number of grid times of s's coarse level: a hat
-// per coarseKnotsPerHat knots of the mean block, but no more than a
-// factorisation within the budget allows (its cost is about
-// 2·hats·blocks³: an envelope about two grid times of blocks wide); 0
-// when the coarse level would not pay.
+// per coarseKnotsPerHat knots of the mean block, but no more than
+// coarseMaxUnknowns and a factorisation within the budget allow (its
+// cost is about 2·hats·blocks³: an envelope about two grid times of
+// blocks wide); 0 when the coarse level would not pay.
 func coarseHats(s *system) int {
 	nb := len(s.blocks)
 	if nb < coarseMinBlocks {
 		return 0
 	}
-	h := s.n / nb / coarseKnotsPerHat
+	h := min(s.n/nb/coarseKnotsPerHat, coarseMaxUnknowns/nb)
 	budget := coarseFlopsPerRow * float64(len(s.rows))
 	h = min(h, int(budget/(2*math.Pow(float64(nb), 3))))
 	if h < coarseMinHats {
