@@ -250,6 +250,12 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats) (*M
 		}
 	}
 	sys := system{rows: rows, n: k.n, np: e.opt.Parallel}
+	sys.at = make([]int64, k.n)
+	for d := range nd {
+		for i, t := range k.T[d] {
+			sys.at[int(k.first[d])+i] = t
+		}
+	}
 	setSmooth := func(c float64) {
 		q2 := c * c / res
 		bi := 0

@@ -80,6 +80,14 @@ type system struct {
 	// exactly. Unknowns outside every block are preconditioned by their
 	// diagonal.
 	blocks []span
+	// at is each unknown's knot time, for the coarse level (nil: none).
+	at []int64
+	// coarse is the coarse level of the preconditioner (nil: none),
+	// built by the first solve (later solves change only the rows'
+	// weights, and form its matrix again); coarseTried tells whether it
+	// has been.
+	coarse      *coarse
+	coarseTried bool
 }
 
 // penta is the LDLᵀ factorisation of a symmetric pentadiagonal block.
@@ -201,13 +209,20 @@ func precondition(blocks []penta, diag, r, z []float64) {
 }
 
 // solve minimises Σ w·(row·x − y)² by conjugate gradients on the normal
-// equations with a diagonal preconditioner, starting from x (which it
+// equations, preconditioned by the blocks' exact solves plus the coarse
+// level when there is one (coarseLevel), starting from x (which it
 // overwrites), until the relative residual is below tol or after maxIter
 // iterations. It returns the iterations run.
 func (s *system) solve(ctx context.Context, x []float64, tol float64, maxIter int) (int, error) {
 	n := s.n
 	blocks, diag := s.preconditioner()
-	pre := func(r, z []float64) { precondition(blocks, diag, r, z) }
+	cs := s.coarseLevel()
+	pre := func(r, z []float64) {
+		precondition(blocks, diag, r, z)
+		if cs != nil {
+			cs.apply(r, z)
+		}
+	}
 	b := make([]float64, n)
 	for i := range s.rows {
 		r := &s.rows[i]
@@ -274,6 +289,23 @@ func (s *system) solve(ctx context.Context, x []float64, tol float64, maxIter in
 		}
 	}
 	return it, nil
+}
+
+// coarseLevel returns s's coarse level with its matrix formed for the
+// rows' current weights, or nil when there is none.
+func (s *system) coarseLevel() *coarse {
+	if !s.coarseTried {
+		s.coarseTried = true
+		if h := coarseHats(s); h > 0 {
+			// Twice the estimate: the envelope is wider where a domain's
+			// knots are sparse.
+			s.coarse = newCoarse(s, h, 2*coarseFlopsPerRow*float64(len(s.rows)))
+		}
+	}
+	if s.coarse != nil {
+		s.coarse.factor(s)
+	}
+	return s.coarse
 }
 
 // mul sets y = AᵀWA·v, over the rows in parallel (each worker but the
