@@ -78,6 +78,8 @@ type estimator struct {
 	curv float64
 	// anchors are the merged anchors (anchorObs).
 	anchors []anchorObs
+	// lists are the last pass's bounds: point to point, collective.
+	lists [2][]rec
 }
 
 func newEstimator(in *Input, times [][]int64, g *replay.Graph, lat replay.Latency, opt EstimateOptions) *estimator {
@@ -101,6 +103,7 @@ func (e *estimator) estimate(ctx context.Context) (*Model, EstimateStats, error)
 		coll := e.ga.collectives(m)
 		sortRecs(coll)
 		lists := [2][]rec{e.p2p, coll}
+		e.lists = lists
 		prs := pairsOf(lists, &e.in.Domains)
 		wo := windowOptions{perSide: e.opt.PerSide, maxSpan: max(1, e.span/32)}
 		floor := e.floor()

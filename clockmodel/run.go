@@ -60,13 +60,20 @@ type Options struct {
 	// when it falls back). Else the model's times are a copy. In place,
 	// the model costs 4 bytes per moved event beyond the times, a copy 8.
 	InPlace bool
+	// Project moves the clocks the least so that the messages' one-sided
+	// bounds hold (estimator.project), on top of an accepted model, or
+	// alone when the model is not significant; else the CLC removes every
+	// violation the model leaves.
+	Project bool
 }
 
 // Result is what Run decided and did.
 type Result struct {
 	// Requested is the method asked for; Ran is what corrects the times:
-	// "model + clc" or "clc". Fallback says why the model was not used
-	// when it was requested.
+	// "model + clc" (the estimated clocks, projected onto the bounds when
+	// that leaves fewer violations), "bounds + clc" (no significant model:
+	// the clocks projected onto the messages' one-sided bounds) or "clc".
+	// Fallback says why the model was not used when it was requested.
 	Requested string `json:"requested"`
 	Ran       string `json:"ran"`
 	Fallback  string `json:"fallback,omitempty"`
@@ -78,6 +85,8 @@ type Result struct {
 	Estimate *EstimateStats `json:"estimate,omitempty"`
 	// Guard gives the checks the estimate had to pass.
 	Guard *Guard `json:"guard,omitempty"`
+	// Project describes the projection onto the bounds, when it ran.
+	Project *ProjectStats `json:"projection,omitempty"`
 	// Timing gives the wall-clock seconds of the steps.
 	Timing struct {
 		Latency  float64 `json:"latency"`
@@ -182,7 +191,7 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 	res.Latency.clamp()
 	res.Timing.Estimate = time.Since(t0).Seconds()
 	t0 = time.Now()
-	res.guard(est, m, times, g, node, np, opt.InPlace)
+	res.guard(est, m, times, g, node, np, opt)
 	res.Timing.Guard = time.Since(t0).Seconds()
 	return res, nil
 }
@@ -191,21 +200,28 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 // if so (Result.Times, Result.Model). A domain whose correction raises the
 // violations of its own messages loses its correction first (where a
 // domain has only poor windows its fit can be misled), until none does.
-func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Graph, node []int32, np int, inPlace bool) {
+func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Graph, node []int32, np int, opt Options) {
 	dom := &est.in.Domains
 	lat := res.Latency.Replay()
 	gd := &Guard{}
 	res.Guard = gd
-	if ok, _ := est.significant(m); !ok {
-		res.Fallback = "no clock domain's estimated correction exceeds its uncertainty"
-		return
-	}
+	inPlace := opt.InPlace
 	work := times
 	if !inPlace {
 		work = make([][]int64, len(times))
 		for li, ts := range times {
 			work[li] = slices.Clone(ts)
 		}
+	}
+	if ok, _ := est.significant(m); !ok {
+		res.Fallback = "no clock domain's estimated correction exceeds its uncertainty"
+		if opt.Project {
+			res.Before, res.BeforeMeasured = measure.ClockCondition(times, g, node, lat, np), true
+			if v := res.Before.Total().Violations; v > 0 {
+				res.projected(est, nil, work, g, node, np, "bounds + clc", v)
+			}
+		}
+		return
 	}
 	vBefore, cBefore := domainViolations(work, g, node, dom, lat, np)
 	res.Before, res.BeforeMeasured = cBefore, true
@@ -257,11 +273,43 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 	default:
 		res.Ran, res.Times, res.Model, res.ModelViolations = "model + clc", work, m, &va
 		res.applied = a
+		if opt.Project && after.Violations > 0 {
+			a.restore(work, np, func(int) bool { return true })
+			res.Times, res.applied = nil, nil
+			if !res.projected(est, m, work, g, node, np, "model + clc", after.Violations) {
+				res.Times, res.Model, res.ModelViolations = work, m, &va
+				res.applied = m.applyInPlace(work, dom, np)
+			}
+		}
 		return
 	}
 	if inPlace {
 		a.restore(work, np, func(int) bool { return true })
 	}
+}
+
+// projected applies the projection of m (nil: no correction) onto the
+// bounds to work, which holds the times the model started from, and uses
+// it (Ran = ran) if it leaves fewer than than violations; else it leaves
+// work as it was and reports false.
+func (res *Result) projected(est *estimator, m *Model, work [][]int64, g *replay.Graph, node []int32, np int, ran string, than int64) bool {
+	lat := res.Latency.Replay()
+	pm, st := est.project(m, lat)
+	res.Project = st
+	if st.Residual > projectTol {
+		// Not converged: the bounds contradict each other (μ above the
+		// fastest latency of a pair, or a clock the curves cannot follow).
+		return false
+	}
+	a := pm.applyInPlace(work, &est.in.Domains, np)
+	va := measure.ClockCondition(work, g, node, lat, np)
+	if va.Total().Violations >= than {
+		a.restore(work, np, func(int) bool { return true })
+		return false
+	}
+	res.Ran, res.Times, res.Model, res.ModelViolations, res.applied = ran, work, pm, &va, a
+	st.Used = true
+	return true
 }
 
 // Original returns the times of location li before the model moved them

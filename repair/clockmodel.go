@@ -42,7 +42,7 @@ func (p *pipeline) clockModel(ctx context.Context) error {
 	k := p.opts.Params.InTicks(tr.Resolution)
 	r, err := clockmodel.Run(ctx, p.cm, p.times, p.g, p.node, clockmodel.Options{
 		Method: p.opts.ClockModel.Method, Latency: k.Lat, Fixed: p.opts.ClockModel.LatencyGiven,
-		Estimate: p.opts.ClockModel.Estimate, Parallel: p.np, InPlace: true,
+		Estimate: p.opts.ClockModel.Estimate, Parallel: p.np, InPlace: true, Project: true,
 	})
 	if err != nil {
 		return p.inputErr(fmt.Errorf("clock model: %w", err))
@@ -102,6 +102,17 @@ func (r *Report) methodLines(p func(format string, args ...any)) {
 	if e, g := m.Estimate, m.Guard; e != nil && g != nil && e.Bounds > 0 {
 		p("  clock model: %d bounds in %d windows (%d two-sided) between %d domain pairs, %d anchors; %d domains corrected, largest correction %s\n",
 			e.Bounds, e.Bands, e.TwoSided, e.Pairs, e.Anchors, g.Significant, dur(sec(g.MaxCorrection, r.Resolution)))
+	}
+	if pr := m.Project; pr != nil {
+		used := "used"
+		switch {
+		case pr.Residual > 0.5:
+			used = "not used: the bounds contradict each other"
+		case !pr.Used:
+			used = "not used: it would not lower the violations"
+		}
+		p("  projection onto the bounds: %d of %d violated, %d active after %d sweeps, largest move %s (%s)\n",
+			pr.Violated, pr.Bounds, pr.Active, pr.Sweeps, dur(pr.MaxMove/float64(r.Resolution)), used)
 	}
 }
 

@@ -71,6 +71,7 @@ func main() {
 	flag.IntVar(&estimate.PerSide, "per-side", 0, "bounds each way per window (0: the default)")
 	flag.IntVar(&estimate.PerKnot, "per-knot", 0, "observations per knot (0: the default)")
 	flag.Float64Var(&estimate.Curvature, "curvature", 0, "fixed curvature (0: cross-validated)")
+	project := flag.Bool("project", true, "project the clocks onto the one-sided bounds (as clc-correct does)")
 	flag.Parse()
 	start := time.Now()
 	var rows []row
@@ -78,7 +79,7 @@ func main() {
 		if *only != "" && !strings.Contains(sc.Name, *only) {
 			continue
 		}
-		r, err := study(sc, *seed, *np, estimate)
+		r, err := study(sc, *seed, *np, estimate, *project)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "clockstudy:", sc.Name+":", err)
 			os.Exit(1)
@@ -91,7 +92,7 @@ func main() {
 
 // study runs one scenario with each method; estimate tunes the clock
 // model.
-func study(sc simscenario.Scenario, seed int64, np int, estimate clockmodel.EstimateOptions) (row, error) {
+func study(sc simscenario.Scenario, seed int64, np int, estimate clockmodel.EstimateOptions, project bool) (row, error) {
 	cfg := sc.Config(seed)
 	rec, truth, err := sim.Generate(cfg)
 	if err != nil {
@@ -116,7 +117,7 @@ func study(sc simscenario.Scenario, seed int64, np int, estimate clockmodel.Esti
 	r.pre = distance(c, tt)
 	for _, m := range []clockmodel.Method{clockmodel.MethodCLC, clockmodel.MethodModel} {
 		t0 := time.Now()
-		res, err := clockmodel.Run(context.Background(), in, c, g, node, clockmodel.Options{Method: m, Latency: k.Lat, Parallel: np, Estimate: estimate})
+		res, err := clockmodel.Run(context.Background(), in, c, g, node, clockmodel.Options{Method: m, Latency: k.Lat, Parallel: np, Estimate: estimate, Project: project})
 		if err != nil {
 			return r, err
 		}
@@ -124,6 +125,9 @@ func study(sc simscenario.Scenario, seed int64, np int, estimate clockmodel.Esti
 			r.modelTime = time.Since(t0).Seconds()
 			if res.Estimate != nil {
 				fmt.Fprintf(os.Stderr, "  estimate %+v\n", *res.Estimate)
+			}
+			if res.Project != nil {
+				fmt.Fprintf(os.Stderr, "  projection %+v\n", *res.Project)
 			}
 		}
 		// μ as repair sets it.
