@@ -111,7 +111,10 @@ pre-synchronisation, exactly as the OTF2 reader does); then, by default
 (--method model), it estimates each clock domain's remaining error over time
 from the messages' delays in both directions and the offset measurements, and
 corrects it when the estimate is significant and consistent with the
-messages; then the controlled logical clock of Becker, Rabenseifner, Wolf and
+messages; where violations remain (or no estimate is significant), it moves
+the clocks the least so that every message's one-sided bound holds (a
+projection that cannot move them away from the true clocks, used only when
+the bounds are consistent); then the controlled logical clock of Becker, Rabenseifner, Wolf and
 Linford removes the violations that remain: a forward pass as a parallel
 replay (resumable tasks, a worker per CPU) with the collective extensions, a
 control loop on γ, and the backward amortization. --method clc is the
@@ -191,7 +194,7 @@ dependencies or was truncated (the corrected output is still written).`,
 	f.Float64Var(&params.ShiftFactor, "shift-factor", def.ShiftFactor, "factor of the automatic --max-shift")
 	f.StringVar(&fl.alltoallv, "alltoallv", "ignore", "ALLTOALLV/W: ignore (keep internal) or nton (N-to-N among members with bytes; may over-constrain)")
 	f.StringVar(&fl.presync, "presync", "auto", "offset pre-synchronisation: interpolate (OTF2's, exact), regression (RTT-weighted line per location), node (one clock per node, epochs averaged), auto (node when the trace says its clocks are per node, else interpolate)")
-	f.StringVar(&fl.method, "method", "model", "model: estimate each clock domain's error from the messages and offsets, correct it when the estimate passes the guard, then the CLC (falls back to clc and says why); clc: the paper's pure controlled logical clock (nothing moves earlier, a trace without violations is unchanged)")
+	f.StringVar(&fl.method, "method", "model", "model: estimate each clock domain's error from the messages and offsets, correct it when the estimate passes the guard, project the clocks onto the messages' one-sided bounds where violations remain, then the CLC (falls back to clc and says why); clc: the paper's pure controlled logical clock (nothing moves earlier, a trace without violations is unchanged)")
 	f.BoolVar(&fl.strict, "strict", false, "exit with status 2 when the trace is inconsistent (unmatched messages, …)")
 	f.BoolVarP(&fl.quiet, "quiet", "q", false, "do not print the report")
 	f.StringVar(&fl.progress, "progress", "auto", "progress on stderr: auto (when a terminal), always, never")
