@@ -1,6 +1,9 @@
 package clockmodel
 
 import (
+	"sync"
+
+	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/replay"
 )
@@ -27,53 +30,72 @@ func domainViolations(times [][]int64, g *replay.Graph, node []int32, dom *Domai
 			sum[h.d] += h.v
 		}
 	}
-	for ii := range g.Instances {
-		in := &g.Instances[ii]
-		if !mpiMessages(in) {
-			continue
+	// Collective receives, by instance in parallel, each worker into sums
+	// of its own (integers: the total does not depend on the order).
+	var mu sync.Mutex
+	var sums [][]int64
+	par.ForEachWith(len(g.Instances), np, func() []int64 {
+		s := make([]int64, len(sum))
+		mu.Lock()
+		sums = append(sums, s)
+		mu.Unlock()
+		return s
+	}, func(s []int64, ii int) { instanceDomainViolations(g, uint32(ii), times, node, dom, lat, s) })
+	for _, s := range sums {
+		for d, v := range s {
+			sum[d] += v
 		}
-		ps := g.InstanceParts(uint32(ii))
-		agg := replay.NewAgg()
-		add := func(loc int32, v int64) { sum[dom.Of[loc]] += v }
-		if in.Class == replay.ClassScan {
-			// Rank order: receivers see the senders before them.
-			for _, p := range ps {
-				if p.Recv != replay.NoEvent {
-					if v, ok := agg.For(p.Loc, node[p.Loc], lat); ok {
-						if x := v - times[p.Loc][p.Recv]; x > 0 {
-							add(p.Loc, x)
-							add(agg.Latest(p.Loc), x)
-						}
+	}
+	return sum, cc
+}
+
+// instanceDomainViolations adds to sum, per domain, the violations of the
+// receives of collective instance ii (see domainViolations).
+func instanceDomainViolations(g *replay.Graph, ii uint32, times [][]int64, node []int32, dom *Domains, lat replay.Latency, sum []int64) {
+	in := &g.Instances[ii]
+	if !mpiMessages(in) {
+		return
+	}
+	ps := g.InstanceParts(ii)
+	agg := replay.NewAgg()
+	add := func(loc int32, v int64) { sum[dom.Of[loc]] += v }
+	if in.Class == replay.ClassScan {
+		// Rank order: receivers see the senders before them.
+		for _, p := range ps {
+			if p.Recv != replay.NoEvent {
+				if v, ok := agg.For(p.Loc, node[p.Loc], lat); ok {
+					if x := v - times[p.Loc][p.Recv]; x > 0 {
+						add(p.Loc, x)
+						add(agg.Latest(p.Loc), x)
 					}
 				}
-				if p.Send != replay.NoEvent {
-					agg.Add(times[p.Loc][p.Send], p.Loc, node[p.Loc])
-				}
 			}
-			continue
-		}
-		for _, p := range ps {
 			if p.Send != replay.NoEvent {
 				agg.Add(times[p.Loc][p.Send], p.Loc, node[p.Loc])
 			}
 		}
-		for _, p := range ps {
-			if p.Recv == replay.NoEvent {
-				continue
-			}
-			v, ok := agg.For(p.Loc, node[p.Loc], lat)
-			if !ok {
-				continue
-			}
-			if x := v - times[p.Loc][p.Recv]; x > 0 {
-				add(p.Loc, x)
-				if sender := agg.Latest(p.Loc); sender >= 0 {
-					add(sender, x)
-				}
+		return
+	}
+	for _, p := range ps {
+		if p.Send != replay.NoEvent {
+			agg.Add(times[p.Loc][p.Send], p.Loc, node[p.Loc])
+		}
+	}
+	for _, p := range ps {
+		if p.Recv == replay.NoEvent {
+			continue
+		}
+		v, ok := agg.For(p.Loc, node[p.Loc], lat)
+		if !ok {
+			continue
+		}
+		if x := v - times[p.Loc][p.Recv]; x > 0 {
+			add(p.Loc, x)
+			if sender := agg.Latest(p.Loc); sender >= 0 {
+				add(sender, x)
 			}
 		}
 	}
-	return sum, cc
 }
 
 // mpiMessages reports whether instance in carries MPI's logical messages
