@@ -3,6 +3,7 @@ package clockmodel
 import (
 	"math"
 	"slices"
+	"sort"
 
 	"github.com/clc-tools/clc/internal/par"
 )
@@ -126,4 +127,68 @@ func (a *applied) restore(times [][]int64, np int, which func(li int) bool) {
 			a.undo[li].restore(times[li])
 		}
 	})
+}
+
+// reapply moves every location of a domain d with a non-empty
+// changed[d] from its correction by from (what a holds; nil: none) to its
+// correction by to, which differ only at original times in changed[d]:
+// only the events there move, and the ones after them that the order
+// keeps in step. a records the new shifts.
+func (a *applied) reapply(times [][]int64, dom *Domains, to *Model, changed []span64, np int) {
+	par.ForEach(len(times), max(np, 1), func(li int) {
+		d := dom.Of[li]
+		sp := changed[d]
+		if sp.lo > sp.hi {
+			return
+		}
+		ts := times[li]
+		u := &a.undo[li]
+		if u.delta == nil && u.orig == nil {
+			u.delta = make([]int32, len(ts)) // nothing applied: the shifts are 0
+		}
+		orig := func(j int) int64 {
+			if u.orig != nil {
+				return u.orig[j]
+			}
+			return ts[j] - int64(u.delta[j])
+		}
+		// Original times are non-decreasing (pre-synchronised), so are
+		// the shifted ones.
+		j := sort.Search(len(ts), func(j int) bool { return orig(j) >= sp.lo })
+		prev := int64(math.MinInt64)
+		if j > 0 {
+			prev = ts[j-1]
+		}
+		cur := cursor{c: to.curve(d)}
+		for ; j < len(ts); j++ {
+			o := orig(j)
+			v := o + int64(math.RoundToEven(cur.at(o)))
+			if v < prev {
+				v = prev
+			}
+			if o > sp.hi && v == ts[j] {
+				break // past the change and back in step
+			}
+			u.set(ts, j, o, v)
+			prev = v
+		}
+	})
+}
+
+// set records that ts[j], whose original time is o, becomes v, and sets
+// it.
+func (u *undo) set(ts []int64, j int, o, v int64) {
+	if u.orig == nil {
+		if d := v - o; int64(int32(d)) == d {
+			u.delta[j] = int32(d)
+			ts[j] = v
+			return
+		}
+		u.orig = make([]int64, len(ts))
+		for k := range ts {
+			u.orig[k] = ts[k] - int64(u.delta[k])
+		}
+		u.delta = nil
+	}
+	ts[j] = v
 }

@@ -1,6 +1,7 @@
 package clockmodel
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -55,4 +56,80 @@ func TestApplyInPlaceUndo(t *testing.T) {
 	}
 	a.restore(times, 2, func(int) bool { return true })
 	require.Equal(t, orig, times)
+}
+
+// Reapplying another model that differs only within a span of times gives
+// what applying it from scratch gives, with Original still exact: from a
+// model with small, large (beyond int32) or no corrections, with the change
+// inside, at the start or at the end of the run, and back again.
+func TestReapplyChangesOnlyTheSpan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for it := range 200 {
+		const locs = 4
+		dom := &Domains{Of: []int32{0, 1, 1, 2}, Size: []int32{1, 2, 1}}
+		knots := []int64{0, 2e6, 4e6, 6e6, 8e6, 1e7}
+		curve := func(scale float64) Curve {
+			x := make([]float64, len(knots))
+			for i := range x {
+				x[i] = rng.NormFloat64() * scale
+			}
+			return Curve{T: knots, X: x}
+		}
+		scales := []float64{300, 3e9, 0}
+		from := &Model{Curves: []Curve{{}, curve(scales[it%3]), curve(scales[(it/3)%3])}}
+		if scales[it%3] == 0 {
+			from.Curves[1] = Curve{}
+		}
+		if scales[(it/3)%3] == 0 {
+			from.Curves[2] = Curve{}
+		}
+		// to: from with knots i0..i1 of domain d moved.
+		to := &Model{Curves: slices.Clone(from.Curves)}
+		changed := make([]span64, 3)
+		for d := range changed {
+			changed[d] = span64{1, 0}
+		}
+		d := 1 + rng.IntN(2)
+		i0 := rng.IntN(len(knots))
+		i1 := i0 + rng.IntN(len(knots)-i0)
+		x := make([]float64, len(knots))
+		for i, tk := range knots {
+			x[i] = from.at(int32(d), tk)
+			if i >= i0 && i <= i1 {
+				x[i] += rng.NormFloat64() * 5000
+			}
+		}
+		to.Curves[d] = Curve{T: knots, X: x}
+		changed[d] = span64{math.MinInt64, math.MaxInt64}
+		if i0 > 0 {
+			changed[d].lo = knots[i0-1]
+		}
+		if i1 < len(knots)-1 {
+			changed[d].hi = knots[i1+1]
+		}
+		times := make([][]int64, locs)
+		for li := range times {
+			tm := int64(rng.IntN(1000))
+			for range 500 + rng.IntN(500) {
+				tm += int64(rng.IntN(40000))
+				times[li] = append(times[li], tm)
+			}
+		}
+		orig := make([][]int64, locs)
+		for li, ts := range times {
+			orig[li] = slices.Clone(ts)
+		}
+		a := from.applyInPlace(times, dom, 2)
+		a.reapply(times, dom, to, changed, 2)
+		want := to.Apply(orig, dom, 2)
+		for li := range times {
+			require.Equal(t, want[li], times[li], "case %d: location %d", it, li)
+			require.Equal(t, orig[li], a.undo[li].original(times[li]), "case %d: original of location %d", it, li)
+		}
+		a.reapply(times, dom, from, changed, 2)
+		back := from.Apply(orig, dom, 2)
+		for li := range times {
+			require.Equal(t, back[li], times[li], "case %d: back at location %d", it, li)
+		}
+	}
 }

@@ -2,9 +2,13 @@ package clockmodel
 
 import (
 	"math"
+	"slices"
 
 	"github.com/clc-tools/clc/replay"
 )
+
+// span64 is a closed range of times.
+type span64 struct{ lo, hi int64 }
 
 // ProjectStats describe the projection of the clocks onto the messages'
 // one-sided bounds (Result.Project).
@@ -63,47 +67,55 @@ const (
 // It is solved by Hildreth's method: cyclic projections onto the violated
 // half-spaces with non-negative multipliers. Domains without a curve in m
 // get knots at quantiles of their bounds' times; the reference domain
-// stays fixed.
-func (e *estimator) project(m *Model, lat replay.Latency) (*Model, *ProjectStats) {
+// stays fixed. changed gives per domain the times where its curve can
+// differ from m's (empty, lo > hi, where it is m's own).
+func (e *estimator) project(m *Model, lat replay.Latency) (*Model, []span64, *ProjectStats) {
 	dom := &e.in.Domains
 	nd := dom.Count()
 	k, base := e.projectKnots(m)
 	w := e.knotWeights(&k)
 	st := &ProjectStats{}
-	var rows []row
-	for _, list := range e.lists {
-		for i := range list {
-			rc := &list[i]
-			mu := float64(lat.Inter)
-			if na := dom.Node[rc.a]; na >= 0 && na == dom.Node[rc.b] {
-				mu = float64(lat.Intra)
-			}
-			r := row{}
-			k.terms(&r, rc.b, rc.t, 1)
-			k.terms(&r, rc.a, rc.t, -1)
-			if r.n == 0 {
-				continue
-			}
-			r.y = mu - float64(rc.d) - (base.at(rc.b, rc.t) - base.at(rc.a, rc.t))
-			rows = append(rows, r)
-		}
-	}
-	st.Bounds = len(rows)
-	for i := range rows {
-		if rows[i].y > projectTol {
+	bs := e.bounds(&k, base, lat)
+	st.Bounds = len(bs)
+	for i := range bs {
+		if bs[i].y > projectTol {
 			st.Violated++
 		}
 	}
-	delta := make([]float64, k.n)
+	delta := make([]float64, k.n+1) // +1: the second knot of a one-knot side
 	if st.Violated > 0 {
-		hildreth(rows, w, delta, st)
+		hildreth(bs, w, delta, st)
 	}
-	out := &Model{Curves: make([]Curve, nd)}
+	out := &Model{Curves: slices.Clone(base.Curves)}
+	changed := make([]span64, nd)
 	for d := range nd {
+		changed[d] = span64{math.MaxInt64, math.MinInt64}
 		if k.first[d] < 0 {
 			continue
 		}
 		f := int(k.first[d])
+		ts := k.T[d]
+		i0, i1 := -1, -1
+		for i := range ts {
+			if delta[f+i] != 0 {
+				if i0 < 0 {
+					i0 = i
+				}
+				i1 = i
+			}
+		}
+		if i0 < 0 {
+			continue
+		}
+		// The curves differ between the knots around the changed ones
+		// (and before the first or after the last, held constant).
+		changed[d] = span64{math.MinInt64, math.MaxInt64}
+		if i0 > 0 {
+			changed[d].lo = ts[i0-1]
+		}
+		if i1 < len(ts)-1 {
+			changed[d].hi = ts[i1+1]
+		}
 		x := make([]float64, len(k.T[d]))
 		for i, t := range k.T[d] {
 			x[i] = base.at(int32(d), t) + delta[f+i]
@@ -111,35 +123,82 @@ func (e *estimator) project(m *Model, lat replay.Latency) (*Model, *ProjectStats
 		}
 		out.Curves[d] = Curve{T: k.T[d], X: x}
 	}
-	return out, st
+	return out, changed, st
 }
 
-// hildreth moves delta (minimising Σ w·delta² from 0) until every row
-// r·delta ≥ r.y holds to projectTol (constraint generation: the sweeps run
-// over the rows found violated so far), or gives up (st.Residual above
-// projectTol) when the limits are reached.
-func hildreth(rows []row, w, delta []float64, st *ProjectStats) {
-	lam := make([]float64, len(rows))
-	norm := make([]float64, len(rows))
-	for i := range rows {
-		r := &rows[i]
-		for a := range r.n {
-			norm[i] += r.c[a] * r.c[a] / w[r.j[a]]
-		}
+// bound is one bound of the projection, r·x ≥ y, where r·x is domain b's
+// correction at the bound's time minus domain a's, each interpolated
+// between two neighbouring knots: jb and jb+1 with weights 1 − ub and ub
+// (jb < 0: domain b is the reference, fixed), likewise ja, ua. 24 bytes,
+// for the millions of bounds of a large trace.
+type bound struct {
+	jb, ja int32
+	ub, ua float32
+	y      float64
+}
+
+func (b *bound) dot(x []float64) float64 {
+	var s float64
+	if b.jb >= 0 {
+		u := float64(b.ub)
+		s += (1-u)*x[b.jb] + u*x[b.jb+1]
 	}
-	inSet := make([]bool, len(rows))
+	if b.ja >= 0 {
+		u := float64(b.ua)
+		s -= (1-u)*x[b.ja] + u*x[b.ja+1]
+	}
+	return s
+}
+
+// norm is r·W⁻¹·r.
+func (b *bound) norm(w []float64) float64 {
+	var s float64
+	if b.jb >= 0 {
+		u := float64(b.ub)
+		s += (1-u)*(1-u)/w[b.jb] + u*u/w[b.jb+1]
+	}
+	if b.ja >= 0 {
+		u := float64(b.ua)
+		s += (1-u)*(1-u)/w[b.ja] + u*u/w[b.ja+1]
+	}
+	return s
+}
+
+// move adds f·W⁻¹·r to x.
+func (b *bound) move(x, w []float64, f float64) {
+	if b.jb >= 0 {
+		u := float64(b.ub)
+		x[b.jb] += f * (1 - u) / w[b.jb]
+		x[b.jb+1] += f * u / w[b.jb+1]
+	}
+	if b.ja >= 0 {
+		u := float64(b.ua)
+		x[b.ja] -= f * (1 - u) / w[b.ja]
+		x[b.ja+1] -= f * u / w[b.ja+1]
+	}
+}
+
+// hildreth moves delta (minimising Σ w·delta² from 0) until every bound
+// holds to projectTol (constraint generation: the sweeps run over the
+// bounds found violated so far, each with its multiplier), or gives up
+// (st.Residual above projectTol) when the limits are reached.
+func hildreth(bs []bound, w, delta []float64, st *ProjectStats) {
+	inSet := make([]bool, len(bs))
 	var set []int32
-	budget := max(projectBudget*int64(len(rows)), projectMinBudget)
+	var lam, norm []float64 // per member of set
+	budget := max(projectBudget*int64(len(bs)), projectMinBudget)
 	for range projectRounds {
-		// Check every row; the violated ones join the set.
+		// Check every bound; the violated ones join the set.
 		st.Residual = 0
 		grew := false
-		for i := range rows {
-			g := rows[i].y - rows[i].dot(delta)
+		for i := range bs {
+			g := bs[i].y - bs[i].dot(delta)
 			st.Residual = math.Max(st.Residual, g)
 			if g > projectTol && !inSet[i] {
 				inSet[i] = true
 				set = append(set, int32(i))
+				lam = append(lam, 0)
+				norm = append(norm, bs[i].norm(w))
 				grew = true
 			}
 		}
@@ -154,22 +213,20 @@ func hildreth(rows []row, w, delta []float64, st *ProjectStats) {
 			// move (optimal; a mere feasibility test would stop with some
 			// bounds pushed further than the closest point needs).
 			worst := 0.0
-			for _, i := range set {
-				r := &rows[i]
-				g := r.y - r.dot(delta)
-				if g <= 0 && lam[i] == 0 {
+			for p, i := range set {
+				b := &bs[i]
+				g := b.y - b.dot(delta)
+				if g <= 0 && lam[p] == 0 {
 					continue
 				}
-				nl := math.Max(0, lam[i]+projectRelax*g/norm[i])
-				dl := nl - lam[i]
+				nl := math.Max(0, lam[p]+projectRelax*g/norm[p])
+				dl := nl - lam[p]
 				if dl == 0 {
 					continue
 				}
-				lam[i] = nl
-				for a := range r.n {
-					delta[r.j[a]] += dl * r.c[a] / w[r.j[a]]
-				}
-				worst = math.Max(worst, math.Abs(dl)*norm[i])
+				lam[p] = nl
+				b.move(delta, w, dl)
+				worst = math.Max(worst, math.Abs(dl)*norm[p])
 			}
 			if worst <= projectStop || st.Swept > budget {
 				break
@@ -181,6 +238,72 @@ func hildreth(rows []row, w, delta []float64, st *ProjectStats) {
 			st.Active++
 		}
 	}
+}
+
+// bounds returns the projection's bounds from the last pass's lists: per
+// bound, the interpolation of its two domains' knots k at its time and
+// y = μ − d − (base_b(t) − base_a(t)). The lists are sorted by sending
+// domain, receiving domain and time, so cursors find the knots.
+func (e *estimator) bounds(k *knots, base *Model, lat replay.Latency) []bound {
+	dom := &e.in.Domains
+	nd := dom.Count()
+	bs := make([]bound, 0, len(e.lists[0])+len(e.lists[1]))
+	kc := make([]knotCursor, nd)
+	bc := make([]cursor, nd)
+	for d := range nd {
+		kc[d] = knotCursor{k: k, d: int32(d)}
+		bc[d] = cursor{c: base.curve(int32(d))}
+	}
+	for _, list := range e.lists {
+		for i := range list {
+			rc := &list[i]
+			mu := float64(lat.Inter)
+			if na := dom.Node[rc.a]; na >= 0 && na == dom.Node[rc.b] {
+				mu = float64(lat.Intra)
+			}
+			b := bound{y: mu - float64(rc.d) - (bc[rc.b].at(rc.t) - bc[rc.a].at(rc.t))}
+			b.jb, b.ub = kc[rc.b].at(rc.t)
+			b.ja, b.ua = kc[rc.a].at(rc.t)
+			if b.jb < 0 && b.ja < 0 {
+				continue
+			}
+			bs = append(bs, b)
+		}
+	}
+	return bs
+}
+
+// knotCursor finds, at mostly ascending times, the knots of domain d
+// around t: the first unknown j of the pair and the weight u of j+1 (a
+// time before the first knot or after the last gets that knot alone,
+// weight 1; a domain without knots −1).
+type knotCursor struct {
+	k *knots
+	d int32
+	i int // ts[i−1] < t ≤ ts[i] at the last call
+}
+
+func (c *knotCursor) at(t int64) (int32, float32) {
+	f := c.k.first[c.d]
+	if f < 0 {
+		return -1, 0
+	}
+	ts := c.k.T[c.d]
+	n := len(ts)
+	switch {
+	case n == 1 || t <= ts[0]:
+		return f, 0
+	case t >= ts[n-1]:
+		return f + int32(n) - 2, 1
+	}
+	if c.i < 1 || c.i >= n || ts[c.i-1] >= t {
+		c.i, _ = slices.BinarySearch(ts, t)
+	}
+	for ts[c.i] < t {
+		c.i++
+	}
+	u := float64(t-ts[c.i-1]) / float64(ts[c.i]-ts[c.i-1])
+	return f + int32(c.i) - 1, float32(u)
 }
 
 // projectKnots lays out the projection's unknowns: m's knots for a domain
@@ -234,7 +357,8 @@ func (e *estimator) knotWeights(k *knots) []float64 {
 	for li, ts := range e.times {
 		events[dom.Of[li]] += float64(len(ts))
 	}
-	w := make([]float64, k.n)
+	w := make([]float64, k.n+1) // +1: as delta
+	w[k.n] = 1
 	for d, ts := range k.T {
 		if k.first[d] < 0 {
 			continue

@@ -12,45 +12,60 @@ import (
 	"github.com/clc-tools/clc/measure"
 )
 
-// randomRows returns n random bounds r·x ≥ y over k unknowns shaped as the
-// clock model's are: x_b(t) − x_a(t) for two domains, each side
-// interpolated between two neighbouring knots of its domain (or one side a
-// fixed reference domain), all satisfied
-// by the point inside; and weights.
-func randomRows(rng *rand.Rand, k, n int) (rows []row, w, inside []float64) {
-	inside = make([]float64, k)
-	for j := range inside {
+// randomBounds returns n random bounds r·x ≥ y over k unknowns (+1 spare,
+// as delta has) shaped as the clock model's are: x_b(t) − x_a(t) for two
+// domains, each side interpolated between two neighbouring knots of its
+// domain (or one side a fixed reference domain), all satisfied by the
+// point inside; and weights.
+func randomBounds(rng *rand.Rand, k, n int) (bs []bound, w, inside []float64) {
+	inside = make([]float64, k+1)
+	for j := range k {
 		inside[j] = rng.NormFloat64() * 100
 	}
-	w = make([]float64, k)
+	w = make([]float64, k+1)
 	for j := range w {
 		w[j] = 1 + rng.Float64()*10
 	}
-	// Two domains: knots [0, h) and [h, k); a side is interpolated
-	// between two neighbouring knots of its domain.
+	// Two domains: knots [0, h) and [h, k).
 	h := k / 2
-	side := func(r *row, lo, hi int, sign float64) {
-		j := int32(lo + rng.IntN(hi-lo-1))
-		u := rng.Float64()
-		r.j[r.n], r.c[r.n] = j, sign*(1-u)
-		r.j[r.n+1], r.c[r.n+1] = j+1, sign*u
-		r.n += 2
+	side := func(lo, hi int) (int32, float32) {
+		return int32(lo + rng.IntN(hi-lo-1)), rng.Float32()
 	}
-	for len(rows) < n {
-		var r row
-		a, b := [2]int{0, h}, [2]int{h, k}
+	for len(bs) < n {
+		var b bound
+		a, c := [2]int{0, h}, [2]int{h, k}
 		if rng.IntN(2) == 0 {
-			a, b = b, a
+			a, c = c, a
 		}
-		side(&r, b[0], b[1], 1)
+		b.jb, b.ub = side(c[0], c[1])
+		b.ja = -1
 		if rng.IntN(4) > 0 {
-			side(&r, a[0], a[1], -1) // else: a bound against the reference domain
+			b.ja, b.ua = side(a[0], a[1]) // else: a bound against the reference domain
 		}
 		// The bound holds at inside with a random slack (some tight).
-		r.y = r.dot(inside) - math.Max(0, rng.NormFloat64()*20)
-		rows = append(rows, r)
+		b.y = b.dot(inside) - math.Max(0, rng.NormFloat64()*20)
+		bs = append(bs, b)
 	}
-	return rows, w, inside
+	return bs, w, inside
+}
+
+// asRow is b as a general row, for the oracle.
+func (b *bound) asRow() row {
+	var r row
+	add := func(j int32, c float64) {
+		r.j[r.n], r.c[r.n] = j, c
+		r.n++
+	}
+	if b.jb >= 0 {
+		add(b.jb, 1-float64(b.ub))
+		add(b.jb+1, float64(b.ub))
+	}
+	if b.ja >= 0 {
+		add(b.ja, -(1 - float64(b.ua)))
+		add(b.ja+1, -float64(b.ua))
+	}
+	r.y = b.y
+	return r
 }
 
 // Hildreth's result is the projection of 0 onto the bounds in the norm
@@ -66,10 +81,14 @@ func TestHildrethProjects(t *testing.T) {
 	gaveUp, differ := 0, 0
 	for it := range cases {
 		k, n := 4+2*rng.IntN(3), 1+rng.IntN(8)
-		rows, w, inside := randomRows(rng, k, n)
-		delta := make([]float64, k)
+		bs, w, inside := randomBounds(rng, k, n)
+		rows := make([]row, len(bs))
+		for i := range bs {
+			rows[i] = bs[i].asRow()
+		}
+		delta := make([]float64, k+1)
 		var st ProjectStats
-		hildreth(rows, w, delta, &st)
+		hildreth(bs, w, delta, &st)
 		if st.Residual > projectTol {
 			// Not converged within the limits (nearly parallel random
 			// bounds): the clock model then does not use it.
@@ -86,7 +105,7 @@ func TestHildrethProjects(t *testing.T) {
 			}
 			return math.Sqrt(s)
 		}
-		zero := make([]float64, k)
+		zero := make([]float64, k+1)
 		require.LessOrEqual(t, norm(delta, inside), norm(zero, inside)+1, "case %d: moved away from a feasible point", it)
 		want, ok := activeSetProjection(rows, w)
 		require.True(t, ok, "case %d: the oracle found no solution", it)
@@ -106,7 +125,7 @@ func TestHildrethProjects(t *testing.T) {
 // activeSetProjection returns argmin Σ w·x² subject to r·x ≥ r.y for every
 // row, by trying every subset of rows as the active set.
 func activeSetProjection(rows []row, w []float64) ([]float64, bool) {
-	k, n := len(w), len(rows)
+	k, n := len(w), len(rows) // k: the unknowns and the spare
 	var best []float64
 	bestNorm := math.Inf(1)
 	for mask := 0; mask < 1<<n; mask++ {

@@ -218,7 +218,8 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 		if opt.Project {
 			res.Before, res.BeforeMeasured = measure.ClockCondition(times, g, node, lat, np), true
 			if v := res.Before.Total().Violations; v > 0 {
-				res.projected(est, nil, work, g, node, np, "bounds + clc", v)
+				a := &applied{undo: make([]undo, len(work))}
+				res.projected(est, nil, a, work, g, node, np, "bounds + clc", v)
 			}
 		}
 		return
@@ -274,12 +275,7 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 		res.Ran, res.Times, res.Model, res.ModelViolations = "model + clc", work, m, &va
 		res.applied = a
 		if opt.Project && after.Violations > 0 {
-			a.restore(work, np, func(int) bool { return true })
-			res.Times, res.applied = nil, nil
-			if !res.projected(est, m, work, g, node, np, "model + clc", after.Violations) {
-				res.Times, res.Model, res.ModelViolations = work, m, &va
-				res.applied = m.applyInPlace(work, dom, np)
-			}
+			res.projected(est, m, a, work, g, node, np, "model + clc", after.Violations)
 		}
 		return
 	}
@@ -288,23 +284,29 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 	}
 }
 
-// projected applies the projection of m (nil: no correction) onto the
-// bounds to work, which holds the times the model started from, and uses
-// it (Ran = ran) if it leaves fewer than than violations; else it leaves
-// work as it was and reports false.
-func (res *Result) projected(est *estimator, m *Model, work [][]int64, g *replay.Graph, node []int32, np int, ran string, than int64) bool {
+// projected projects m (nil: no correction), whose application a holds
+// work's times (nothing applied when m is nil), onto the bounds, and uses
+// the result (Ran = ran) if the sweeps converged and it leaves fewer than
+// than violations; else work, a and res stay as they were. Only the
+// locations of domains whose curves the projection changed move.
+func (res *Result) projected(est *estimator, m *Model, a *applied, work [][]int64, g *replay.Graph, node []int32, np int, ran string, than int64) bool {
 	lat := res.Latency.Replay()
-	pm, st := est.project(m, lat)
+	pm, changed, st := est.project(m, lat)
 	res.Project = st
 	if st.Residual > projectTol {
 		// Not converged: the bounds contradict each other (μ above the
 		// fastest latency of a pair, or a clock the curves cannot follow).
 		return false
 	}
-	a := pm.applyInPlace(work, &est.in.Domains, np)
+	back := m
+	if back == nil {
+		back = &Model{Curves: make([]Curve, len(changed))}
+	}
+	dom := &est.in.Domains
+	a.reapply(work, dom, pm, changed, np)
 	va := measure.ClockCondition(work, g, node, lat, np)
 	if va.Total().Violations >= than {
-		a.restore(work, np, func(int) bool { return true })
+		a.reapply(work, dom, back, changed, np)
 		return false
 	}
 	res.Ran, res.Times, res.Model, res.ModelViolations, res.applied = ran, work, pm, &va, a
