@@ -23,18 +23,7 @@ func TestApplyInPlaceUndo(t *testing.T) {
 		{T: []int64{0, 1e7}, X: []float64{3e9, -3e9}},                             // beyond int32 from the start
 		{T: []int64{0, 4e6, 4e6 + 1, 1e7}, X: []float64{-700, 900, 2.5e9, 2.5e9}}, // small, then beyond int32
 	}}
-	times := make([][]int64, locs)
-	for li := range times {
-		t := int64(rng.IntN(1000))
-		for range 2000 + rng.IntN(2000) {
-			t += int64(rng.IntN(10000))
-			times[li] = append(times[li], t)
-		}
-	}
-	orig := make([][]int64, locs)
-	for li, ts := range times {
-		orig[li] = slices.Clone(ts)
-	}
+	times, orig := randomColumns(rng, locs, 2000, 10000)
 	want := m.Apply(times, dom, 2)
 	for li := range times {
 		require.Equal(t, orig[li], times[li], "Apply changed its input at location %d", li)
@@ -107,18 +96,7 @@ func TestReapplyChangesOnlyTheSpan(t *testing.T) {
 		if i1 < len(knots)-1 {
 			changed[d].hi = knots[i1+1]
 		}
-		times := make([][]int64, locs)
-		for li := range times {
-			tm := int64(rng.IntN(1000))
-			for range 500 + rng.IntN(500) {
-				tm += int64(rng.IntN(40000))
-				times[li] = append(times[li], tm)
-			}
-		}
-		orig := make([][]int64, locs)
-		for li, ts := range times {
-			orig[li] = slices.Clone(ts)
-		}
+		times, orig := randomColumns(rng, locs, 500, 40000)
 		a := from.applyInPlace(times, dom, 2)
 		a.reapply(times, dom, to, changed, 2)
 		want := to.Apply(orig, dom, 2)
@@ -132,4 +110,20 @@ func TestReapplyChangesOnlyTheSpan(t *testing.T) {
 			require.Equal(t, back[li], times[li], "case %d: back at location %d", it, li)
 		}
 	}
+}
+
+// randomColumns returns locs ascending time columns of n to 2n events,
+// steps below step, and a copy of them.
+func randomColumns(rng *rand.Rand, locs, n int, step int) (times, orig [][]int64) {
+	times = make([][]int64, locs)
+	orig = make([][]int64, locs)
+	for li := range times {
+		t := int64(rng.IntN(1000))
+		for range n + rng.IntN(n) {
+			t += int64(rng.IntN(step))
+			times[li] = append(times[li], t)
+		}
+		orig[li] = slices.Clone(times[li])
+	}
+	return times, orig
 }
