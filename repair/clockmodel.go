@@ -3,6 +3,7 @@ package repair
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/clc-tools/clc/clc"
@@ -24,12 +25,13 @@ type ClockModelOptions struct {
 }
 
 // SetLatencies sets μ in p to the clock model's choice l, for a trace
-// whose timer has res ticks per second, as clc-correct does. Durations are
-// whole nanoseconds: round down, so that μ never exceeds what the trace
-// showed.
+// whose timer has res ticks per second, as clc-correct does: exactly, in
+// ticks (Params.LatencyTicks), and to the nearest nanosecond for the
+// report.
 func SetLatencies(p *clc.Params, l *clockmodel.Latencies, res uint64) {
-	toDur := func(t int64) time.Duration { return time.Duration(t * 1e9 / int64(res)) }
+	toDur := func(t int64) time.Duration { return time.Duration(math.Round(float64(t) * 1e9 / float64(res))) }
 	p.LatencyIntra, p.LatencyInter = toDur(l.Intra.Ticks), toDur(l.Inter.Ticks)
+	p.LatencyTicks = clc.ExactLatency{Set: true, Intra: l.Intra.Ticks, Inter: l.Inter.Ticks}
 }
 
 // clockModel is the pipeline's stage after matching: it chooses μ (setting

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/clockmodel"
 	"github.com/clc-tools/clc/trace"
 )
@@ -53,5 +54,22 @@ func TestHybridClockModel(t *testing.T) {
 			in, rec := hybridArchive(t, py, seed)
 			check(t, in, rec, int32(len(rec.Locations)/len(rec.Nodes)), 0.5)
 		})
+	}
+}
+
+// μ chosen in ticks reaches the CLC exactly, also on a timer that does
+// not tick in whole nanoseconds (2.445 GHz: 838 ticks is 342.7 ns, and no
+// whole number of nanoseconds is 838 ticks).
+func TestSetLatenciesKeepsTicks(t *testing.T) {
+	const res = 2_445_399_717
+	for _, tk := range []int64{1, 300, 838, 2445, 123_457} {
+		var l clockmodel.Latencies
+		l.Intra.Ticks, l.Inter.Ticks = tk, tk+1
+		p := clc.DefaultParams()
+		SetLatencies(&p, &l, res)
+		k := p.InTicks(res)
+		require.Equal(t, tk, k.Lat.Intra, "intra %d ticks", tk)
+		require.Equal(t, tk+1, k.Lat.Inter, "inter %d ticks", tk+1)
+		require.InDelta(t, float64(tk)*1e9/res, float64(p.LatencyIntra), 0.5, "the duration describes it")
 	}
 }
