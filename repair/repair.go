@@ -297,13 +297,19 @@ func (p *pipeline) read(ctx context.Context) error {
 		var once sync.Once
 		var defsErr error
 		tr, p.times, err = in.ReadSelected(ctx, p.np, func(t *trace.Trace, li int) error {
+			// Other locations are still being read (their clock offsets
+			// among them): check what they share once, and each
+			// location's own data when it is read.
 			once.Do(func() {
-				if defsErr = t.ValidateDefs(); defsErr == nil {
+				if defsErr = t.ValidateSharedDefs(); defsErr == nil {
 					p.matcher = replay.NewMatcher(t, p.matchOptions())
 				}
 			})
 			if defsErr != nil {
 				return defsErr
+			}
+			if err := t.ValidateOffsets(li); err != nil {
+				return err
 			}
 			if err := t.ValidateEvents(li); err != nil {
 				return err

@@ -275,6 +275,34 @@ func invalid(loc, ev int, format string, args ...any) error {
 // ValidateDefs is the part of Validate that does not look at events:
 // communicators, locations, processes, nodes and clock offsets.
 func (t *Trace) ValidateDefs() error {
+	if err := t.ValidateSharedDefs(); err != nil {
+		return err
+	}
+	for li := range t.Locations {
+		if err := t.ValidateOffsets(li); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ValidateOffsets checks location li's clock offsets: in ascending order
+// of time. A reader that fills them location by location checks each
+// location's when it is read (ValidateSharedDefs checks the rest).
+func (t *Trace) ValidateOffsets(li int) error {
+	offs := t.Locations[li].Offsets
+	for k := 1; k < len(offs); k++ {
+		if offs[k].Time <= offs[k-1].Time {
+			return invalid(li, -1, "clock offsets %d and %d not in ascending order of time", k-1, k)
+		}
+	}
+	return nil
+}
+
+// ValidateSharedDefs is ValidateDefs without the locations' clock offsets:
+// the definitions every location shares, and the locations' nodes and
+// processes, which readers know before they read any location's own data.
+func (t *Trace) ValidateSharedDefs() error {
 	if t.Resolution == 0 {
 		return fmt.Errorf("%w: timer resolution is 0", ErrInvalid)
 	}
@@ -309,11 +337,6 @@ func (t *Trace) ValidateDefs() error {
 				return invalid(li, -1, "on node %d, but process %d (%q) has a location on node %d", l.Node, l.Process, t.Processes[l.Process].Name, n)
 			}
 			procNode[l.Process] = l.Node
-		}
-		for k := 1; k < len(l.Offsets); k++ {
-			if l.Offsets[k].Time <= l.Offsets[k-1].Time {
-				return invalid(li, -1, "clock offsets %d and %d not in ascending order of time", k-1, k)
-			}
 		}
 	}
 	return nil
