@@ -100,24 +100,8 @@ func (e *estimator) estimate(ctx context.Context) (*Model, EstimateStats, error)
 		if err := ctx.Err(); err != nil {
 			return nil, st, err
 		}
-		coll := e.ga.collectives(m)
-		sortRecs(coll)
-		lists := [2][]rec{e.p2p, coll}
-		e.lists = lists
-		prs := pairsOf(lists, &e.in.Domains)
-		wo := windowOptions{perSide: e.opt.PerSide, maxSpan: max(1, e.span/32)}
-		floor := e.floor()
-		parts := make([][]band, len(prs))
-		par.ForEach(len(prs), e.opt.Parallel, func(i int) {
-			parts[i] = bands(&prs[i], lists, e.lat, m, wo, nil)
-			weigh(parts[i], floor)
-		})
-		e.bands = e.bands[:0]
-		for _, p := range parts {
-			e.bands = append(e.bands, p...)
-		}
-		st.Bounds = int64(len(e.p2p) + len(coll))
-		st.Pairs = len(prs)
+		st.Pairs = e.windows(m)
+		st.Bounds = int64(len(e.lists[0]) + len(e.lists[1]))
 		st.Bands = len(e.bands)
 		var iters int
 		var err error
@@ -128,6 +112,30 @@ func (e *estimator) estimate(ctx context.Context) (*Model, EstimateStats, error)
 		st.Iterations = append(st.Iterations, iters)
 	}
 	return m, st, nil
+}
+
+// windows gathers the collectives' bounds (their latest senders chosen in
+// the times corrected by m, nil: none), keeps the bound lists (e.lists)
+// and cuts them into the windows of every domain pair (e.bands), read
+// relative to m. It returns the number of domain pairs.
+func (e *estimator) windows(m *Model) int {
+	coll := e.ga.collectives(m)
+	sortRecs(coll)
+	lists := [2][]rec{e.p2p, coll}
+	e.lists = lists
+	prs := pairsOf(lists, &e.in.Domains)
+	wo := windowOptions{perSide: e.opt.PerSide, maxSpan: max(1, e.span/32)}
+	floor := e.floor()
+	parts := make([][]band, len(prs))
+	par.ForEach(len(prs), e.opt.Parallel, func(i int) {
+		parts[i] = bands(&prs[i], lists, e.lat, m, wo, nil)
+		weigh(parts[i], floor)
+	})
+	e.bands = e.bands[:0]
+	for _, p := range parts {
+		e.bands = append(e.bands, p...)
+	}
+	return len(prs)
 }
 
 // obs is an observation of one or two domains' corrections.

@@ -143,6 +143,29 @@ func TestMethodCLCAndOneDomain(t *testing.T) {
 	assert.Error(t, err)
 }
 
+// The pure CLC also lowers μ across clocks by the messages' round trips:
+// on a network faster than the default μ, μ comes out at most the true
+// minimum latency, so messages that were right are not "corrected"; on
+// the default network (2 µs) the default μ (1 µs) stays.
+func TestMethodCLCLowersMuByRoundTrips(t *testing.T) {
+	c := baseConfig(5)
+	c.LatencyIntra, c.LatencyInter = 200*time.Nanosecond, 400*time.Nanosecond
+	p := prepare(t, c)
+	r, err := Run(context.Background(), p.in, p.times, p.g, p.node, Options{Method: MethodCLC, Latency: defaultLat, Parallel: 2})
+	require.NoError(t, err)
+	assert.Equal(t, "clc", r.Ran)
+	assert.Nil(t, r.Estimate, "the pure CLC estimates nothing")
+	assert.Equal(t, SourceRoundTrip, r.Latency.Inter.Source)
+	assert.Positive(t, r.Latency.Inter.Ticks)
+	assert.LessOrEqual(t, r.Latency.Inter.Ticks, int64(400), "at most the true minimum latency")
+
+	p = prepare(t, baseConfig(5))
+	r, err = Run(context.Background(), p.in, p.times, p.g, p.node, Options{Method: MethodCLC, Latency: defaultLat, Parallel: 2})
+	require.NoError(t, err)
+	assert.Equal(t, SourceDefault, r.Latency.Inter.Source)
+	assert.Equal(t, int64(1000), r.Latency.Inter.Ticks)
+}
+
 // A long run (20 s of simulated time, messages all along) whose clocks
 // wander with periods of 0.35–2.8 s: the curves keep a knot every knotGap
 // however long the run, so the model follows the wander as closely as in

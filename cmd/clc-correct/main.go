@@ -123,8 +123,8 @@ out unchanged.
 
 The minimum latencies μ default to --latency-intra/--latency-inter, lowered
 to the smallest latency the trace's own messages between locations of one
-clock show (and, with the model, to a quarter of its fastest round trips
-between clocks); values given on the command line are used as they are. The report
+clock show and to a quarter of its fastest round trips between clocks;
+values given on the command line are used as they are. The report
 says which μ was used and why.
 
 INPUT is an OTF2 archive (its traces.otf2 anchor or the directory holding it,
