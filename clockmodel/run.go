@@ -219,24 +219,30 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 	gd := &Guard{}
 	res.Guard = gd
 	inPlace := opt.InPlace
-	work := times
-	if !inPlace {
-		work = make([][]int64, len(times))
+	// workOn returns the columns the model may move: times themselves in
+	// place, else a copy (made only when something is to be moved).
+	workOn := func() [][]int64 {
+		if inPlace {
+			return times
+		}
+		work := make([][]int64, len(times))
 		for li, ts := range times {
 			work[li] = slices.Clone(ts)
 		}
+		return work
 	}
 	if ok, _ := est.significant(m); !ok {
 		res.Fallback = "no clock domain's estimated correction exceeds its uncertainty"
 		if opt.Project {
 			res.Before, res.BeforeMeasured = measure.ClockCondition(times, g, node, lat, np), true
 			if v := res.Before.Total().Violations; v > 0 {
-				a := &applied{undo: make([]undo, len(work))}
-				res.projected(est, nil, a, work, g, node, np, "bounds + clc", v)
+				a := &applied{undo: make([]undo, len(times))}
+				res.projected(est, nil, a, workOn(), g, node, np, "bounds + clc", v)
 			}
 		}
 		return
 	}
+	work := workOn()
 	vBefore, cBefore := domainViolations(work, g, node, dom, lat, np)
 	res.Before, res.BeforeMeasured = cBefore, true
 	a := m.applyInPlace(work, dom, np)

@@ -421,7 +421,7 @@ func (p *pipeline) correct(ctx context.Context) error {
 	}
 	p.res = res
 	after := p.before
-	if res.Jumps() > 0 || !res.Unmoved() {
+	if !res.Unmoved() {
 		after = measure.ClockCondition(p.times, p.g, p.node, p.k.Lat, p.np)
 	}
 	rep := p.rep
