@@ -97,7 +97,7 @@ func newCoarse(s *system, h int, maxFlops float64) *coarse {
 	}
 	for b, sp := range s.blocks {
 		for k := sp.lo; k < sp.hi; k++ {
-			j, u := gridPos(grid, s.at[k])
+			j, u := segment(grid, s.at[k])
 			hp := &cs.hat[k]
 			hp.w = [2]float64{1 - u, u}
 			for q := range 2 {
@@ -171,21 +171,6 @@ func coarseGrid(s *system, h int) []int64 {
 		}
 	}
 	return grid
-}
-
-// gridPos returns the grid interval [grid[j], grid[j+1]] of t (clamped to
-// the grid) and t's position u ∈ [0, 1] in it.
-func gridPos(grid []int64, t int64) (int, float64) {
-	n := len(grid)
-	switch {
-	case t <= grid[0]:
-		return 0, 0
-	case t >= grid[n-1]:
-		return n - 2, 1
-	}
-	i, _ := slices.BinarySearch(grid, t)
-	// grid[i-1] < t ≤ grid[i]
-	return i - 1, float64(t-grid[i-1]) / float64(grid[i]-grid[i-1])
 }
 
 // hatPair is an unknown's place in the coarse space: the two coarse

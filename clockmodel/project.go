@@ -291,13 +291,13 @@ func (c *knotCursor) at(t int64) (int32, float32) {
 	ts := c.k.T[c.d]
 	n := len(ts)
 	switch {
-	case n == 1 || t <= ts[0]:
+	case n == 1:
 		return f, 0
-	case t >= ts[n-1]:
-		return f + int32(n) - 2, 1
-	}
-	if c.i < 1 || c.i >= n || ts[c.i-1] >= t {
-		c.i, _ = slices.BinarySearch(ts, t)
+	case t <= ts[0] || t >= ts[n-1] || c.i < 1 || c.i >= n || ts[c.i-1] >= t:
+		// Clamped, or back in time: find the segment anew.
+		j, u := segment(ts, t)
+		c.i = j + 1
+		return f + int32(j), float32(u)
 	}
 	for ts[c.i] < t {
 		c.i++

@@ -54,18 +54,29 @@ func (k *knots) terms(r *row, d int32, t int64, f float64) {
 		r.j[r.n], r.c[r.n] = j, c
 		r.n++
 	}
-	switch n := len(ts); {
-	case t <= ts[0]:
+	if len(ts) == 1 {
 		add(base, f)
-	case t >= ts[n-1]:
-		add(base+int32(n-1), f)
-	default:
-		i, _ := slices.BinarySearch(ts, t)
-		// ts[i-1] < t ≤ ts[i]
-		u := float64(t-ts[i-1]) / float64(ts[i]-ts[i-1])
-		add(base+int32(i-1), f*(1-u))
-		add(base+int32(i), f*u)
+		return
 	}
+	i, u := segment(ts, t)
+	add(base+int32(i), f*(1-u))
+	add(base+int32(i+1), f*u)
+}
+
+// segment returns the interval [ts[j], ts[j+1]] of the ascending times ts
+// (at least two) that holds t, clamped to them, and t's position u ∈
+// [0, 1] in it: t before ts[0] is (0, 0), after the last (len−2, 1).
+func segment(ts []int64, t int64) (int, float64) {
+	n := len(ts)
+	switch {
+	case t <= ts[0]:
+		return 0, 0
+	case t >= ts[n-1]:
+		return n - 2, 1
+	}
+	i, _ := slices.BinarySearch(ts, t)
+	// ts[i-1] < t ≤ ts[i]
+	return i - 1, float64(t-ts[i-1]) / float64(ts[i]-ts[i-1])
 }
 
 // system is a sparse weighted least-squares problem.
