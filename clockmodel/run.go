@@ -169,32 +169,27 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 	res.Latency = newLatencies(opt.Latency, opt.Fixed)
 	res.Latency.sameClock(times, g, node, dom, np)
 	res.Timing.Latency = time.Since(t0).Seconds()
-	switch {
-	case opt.Method == MethodCLC:
-		if dom.Count() >= 2 {
-			// No estimate, but the messages' round trips across clocks
-			// still lower μ (the windows read in the pre-synchronised
-			// clocks: wider than relative to a model, so μ is lowered
-			// less).
-			t0 = time.Now()
-			eo := opt.Estimate
-			eo.Parallel = np
-			est := newEstimator(in, times, g, opt.Latency, eo)
-			est.windows(nil)
-			res.Latency.roundTrips(est.bands, dom, opt.Latency)
-			res.Timing.Latency += time.Since(t0).Seconds()
+	if dom.Count() < 2 {
+		res.Latency.clamp()
+		if opt.Method != MethodCLC {
+			res.Fallback = "the trace has one clock domain: no clock to estimate"
 		}
-		res.Latency.clamp()
-		return res, nil
-	case dom.Count() < 2:
-		res.Latency.clamp()
-		res.Fallback = "the trace has one clock domain: no clock to estimate"
 		return res, nil
 	}
 	t0 = time.Now()
 	eo := opt.Estimate
 	eo.Parallel = np
 	est := newEstimator(in, times, g, opt.Latency, eo)
+	if opt.Method == MethodCLC {
+		// No estimate, but the messages' round trips across clocks still
+		// lower μ (the windows read in the pre-synchronised clocks: wider
+		// than relative to a model, so μ is lowered less).
+		est.windows(nil)
+		res.Latency.roundTrips(est.bands, dom, opt.Latency)
+		res.Latency.clamp()
+		res.Timing.Latency += time.Since(t0).Seconds()
+		return res, nil
+	}
 	m, st, err := est.estimate(ctx)
 	if err != nil {
 		return nil, err
