@@ -199,8 +199,23 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 	res.Latency.clamp()
 	res.Timing.Estimate = time.Since(t0).Seconds()
 	t0 = time.Now()
-	res.guard(est, m, times, g, node, np, opt)
-	res.Timing.Guard = time.Since(t0).Seconds()
+	if !res.guard(est, m, times, g, node, np, opt) {
+		// The rate prior held the curves away from narrow windows: the
+		// clocks wander faster than it assumes. Fit again without it.
+		res.Timing.Guard = time.Since(t0).Seconds()
+		t0 = time.Now()
+		est.noRate, est.curv = true, 0
+		if m, st, err = est.estimate(ctx); err != nil {
+			return nil, err
+		}
+		st.RatePrior = "dropped: the fit with it contradicted the windows"
+		res.Estimate = &st
+		res.Timing.Estimate += time.Since(t0).Seconds()
+		t0 = time.Now()
+		res.Fallback = ""
+		res.guard(est, m, times, g, node, np, opt)
+	}
+	res.Timing.Guard += time.Since(t0).Seconds()
 	return res, nil
 }
 
@@ -208,7 +223,8 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 // if so (Result.Times, Result.Model). A domain whose correction raises the
 // violations of its own messages loses its correction first (where a
 // domain has only poor windows its fit can be misled), until none does.
-func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Graph, node []int32, np int, opt Options) {
+func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Graph, node []int32, np int, opt Options) (consistent bool) {
+	consistent = true
 	dom := &est.in.Domains
 	lat := res.Latency.Replay()
 	gd := &Guard{}
@@ -235,7 +251,7 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 				res.projected(est, nil, a, workOn(), g, node, np, "bounds + clc", v)
 			}
 		}
-		return
+		return true
 	}
 	work := workOn()
 	vBefore, cBefore := domainViolations(work, g, node, dom, lat, np)
@@ -285,17 +301,19 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 		res.Fallback = fmt.Sprintf("the estimated clocks raise the sum of the clock-condition violations from %d to %d ticks", before.SumViolation, after.SumViolation)
 	case float64(gd.Contradicted) > maxContradicted*float64(gd.Windows):
 		res.Fallback = fmt.Sprintf("the estimated clocks contradict %d of %d two-sided windows of message bounds", gd.Contradicted, gd.Windows)
+		consistent = est.noRate
 	default:
 		res.Ran, res.Times, res.Model, res.ModelViolations = "model + clc", work, m, &va
 		res.applied = a
 		if opt.Project && after.Violations > 0 {
 			res.projected(est, m, a, work, g, node, np, "model + clc", after.Violations)
 		}
-		return
+		return true
 	}
 	if inPlace {
 		a.restore(work, np, func(int) bool { return true })
 	}
+	return consistent
 }
 
 // projected projects m (nil: no correction), whose application a holds
