@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 
 	"github.com/clc-tools/clc/trace"
 )
@@ -188,9 +187,8 @@ func (x *eventDecoder) run() error {
 			*x.all, ev.Index = allT, idx
 		}
 	}()
-	// In a selection: the last enter not kept and not followed by a
-	// collective begin (it may stand for a collective's logical send).
-	lastEnter, lastEnterR := -1, uint32(0)
+	// In a selection: the rule that may take a skipped enter into it.
+	rule := trace.NewSelectRule()
 	// selected decides on the event just appended to the local columns
 	// (and to a payload table, whose earlier lengths are given): it stays
 	// if keep accepts it, and is removed otherwise.
@@ -199,29 +197,17 @@ func (x *eventDecoder) run() error {
 		e := len(kinds) - 1
 		k, r := kinds[e], refs[e]
 		times = times[:0] // a selection's times are in allT
-		if k == trace.KindCollBegin {
-			lastEnter = -1
-		}
 		if !x.keep(k, r) {
 			kinds, refs = kinds[:e], refs[:e]
 			msgs, colls, reqs, threads = msgs[:nm], colls[:nc], reqs[:nr], threads[:nt]
-			if k == trace.KindEnter {
-				lastEnter, lastEnterR = pos, r
-			}
+			rule.Skip(k, r, uint32(pos))
 			return
 		}
-		if k == trace.KindCollEnd && lastEnter >= 0 {
+		if at, region, ok := rule.Take(k); ok {
 			// The enter goes before the kept events that followed it.
-			q := len(idx)
-			for q > 0 && idx[q-1] > uint32(lastEnter) {
-				q--
-			}
-			kinds = slices.Insert(kinds, q, trace.KindEnter)
-			refs = slices.Insert(refs, q, lastEnterR)
-			idx = slices.Insert(idx, q, uint32(lastEnter))
-		}
-		if k == trace.KindEnter || k == trace.KindCollEnd {
-			lastEnter = -1
+			kinds, refs = kinds[:e], refs[:e]
+			kinds, refs, idx = trace.InsertEnter(kinds, refs, idx, at, region)
+			kinds, refs = append(kinds, k), append(refs, r)
 		}
 		idx = append(idx, uint32(pos))
 	}
@@ -262,14 +248,10 @@ func (x *eventDecoder) run() error {
 								kinds = append(kinds, kind)
 								refs = append(refs, ri)
 								idx = append(idx, uint32(pos))
-								if kind == trace.KindEnter {
-									lastEnter = -1
-								}
+								rule.Take(kind)
 							default:
 								allT = append(allT, now)
-								if kind == trace.KindEnter {
-									lastEnter, lastEnterR = pos, ri
-								}
+								rule.Skip(kind, ri, uint32(pos))
 							}
 							pos++
 							s.p = p + 2 + k

@@ -69,10 +69,7 @@ func (e *Events) Select(keep func(k Kind, ref uint32) bool) Events {
 type Selector struct {
 	keep func(k Kind, ref uint32) bool
 	out  *Events
-	// the last enter not selected, and no collective begin since (-1:
-	// none)
-	lastEnter   int64
-	enterRegion uint32
+	rule SelectRule
 }
 
 // NewSelector returns a Selector that appends the selected events to out.
@@ -80,45 +77,76 @@ func NewSelector(keep func(k Kind, ref uint32) bool, out *Events) *Selector {
 	if out.Index == nil {
 		out.Index = []uint32{}
 	}
-	return &Selector{keep: keep, out: out, lastEnter: -1}
+	return &Selector{keep: keep, out: out, rule: NewSelectRule()}
 }
 
 // Add considers event i of src, which is event pos of the location's whole
 // sequence; events are added in order.
 func (s *Selector) Add(src *Events, i int, pos uint32) {
-	k := src.Kind[i]
-	if k == KindCollBegin {
-		s.lastEnter = -1
-	}
-	if k == KindOther || !s.keep(k, src.Ref[i]) {
-		if k == KindEnter {
-			s.lastEnter, s.enterRegion = int64(pos), src.Ref[i]
-		}
+	k, ref := src.Kind[i], src.Ref[i]
+	if k == KindOther || !s.keep(k, ref) {
+		s.rule.Skip(k, ref, pos)
 		return
 	}
-	if k == KindCollEnd && s.lastEnter >= 0 {
-		s.out.insertEnter(uint32(s.lastEnter), s.enterRegion)
-	}
-	if k == KindEnter || k == KindCollEnd {
-		s.lastEnter = -1
-	}
 	o := s.out
+	if at, region, ok := s.rule.Take(k); ok {
+		o.Kind, o.Ref, o.Index = InsertEnter(o.Kind, o.Ref, o.Index, at, region)
+	}
 	o.Kind = append(o.Kind, k)
 	o.Ref = append(o.Ref, uint32(o.copyPayload(src, i)))
 	o.Index = append(o.Index, pos)
 }
 
-// insertEnter inserts an enter event at position pos of the whole sequence
-// into the selection e (without times), before the selected events that
-// come after it.
-func (e *Events) insertEnter(pos uint32, region uint32) {
-	q := len(e.Index)
-	for q > 0 && e.Index[q-1] > pos {
+// SelectRule is the part of the selection rule (see Select) that spans
+// events: an enter that is not selected is remembered until a collective
+// begin or a selected enter; a selected collective end takes the
+// remembered enter into the selection, as the collective's logical send.
+// Readers that select while they decode (Selector, the OTF2 reader) step
+// it with every event in order.
+type SelectRule struct {
+	last   int64 // position of the remembered enter, −1: none
+	region uint32
+}
+
+// NewSelectRule returns a rule with no enter remembered.
+func NewSelectRule() SelectRule { return SelectRule{last: -1} }
+
+// Skip steps the rule over event pos (kind k, reference ref), which is
+// not selected.
+func (r *SelectRule) Skip(k Kind, ref uint32, pos uint32) {
+	switch k {
+	case KindCollBegin:
+		r.last = -1
+	case KindEnter:
+		r.last, r.region = int64(pos), ref
+	}
+}
+
+// Take steps the rule over an event of kind k that is selected. If ok, the
+// remembered enter (at position pos, of region) must be inserted into the
+// selection before it (InsertEnter).
+func (r *SelectRule) Take(k Kind) (pos, region uint32, ok bool) {
+	switch k {
+	case KindCollBegin, KindEnter:
+		r.last = -1
+	case KindCollEnd:
+		if r.last >= 0 {
+			pos, region, ok = uint32(r.last), r.region, true
+		}
+		r.last = -1
+	}
+	return pos, region, ok
+}
+
+// InsertEnter inserts an enter event at position pos of the whole sequence
+// into the columns of a selection (kinds, refs and their positions idx),
+// before the selected events that come after it, and returns them.
+func InsertEnter(kinds []Kind, refs, idx []uint32, pos, region uint32) ([]Kind, []uint32, []uint32) {
+	q := len(idx)
+	for q > 0 && idx[q-1] > pos {
 		q--
 	}
-	e.Kind = slices.Insert(e.Kind, q, KindEnter)
-	e.Ref = slices.Insert(e.Ref, q, region)
-	e.Index = slices.Insert(e.Index, q, pos)
+	return slices.Insert(kinds, q, KindEnter), slices.Insert(refs, q, region), slices.Insert(idx, q, pos)
 }
 
 // MaxEvents is the largest number of events one location may hold (Ref and
