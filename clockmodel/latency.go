@@ -147,28 +147,23 @@ func (l *Latencies) sameClock(times [][]int64, g *replay.Graph, node []int32, do
 }
 
 // sameClockScratch finds the smallest same-clock latency of the logical
-// messages of collective instances: per (domain, node), the two latest
-// senders, and per domain the latest sender on each of two nodes.
+// messages of collective instances: per (domain, node) and per domain, an
+// aggregate of the senders (replay.Agg), so that a receive finds the
+// latest other sender of its domain on its node and on another node.
 type sameClockScratch struct {
-	keys map[[2]int32]*top2
-	doms map[int32]*[2]cand2
+	keys map[[2]int32]*replay.Agg
+	doms map[int32]*replay.Agg
 }
 
-type cand2 struct {
-	v    int64
-	loc  int32
-	node int32
-}
-
-type top2 [2]cand2
-
-func (t *top2) add(c cand2) {
-	switch {
-	case t[0].loc < 0 || c.v > t[0].v:
-		t[1], t[0] = t[0], c
-	case t[1].loc < 0 || c.v > t[1].v:
-		t[1] = c
+// aggOf returns m's aggregate for k, an empty one added if there is none.
+func aggOf[K comparable](m map[K]*replay.Agg, k K) *replay.Agg {
+	a := m[k]
+	if a == nil {
+		a = new(replay.Agg)
+		*a = replay.NewAgg()
+		m[k] = a
 	}
+	return a
 }
 
 func (s *sameClockScratch) instance(times [][]int64, g *replay.Graph, ii uint32, node []int32, dom *Domains, emit func(class int, v int64)) {
@@ -177,55 +172,28 @@ func (s *sameClockScratch) instance(times [][]int64, g *replay.Graph, ii uint32,
 		return
 	}
 	if s.keys == nil {
-		s.keys = map[[2]int32]*top2{}
-		s.doms = map[int32]*[2]cand2{}
+		s.keys = map[[2]int32]*replay.Agg{}
+		s.doms = map[int32]*replay.Agg{}
 	}
 	clear(s.keys)
 	clear(s.doms)
-	none := cand2{loc: -1}
 	addSend := func(p replay.Part) {
 		d, nd := dom.Of[p.Loc], node[p.Loc]
-		c := cand2{v: times[p.Loc][p.Send], loc: p.Loc, node: nd}
-		k := [2]int32{d, nd}
-		t := s.keys[k]
-		if t == nil {
-			t = &top2{none, none}
-			s.keys[k] = t
-		}
-		t.add(c)
-		// The latest sender of the domain on each of two nodes.
-		b := s.doms[d]
-		if b == nil {
-			b = &[2]cand2{none, none}
-			s.doms[d] = b
-		}
-		switch {
-		case b[0].loc < 0 || c.v > b[0].v:
-			if b[0].loc >= 0 && b[0].node != nd {
-				b[1] = b[0]
-			}
-			b[0] = c
-		case nd != b[0].node && (b[1].loc < 0 || c.v > b[1].v):
-			b[1] = c
-		}
+		v := times[p.Loc][p.Send]
+		aggOf(s.keys, [2]int32{d, nd}).Add(v, p.Loc, nd)
+		aggOf(s.doms, d).Add(v, p.Loc, nd)
 	}
 	query := func(p replay.Part) {
 		d, nd := dom.Of[p.Loc], node[p.Loc]
 		r := times[p.Loc][p.Recv]
-		if t := s.keys[[2]int32{d, nd}]; t != nil {
-			for _, c := range t {
-				if c.loc >= 0 && c.loc != p.Loc {
-					emit(0, r-c.v)
-					break
-				}
+		if a := s.keys[[2]int32{d, nd}]; a != nil {
+			if v, ok := a.LatestTime(p.Loc); ok {
+				emit(0, r-v)
 			}
 		}
-		if b := s.doms[d]; b != nil {
-			for _, c := range b {
-				if c.loc >= 0 && c.node != nd {
-					emit(1, r-c.v)
-					break
-				}
+		if a := s.doms[d]; a != nil {
+			if v, ok := a.LatestOff(nd); ok {
+				emit(1, r-v)
 			}
 		}
 	}

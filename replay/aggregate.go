@@ -88,6 +88,26 @@ func (a *Agg) Latest(loc int32) int32 {
 	return a.top2.loc
 }
 
+// LatestTime returns the value of the latest member other than loc (the
+// one Latest names), and false when there is none.
+func (a *Agg) LatestTime(loc int32) (int64, bool) {
+	c := a.top1
+	if c.loc == loc {
+		c = a.top2
+	}
+	return c.v, c.v != NoTime
+}
+
+// LatestOff returns the value of the latest member on another node than
+// node, and false when there is none.
+func (a *Agg) LatestOff(node int32) (int64, bool) {
+	c := a.top1
+	if c.node == node {
+		c = a.other
+	}
+	return c.v, c.v != NoTime
+}
+
 // For returns max over the other members of value + latency as seen by
 // location loc on node, and false when there is no other member.
 func (a *Agg) For(loc, node int32, lat Latency) (int64, bool) {

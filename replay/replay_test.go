@@ -233,7 +233,9 @@ func TestLostStepIsAnError(t *testing.T) {
 	require.ErrorContains(t, err, "internal error")
 }
 
-// Agg.For equals the brute-force maximum over the other members.
+// Agg.For equals the brute-force maximum over the other members, and
+// LatestTime and LatestOff the latest other member and the latest member
+// on another node.
 func TestAggMatchesBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for it := 0; it < 20000; it++ {
@@ -264,6 +266,26 @@ func TestAggMatchesBruteForce(t *testing.T) {
 			require.Equal(t, has, ok)
 			if has {
 				require.Equal(t, want, got, "iteration %d receiver %d", it, r)
+			}
+			// The latest other member, and the latest on another node.
+			other, off := int64(NoTime), int64(NoTime)
+			for s := 0; s < n; s++ {
+				if in[s] && s != r {
+					other = max(other, vals[s])
+				}
+				if in[s] && nodes[s] != nodes[r] {
+					off = max(off, vals[s])
+				}
+			}
+			v, ok := a.LatestTime(int32(r))
+			require.Equal(t, other != NoTime, ok, "iteration %d receiver %d: LatestTime", it, r)
+			if ok {
+				require.Equal(t, other, v, "iteration %d receiver %d: LatestTime", it, r)
+			}
+			v, ok = a.LatestOff(nodes[r])
+			require.Equal(t, off != NoTime, ok, "iteration %d receiver %d: LatestOff", it, r)
+			if ok {
+				require.Equal(t, off, v, "iteration %d receiver %d: LatestOff", it, r)
 			}
 		}
 	}
