@@ -199,7 +199,7 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 	res.Latency.clamp()
 	res.Timing.Estimate = time.Since(t0).Seconds()
 	t0 = time.Now()
-	if !res.guard(est, m, times, g, node, np, opt) {
+	if res.guard(est, m, times, g, node, np, opt) {
 		// The rate prior held the curves away from narrow windows: the
 		// clocks wander faster than it assumes. Fit again without it.
 		res.Timing.Guard = time.Since(t0).Seconds()
@@ -223,8 +223,9 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 // if so (Result.Times, Result.Model). A domain whose correction raises the
 // violations of its own messages loses its correction first (where a
 // domain has only poor windows its fit can be misled), until none does.
-func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Graph, node []int32, np int, opt Options) (consistent bool) {
-	consistent = true
+// It reports retry when it rejected the model for contradicting the
+// windows while the fit had its rate prior: a fit without it may pass.
+func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Graph, node []int32, np int, opt Options) (retry bool) {
 	dom := &est.in.Domains
 	lat := res.Latency.Replay()
 	gd := &Guard{}
@@ -251,7 +252,7 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 				res.projected(est, nil, a, workOn(), g, node, np, "bounds + clc", v)
 			}
 		}
-		return true
+		return false
 	}
 	work := workOn()
 	vBefore, cBefore := domainViolations(work, g, node, dom, lat, np)
@@ -301,19 +302,19 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 		res.Fallback = fmt.Sprintf("the estimated clocks raise the sum of the clock-condition violations from %d to %d ticks", before.SumViolation, after.SumViolation)
 	case float64(gd.Contradicted) > maxContradicted*float64(gd.Windows):
 		res.Fallback = fmt.Sprintf("the estimated clocks contradict %d of %d two-sided windows of message bounds", gd.Contradicted, gd.Windows)
-		consistent = est.noRate
+		retry = !est.noRate
 	default:
 		res.Ran, res.Times, res.Model, res.ModelViolations = "model + clc", work, m, &va
 		res.applied = a
 		if opt.Project && after.Violations > 0 {
 			res.projected(est, m, a, work, g, node, np, "model + clc", after.Violations)
 		}
-		return true
+		return false
 	}
 	if inPlace {
 		a.restore(work, np, func(int) bool { return true })
 	}
-	return consistent
+	return retry
 }
 
 // projected projects m (nil: no correction), whose application a holds
