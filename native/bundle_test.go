@@ -1,7 +1,6 @@
 package native
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/clc-tools/clc/internal/tracetest"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -883,7 +883,8 @@ func TestRewriteTimesBundlesAreReproducible(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "out")
 		opt := &WriteOptions{Codec: CodecZstd, BlockSize: 40, Parallel: 1 + run%4}
 		require.NoError(t, RewriteTimes(context.Background(), out, src, times, tr.Properties, opt))
-		files := dirFiles(t, out)
+		files := tracetest.DirFiles(t, out)
+		require.Greater(t, len(files), 8, "bundled")
 		if first == nil {
 			first = files
 			got, err := ReadDir(out, nil)
@@ -893,7 +894,7 @@ func TestRewriteTimesBundlesAreReproducible(t *testing.T) {
 			}
 			continue
 		}
-		requireSameFiles(t, first, files, "run %d (parallel %d)", run, opt.Parallel)
+		require.True(t, tracetest.SameFiles(t, first, files, fmt.Sprintf("run %d (parallel %d)", run, opt.Parallel)))
 	}
 }
 
@@ -911,7 +912,8 @@ func TestDirWriterBundlesAreReproducible(t *testing.T) {
 		require.NoError(t, err)
 		appendByRange(t, w, tr)
 		require.NoError(t, w.Close())
-		files := dirFiles(t, dir)
+		files := tracetest.DirFiles(t, dir)
+		require.Greater(t, len(files), 8, "bundled")
 		if first == nil {
 			first = files
 			got, err := ReadDir(dir, nil)
@@ -919,7 +921,7 @@ func TestDirWriterBundlesAreReproducible(t *testing.T) {
 			require.Equal(t, tr.NumEvents(), got.NumEvents())
 			continue
 		}
-		requireSameFiles(t, first, files, "run %d (parallel %d)", run, opt.Parallel)
+		require.True(t, tracetest.SameFiles(t, first, files, fmt.Sprintf("run %d (parallel %d)", run, opt.Parallel)))
 	}
 }
 
@@ -952,32 +954,5 @@ func appendByRange(t *testing.T, w *DirWriter, tr *trace.Trace) {
 		for _, err := range errs {
 			require.NoError(t, err)
 		}
-	}
-}
-
-// dirFiles returns the contents of every file below dir by relative path.
-func dirFiles(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	files := map[string][]byte{}
-	require.NoError(t, filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		files[strings.TrimPrefix(p, dir)] = b
-		return err
-	}))
-	require.Greater(t, len(files), 8, "bundled")
-	return files
-}
-
-// requireSameFiles fails unless got holds the same files as want, byte for
-// byte; what names the run that wrote got.
-func requireSameFiles(t *testing.T, want, got map[string][]byte, what string, args ...any) {
-	t.Helper()
-	what = fmt.Sprintf(what, args...)
-	require.Len(t, got, len(want), what)
-	for name, b := range want {
-		require.True(t, bytes.Equal(b, got[name]), "%s: %s differs", what, name)
 	}
 }
