@@ -1,7 +1,6 @@
 package native
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/clc-tools/clc/internal/tracetest"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -883,15 +883,7 @@ func TestRewriteTimesBundlesAreReproducible(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "out")
 		opt := &WriteOptions{Codec: CodecZstd, BlockSize: 40, Parallel: 1 + run%4}
 		require.NoError(t, RewriteTimes(context.Background(), out, src, times, tr.Properties, opt))
-		files := map[string][]byte{}
-		require.NoError(t, filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			b, err := os.ReadFile(p)
-			files[strings.TrimPrefix(p, out)] = b
-			return err
-		}))
+		files := tracetest.DirFiles(t, out)
 		require.Greater(t, len(files), 8, "bundled")
 		if first == nil {
 			first = files
@@ -902,8 +894,65 @@ func TestRewriteTimesBundlesAreReproducible(t *testing.T) {
 			}
 			continue
 		}
-		for name, b := range first {
-			require.True(t, bytes.Equal(b, files[name]), "run %d (parallel %d): %s differs", run, opt.Parallel, name)
+		require.True(t, tracetest.SameFiles(t, first, files, fmt.Sprintf("run %d (parallel %d)", run, opt.Parallel)))
+	}
+}
+
+// A DirWriter whose bundles (Ranges) each get their Appends in a fixed
+// order writes the same bytes whatever its parallelism: Close too writes
+// each bundle's last blocks from one goroutine, in location order.
+func TestDirWriterBundlesAreReproducible(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	tr := manyLocTrace(rng, 3*BundleThreshold)
+	var first map[string][]byte
+	for run := range 6 {
+		dir := filepath.Join(t.TempDir(), "out")
+		opt := &WriteOptions{Codec: CodecZstd, BlockSize: 100, Parallel: 1 + run%4}
+		w, err := CreateDir(dir, defsOnly(tr), opt)
+		require.NoError(t, err)
+		appendByRange(t, w, tr)
+		require.NoError(t, w.Close())
+		files := tracetest.DirFiles(t, dir)
+		require.Greater(t, len(files), 8, "bundled")
+		if first == nil {
+			first = files
+			got, err := ReadDir(dir, nil)
+			require.NoError(t, err)
+			require.Equal(t, tr.NumEvents(), got.NumEvents())
+			continue
+		}
+		require.True(t, tracetest.SameFiles(t, first, files, fmt.Sprintf("run %d (parallel %d)", run, opt.Parallel)))
+	}
+}
+
+// appendByRange appends the events of tr to w in two rounds, each location
+// half its events per round; in each round every range of w.Ranges() is
+// appended by a goroutine of its own, in location order.
+func appendByRange(t *testing.T, w *DirWriter, tr *trace.Trace) {
+	t.Helper()
+	bounds := w.Ranges()
+	require.Len(t, bounds, 9, "8 bundles")
+	for round := range 2 {
+		var wg sync.WaitGroup
+		errs := make([]error, len(bounds)-1)
+		for k := range errs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for loc := bounds[k]; loc < bounds[k+1] && errs[k] == nil; loc++ {
+					src := &tr.Locations[loc].Events
+					var half trace.Events
+					att := 0
+					for j := round * src.Len() / 2; j < (round+1)*src.Len()/2; j++ {
+						half.Append(src, j, &att)
+					}
+					errs[k] = w.Append(loc, &half)
+				}
+			}()
+		}
+		wg.Wait()
+		for _, err := range errs {
+			require.NoError(t, err)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -41,10 +42,13 @@ const bundleBufferSize = 256 << 10
 // the location's bundle, as a new extent (stream header and block) unless
 // the location's previous extent ends where the bundle does. Either way
 // any number of locations works within a small file descriptor budget.
+// A bundle's bytes depend only on the order of the Appends to its
+// locations (Ranges): Close writes each bundle's last blocks from one
+// goroutine, in location order.
 //
 // Compression runs in the goroutine that calls Append: append different
 // locations from several goroutines to compress in parallel. DirWriter
-// implements Sink.
+// implements trace.RangedSink.
 type DirWriter struct {
 	dir       string
 	defs      *trace.Trace
@@ -78,7 +82,7 @@ type bundleWriter struct {
 	err     error // a write failed: the bundle is unusable
 }
 
-var _ trace.Sink = (*DirWriter)(nil)
+var _ trace.RangedSink = (*DirWriter)(nil)
 
 // locWriter is the state of one location's stream.
 type locWriter struct {
@@ -492,16 +496,14 @@ func (w *DirWriter) Close() error {
 	if len(w.defs.Locations) != w.numLocs {
 		return fmt.Errorf("native writer: the definitions have %d locations, CreateDir saw %d", len(w.defs.Locations), w.numLocs)
 	}
-	order := w.flushOrder()
-	if err := forEach(len(order), w.parallel, func(i int) error {
-		loc := order[i]
-		lw := &w.locs[loc]
-		lw.mu.Lock()
-		defer lw.mu.Unlock()
-		if err := w.flush(loc, lw); err != nil {
-			return err
+	// One goroutine per bundle, its locations in order: the last blocks go
+	// into each bundle in the same order whatever the parallelism.
+	if err := w.eachRange(nil, func(lo, hi int) error {
+		for loc := lo; loc < hi; loc++ {
+			if _, err := w.finish(loc); err != nil {
+				return err
+			}
 		}
-		lw.enc.buf = nil
 		return nil
 	}); err != nil {
 		return err
@@ -547,27 +549,6 @@ func (w *DirWriter) Close() error {
 		return fmt.Errorf("native writer: %w", err)
 	}
 	return writeFileAtomic(filepath.Join(w.dir, ManifestName), data)
-}
-
-// flushOrder returns the order in which Close flushes the locations:
-// with bundles, the bundles take turns, so concurrent flushes seldom wait
-// for the same bundle.
-func (w *DirWriter) flushOrder() []int {
-	order := make([]int, 0, len(w.locs))
-	if w.bundles == nil {
-		for loc := range w.locs {
-			order = append(order, loc)
-		}
-		return order
-	}
-	for r := 0; len(order) < len(w.locs); r++ {
-		for k := range w.bundles {
-			if loc := w.bundleStart[k] + r; loc < w.bundleStart[k+1] {
-				order = append(order, loc)
-			}
-		}
-	}
-	return order
 }
 
 // abort stops the writer after an error outside of it; no manifest is written.
@@ -685,4 +666,16 @@ func WriteDir(dir string, t *trace.Trace, opt *WriteOptions) error {
 		return err
 	}
 	return w.Close()
+}
+
+// Ranges returns the bounds of the bundles, b[0] = 0 < b[1] < … < b[k] =
+// the number of locations: bundle file i holds the locations [b[i],
+// b[i+1]). Blocks go into a bundle as they fill up, during Append, so its
+// bytes depend on the order of the Appends to its locations, and only on
+// that: a caller that appends each bundle's locations in the same order
+// every time (from one goroutine at a time, say) gets the same bytes
+// whatever the scheduling. Without bundles (one file per location) it
+// returns nil: the order of Appends never matters.
+func (w *DirWriter) Ranges() []int {
+	return slices.Clone(w.bundleStart)
 }

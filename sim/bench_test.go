@@ -1,11 +1,9 @@
 package sim
 
 import (
-	"path/filepath"
 	"sync/atomic"
 	"testing"
 
-	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -26,6 +24,9 @@ func (c *countSink) Append(loc int, ev *trace.Events) error {
 	}
 	return nil
 }
+
+// Ranges passes on the wrapped sink's ranges (trace.RangedSink).
+func (c *countSink) Ranges() []int { return trace.SinkRanges(c.next) }
 
 func (c *countSink) Close() error {
 	if c.next != nil {
@@ -52,33 +53,15 @@ func benchConfig(ranks int, events int64, patterns ...string) Config {
 func benchRun(b *testing.B, cfg Config, toDisk bool) {
 	var events int64
 	for range b.N {
-		rd, err := Definitions(cfg)
-		if err != nil {
-			b.Fatal(err)
-		}
-		td, _ := TruthDefinitions(cfg)
-		rec, tru := &countSink{defs: rd}, &countSink{defs: td}
+		var rec, tru *countSink
 		if toDisk {
-			dir := b.TempDir()
-			w1, err := native.CreateDir(filepath.Join(dir, "rec"), rd, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			w2, err := native.CreateDir(filepath.Join(dir, "truth"), td, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			rec.next, tru.next = w1, w2
+			w1, w2 := nativeSinks(b, cfg, b.TempDir(), nil)
+			rec, tru = &countSink{next: w1, defs: w1.Defs()}, &countSink{next: w2, defs: w2.Defs()}
+		} else {
+			rd, td := bothDefinitions(b, cfg)
+			rec, tru = &countSink{defs: rd}, &countSink{defs: td}
 		}
-		if err := Run(cfg, rec, tru); err != nil {
-			b.Fatal(err)
-		}
-		if err := rec.Close(); err != nil {
-			b.Fatal(err)
-		}
-		if err := tru.Close(); err != nil {
-			b.Fatal(err)
-		}
+		runAndClose(b, cfg, rec, tru)
 		events = tru.n.Load()
 	}
 	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")

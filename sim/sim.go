@@ -68,7 +68,10 @@ func Generate(cfg Config) (recorded, truth *trace.Trace, err error) {
 
 // Run simulates cfg and streams the recorded trace into rec and the truth
 // into truth, location by location in pieces, from up to GOMAXPROCS
-// goroutines at once (never two for the same location). The sinks' Defs
+// goroutines at once (never two for the same location). If a sink is a
+// trace.RangedSink (a native writer with bundles), each of its ranges is
+// appended by one goroutine at a time, in location order, so the sink's
+// bytes do not depend on the scheduling. The sinks' Defs
 // must have cfg.Ranks locations and cfg.Resolution (create them with
 // Definitions and TruthDefinitions). Before it returns, Run sets the offset
 // measurements of rec.Defs()'s locations. It does not close the sinks.
@@ -89,8 +92,12 @@ func Run(cfg Config, rec, truth trace.Sink) error {
 		}
 	}
 	e := newEngine(cfg)
-	e.fl = newFlusher(e, rec, truth)
-	err := e.run()
+	fl, err := newFlusher(e, rec, truth)
+	if err != nil {
+		return err
+	}
+	e.fl = fl
+	err = e.run()
 	if werr := e.fl.wait(); err == nil {
 		err = werr
 	}
@@ -394,22 +401,76 @@ func (e *engine) send(r int, kind trace.Kind, m trace.Message) int64 {
 // ---- buffers → sinks ----
 
 // flusher converts buffered true times to clock readings and appends both
-// versions to the sinks, in parallel over ranks, in the background.
+// versions to the sinks, in parallel over ranges of locations, in the
+// background. Each range is appended by one goroutine, location after
+// location, and the ranges are the sinks' (trace.RangedSink: the native
+// writers' bundles) if they have any, so that what the sinks write does
+// not depend on the scheduling.
 type flusher struct {
 	e           *engine
 	rec, truth  trace.Sink
 	workers     int
+	bounds      []int // range i is the locations [bounds[i], bounds[i+1])
 	wg          sync.WaitGroup
 	err         error
 	perRankKeep int
 }
 
-func newFlusher(e *engine, rec, truth trace.Sink) *flusher {
+func newFlusher(e *engine, rec, truth trace.Sink) (*flusher, error) {
+	workers := runtime.GOMAXPROCS(0)
+	n := len(e.now)
+	bounds, err := flushBounds(n, min(max(n/(16*workers), 1), 64), rec, truth)
+	if err != nil {
+		return nil, err
+	}
 	return &flusher{
 		e: e, rec: rec, truth: truth,
-		workers:     runtime.GOMAXPROCS(0),
+		workers:     workers,
+		bounds:      bounds,
 		perRankKeep: max(4096, 4*e.flushAt/e.n),
+	}, nil
+}
+
+// flushBounds returns the bounds of the ranges of the n locations that the
+// flusher appends whole: the ranges of the RangedSinks among sinks, merged
+// where they differ (a bound of every one of them bounds a range), or,
+// without RangedSinks, batches of consecutive locations.
+func flushBounds(n, batch int, sinks ...trace.Sink) ([]int, error) {
+	cuts := make([]int, n+1) // how many sinks' ranges end before location i
+	ranged := 0
+	for _, s := range sinks {
+		b := trace.SinkRanges(s)
+		if b == nil {
+			continue
+		}
+		if err := checkBounds(b, n); err != nil {
+			return nil, fmt.Errorf("sim: sink ranges: %w", err)
+		}
+		ranged++
+		for _, i := range b {
+			cuts[i]++
+		}
 	}
+	bounds := []int{0}
+	for i := 1; i <= n; i++ {
+		if i == n || ranged > 0 && cuts[i] == ranged || ranged == 0 && i%batch == 0 {
+			bounds = append(bounds, i)
+		}
+	}
+	return bounds, nil
+}
+
+// checkBounds checks that b rises from 0 to n.
+func checkBounds(b []int, n int) error {
+	if len(b) < 2 || b[0] != 0 || b[len(b)-1] != n {
+		return fmt.Errorf("%d bounds do not run from 0 to %d", len(b), n)
+	}
+	for i := 1; i < len(b); i++ {
+		if b[i] <= b[i-1] {
+			return fmt.Errorf("bound %d (%d) not above the previous one (%d)", i, b[i], b[i-1])
+		}
+	}
+	return nil
 }
 
 func (f *flusher) wait() error {
@@ -425,8 +486,9 @@ func (f *flusher) start(bufs []trace.Events) {
 	}()
 }
 
+// flush appends the buffered events to the sinks, the ranges from
+// f.workers goroutines, and empties the buffers.
 func (f *flusher) flush(bufs []trace.Events) error {
-	batch := min(max(len(bufs)/(16*f.workers), 1), 64)
 	var next atomic.Int64
 	var failed atomic.Bool
 	errs := make([]error, f.workers)
@@ -437,39 +499,46 @@ func (f *flusher) flush(bufs []trace.Events) error {
 			defer wg.Done()
 			var times []int64
 			for !failed.Load() {
-				lo := int(next.Add(int64(batch))) - batch
-				if lo >= len(bufs) {
+				k := int(next.Add(1)) - 1
+				if k >= len(f.bounds)-1 {
 					return
 				}
-				for r := lo; r < min(lo+batch, len(bufs)); r++ {
-					ev := &bufs[r]
-					if ev.Len() == 0 {
-						continue
-					}
-					times = f.e.clk.localTimes(times[:0], f.e.node(r), ev.Time)
-					view := *ev
-					view.Time = times
-					if err := f.rec.Append(r, &view); err != nil {
-						errs[w] = fmt.Errorf("sim: writing location %d of the recorded trace: %w", r, err)
-						failed.Store(true)
-						return
-					}
-					if err := f.truth.Append(r, ev); err != nil {
-						errs[w] = fmt.Errorf("sim: writing location %d of the truth: %w", r, err)
-						failed.Store(true)
-						return
-					}
-					if cap(ev.Kind) > f.perRankKeep {
-						*ev = trace.Events{}
-					} else {
-						ev.Reset()
-					}
+				if errs[w] = f.appendRange(bufs, f.bounds[k], f.bounds[k+1], &times); errs[w] != nil {
+					failed.Store(true)
+					return
 				}
 			}
 		}()
 	}
 	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// appendRange appends the buffered events of locations [lo, hi) to the
+// sinks, one location after the other, and empties their buffers; times
+// is scratch space.
+func (f *flusher) appendRange(bufs []trace.Events, lo, hi int, times *[]int64) error {
+	for r := lo; r < hi; r++ {
+		ev := &bufs[r]
+		if ev.Len() == 0 {
+			continue
+		}
+		*times = f.e.clk.localTimes((*times)[:0], f.e.node(r), ev.Time)
+		view := *ev
+		view.Time = *times
+		if err := f.rec.Append(r, &view); err != nil {
+			return fmt.Errorf("sim: writing location %d of the recorded trace: %w", r, err)
+		}
+		if err := f.truth.Append(r, ev); err != nil {
+			return fmt.Errorf("sim: writing location %d of the truth: %w", r, err)
+		}
+		if cap(ev.Kind) > f.perRankKeep {
+			*ev = trace.Events{}
+		} else {
+			ev.Reset()
+		}
+	}
+	return nil
 }
 
 // ---- max tracker: the latest logical send per receiver, O(1) per query ----

@@ -13,3 +13,25 @@ type Sink interface {
 	Append(loc int, ev *Events) error
 	Close() error
 }
+
+// RangedSink is a Sink that writes ranges of consecutive locations into
+// shared files as their Appends come, so that its bytes depend on the order
+// of the Appends within each range (and only on that). A caller that
+// appends each range's locations in the same order every time — from one
+// goroutine at a time, in location order, say — gets the same bytes
+// whatever the scheduling.
+type RangedSink interface {
+	Sink
+	// Ranges returns the bounds of the ranges, b[0] = 0 < b[1] < … < b[k]
+	// = the number of locations (range i is [b[i], b[i+1])), or nil if the
+	// order of the Appends never matters.
+	Ranges() []int
+}
+
+// SinkRanges returns s's Ranges if s is a RangedSink, else nil.
+func SinkRanges(s Sink) []int {
+	if r, ok := s.(RangedSink); ok {
+		return r.Ranges()
+	}
+	return nil
+}

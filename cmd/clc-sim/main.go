@@ -73,10 +73,9 @@ are stored with each location. The output is written to a temporary directory
 beside OUTDIR and renamed at the end; an interrupt leaves nothing behind. An
 existing non-empty OUTDIR is refused unless --force, which replaces only a
 directory that holds nothing but a trace. The same flags and --seed give the
-same events: the same bytes in OTF2 and, up to 64 locations, in the native
-format (above that, locations share bundle files, into which the parallel
-writers put blocks in the order they finish). A run can never be shorter than one step: when that is much more
-than the default --events, clc-sim refuses until --events or --steps is given.
+same bytes, in OTF2 and native format, whatever the number of cores. A run
+can never be shorter than one step: when that is much more than the default
+--events, clc-sim refuses until --events or --steps is given.
 
 Patterns (--patterns, a comma list run in order once per step): ` + strings.Join(sim.PatternNames(), ", ") + `.`,
 		Args:          cobra.ExactArgs(1),
@@ -238,6 +237,10 @@ func (c cancelSink) Append(loc int, ev *trace.Events) error {
 	return c.Sink.Append(loc, ev)
 }
 
+// Ranges passes on the wrapped sink's ranges, so that the simulation
+// appends each bundle of a native trace from one goroutine at a time.
+func (c cancelSink) Ranges() []int { return trace.SinkRanges(c.Sink) }
+
 // countingSink counts the events appended to a sink.
 type countingSink struct {
 	trace.Sink
@@ -248,6 +251,9 @@ func (c *countingSink) Append(loc int, ev *trace.Events) error {
 	c.n.Add(int64(ev.Len()))
 	return c.Sink.Append(loc, ev)
 }
+
+// Ranges passes on the wrapped sink's ranges.
+func (c *countingSink) Ranges() []int { return trace.SinkRanges(c.Sink) }
 
 // bytesPerEvent is roughly what the simulator holds in memory per event of
 // the run (both traces and its own state), measured at 10^8 events.

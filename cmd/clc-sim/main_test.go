@@ -2,15 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/clc-tools/clc/internal/tracetest"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/sim"
@@ -93,24 +95,6 @@ func TestNativeLayout(t *testing.T) {
 	}
 }
 
-func readAll(t *testing.T, root string) map[string][]byte {
-	t.Helper()
-	files := map[string][]byte{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(root, p)
-		files[rel] = b
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
-
 func TestSameBytesForSeed(t *testing.T) {
 	base := t.TempDir()
 	plain := []string{"--ranks", "20", "--events", "30000", "--seed", "9", "--flush-events", "5000"}
@@ -128,14 +112,70 @@ func TestSameBytesForSeed(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		fa, fb := readAll(t, a), readAll(t, b)
-		if len(fa) != len(fb) || len(fa) < 10 {
-			t.Fatalf("%s: %d vs %d files", format, len(fa), len(fb))
+		fa, fb := tracetest.DirFiles(t, a), tracetest.DirFiles(t, b)
+		if len(fa) < 10 {
+			t.Fatalf("%s: %d files", format, len(fa))
 		}
-		for name, x := range fa {
-			if !bytes.Equal(x, fb[name]) {
-				t.Errorf("%s: %s differs between two runs with the same seed", format, name)
+		tracetest.SameFiles(t, fa, fb, format+", the second run with the same seed")
+	}
+}
+
+// Above 64 locations native traces put several locations into each bundle
+// file. Their bytes still depend only on the flags and the seed: not on
+// the run, nor on the number of goroutines that write them.
+func TestSameBytesInBundles(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	base := t.TempDir()
+	args := []string{"--ranks", "130", "--ranks-per-node", "8", "--events", "200000", "--seed", "3", "--flush-events", "20000"}
+	var first map[string][]byte
+	for i, procs := range []int{1, 4, 4, 2} {
+		runtime.GOMAXPROCS(procs)
+		dir := filepath.Join(base, fmt.Sprint(i))
+		if _, err := runCmd(t, append([]string{dir}, args...)...); err != nil {
+			t.Fatal(err)
+		}
+		files := tracetest.DirFiles(t, dir)
+		if first == nil {
+			for _, name := range []string{"events/bundle-7.clcb", "truth/events/bundle-7.clcb"} {
+				if files[name] == nil {
+					t.Fatalf("no %s: not bundled", name)
+				}
 			}
+			first = files
+			continue
+		}
+		tracetest.SameFiles(t, first, files, fmt.Sprintf("run %d (GOMAXPROCS %d) against the first (GOMAXPROCS 1)", i, procs))
+	}
+}
+
+// The wrappers around the sinks pass on the native writer's bundles, so
+// that the simulation appends each bundle from one goroutine at a time
+// (which TestSameBytesInBundles, whose blocks fill up only at Close, does
+// not see).
+func TestWrappersPassOnRanges(t *testing.T) {
+	cfg := sim.DefaultConfig()
+	cfg.Ranks = 130
+	defs, err := sim.Definitions(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := native.CreateDir(filepath.Join(t.TempDir(), "out"), defs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Abort()
+	want := w.Ranges()
+	if len(want) != 9 {
+		t.Fatalf("ranges %v, want 8 bundles", want)
+	}
+	ctx := context.Background()
+	for name, s := range map[string]trace.Sink{
+		"cancelSink":   cancelSink{ctx, w},
+		"countingSink": &countingSink{Sink: w},
+		"both":         cancelSink{ctx, &countingSink{Sink: w}},
+	} {
+		if got := trace.SinkRanges(s); !slices.Equal(got, want) {
+			t.Errorf("%s: ranges %v, want %v", name, got, want)
 		}
 	}
 }
@@ -145,11 +185,11 @@ func TestRefuseAndForce(t *testing.T) {
 	if _, err := runCmd(t, dir, "--ranks", "2", "--steps", "1"); err != nil {
 		t.Fatalf("empty existing directory: %v", err)
 	}
-	before := readAll(t, dir)
+	before := tracetest.DirFiles(t, dir)
 	if _, err := runCmd(t, dir, "--ranks", "3", "--steps", "1"); err == nil || !strings.Contains(err.Error(), "--force") {
 		t.Fatalf("non-empty directory without --force: %v", err)
 	}
-	if after := readAll(t, dir); len(after) != len(before) {
+	if after := tracetest.DirFiles(t, dir); len(after) != len(before) {
 		t.Fatalf("a refused run changed the directory")
 	}
 	if _, err := runCmd(t, dir, "--ranks", "3", "--steps", "1", "--force"); err != nil {
