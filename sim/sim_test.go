@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -621,15 +622,14 @@ func TestConfigErrors(t *testing.T) {
 	}
 }
 
-// failSink fails after n appends.
+// failSink fails after n appends (from any number of goroutines).
 type failSink struct {
 	memSink
-	n int
+	n atomic.Int64
 }
 
 func (f *failSink) Append(loc int, ev *trace.Events) error {
-	f.n--
-	if f.n < 0 {
+	if f.n.Add(-1) < 0 {
 		return fmt.Errorf("disk full")
 	}
 	return f.memSink.Append(loc, ev)
@@ -640,7 +640,9 @@ func TestSinkError(t *testing.T) {
 	cfg.Ranks, cfg.Steps, cfg.FlushEvents = 8, 20, 50
 	rd, _ := Definitions(cfg)
 	td, _ := TruthDefinitions(cfg)
-	err := Run(cfg, &memSink{rd}, &failSink{memSink{td}, 30})
+	fs := &failSink{memSink: memSink{td}}
+	fs.n.Store(30)
+	err := Run(cfg, &memSink{rd}, fs)
 	if err == nil {
 		t.Fatal("no error from a failing sink")
 	}
