@@ -259,6 +259,12 @@ clc_bytes b_exscan(MPI_Comm comm, int count, MPI_Datatype dt);
 
 /* ----------------------------------------------------------- life cycle */
 
+/* The wrappers of MPI_Init, MPI_Init_thread, MPI_Finalize and MPI_Abort,
+ * C (hooks.c) and Fortran (fortran.c), share these (hooks.c). */
+void clc_after_init(int64_t t0, int rc, int region);
+void clc_before_finalize(void);
+void clc_before_abort(void);
+/* What they run (core.c). */
 void clc_init(int64_t t_enter, int region);
 void clc_finalize(int64_t t_enter);
 void clc_abort(void);
