@@ -188,10 +188,13 @@ clc_req *clc_req_add(MPI_Request r, int kind, uint32_t comm);
 clc_req *clc_req_find(MPI_Request r);
 void clc_req_del(clc_req *q);
 uint64_t clc_next_req_id(void);
-/* Records the completion of the request whose handle was r, with status st. */
+/* clc_complete records the completion of the request whose handle was r,
+ * with status st, unless it was recorded before; a persistent request then
+ * becomes inactive, any other is forgotten (MPI freed it). */
 void clc_complete(MPI_Request r, MPI_Status *st, int64_t t);
 /* clc_complete_keep records a completion that leaves the request allocated
- * (MPI_Request_get_status). */
+ * (MPI_Request_get_status): the request stays in the table, inactive, until
+ * the Wait, Test or MPI_Request_free that frees it. */
 void clc_complete_keep(MPI_Request r, MPI_Status *st, int64_t t);
 /* clc_copy_reqs copies n request handles (MPI overwrites them). */
 const MPI_Request *clc_copy_reqs(const MPI_Request *r, int n);
