@@ -23,7 +23,7 @@
  * directly, not through the PLT and GOT. */
 #define CLC_EXPORT __attribute__((visibility("default")))
 
-#define CLC_X_ENUM(n, g, p) R_##n,
+#define CLC_X_ENUM(n, g) R_##n,
 enum clc_region { CLC_REGIONS(CLC_X_ENUM) R_COUNT };
 #undef CLC_X_ENUM
 

@@ -20,10 +20,10 @@ __thread int clc_t __attribute__((tls_model("initial-exec"))) = 0;
 int clc_world_rank = -1, clc_world_size = 0;
 uint64_t clc_unknown_comm = 0;
 
-#define CLC_X_NAME(n, g, p) #n,
+#define CLC_X_NAME(n, g) #n,
 static const char *const region_names[R_COUNT] = {CLC_REGIONS(CLC_X_NAME)};
 #undef CLC_X_NAME
-#define CLC_X_GROUP(n, g, p) g,
+#define CLC_X_GROUP(n, g) g,
 const unsigned char clc_region_group[R_COUNT] = {CLC_REGIONS(CLC_X_GROUP)};
 #undef CLC_X_GROUP
 
