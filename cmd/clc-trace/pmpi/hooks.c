@@ -83,6 +83,27 @@ static uint64_t nbytes_sum(const int *cnt, uint64_t n, uint64_t skip, MPI_Dataty
   return s ? s * clc_tsize(dt) : 0;
 }
 
+/* nbytes_w is the sum of nbytes(cnt[i], dt[i]) over i in [0, n) but skip,
+ * for the w-collectives, whose types are per member: a type's size is
+ * asked for only where a member's type differs from the last one asked
+ * for (so once when all members have one type), and, as nbytes does, only
+ * for positive counts. Equal to the sum of nbytes: a handle means one type
+ * for the length of the call, and MPI_DATATYPE_NULL, where the cache
+ * starts, has size 0 as clc_tsize says. */
+static uint64_t nbytes_w(const int *cnt, const MPI_Datatype *dt, uint64_t n, uint64_t skip) {
+  uint64_t s = 0, size = 0;
+  MPI_Datatype last = MPI_DATATYPE_NULL;
+  for (uint64_t i = 0; i < n; i++) {
+    if (i == skip || cnt[i] <= 0) continue;
+    if (dt[i] != last) {
+      last = dt[i];
+      size = clc_tsize(last);
+    }
+    s += (uint64_t)cnt[i] * size;
+  }
+  return s;
+}
+
 void h_send(int64_t t0, int dest, int count, MPI_Datatype dt, int tag, MPI_Comm comm) {
   if (dest == MPI_PROC_NULL) return;
   clc_comm *c = clc_comm_find(comm);
@@ -365,12 +386,9 @@ clc_bytes b_alltoallw(MPI_Comm comm, const void *sb, const int *scs, const MPI_D
   who w = who_of(comm);
   clc_bytes b = {0, 0};
   if (!w.known) return b;
-  int inplace = sb == MPI_IN_PLACE;
-  for (uint64_t i = 0; i < w.n; i++) {
-    if (i == w.me) continue;
-    b.sent += inplace ? nbytes(rcs[i], rts[i]) : nbytes(scs[i], sts[i]);
-    b.recvd += nbytes(rcs[i], rts[i]);
-  }
+  b.recvd = nbytes_w(rcs, rts, w.n, w.me);
+  /* in place, each member sends what it receives */
+  b.sent = sb == MPI_IN_PLACE ? b.recvd : nbytes_w(scs, sts, w.n, w.me);
   return b;
 }
 
