@@ -25,12 +25,17 @@ type counts struct {
 	Comms     int              `json:"comms"`
 	Cancelled int              `json:"cancelled"`
 	Bytes     map[string]int64 `json:"bytes"`
+	// CollSent and CollRecvd are the bytes of collectives (coll-end and
+	// nbcoll-complete events) per operation.
+	CollSent  map[string]int64 `json:"coll_sent"`
+	CollRecvd map[string]int64 `json:"coll_recvd"`
 	// Runs is the number of collapsed runs (calls with clc::calls).
 	Runs int `json:"runs"`
 }
 
 func newCounts() *counts {
-	return &counts{Calls: map[string]int{}, Ops: map[string]int{}, NBOps: map[string]int{}, Bytes: map[string]int64{}}
+	return &counts{Calls: map[string]int{}, Ops: map[string]int{}, NBOps: map[string]int{}, Bytes: map[string]int64{},
+		CollSent: map[string]int64{}, CollRecvd: map[string]int64{}}
 }
 
 // nbrTag is the tag of the logical messages of neighbourhood collectives.
@@ -124,10 +129,16 @@ func countTrace(tr *trace.Trace) ([]*counts, error) {
 				}
 			case k.IsRecv():
 				c.Recvs++
-			case k == trace.KindCollEnd:
-				c.Ops[ev.Coll(i).Op.String()]++
-			case k == trace.KindNBCollComplete:
-				c.NBOps[ev.Coll(i).Op.String()]++
+			case k == trace.KindCollEnd, k == trace.KindNBCollComplete:
+				co := ev.Coll(i)
+				op := co.Op.String()
+				if k == trace.KindCollEnd {
+					c.Ops[op]++
+				} else {
+					c.NBOps[op]++
+				}
+				c.CollSent[op] += int64(co.Sent)
+				c.CollRecvd[op] += int64(co.Received)
 			case k == trace.KindCommCreate:
 				c.Comms++
 			case k == trace.KindRequestCancelled:
@@ -148,7 +159,8 @@ locs = {}
 def loc(l):
     if l.name not in locs:
         locs[l.name] = {"calls": defaultdict(int), "sends": 0, "recvs": 0, "nbr_sends": 0, "ops": defaultdict(int),
-                        "nbops": defaultdict(int), "comms": 0, "cancelled": 0, "bytes": defaultdict(int), "runs": 0}
+                        "nbops": defaultdict(int), "comms": 0, "cancelled": 0, "bytes": defaultdict(int), "runs": 0,
+                        "coll_sent": defaultdict(int), "coll_recvd": defaultdict(int)}
     return locs[l.name]
 with otf2.reader.open(sys.argv[1]) as r:
     for l, ev in r.events:
@@ -169,10 +181,11 @@ with otf2.reader.open(sys.argv[1]) as r:
                 c["nbr_sends"] += 1
         elif n in ("MpiRecv", "MpiIrecv"):
             c["recvs"] += 1
-        elif n == "MpiCollectiveEnd":
-            c["ops"][str(ev.collective_op).split(".")[-1].lower()] += 1
-        elif n == "NonBlockingCollectiveComplete":
-            c["nbops"][str(ev.collective_op).split(".")[-1].lower()] += 1
+        elif n in ("MpiCollectiveEnd", "NonBlockingCollectiveComplete"):
+            op = str(ev.collective_op).split(".")[-1].lower()
+            c["ops" if n == "MpiCollectiveEnd" else "nbops"][op] += 1
+            c["coll_sent"][op] += ev.size_sent
+            c["coll_recvd"][op] += ev.size_received
         elif n == "CommCreate":
             c["comms"] += 1
         elif n == "MpiRequestCancelled":
@@ -254,6 +267,16 @@ func checkCounts(t testing.TB, what string, got []*counts, exp map[int]*expectat
 		for name, b := range e.Bytes {
 			if c.Bytes[name] != b {
 				diffs = append(diffs, fmt.Sprintf("%s: %d bytes, the program %d", name, c.Bytes[name], b))
+			}
+		}
+		for op, b := range e.CollSent {
+			if c.CollSent[op] != b {
+				diffs = append(diffs, fmt.Sprintf("%s: %d bytes sent, the program %d", op, c.CollSent[op], b))
+			}
+		}
+		for op, b := range e.CollRecvd {
+			if c.CollRecvd[op] != b {
+				diffs = append(diffs, fmt.Sprintf("%s: %d bytes received, the program %d", op, c.CollRecvd[op], b))
 			}
 		}
 		if len(diffs) > 0 {

@@ -28,6 +28,13 @@ func tracedCounts(t *testing.T, k mpiKit, wrap bool, n int, flags []string, name
 	if len(exp) != n {
 		t.Fatalf("%d CLC-EXPECT lines, want %d", len(exp), n)
 	}
+	tr, got := readCounts(t, dir)
+	return exp, got, tr, res.stderr
+}
+
+// readCounts reads the native trace in dir and counts what each location did.
+func readCounts(t *testing.T, dir string) (*trace.Trace, []*counts) {
+	t.Helper()
 	tr, err := native.ReadDir(dir, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +43,7 @@ func tracedCounts(t *testing.T, k mpiKit, wrap bool, n int, flags []string, name
 	if err != nil {
 		t.Fatal(err)
 	}
-	return exp, got, tr, res.stderr
+	return tr, got
 }
 
 // TestPollRuns: runs of unsuccessful polls collapse by default to their
@@ -274,41 +281,66 @@ func TestRealRunNoEventMoved(t *testing.T) {
 // TestFortranFileAndWindow: the Fortran wrappers of file and window
 // functions (a file name with its hidden length, MPI_Offset and MPI_Aint
 // arguments) record the bytes tests/mpi/fio.f90 moves: 64 written and 32
-// read per rank, 24 put. Open MPI 4.1's one-sided rdma component fails in
-// this container; the test uses pt2pt.
+// read per rank, 24 put. With "abort" its rank 1 then calls the Fortran
+// MPI_ABORT (under Open MPI the Fortran layer's wrapper, under MPICH the
+// C one its binding calls): that rank's trace still holds those calls
+// and ends with the enter of MPI_Abort, and the manifest says the trace
+// is incomplete (rank 0, killed by the launcher, may have left nothing).
+// Open MPI 4.1's one-sided rdma component fails in this container; the
+// test uses pt2pt.
 func TestFortranFileAndWindow(t *testing.T) {
 	for _, k := range kits {
-		t.Run(string(k.fl), func(t *testing.T) {
-			k := need(t, k)
-			dir := filepath.Join(t.TempDir(), "trace")
-			res := traceRunEnv(t, k, false, 2, dir, nil, []string{"OMPI_MCA_osc=pt2pt"}, prog(t, k, "fio"), t.TempDir())
-			if res.err != nil {
-				t.Fatalf("%v\n%s%s", res.err, res.stdout, res.stderr)
-			}
-			tr, err := native.ReadDir(dir, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := countTrace(tr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := map[string]int64{"MPI_File_write_at": 64, "MPI_File_read_at_all": 32, "MPI_Put": 24}
-			for r, c := range got {
-				for f, b := range want {
-					if c.Bytes[f] != b || c.Calls[f] != 1 {
-						t.Errorf("rank %d: %s: %d calls, %d bytes; the program made 1 call of %d bytes", r, f, c.Calls[f], c.Bytes[f], b)
-					}
+		for _, how := range []string{"complete", "abort"} {
+			t.Run(string(k.fl)+"/"+how, func(t *testing.T) {
+				k := need(t, k)
+				dir := filepath.Join(t.TempDir(), "trace")
+				res := traceRunEnv(t, k, false, 2, dir, nil, []string{"OMPI_MCA_osc=pt2pt"}, prog(t, k, "fio"), t.TempDir(), how)
+				if (res.err != nil) != (how == "abort") {
+					t.Fatalf("%s run: %v\n%s%s", how, res.err, res.stdout, res.stderr)
 				}
-				for _, f := range []string{"MPI_File_open", "MPI_File_close", "MPI_Win_create", "MPI_Win_free"} {
-					if c.Calls[f] != 1 {
-						t.Errorf("rank %d: %d calls of %s, the program made 1", r, c.Calls[f], f)
-					}
+				tr, got := readCounts(t, dir)
+				ranks := []int{0, 1}
+				if how == "abort" {
+					ranks = []int{1}
+					checkAborted(t, tr, 1)
 				}
-				if c.Calls["MPI_Win_fence"] != 2 {
-					t.Errorf("rank %d: %d calls of MPI_Win_fence, the program made 2", r, c.Calls["MPI_Win_fence"])
+				for _, r := range ranks {
+					checkFio(t, r, got[r])
 				}
-			}
-		})
+			})
+		}
+	}
+}
+
+// checkFio compares what rank r of tests/mpi/fio.f90 did with its counts.
+func checkFio(t *testing.T, r int, c *counts) {
+	t.Helper()
+	want := map[string]int64{"MPI_File_write_at": 64, "MPI_File_read_at_all": 32, "MPI_Put": 24}
+	for f, b := range want {
+		if c.Bytes[f] != b || c.Calls[f] != 1 {
+			t.Errorf("rank %d: %s: %d calls, %d bytes; the program made 1 call of %d bytes", r, f, c.Calls[f], c.Bytes[f], b)
+		}
+	}
+	for _, f := range []string{"MPI_File_open", "MPI_File_close", "MPI_Win_create", "MPI_Win_free"} {
+		if c.Calls[f] != 1 {
+			t.Errorf("rank %d: %d calls of %s, the program made 1", r, c.Calls[f], f)
+		}
+	}
+	if c.Calls["MPI_Win_fence"] != 2 {
+		t.Errorf("rank %d: %d calls of MPI_Win_fence, the program made 2", r, c.Calls["MPI_Win_fence"])
+	}
+}
+
+// checkAborted checks the trace of a run whose rank r called MPI_Abort: the
+// manifest says incomplete and r's events end with MPI_Abort's enter.
+func checkAborted(t *testing.T, tr *trace.Trace, r int) {
+	t.Helper()
+	if tr.Properties[native.PropIncomplete] != "true" {
+		t.Errorf("the manifest does not say incomplete; properties %v", tr.Properties)
+	}
+	ev := &tr.Locations[r].Events
+	last := ev.Len() - 1
+	if last < 0 || ev.Kind[last] != trace.KindEnter || tr.Regions[ev.Ref[last]].Name != "MPI_Abort" {
+		t.Errorf("rank %d: the last of %d events is not the enter of MPI_Abort", r, ev.Len())
 	}
 }

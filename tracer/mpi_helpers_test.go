@@ -244,6 +244,11 @@ type expectation struct {
 	NbrMsgs int `json:"nbr_msgs"`
 	// Bytes of MPI-IO and one-sided calls per function.
 	Bytes map[string]int64 `json:"bytes"`
+	// CollSent and CollRecvd are the bytes collectives sent to and
+	// received from other members, blocking and non-blocking together,
+	// per operation (only the operations the program counts them of).
+	CollSent  map[string]int64 `json:"coll_sent"`
+	CollRecvd map[string]int64 `json:"coll_recvd"`
 }
 
 // parseExpect reads the CLC-EXPECT lines of a run: the files the programs

@@ -3,7 +3,10 @@
  * collective, on MPI_COMM_WORLD and on a split communicator, interleaved
  * with blocking ones on the same communicator and completed by every
  * completion function (Wait, Waitall, Waitany, Waitsome, Test, Testall,
- * Testany, Testsome; the tests poll). Usage: colls [iterations] */
+ * Testany, Testsome; the tests poll). Alltoallw and Ialltoallw move types
+ * of two sizes (what r and i exchange is MPI_DOUBLE when r + i is odd, else
+ * MPI_INT), Alltoallw also in place; the program counts their bytes.
+ * Usage: colls [iterations] */
 #include <stdlib.h>
 #include "expect.h"
 
@@ -15,9 +18,15 @@ static void nonblocking(MPI_Comm comm, int it) {
   int root = it % n, big = 4 * n + 8;
   int *B[17], cnt[64], dsp[64], sym[64];
   MPI_Datatype types[64];
+  long wsize[64], wbytes = 0;
   for (int i = 0; i < 17; i++) B[i] = calloc((size_t)(2 * big * n), sizeof(int));
   /* some members move nothing; sym[i] = (r + i) % 3 is what r and i exchange */
-  for (int i = 0; i < n; i++) { cnt[i] = i % 3; sym[i] = (r + i) % 3; dsp[i] = i * big; types[i] = MPI_INT; }
+  for (int i = 0; i < n; i++) {
+    cnt[i] = i % 3; sym[i] = (r + i) % 3; dsp[i] = i * big;
+    types[i] = (r + i) % 2 ? MPI_DOUBLE : MPI_INT;
+    wsize[i] = (r + i) % 2 ? (long)sizeof(double) : (long)sizeof(int);
+    if (i != r) wbytes += sym[i] * wsize[i];
+  }
   int *S = B[16] + big * n; /* a send buffer no operation writes */
   MPI_Request q[8];
   int idx, done, flag, ids[8];
@@ -46,6 +55,7 @@ static void nonblocking(MPI_Comm comm, int it) {
   C(MPI_Iallreduce)(S, B[11], 4, MPI_INT, MPI_SUM, comm, &q[2]);
   for (done = 0; done < 3; done += idx) C(MPI_Waitsome)(3, q, &idx, ids, MPI_STATUSES_IGNORE);
   NBCOLLOP("alltoallv"); NBCOLLOP("alltoallw"); NBCOLLOP("allreduce");
+  COLLBYTES("alltoallw", wbytes, wbytes);
   /* Test and Wait */
   C(MPI_Ireduce)(S, B[12], 3, MPI_INT, MPI_MAX, root, comm, &q[0]);
   C(MPI_Ireduce_scatter)(S, B[13], cnt, MPI_INT, MPI_SUM, comm, &q[1]);
@@ -74,12 +84,17 @@ int main(int argc, char **argv) {
   int *cnt = calloc((size_t)n, sizeof(int)), *dsp = calloc((size_t)n, sizeof(int));
   int *rcnt = calloc((size_t)n, sizeof(int)), *rdsp = calloc((size_t)n, sizeof(int));
   MPI_Datatype *types = calloc((size_t)n, sizeof(MPI_Datatype));
+  int *sym = calloc((size_t)n, sizeof(int));
+  long wsent = 0, wrecvd = 0, winplace = 0; /* bytes of one Alltoallw, one in place */
   for (int i = 0; i < n; i++) {
     cnt[i] = (i == 1) ? 0 : i + 1; /* rank 1 contributes nothing */
     dsp[i] = i * big;
     rcnt[i] = (r == 1) ? 0 : r + 1;
     rdsp[i] = i * big;
-    types[i] = MPI_INT;
+    sym[i] = (r + i) % 3;
+    types[i] = (r + i) % 2 ? MPI_DOUBLE : MPI_INT;
+    long size = (r + i) % 2 ? (long)sizeof(double) : (long)sizeof(int);
+    if (i != r) { wsent += rcnt[i] * size; wrecvd += cnt[i] * size; winplace += sym[i] * size; }
   }
   MPI_Comm half;
   C(MPI_Comm_split)(MPI_COMM_WORLD, r % 2, n - r, &half); COMM(1);
@@ -99,6 +114,10 @@ int main(int argc, char **argv) {
     int *sdb = calloc((size_t)n, sizeof(int)), *rdb = calloc((size_t)n, sizeof(int));
     for (int i = 0; i < n; i++) { sdb[i] = rdsp[i] * (int)sizeof(int); rdb[i] = dsp[i] * (int)sizeof(int); }
     C(MPI_Alltoallw)(sb, rcnt, sdb, types, rb, cnt, rdb, types, MPI_COMM_WORLD); COLLOP("alltoallw");
+    COLLBYTES("alltoallw", wsent, wrecvd);
+    /* in place: the send arguments are ignored */
+    C(MPI_Alltoallw)(MPI_IN_PLACE, sym, rdb, types, rb, sym, rdb, types, MPI_COMM_WORLD); COLLOP("alltoallw");
+    COLLBYTES("alltoallw", winplace, winplace);
     free(sdb);
     free(rdb);
     C(MPI_Allreduce)(sb, rb, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD); COLLOP("allreduce");
@@ -111,7 +130,7 @@ int main(int argc, char **argv) {
     for (int c = 0; c < 2; c++) nonblocking(c ? half : MPI_COMM_WORLD, it);
   }
   C(MPI_Comm_free)(&half);
-  free(sb); free(rb); free(cnt); free(dsp); free(rcnt); free(rdsp); free(types);
+  free(sb); free(rb); free(cnt); free(dsp); free(rcnt); free(rdsp); free(types); free(sym);
   ex_print("colls");
   C(MPI_Finalize)();
   return 0;

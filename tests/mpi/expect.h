@@ -11,7 +11,10 @@
  * ops / nbops: blocking / non-blocking collectives completed per operation
  * (OTF2's names: "allreduce" …), when the program counts them;
  * nbr_msgs: logical messages of neighbourhood collectives sent (also in sends);
- * bytes: bytes of MPI-IO and one-sided calls per function. */
+ * bytes: bytes of MPI-IO and one-sided calls per function;
+ * coll_sent / coll_recvd: bytes collectives sent to and received from other
+ * members (docs/tracer.md), blocking and non-blocking together, per
+ * operation, for the operations the program counts them of. */
 #ifndef EXPECT_H
 #define EXPECT_H
 #include <mpi.h>
@@ -20,8 +23,8 @@
 #include <string.h>
 
 typedef struct { const char *name; long n; } ex_counter;
-static ex_counter ex_calls[96], ex_ops[32], ex_nbops[32], ex_bytes[32];
-static int ex_ncalls, ex_nops, ex_nnbops, ex_nbytes;
+static ex_counter ex_calls[96], ex_ops[32], ex_nbops[32], ex_bytes[32], ex_csent[32], ex_crecvd[32];
+static int ex_ncalls, ex_nops, ex_nnbops, ex_nbytes, ex_ncsent, ex_ncrecvd;
 static long ex_sends, ex_recvs, ex_colls, ex_comms, ex_cancelled, ex_nbr;
 
 static void ex_count(ex_counter *c, int *n, const char *name, long by) {
@@ -44,6 +47,8 @@ __attribute__((unused)) static void ex_call(const char *name) { ex_count(ex_call
 /* n logical messages of a neighbourhood collective sent */
 #define NBR(n) (ex_nbr += (n), ex_sends += (n))
 #define BYTES(fn, b) ex_count(ex_bytes, &ex_nbytes, #fn, (long)(b))
+/* bytes a collective of operation op sent to and received from other members */
+#define COLLBYTES(op, s, r) (ex_count(ex_csent, &ex_ncsent, op, (long)(s)), ex_count(ex_crecvd, &ex_ncrecvd, op, (long)(r)))
 
 static int ex_json(char *buf, size_t size, const char *key, const ex_counter *c, int n) {
   int k = snprintf(buf, size, ", \"%s\": {", key);
@@ -62,6 +67,8 @@ __attribute__((unused)) static void ex_print(const char *prog) {
   if (ex_nops) k += ex_json(buf + k, sizeof buf - (size_t)k, "ops", ex_ops, ex_nops);
   if (ex_nnbops) k += ex_json(buf + k, sizeof buf - (size_t)k, "nbops", ex_nbops, ex_nnbops);
   if (ex_nbytes) k += ex_json(buf + k, sizeof buf - (size_t)k, "bytes", ex_bytes, ex_nbytes);
+  if (ex_ncsent) k += ex_json(buf + k, sizeof buf - (size_t)k, "coll_sent", ex_csent, ex_ncsent);
+  if (ex_ncrecvd) k += ex_json(buf + k, sizeof buf - (size_t)k, "coll_recvd", ex_crecvd, ex_ncrecvd);
   k += snprintf(buf + k, sizeof buf - (size_t)k,
                 ", \"sends\": %ld, \"recvs\": %ld, \"colls\": %ld, \"comms\": %ld, \"cancelled\": %ld, \"nbr_msgs\": %ld}\n",
                 ex_sends, ex_recvs, ex_colls, ex_comms, ex_cancelled, ex_nbr);

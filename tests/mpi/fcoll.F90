@@ -2,8 +2,9 @@
 ! compiled with "use mpi" or, with -DF08, "use mpi_f08": Ialltoall, Ibcast,
 ! Iallreduce completed by MPI_Waitany; Ibarrier polled with MPI_Test;
 ! Alltoall; a ring of Irecv/Isend polled with MPI_Testany and finished with
-! MPI_Waitsome; MPI_Iprobe polling. It prints what it did as a CLC-EXPECT
-! line, like the C programs. Usage: fcoll [iterations]
+! MPI_Waitsome; MPI_Iprobe polling. With "use mpi" it starts with MPI_Init,
+! with "use mpi_f08" with MPI_Init_thread. It prints what it did as a
+! CLC-EXPECT line, like the C programs. Usage: fcoll [iterations]
 #ifdef F08
 #define MPIMOD mpi_f08
 #define REQ type(MPI_Request)
@@ -95,7 +96,7 @@ program fcoll
   use MPIMOD
   use fexpect
   implicit none
-  integer :: ierr, rank, nprocs, it, iters, i, idx, outc, done, right, left
+  integer :: ierr, rank, nprocs, it, iters, i, idx, outc, done, right, left, provided
   integer :: sb(64), rb(64), ab(64), x(4), y(8), ids(2)
   logical :: flag
   REQ :: q(3), p(2)
@@ -108,7 +109,11 @@ program fcoll
     call get_command_argument(1, arg)
     read(arg, *) iters
   end if
+#ifdef F08
+  call MPI_Init_thread(MPI_THREAD_FUNNELED, provided, ierr); call call('MPI_Init_thread')
+#else
   call MPI_Init(ierr); call call('MPI_Init')
+#endif
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr); call call('MPI_Comm_rank')
   call MPI_Comm_size(MPI_COMM_WORLD, nprocs, ierr); call call('MPI_Comm_size')
   right = mod(rank + 1, nprocs)

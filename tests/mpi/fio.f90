@@ -1,7 +1,8 @@
 ! fio: Fortran MPI-IO and one-sided calls with known byte counts (8 and 4 doubles
 ! written and read, 3 doubles put), for the Fortran wrappers of file and window
 ! functions (strings with hidden lengths, MPI_Offset and MPI_Aint arguments).
-! Usage: fio DIR
+! With "abort", rank 1 then calls MPI_Abort and rank 0 waits to be killed.
+! Usage: fio DIR [abort]
 program fio
   use mpi
   implicit none
@@ -10,7 +11,9 @@ program fio
   integer(kind=MPI_ADDRESS_KIND) :: sz, disp
   double precision :: buf(8), wbuf(8)
   character(len=4096) :: dir
+  character(len=16) :: how
   call get_command_argument(1, dir)
+  call get_command_argument(2, how)
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   buf = rank
@@ -26,5 +29,9 @@ program fio
   call MPI_Put(buf, 3, MPI_DOUBLE_PRECISION, mod(rank + 1, 2), disp, 3, MPI_DOUBLE_PRECISION, win, ierr)
   call MPI_Win_fence(0, win, ierr)
   call MPI_Win_free(win, ierr)
+  if (how == 'abort') then
+    if (rank == 1) call MPI_Abort(MPI_COMM_WORLD, 3, ierr)
+    call MPI_Barrier(MPI_COMM_WORLD, ierr)
+  end if
   call MPI_Finalize(ierr)
 end program

@@ -55,17 +55,13 @@ func genRegions(fs []*Func) []byte {
 		fmt.Fprintf(&b, "%q", g.String())
 	}
 	b.WriteString("}\n\n")
-	b.WriteString("/* Every recorded MPI function, in the order of the manifest's region\n * table: X(name, group, poll). */\n#define CLC_REGIONS(X)")
+	b.WriteString("/* Every recorded MPI function, in the order of the manifest's region\n * table: X(name, group). */\n#define CLC_REGIONS(X)")
 	for _, f := range Recorded() {
 		guard := ""
 		if f.MPI4 {
 			guard = " /* MPI-4.0 */"
 		}
-		poll := 0
-		if f.Poll {
-			poll = 1
-		}
-		fmt.Fprintf(&b, " \\\n  X(%s, G_%s, %d)%s", f.Name, strings.ToUpper(f.Group.String()), poll, guard)
+		fmt.Fprintf(&b, " \\\n  X(%s, G_%s)%s", f.Name, strings.ToUpper(f.Group.String()), guard)
 	}
 	b.WriteString("\n\n#endif\n")
 	return b.Bytes()

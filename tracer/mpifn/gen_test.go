@@ -104,6 +104,7 @@ func TestTable(t *testing.T) {
 		"MPI_Send | p2p | | const void *buf, int count |", // fine, then a duplicate
 		"MPI_X | nogroup | | int a | |",
 		"MPI_X | p2p | odd | int a | |",
+		"MPI_X | p2p | poll | int a | |", // a poll is one by its hooks: no flag says so
 		"MPI_X | p2p | none | int a | h_x(a); |",
 		"MPI_X | p2p | len=q:1 | int a | |",
 		"MPI_X | p2p | | int 9a | |",

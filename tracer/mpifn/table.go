@@ -16,7 +16,6 @@
 // by commas:
 //
 //   - special: the wrappers are written by hand (MPI_Init, MPI_Finalize …)
-//   - poll: a test or probe whose unsuccessful calls form collapsible runs
 //   - local: does not communicate (MPI_Comm_rank, MPI_Group_union …)
 //   - none: communicates but is not recorded (listed as unrecorded when a
 //     program imports it)
@@ -30,6 +29,9 @@
 // return code) and t1 (the leave time). An MPI_Status or status array they
 // use is never MPI_STATUS(ES)_IGNORE: the wrapper substitutes its own. A
 // recorded function without hooks is recorded as a region (enter, leave).
+// A test or probe is a poll (its unsuccessful calls form runs that
+// collapse) by its post hook: h_polled, h_test, h_testall, h_testany,
+// h_testsome and h_get_status tell the library of an unsuccessful call.
 package mpifn
 
 import (
@@ -114,8 +116,6 @@ type Func struct {
 	Group Group
 	// Special functions have hand-written wrappers.
 	Special bool
-	// Poll marks tests and probes whose unsuccessful runs collapse.
-	Poll bool
 	// Local functions do not communicate.
 	Local bool
 	// Recorded is false for functions clc-trace knows but does not wrap.
@@ -244,8 +244,6 @@ func (f *Func) parseFlags(s string) error {
 		case fl == "":
 		case fl == "special":
 			f.Special = true
-		case fl == "poll":
-			f.Poll = true
 		case fl == "local":
 			f.Local = true
 		case fl == "none":

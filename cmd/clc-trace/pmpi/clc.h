@@ -23,7 +23,7 @@
  * directly, not through the PLT and GOT. */
 #define CLC_EXPORT __attribute__((visibility("default")))
 
-#define CLC_X_ENUM(n, g, p) R_##n,
+#define CLC_X_ENUM(n, g) R_##n,
 enum clc_region { CLC_REGIONS(CLC_X_ENUM) R_COUNT };
 #undef CLC_X_ENUM
 
@@ -188,10 +188,13 @@ clc_req *clc_req_add(MPI_Request r, int kind, uint32_t comm);
 clc_req *clc_req_find(MPI_Request r);
 void clc_req_del(clc_req *q);
 uint64_t clc_next_req_id(void);
-/* Records the completion of the request whose handle was r, with status st. */
+/* clc_complete records the completion of the request whose handle was r,
+ * with status st, unless it was recorded before; a persistent request then
+ * becomes inactive, any other is forgotten (MPI freed it). */
 void clc_complete(MPI_Request r, MPI_Status *st, int64_t t);
 /* clc_complete_keep records a completion that leaves the request allocated
- * (MPI_Request_get_status). */
+ * (MPI_Request_get_status): the request stays in the table, inactive, until
+ * the Wait, Test or MPI_Request_free that frees it. */
 void clc_complete_keep(MPI_Request r, MPI_Status *st, int64_t t);
 /* clc_copy_reqs copies n request handles (MPI overwrites them). */
 const MPI_Request *clc_copy_reqs(const MPI_Request *r, int n);
@@ -259,6 +262,12 @@ clc_bytes b_exscan(MPI_Comm comm, int count, MPI_Datatype dt);
 
 /* ----------------------------------------------------------- life cycle */
 
+/* The wrappers of MPI_Init, MPI_Init_thread, MPI_Finalize and MPI_Abort,
+ * C (hooks.c) and Fortran (fortran.c), share these (hooks.c). */
+void clc_after_init(int64_t t0, int rc, int region);
+void clc_before_finalize(void);
+void clc_before_abort(void);
+/* What they run (core.c). */
 void clc_init(int64_t t_enter, int region);
 void clc_finalize(int64_t t_enter);
 void clc_abort(void);

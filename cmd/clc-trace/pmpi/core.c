@@ -20,10 +20,10 @@ __thread int clc_t __attribute__((tls_model("initial-exec"))) = 0;
 int clc_world_rank = -1, clc_world_size = 0;
 uint64_t clc_unknown_comm = 0;
 
-#define CLC_X_NAME(n, g, p) #n,
+#define CLC_X_NAME(n, g) #n,
 static const char *const region_names[R_COUNT] = {CLC_REGIONS(CLC_X_NAME)};
 #undef CLC_X_NAME
-#define CLC_X_GROUP(n, g, p) g,
+#define CLC_X_GROUP(n, g) g,
 const unsigned char clc_region_group[R_COUNT] = {CLC_REGIONS(CLC_X_GROUP)};
 #undef CLC_X_GROUP
 
@@ -877,16 +877,10 @@ static void complete_nbr(clc_req *q, int64_t t) {
   q->nrecv = 0;
 }
 
-void clc_complete(MPI_Request r, MPI_Status *st, int64_t t) {
-  clc_req *q = clc_req_find(r);
-  if (!q) return;
-  if (!q->active) {
-    /* completed before (MPI_Request_get_status): forget it now */
-    if (!q->persistent) clc_req_del(q);
-    return;
-  }
-  /* a completion is recorded when the call that started the request was,
-   * whatever the group of the completing call */
+/* record_completion records the completion of the active request q with
+ * status st at t. It is recorded when the call that started the request
+ * was, whatever the group of the completing call. */
+static inline __attribute__((always_inline)) void record_completion(clc_req *q, MPI_Status *st, int64_t t) {
   int mute = clc_cur.mute;
   clc_cur.mute = !clc_group_on(q->group);
   int cancelled = 0;
@@ -908,20 +902,24 @@ void clc_complete(MPI_Request r, MPI_Status *st, int64_t t) {
     complete_nbr(q, t);
   }
   clc_cur.mute = mute;
+}
+
+void clc_complete(MPI_Request r, MPI_Status *st, int64_t t) {
+  clc_req *q = clc_req_find(r);
+  if (!q) return;
+  /* an inactive request's completion was recorded before (by
+   * MPI_Request_get_status, or a persistent request's last activation) or
+   * it was never started: nothing to record */
+  if (q->active) record_completion(q, st, t);
   if (q->persistent) q->active = 0;
   else clc_req_del(q);
 }
 
-/* clc_complete_keep records a completion seen by MPI_Request_get_status:
- * the request stays allocated until a Wait, Test or Request_free. */
 void clc_complete_keep(MPI_Request r, MPI_Status *st, int64_t t) {
   clc_req *q = clc_req_find(r);
   if (!q || !q->active) return;
-  int persistent = q->persistent;
-  q->persistent = 1; /* keeps the entry */
-  clc_complete(r, st, t);
-  q = clc_req_find(r);
-  if (q) q->persistent = persistent;
+  record_completion(q, st, t);
+  q->active = 0; /* kept, inactive: the Wait, Test or free that follows records nothing */
 }
 
 /* ---------------------------------------------------------------- scratch */

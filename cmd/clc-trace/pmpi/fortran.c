@@ -11,8 +11,9 @@
  * arguments they were given. MPICH's Fortran bindings call the C
  * functions, so this layer is not built for MPICH (it would count twice).
  *
- * This file holds the helpers and the wrappers of MPI_Init,
- * MPI_Init_thread, MPI_Finalize and MPI_Abort. */
+ * This file holds the helpers and the Fortran wrappers of MPI_Init,
+ * MPI_Init_thread, MPI_Finalize and MPI_Abort, which share what they do
+ * with the C wrappers (clc_after_init & co. in hooks.c). */
 #define _GNU_SOURCE
 #include "fortran.h"
 
@@ -104,16 +105,15 @@ const MPI_Datatype *clc_f2c_types(const MPI_Fint *f, int n, int slot) {
 
 /* ---------------------------------------------------------------- life cycle */
 
+/* The wrappers of the life cycle: the Fortran call, the shared part in
+ * hooks.c (as the C wrappers). */
+
 CLC_FREAL(init, (MPI_Fint *ierr))
 void clc_f_init(MPI_Fint *ierr) {
   CLC_FRESOLVE(init);
-  int64_t t0 = clc_now();
+  const int64_t t0 = clc_now();
   real_init(ierr);
-  if (*ierr == MPI_SUCCESS && clc_t == 0) {
-    clc_t = 2;
-    clc_init(t0, R_MPI_Init);
-    if (clc_t != 1) clc_t = 0;
-  }
+  clc_after_init(t0, (int)*ierr, R_MPI_Init);
 }
 CLC_FALIAS(clc_f_init, MPI_INIT);
 CLC_FALIAS(clc_f_init, mpi_init);
@@ -125,13 +125,9 @@ CLC_FALIAS(clc_f_init, pmpi_init_);
 CLC_FREAL(init_thread, (MPI_Fint *req, MPI_Fint *prov, MPI_Fint *ierr))
 void clc_f_init_thread(MPI_Fint *req, MPI_Fint *prov, MPI_Fint *ierr) {
   CLC_FRESOLVE(init_thread);
-  int64_t t0 = clc_now();
+  const int64_t t0 = clc_now();
   real_init_thread(req, prov, ierr);
-  if (*ierr == MPI_SUCCESS && clc_t == 0) {
-    clc_t = 2;
-    clc_init(t0, R_MPI_Init_thread);
-    if (clc_t != 1) clc_t = 0;
-  }
+  clc_after_init(t0, (int)*ierr, R_MPI_Init_thread);
 }
 CLC_FALIAS(clc_f_init_thread, MPI_INIT_THREAD);
 CLC_FALIAS(clc_f_init_thread, mpi_init_thread);
@@ -143,7 +139,7 @@ CLC_FALIAS(clc_f_init_thread, pmpi_init_thread_);
 CLC_FREAL(finalize, (MPI_Fint *ierr))
 void clc_f_finalize(MPI_Fint *ierr) {
   CLC_FRESOLVE(finalize);
-  if (clc_t == 1) clc_finalize(clc_now());
+  clc_before_finalize();
   real_finalize(ierr);
 }
 CLC_FALIAS(clc_f_finalize, MPI_FINALIZE);
@@ -156,13 +152,7 @@ CLC_FALIAS(clc_f_finalize, pmpi_finalize_);
 CLC_FREAL(abort, (MPI_Fint *comm, MPI_Fint *code, MPI_Fint *ierr))
 void clc_f_abort(MPI_Fint *comm, MPI_Fint *code, MPI_Fint *ierr) {
   CLC_FRESOLVE(abort);
-  if (clc_t == 1) {
-    const int64_t t = clc_enter(R_MPI_Abort);
-    clc_cur.mute = 0;
-    clc_cur.enter_pending = 0;
-    clc_region(K_ENTER, t, R_MPI_Abort);
-    clc_abort();
-  }
+  clc_before_abort();
   real_abort(comm, code, ierr);
 }
 CLC_FALIAS(clc_f_abort, MPI_ABORT);

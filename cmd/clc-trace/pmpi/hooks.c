@@ -6,47 +6,64 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int inited;
-
 /* ---------------------------------------------------------------- life cycle */
 
+/* The life cycle, shared by the C wrappers below and the Fortran ones in
+ * fortran.c (Open MPI): each wrapper calls the MPI function its own way
+ * (PMPI_Init, or the real Fortran function and its ierr) and hands these
+ * what differs: the enter time, the return code and its region. */
+
+static int inited;
+
+/* clc_after_init starts tracing after MPI_Init or MPI_Init_thread
+ * (region), entered at t0, returned rc: at most once per process, whichever
+ * binding initialises MPI (a start that failed, say without
+ * CLC_TRACE_DIR, is not tried again); the calling thread records. */
+void clc_after_init(int64_t t0, int rc, int region) {
+  if (rc != MPI_SUCCESS || inited || clc_t != 0) return;
+  inited = 1;
+  clc_t = 2;
+  clc_init(t0, region);
+  if (clc_t != 1) clc_t = 0;
+}
+
+/* clc_before_finalize ends the trace before MPI_Finalize runs. */
+void clc_before_finalize(void) {
+  if (clc_t == 1) clc_finalize(clc_now());
+}
+
+/* clc_before_abort records MPI_Abort's enter and writes what was recorded
+ * before MPI_Abort runs (it does not return). */
+void clc_before_abort(void) {
+  if (clc_t != 1) return;
+  const int64_t t = clc_enter(R_MPI_Abort);
+  clc_cur.mute = 0;
+  clc_cur.enter_pending = 0;
+  clc_region(K_ENTER, t, R_MPI_Abort);
+  clc_abort();
+}
+
 CLC_EXPORT int MPI_Init(int *argc, char ***argv) {
-  int64_t t0 = clc_now();
-  int rc = PMPI_Init(argc, argv);
-  if (rc == MPI_SUCCESS && !inited && clc_t == 0) {
-    inited = 1;
-    clc_t = 2;
-    clc_init(t0, R_MPI_Init);
-    if (clc_t != 1) clc_t = 0;
-  }
+  const int64_t t0 = clc_now();
+  const int rc = PMPI_Init(argc, argv);
+  clc_after_init(t0, rc, R_MPI_Init);
   return rc;
 }
 
 CLC_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
-  int64_t t0 = clc_now();
-  int rc = PMPI_Init_thread(argc, argv, required, provided);
-  if (rc == MPI_SUCCESS && !inited && clc_t == 0) {
-    inited = 1;
-    clc_t = 2;
-    clc_init(t0, R_MPI_Init_thread);
-    if (clc_t != 1) clc_t = 0;
-  }
+  const int64_t t0 = clc_now();
+  const int rc = PMPI_Init_thread(argc, argv, required, provided);
+  clc_after_init(t0, rc, R_MPI_Init_thread);
   return rc;
 }
 
 CLC_EXPORT int MPI_Finalize(void) {
-  if (clc_t == 1) clc_finalize(clc_now());
+  clc_before_finalize();
   return PMPI_Finalize();
 }
 
 CLC_EXPORT int MPI_Abort(MPI_Comm comm, int code) {
-  if (clc_t == 1) {
-    const int64_t t = clc_enter(R_MPI_Abort);
-    clc_cur.mute = 0;
-    clc_cur.enter_pending = 0;
-    clc_region(K_ENTER, t, R_MPI_Abort);
-    clc_abort();
-  }
+  clc_before_abort();
   return PMPI_Abort(comm, code);
 }
 
@@ -64,6 +81,27 @@ static uint64_t nbytes_sum(const int *cnt, uint64_t n, uint64_t skip, MPI_Dataty
   for (uint64_t i = 0; i < n; i++) s += cnt[i] > 0 ? (uint64_t)cnt[i] : 0;
   if (skip < n && cnt[skip] > 0) s -= (uint64_t)cnt[skip];
   return s ? s * clc_tsize(dt) : 0;
+}
+
+/* nbytes_w is the sum of nbytes(cnt[i], dt[i]) over i in [0, n) but skip,
+ * for the w-collectives, whose types are per member: a type's size is
+ * asked for only where a member's type differs from the last one asked
+ * for (so once when all members have one type), and, as nbytes does, only
+ * for positive counts. Equal to the sum of nbytes: a handle means one type
+ * for the length of the call, and MPI_DATATYPE_NULL, where the cache
+ * starts, has size 0 as clc_tsize says. */
+static uint64_t nbytes_w(const int *cnt, const MPI_Datatype *dt, uint64_t n, uint64_t skip) {
+  uint64_t s = 0, size = 0;
+  MPI_Datatype last = MPI_DATATYPE_NULL;
+  for (uint64_t i = 0; i < n; i++) {
+    if (i == skip || cnt[i] <= 0) continue;
+    if (dt[i] != last) {
+      last = dt[i];
+      size = clc_tsize(last);
+    }
+    s += (uint64_t)cnt[i] * size;
+  }
+  return s;
 }
 
 void h_send(int64_t t0, int dest, int count, MPI_Datatype dt, int tag, MPI_Comm comm) {
@@ -348,12 +386,9 @@ clc_bytes b_alltoallw(MPI_Comm comm, const void *sb, const int *scs, const MPI_D
   who w = who_of(comm);
   clc_bytes b = {0, 0};
   if (!w.known) return b;
-  int inplace = sb == MPI_IN_PLACE;
-  for (uint64_t i = 0; i < w.n; i++) {
-    if (i == w.me) continue;
-    b.sent += inplace ? nbytes(rcs[i], rts[i]) : nbytes(scs[i], sts[i]);
-    b.recvd += nbytes(rcs[i], rts[i]);
-  }
+  b.recvd = nbytes_w(rcs, rts, w.n, w.me);
+  /* in place, each member sends what it receives */
+  b.sent = sb == MPI_IN_PLACE ? b.recvd : nbytes_w(scs, sts, w.n, w.me);
   return b;
 }
 

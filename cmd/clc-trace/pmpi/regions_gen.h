@@ -7,217 +7,217 @@ enum clc_group { G_ENV = 0, G_P2P = 1, G_COLL = 2, G_CG = 3, G_TOPO = 4, G_IO = 
 #define CLC_GROUP_NAMES {"env", "p2p", "coll", "cg", "topo", "io", "rma", "spawn", "xreqtest"}
 
 /* Every recorded MPI function, in the order of the manifest's region
- * table: X(name, group, poll). */
+ * table: X(name, group). */
 #define CLC_REGIONS(X) \
-  X(MPI_Init, G_ENV, 0) \
-  X(MPI_Init_thread, G_ENV, 0) \
-  X(MPI_Finalize, G_ENV, 0) \
-  X(MPI_Abort, G_ENV, 0) \
-  X(MPI_Send, G_P2P, 0) \
-  X(MPI_Ssend, G_P2P, 0) \
-  X(MPI_Bsend, G_P2P, 0) \
-  X(MPI_Rsend, G_P2P, 0) \
-  X(MPI_Recv, G_P2P, 0) \
-  X(MPI_Sendrecv, G_P2P, 0) \
-  X(MPI_Sendrecv_replace, G_P2P, 0) \
-  X(MPI_Isend, G_P2P, 0) \
-  X(MPI_Issend, G_P2P, 0) \
-  X(MPI_Ibsend, G_P2P, 0) \
-  X(MPI_Irsend, G_P2P, 0) \
-  X(MPI_Irecv, G_P2P, 0) \
-  X(MPI_Send_init, G_P2P, 0) \
-  X(MPI_Ssend_init, G_P2P, 0) \
-  X(MPI_Bsend_init, G_P2P, 0) \
-  X(MPI_Rsend_init, G_P2P, 0) \
-  X(MPI_Recv_init, G_P2P, 0) \
-  X(MPI_Start, G_P2P, 0) \
-  X(MPI_Startall, G_P2P, 0) \
-  X(MPI_Request_free, G_P2P, 0) \
-  X(MPI_Cancel, G_P2P, 0) \
-  X(MPI_Probe, G_P2P, 0) \
-  X(MPI_Iprobe, G_P2P, 1) \
-  X(MPI_Mprobe, G_P2P, 0) \
-  X(MPI_Improbe, G_P2P, 1) \
-  X(MPI_Mrecv, G_P2P, 0) \
-  X(MPI_Imrecv, G_P2P, 0) \
-  X(MPI_Wait, G_P2P, 0) \
-  X(MPI_Waitall, G_P2P, 0) \
-  X(MPI_Waitany, G_P2P, 0) \
-  X(MPI_Waitsome, G_P2P, 0) \
-  X(MPI_Test, G_P2P, 1) \
-  X(MPI_Testall, G_P2P, 1) \
-  X(MPI_Testany, G_P2P, 1) \
-  X(MPI_Testsome, G_P2P, 1) \
-  X(MPI_Request_get_status, G_P2P, 1) \
-  X(MPI_Buffer_attach, G_P2P, 0) \
-  X(MPI_Buffer_detach, G_P2P, 0) \
-  X(MPI_Barrier, G_COLL, 0) \
-  X(MPI_Bcast, G_COLL, 0) \
-  X(MPI_Gather, G_COLL, 0) \
-  X(MPI_Gatherv, G_COLL, 0) \
-  X(MPI_Scatter, G_COLL, 0) \
-  X(MPI_Scatterv, G_COLL, 0) \
-  X(MPI_Allgather, G_COLL, 0) \
-  X(MPI_Allgatherv, G_COLL, 0) \
-  X(MPI_Alltoall, G_COLL, 0) \
-  X(MPI_Alltoallv, G_COLL, 0) \
-  X(MPI_Alltoallw, G_COLL, 0) \
-  X(MPI_Allreduce, G_COLL, 0) \
-  X(MPI_Reduce, G_COLL, 0) \
-  X(MPI_Reduce_scatter, G_COLL, 0) \
-  X(MPI_Reduce_scatter_block, G_COLL, 0) \
-  X(MPI_Scan, G_COLL, 0) \
-  X(MPI_Exscan, G_COLL, 0) \
-  X(MPI_Ibarrier, G_COLL, 0) \
-  X(MPI_Ibcast, G_COLL, 0) \
-  X(MPI_Igather, G_COLL, 0) \
-  X(MPI_Igatherv, G_COLL, 0) \
-  X(MPI_Iscatter, G_COLL, 0) \
-  X(MPI_Iscatterv, G_COLL, 0) \
-  X(MPI_Iallgather, G_COLL, 0) \
-  X(MPI_Iallgatherv, G_COLL, 0) \
-  X(MPI_Ialltoall, G_COLL, 0) \
-  X(MPI_Ialltoallv, G_COLL, 0) \
-  X(MPI_Ialltoallw, G_COLL, 0) \
-  X(MPI_Iallreduce, G_COLL, 0) \
-  X(MPI_Ireduce, G_COLL, 0) \
-  X(MPI_Ireduce_scatter, G_COLL, 0) \
-  X(MPI_Ireduce_scatter_block, G_COLL, 0) \
-  X(MPI_Iscan, G_COLL, 0) \
-  X(MPI_Iexscan, G_COLL, 0) \
-  X(MPI_Neighbor_allgather, G_TOPO, 0) \
-  X(MPI_Neighbor_allgatherv, G_TOPO, 0) \
-  X(MPI_Neighbor_alltoall, G_TOPO, 0) \
-  X(MPI_Neighbor_alltoallv, G_TOPO, 0) \
-  X(MPI_Neighbor_alltoallw, G_TOPO, 0) \
-  X(MPI_Ineighbor_allgather, G_TOPO, 0) \
-  X(MPI_Ineighbor_allgatherv, G_TOPO, 0) \
-  X(MPI_Ineighbor_alltoall, G_TOPO, 0) \
-  X(MPI_Ineighbor_alltoallv, G_TOPO, 0) \
-  X(MPI_Ineighbor_alltoallw, G_TOPO, 0) \
-  X(MPI_Cart_create, G_TOPO, 0) \
-  X(MPI_Cart_sub, G_TOPO, 0) \
-  X(MPI_Graph_create, G_TOPO, 0) \
-  X(MPI_Dist_graph_create, G_TOPO, 0) \
-  X(MPI_Dist_graph_create_adjacent, G_TOPO, 0) \
-  X(MPI_Cart_coords, G_TOPO, 0) \
-  X(MPI_Cart_get, G_TOPO, 0) \
-  X(MPI_Cart_map, G_TOPO, 0) \
-  X(MPI_Cart_rank, G_TOPO, 0) \
-  X(MPI_Cart_shift, G_TOPO, 0) \
-  X(MPI_Cartdim_get, G_TOPO, 0) \
-  X(MPI_Dims_create, G_TOPO, 0) \
-  X(MPI_Graph_get, G_TOPO, 0) \
-  X(MPI_Graph_map, G_TOPO, 0) \
-  X(MPI_Graph_neighbors, G_TOPO, 0) \
-  X(MPI_Graph_neighbors_count, G_TOPO, 0) \
-  X(MPI_Graphdims_get, G_TOPO, 0) \
-  X(MPI_Dist_graph_neighbors, G_TOPO, 0) \
-  X(MPI_Dist_graph_neighbors_count, G_TOPO, 0) \
-  X(MPI_Topo_test, G_TOPO, 0) \
-  X(MPI_Comm_dup, G_CG, 0) \
-  X(MPI_Comm_dup_with_info, G_CG, 0) \
-  X(MPI_Comm_idup, G_CG, 0) \
-  X(MPI_Comm_split, G_CG, 0) \
-  X(MPI_Comm_split_type, G_CG, 0) \
-  X(MPI_Comm_create, G_CG, 0) \
-  X(MPI_Comm_create_group, G_CG, 0) \
-  X(MPI_Comm_free, G_CG, 0) \
-  X(MPI_Comm_compare, G_CG, 0) \
-  X(MPI_Comm_group, G_CG, 0) \
-  X(MPI_Comm_rank, G_CG, 0) \
-  X(MPI_Comm_size, G_CG, 0) \
-  X(MPI_Comm_remote_group, G_CG, 0) \
-  X(MPI_Comm_remote_size, G_CG, 0) \
-  X(MPI_Comm_test_inter, G_CG, 0) \
-  X(MPI_Intercomm_create, G_CG, 0) \
-  X(MPI_Intercomm_merge, G_CG, 0) \
-  X(MPI_Group_compare, G_CG, 0) \
-  X(MPI_Group_difference, G_CG, 0) \
-  X(MPI_Group_excl, G_CG, 0) \
-  X(MPI_Group_free, G_CG, 0) \
-  X(MPI_Group_incl, G_CG, 0) \
-  X(MPI_Group_intersection, G_CG, 0) \
-  X(MPI_Group_range_excl, G_CG, 0) \
-  X(MPI_Group_range_incl, G_CG, 0) \
-  X(MPI_Group_rank, G_CG, 0) \
-  X(MPI_Group_size, G_CG, 0) \
-  X(MPI_Group_translate_ranks, G_CG, 0) \
-  X(MPI_Group_union, G_CG, 0) \
-  X(MPI_File_open, G_IO, 0) \
-  X(MPI_File_close, G_IO, 0) \
-  X(MPI_File_delete, G_IO, 0) \
-  X(MPI_File_set_size, G_IO, 0) \
-  X(MPI_File_preallocate, G_IO, 0) \
-  X(MPI_File_sync, G_IO, 0) \
-  X(MPI_File_set_view, G_IO, 0) \
-  X(MPI_File_read_at, G_IO, 0) \
-  X(MPI_File_read_at_all, G_IO, 0) \
-  X(MPI_File_write_at, G_IO, 0) \
-  X(MPI_File_write_at_all, G_IO, 0) \
-  X(MPI_File_iread_at, G_IO, 0) \
-  X(MPI_File_iwrite_at, G_IO, 0) \
-  X(MPI_File_iread_at_all, G_IO, 0) \
-  X(MPI_File_iwrite_at_all, G_IO, 0) \
-  X(MPI_File_read, G_IO, 0) \
-  X(MPI_File_read_all, G_IO, 0) \
-  X(MPI_File_write, G_IO, 0) \
-  X(MPI_File_write_all, G_IO, 0) \
-  X(MPI_File_iread, G_IO, 0) \
-  X(MPI_File_iwrite, G_IO, 0) \
-  X(MPI_File_iread_all, G_IO, 0) \
-  X(MPI_File_iwrite_all, G_IO, 0) \
-  X(MPI_File_seek, G_IO, 0) \
-  X(MPI_File_read_shared, G_IO, 0) \
-  X(MPI_File_write_shared, G_IO, 0) \
-  X(MPI_File_iread_shared, G_IO, 0) \
-  X(MPI_File_iwrite_shared, G_IO, 0) \
-  X(MPI_File_read_ordered, G_IO, 0) \
-  X(MPI_File_write_ordered, G_IO, 0) \
-  X(MPI_File_seek_shared, G_IO, 0) \
-  X(MPI_File_read_at_all_begin, G_IO, 0) \
-  X(MPI_File_read_at_all_end, G_IO, 0) \
-  X(MPI_File_write_at_all_begin, G_IO, 0) \
-  X(MPI_File_write_at_all_end, G_IO, 0) \
-  X(MPI_File_read_all_begin, G_IO, 0) \
-  X(MPI_File_read_all_end, G_IO, 0) \
-  X(MPI_File_write_all_begin, G_IO, 0) \
-  X(MPI_File_write_all_end, G_IO, 0) \
-  X(MPI_File_read_ordered_begin, G_IO, 0) \
-  X(MPI_File_read_ordered_end, G_IO, 0) \
-  X(MPI_File_write_ordered_begin, G_IO, 0) \
-  X(MPI_File_write_ordered_end, G_IO, 0) \
-  X(MPI_Win_create, G_RMA, 0) \
-  X(MPI_Win_allocate, G_RMA, 0) \
-  X(MPI_Win_allocate_shared, G_RMA, 0) \
-  X(MPI_Win_create_dynamic, G_RMA, 0) \
-  X(MPI_Win_attach, G_RMA, 0) \
-  X(MPI_Win_detach, G_RMA, 0) \
-  X(MPI_Win_free, G_RMA, 0) \
-  X(MPI_Win_fence, G_RMA, 0) \
-  X(MPI_Win_start, G_RMA, 0) \
-  X(MPI_Win_complete, G_RMA, 0) \
-  X(MPI_Win_post, G_RMA, 0) \
-  X(MPI_Win_wait, G_RMA, 0) \
-  X(MPI_Win_test, G_RMA, 1) \
-  X(MPI_Win_lock, G_RMA, 0) \
-  X(MPI_Win_unlock, G_RMA, 0) \
-  X(MPI_Win_lock_all, G_RMA, 0) \
-  X(MPI_Win_unlock_all, G_RMA, 0) \
-  X(MPI_Win_flush, G_RMA, 0) \
-  X(MPI_Win_flush_all, G_RMA, 0) \
-  X(MPI_Win_flush_local, G_RMA, 0) \
-  X(MPI_Win_flush_local_all, G_RMA, 0) \
-  X(MPI_Win_sync, G_RMA, 0) \
-  X(MPI_Put, G_RMA, 0) \
-  X(MPI_Get, G_RMA, 0) \
-  X(MPI_Accumulate, G_RMA, 0) \
-  X(MPI_Get_accumulate, G_RMA, 0) \
-  X(MPI_Fetch_and_op, G_RMA, 0) \
-  X(MPI_Compare_and_swap, G_RMA, 0) \
-  X(MPI_Rput, G_RMA, 0) \
-  X(MPI_Rget, G_RMA, 0) \
-  X(MPI_Raccumulate, G_RMA, 0) \
-  X(MPI_Rget_accumulate, G_RMA, 0)
+  X(MPI_Init, G_ENV) \
+  X(MPI_Init_thread, G_ENV) \
+  X(MPI_Finalize, G_ENV) \
+  X(MPI_Abort, G_ENV) \
+  X(MPI_Send, G_P2P) \
+  X(MPI_Ssend, G_P2P) \
+  X(MPI_Bsend, G_P2P) \
+  X(MPI_Rsend, G_P2P) \
+  X(MPI_Recv, G_P2P) \
+  X(MPI_Sendrecv, G_P2P) \
+  X(MPI_Sendrecv_replace, G_P2P) \
+  X(MPI_Isend, G_P2P) \
+  X(MPI_Issend, G_P2P) \
+  X(MPI_Ibsend, G_P2P) \
+  X(MPI_Irsend, G_P2P) \
+  X(MPI_Irecv, G_P2P) \
+  X(MPI_Send_init, G_P2P) \
+  X(MPI_Ssend_init, G_P2P) \
+  X(MPI_Bsend_init, G_P2P) \
+  X(MPI_Rsend_init, G_P2P) \
+  X(MPI_Recv_init, G_P2P) \
+  X(MPI_Start, G_P2P) \
+  X(MPI_Startall, G_P2P) \
+  X(MPI_Request_free, G_P2P) \
+  X(MPI_Cancel, G_P2P) \
+  X(MPI_Probe, G_P2P) \
+  X(MPI_Iprobe, G_P2P) \
+  X(MPI_Mprobe, G_P2P) \
+  X(MPI_Improbe, G_P2P) \
+  X(MPI_Mrecv, G_P2P) \
+  X(MPI_Imrecv, G_P2P) \
+  X(MPI_Wait, G_P2P) \
+  X(MPI_Waitall, G_P2P) \
+  X(MPI_Waitany, G_P2P) \
+  X(MPI_Waitsome, G_P2P) \
+  X(MPI_Test, G_P2P) \
+  X(MPI_Testall, G_P2P) \
+  X(MPI_Testany, G_P2P) \
+  X(MPI_Testsome, G_P2P) \
+  X(MPI_Request_get_status, G_P2P) \
+  X(MPI_Buffer_attach, G_P2P) \
+  X(MPI_Buffer_detach, G_P2P) \
+  X(MPI_Barrier, G_COLL) \
+  X(MPI_Bcast, G_COLL) \
+  X(MPI_Gather, G_COLL) \
+  X(MPI_Gatherv, G_COLL) \
+  X(MPI_Scatter, G_COLL) \
+  X(MPI_Scatterv, G_COLL) \
+  X(MPI_Allgather, G_COLL) \
+  X(MPI_Allgatherv, G_COLL) \
+  X(MPI_Alltoall, G_COLL) \
+  X(MPI_Alltoallv, G_COLL) \
+  X(MPI_Alltoallw, G_COLL) \
+  X(MPI_Allreduce, G_COLL) \
+  X(MPI_Reduce, G_COLL) \
+  X(MPI_Reduce_scatter, G_COLL) \
+  X(MPI_Reduce_scatter_block, G_COLL) \
+  X(MPI_Scan, G_COLL) \
+  X(MPI_Exscan, G_COLL) \
+  X(MPI_Ibarrier, G_COLL) \
+  X(MPI_Ibcast, G_COLL) \
+  X(MPI_Igather, G_COLL) \
+  X(MPI_Igatherv, G_COLL) \
+  X(MPI_Iscatter, G_COLL) \
+  X(MPI_Iscatterv, G_COLL) \
+  X(MPI_Iallgather, G_COLL) \
+  X(MPI_Iallgatherv, G_COLL) \
+  X(MPI_Ialltoall, G_COLL) \
+  X(MPI_Ialltoallv, G_COLL) \
+  X(MPI_Ialltoallw, G_COLL) \
+  X(MPI_Iallreduce, G_COLL) \
+  X(MPI_Ireduce, G_COLL) \
+  X(MPI_Ireduce_scatter, G_COLL) \
+  X(MPI_Ireduce_scatter_block, G_COLL) \
+  X(MPI_Iscan, G_COLL) \
+  X(MPI_Iexscan, G_COLL) \
+  X(MPI_Neighbor_allgather, G_TOPO) \
+  X(MPI_Neighbor_allgatherv, G_TOPO) \
+  X(MPI_Neighbor_alltoall, G_TOPO) \
+  X(MPI_Neighbor_alltoallv, G_TOPO) \
+  X(MPI_Neighbor_alltoallw, G_TOPO) \
+  X(MPI_Ineighbor_allgather, G_TOPO) \
+  X(MPI_Ineighbor_allgatherv, G_TOPO) \
+  X(MPI_Ineighbor_alltoall, G_TOPO) \
+  X(MPI_Ineighbor_alltoallv, G_TOPO) \
+  X(MPI_Ineighbor_alltoallw, G_TOPO) \
+  X(MPI_Cart_create, G_TOPO) \
+  X(MPI_Cart_sub, G_TOPO) \
+  X(MPI_Graph_create, G_TOPO) \
+  X(MPI_Dist_graph_create, G_TOPO) \
+  X(MPI_Dist_graph_create_adjacent, G_TOPO) \
+  X(MPI_Cart_coords, G_TOPO) \
+  X(MPI_Cart_get, G_TOPO) \
+  X(MPI_Cart_map, G_TOPO) \
+  X(MPI_Cart_rank, G_TOPO) \
+  X(MPI_Cart_shift, G_TOPO) \
+  X(MPI_Cartdim_get, G_TOPO) \
+  X(MPI_Dims_create, G_TOPO) \
+  X(MPI_Graph_get, G_TOPO) \
+  X(MPI_Graph_map, G_TOPO) \
+  X(MPI_Graph_neighbors, G_TOPO) \
+  X(MPI_Graph_neighbors_count, G_TOPO) \
+  X(MPI_Graphdims_get, G_TOPO) \
+  X(MPI_Dist_graph_neighbors, G_TOPO) \
+  X(MPI_Dist_graph_neighbors_count, G_TOPO) \
+  X(MPI_Topo_test, G_TOPO) \
+  X(MPI_Comm_dup, G_CG) \
+  X(MPI_Comm_dup_with_info, G_CG) \
+  X(MPI_Comm_idup, G_CG) \
+  X(MPI_Comm_split, G_CG) \
+  X(MPI_Comm_split_type, G_CG) \
+  X(MPI_Comm_create, G_CG) \
+  X(MPI_Comm_create_group, G_CG) \
+  X(MPI_Comm_free, G_CG) \
+  X(MPI_Comm_compare, G_CG) \
+  X(MPI_Comm_group, G_CG) \
+  X(MPI_Comm_rank, G_CG) \
+  X(MPI_Comm_size, G_CG) \
+  X(MPI_Comm_remote_group, G_CG) \
+  X(MPI_Comm_remote_size, G_CG) \
+  X(MPI_Comm_test_inter, G_CG) \
+  X(MPI_Intercomm_create, G_CG) \
+  X(MPI_Intercomm_merge, G_CG) \
+  X(MPI_Group_compare, G_CG) \
+  X(MPI_Group_difference, G_CG) \
+  X(MPI_Group_excl, G_CG) \
+  X(MPI_Group_free, G_CG) \
+  X(MPI_Group_incl, G_CG) \
+  X(MPI_Group_intersection, G_CG) \
+  X(MPI_Group_range_excl, G_CG) \
+  X(MPI_Group_range_incl, G_CG) \
+  X(MPI_Group_rank, G_CG) \
+  X(MPI_Group_size, G_CG) \
+  X(MPI_Group_translate_ranks, G_CG) \
+  X(MPI_Group_union, G_CG) \
+  X(MPI_File_open, G_IO) \
+  X(MPI_File_close, G_IO) \
+  X(MPI_File_delete, G_IO) \
+  X(MPI_File_set_size, G_IO) \
+  X(MPI_File_preallocate, G_IO) \
+  X(MPI_File_sync, G_IO) \
+  X(MPI_File_set_view, G_IO) \
+  X(MPI_File_read_at, G_IO) \
+  X(MPI_File_read_at_all, G_IO) \
+  X(MPI_File_write_at, G_IO) \
+  X(MPI_File_write_at_all, G_IO) \
+  X(MPI_File_iread_at, G_IO) \
+  X(MPI_File_iwrite_at, G_IO) \
+  X(MPI_File_iread_at_all, G_IO) \
+  X(MPI_File_iwrite_at_all, G_IO) \
+  X(MPI_File_read, G_IO) \
+  X(MPI_File_read_all, G_IO) \
+  X(MPI_File_write, G_IO) \
+  X(MPI_File_write_all, G_IO) \
+  X(MPI_File_iread, G_IO) \
+  X(MPI_File_iwrite, G_IO) \
+  X(MPI_File_iread_all, G_IO) \
+  X(MPI_File_iwrite_all, G_IO) \
+  X(MPI_File_seek, G_IO) \
+  X(MPI_File_read_shared, G_IO) \
+  X(MPI_File_write_shared, G_IO) \
+  X(MPI_File_iread_shared, G_IO) \
+  X(MPI_File_iwrite_shared, G_IO) \
+  X(MPI_File_read_ordered, G_IO) \
+  X(MPI_File_write_ordered, G_IO) \
+  X(MPI_File_seek_shared, G_IO) \
+  X(MPI_File_read_at_all_begin, G_IO) \
+  X(MPI_File_read_at_all_end, G_IO) \
+  X(MPI_File_write_at_all_begin, G_IO) \
+  X(MPI_File_write_at_all_end, G_IO) \
+  X(MPI_File_read_all_begin, G_IO) \
+  X(MPI_File_read_all_end, G_IO) \
+  X(MPI_File_write_all_begin, G_IO) \
+  X(MPI_File_write_all_end, G_IO) \
+  X(MPI_File_read_ordered_begin, G_IO) \
+  X(MPI_File_read_ordered_end, G_IO) \
+  X(MPI_File_write_ordered_begin, G_IO) \
+  X(MPI_File_write_ordered_end, G_IO) \
+  X(MPI_Win_create, G_RMA) \
+  X(MPI_Win_allocate, G_RMA) \
+  X(MPI_Win_allocate_shared, G_RMA) \
+  X(MPI_Win_create_dynamic, G_RMA) \
+  X(MPI_Win_attach, G_RMA) \
+  X(MPI_Win_detach, G_RMA) \
+  X(MPI_Win_free, G_RMA) \
+  X(MPI_Win_fence, G_RMA) \
+  X(MPI_Win_start, G_RMA) \
+  X(MPI_Win_complete, G_RMA) \
+  X(MPI_Win_post, G_RMA) \
+  X(MPI_Win_wait, G_RMA) \
+  X(MPI_Win_test, G_RMA) \
+  X(MPI_Win_lock, G_RMA) \
+  X(MPI_Win_unlock, G_RMA) \
+  X(MPI_Win_lock_all, G_RMA) \
+  X(MPI_Win_unlock_all, G_RMA) \
+  X(MPI_Win_flush, G_RMA) \
+  X(MPI_Win_flush_all, G_RMA) \
+  X(MPI_Win_flush_local, G_RMA) \
+  X(MPI_Win_flush_local_all, G_RMA) \
+  X(MPI_Win_sync, G_RMA) \
+  X(MPI_Put, G_RMA) \
+  X(MPI_Get, G_RMA) \
+  X(MPI_Accumulate, G_RMA) \
+  X(MPI_Get_accumulate, G_RMA) \
+  X(MPI_Fetch_and_op, G_RMA) \
+  X(MPI_Compare_and_swap, G_RMA) \
+  X(MPI_Rput, G_RMA) \
+  X(MPI_Rget, G_RMA) \
+  X(MPI_Raccumulate, G_RMA) \
+  X(MPI_Rget_accumulate, G_RMA)
 
 #endif
