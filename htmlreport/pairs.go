@@ -131,12 +131,17 @@ type pairInput struct {
 // placed in the bins by their time in at (the same times for a before and
 // an after count, so that the bins match).
 func CountPairs(ctx context.Context, times, at [][]int64, g *replay.Graph, node []int32, groups *Groups, lat replay.Latency, bins Bins, np int) (*PairCounts, error) {
-	in := &pairInput{times: times, at: at, g: g, node: node, group: groups.Of, lat: lat, bins: bins}
 	ng := len(groups.Labels)
 	nodes := 0
 	for _, n := range node {
 		nodes = max(nodes, int(n)+1)
 	}
+	if nodes <= 1 {
+		// The groups are locations, which instance takes for whole nodes:
+		// with every message within the node, μ inter must be μ intra.
+		lat.Inter = lat.Intra
+	}
+	in := &pairInput{times: times, at: at, g: g, node: node, group: groups.Of, lat: lat, bins: bins}
 	// The locations (point-to-point receives), then the instances, as one
 	// range of indices; each worker counts into its own matrix (integer
 	// counts: the sum does not depend on who counted what).
@@ -308,7 +313,9 @@ func (s *senders) fill(in *pairInput, parts []replay.Part, growing bool) {
 // member to every later one. The senders are counted per group and per node;
 // a receive at r on node m in group h is violated by the senders of another
 // group above r − inter, and by those of its own group that are on another
-// node above r − inter or on node m above r − intra.
+// node above r − inter or on node m above r − intra. That takes a group for
+// a set of whole nodes; with one node, whose groups are locations,
+// CountPairs makes inter = intra.
 func (in *pairInput) instance(pc *PairCounts, s *senders, i uint32) {
 	if in.g.Instances[i].Kind != 0 {
 		return // a shared-memory instance: threads of one process, no message
