@@ -7,20 +7,19 @@ import (
 )
 
 // GroupCounter counts the logical messages of collective instances, and
-// those that violate the clock condition, by the group of their sender
-// (any grouping of the locations: nodes, ranges of nodes, locations),
-// without enumerating them: it splits an instance's senders by group and
-// by group and node, and counts the senders above a receive in each part
-// by binary search (for a scan, in Fenwick trees filled as the scan
-// advances). An instance of n members in k groups costs O(n log n + n·k).
-// A GroupCounter keeps its memory from one instance to the next; it is not
-// safe for concurrent use.
+// those that violate the clock condition, by pair of groups of locations
+// (any grouping: nodes, ranges of nodes, locations), without enumerating
+// them: it splits an instance's senders by group and by group and node,
+// and counts the senders above a receive in each part by binary search
+// (for a scan, in Fenwick trees filled as the scan advances). An instance
+// of n members in k groups costs O(n log n + n·k). A GroupCounter keeps its
+// memory from one instance to the next; it is not safe for concurrent use.
 type GroupCounter struct {
 	node, group []int32
+	k           int // the number of groups
 
 	byGroup []sendSet // the senders of each group
 	groups  []int32   // the groups with senders in the instance
-	viol    []int64   // by group: the violations into one receive
 
 	// The senders by group and node, the cells, where the latencies
 	// differ: those on node m are cells[cellsOn[m][0]:cellsOn[m][1]].
@@ -77,28 +76,28 @@ func (s *sendSet) above(x int64) int64 {
 	return n
 }
 
-// NewGroupCounter returns a counter for locations l on node[l] in group[l]
-// (both ≥ 0).
-func NewGroupCounter(node, group []int32) *GroupCounter {
-	var nodes, groups int32
-	for l := range node {
-		nodes, groups = max(nodes, node[l]+1), max(groups, group[l]+1)
+// NewGroupCounter returns a counter for k groups of locations: location
+// l is on node[l] ≥ 0 and in group[l], 0 ≤ group[l] < k.
+func NewGroupCounter(node, group []int32, k int) *GroupCounter {
+	var nodes int32
+	for _, m := range node {
+		nodes = max(nodes, m+1)
 	}
-	return &GroupCounter{node: node, group: group,
-		byGroup: make([]sendSet, groups), viol: make([]int64, groups), cellOf: make([]int32, groups),
+	return &GroupCounter{node: node, group: group, k: k,
+		byGroup: make([]sendSet, k), cellOf: make([]int32, k),
 		bySender: make([][]int32, nodes), cellsOn: make([][2]int32, nodes)}
 }
 
-// CountInstance counts the logical messages of instance i of g in times
-// with latencies lat (for a shared-memory instance, lat.Shared between any
-// two members, as ClockCondition counts them): for every receiving member
-// recv and every group from that sends it any, visit(recv, from, messages,
-// violations) receives the number of logical messages from members in
-// group from into recv's receive (every other member's send; in a scan,
-// every earlier member's) and how many of them violate the clock
-// condition. Their sums over the instances are ClockCondition's
-// Messages and Violations.
-func (c *GroupCounter) CountInstance(times [][]int64, g *replay.Graph, i uint32, lat replay.Latency, visit func(recv replay.Part, from int32, messages, violations int64)) {
+// CountInstance adds the logical messages of instance i of g, by pair of
+// groups, to messages[from*k+to], from the sender's group to the
+// receiver's (k groups): every other member's send into a member's receive
+// (in a scan, every earlier member's). It adds those that violate the
+// clock condition in times with latencies lat (for a shared-memory
+// instance, lat.Shared between any two members, as ClockCondition counts
+// them) to violations, and calls violated(recv, n), if not nil, for every
+// receive into which n > 0 of them violate. Summed over the MPI instances,
+// the counts are ClockCondition's collective Messages and Violations.
+func (c *GroupCounter) CountInstance(times [][]int64, g *replay.Graph, i uint32, lat replay.Latency, messages, violations []int64, violated func(recv replay.Part, n int64)) {
 	in := &g.Instances[i]
 	parts := g.InstanceParts(i)
 	lat = lat.ForSync(in.Kind)
@@ -110,7 +109,10 @@ func (c *GroupCounter) CountInstance(times [][]int64, g *replay.Graph, i uint32,
 	}
 	for k, p := range parts {
 		if p.Recv != replay.NoEvent {
-			c.receive(times, p, !scan && p.Send != replay.NoEvent, lat, split, visit)
+			n := c.receive(times, p, !scan && p.Send != replay.NoEvent, lat, split, messages, violations)
+			if n > 0 && violated != nil {
+				violated(p, n)
+			}
 		}
 		if scan && p.Send != replay.NoEvent {
 			v := times[p.Loc][p.Send]
@@ -195,33 +197,39 @@ func (c *GroupCounter) newCell(h int32) int32 {
 	return int32(k)
 }
 
-// receive counts the logical messages into p's receive from the senders
-// counted so far, by group; self says that p's own send is among them
-// (and is no message). A sender violates it when it is above r − inter,
-// or, on p's node, above r − intra.
-func (c *GroupCounter) receive(times [][]int64, p replay.Part, self bool, lat replay.Latency, split bool, visit func(replay.Part, int32, int64, int64)) {
+// receive adds the logical messages into p's receive from the senders
+// counted so far, and their violations, to the matrices; self says that
+// p's own send is among them (and is no message). A sender violates it
+// when it is above r − inter, or, on p's node, above r − intra. It returns
+// the number of violations.
+func (c *GroupCounter) receive(times [][]int64, p replay.Part, self bool, lat replay.Latency, split bool, messages, violations []int64) int64 {
 	r := times[p.Loc][p.Recv]
-	own := c.group[p.Loc]
+	to := int(c.group[p.Loc])
+	var total int64
 	for _, h := range c.groups {
-		c.viol[h] = c.byGroup[h].above(r - lat.Inter)
+		s := &c.byGroup[h]
+		k := int(h)*c.k + to
+		v := s.above(r - lat.Inter)
+		messages[k] += s.count()
+		violations[k] += v
+		total += v
 	}
 	if split {
 		on := c.cellsOn[c.node[p.Loc]]
 		for k := on[0]; k < on[1]; k++ {
 			cell := &c.cells[k]
-			c.viol[c.cellGroup[k]] += cell.above(r-lat.Intra) - cell.above(r-lat.Inter)
+			v := cell.above(r-lat.Intra) - cell.above(r-lat.Inter)
+			violations[int(c.cellGroup[k])*c.k+to] += v
+			total += v
 		}
 	}
-	if self && times[p.Loc][p.Send] > r-lat.Intra {
-		c.viol[own]--
-	}
-	for _, h := range c.groups {
-		n := c.byGroup[h].count()
-		if self && h == own {
-			n--
-		}
-		if n > 0 {
-			visit(p, h, n, c.viol[h])
+	if self {
+		k := to*c.k + to
+		messages[k]--
+		if times[p.Loc][p.Send] > r-lat.Intra {
+			violations[k]--
+			total--
 		}
 	}
+	return total
 }
