@@ -160,9 +160,15 @@ func TestPairCountsAddUpToCheckViolations(t *testing.T) {
 		rec, truth := tracetest.Random(rng, tracetest.Config{Locations: 7, Nodes: 3, Ops: 300, Latency: 500, Offset: 3000, Drift: 1e-5, Unmatched: 0.02, Init: true})
 		results = append(results, pipetest.Run(t, rec, traceOf(rec, truth)))
 	}
-	cfg := pipetest.Drifting(24, 4, 30_000, 11)
-	cfg.Patterns = []string{"halo", "scan", "exscan", "bcast", "gather", "allreduce", "alltoall", "subcoll", "pairs"}
-	results = append(results, pipetest.Sim(t, cfg))
+	// One node: the groups are locations, and every message is intra-node.
+	rng := rand.New(rand.NewPCG(7, 7))
+	rec, truth := tracetest.Random(rng, tracetest.Config{Locations: 7, Nodes: 1, Ops: 300, Latency: 500, Offset: 3000, Drift: 1e-5, Init: true})
+	results = append(results, pipetest.Run(t, rec, traceOf(rec, truth)))
+	for _, perNode := range []int{4, 24} {
+		cfg := pipetest.Drifting(24, perNode, 30_000, 11)
+		cfg.Patterns = []string{"halo", "scan", "exscan", "bcast", "gather", "allreduce", "alltoall", "subcoll", "pairs"}
+		results = append(results, pipetest.Sim(t, cfg))
+	}
 	for i, r := range results {
 		node := nodes(r.Trace)
 		for _, maxGroups := range []int{1, 2, 32} {

@@ -3,12 +3,12 @@ package htmlreport
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 
 	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/internal/tracelabel"
+	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/trace"
 )
@@ -129,14 +129,11 @@ type pairInput struct {
 // CountPairs counts the messages of g and those that violate the clock
 // condition with latencies lat in times, by pair of groups; receives are
 // placed in the bins by their time in at (the same times for a before and
-// an after count, so that the bins match).
+// an after count, so that the bins match). The collective instances are
+// counted by measure.GroupCounter.
 func CountPairs(ctx context.Context, times, at [][]int64, g *replay.Graph, node []int32, groups *Groups, lat replay.Latency, bins Bins, np int) (*PairCounts, error) {
 	in := &pairInput{times: times, at: at, g: g, node: node, group: groups.Of, lat: lat, bins: bins}
 	ng := len(groups.Labels)
-	nodes := 0
-	for _, n := range node {
-		nodes = max(nodes, int(n)+1)
-	}
 	// The locations (point-to-point receives), then the instances, as one
 	// range of indices; each worker counts into its own matrix (integer
 	// counts: the sum does not depend on who counted what).
@@ -145,6 +142,7 @@ func CountPairs(ctx context.Context, times, at [][]int64, g *replay.Graph, node 
 	var parts []*PairCounts
 	par.ForEachWith(nl+len(g.Instances), np, func() *pairWorker {
 		w := &pairWorker{pc: newPairCounts(ng, bins.N)}
+		w.violated = in.violated(w.pc)
 		mu.Lock()
 		parts = append(parts, w.pc)
 		mu.Unlock()
@@ -162,10 +160,7 @@ func CountPairs(ctx context.Context, times, at [][]int64, g *replay.Graph, node 
 			return
 		}
 		w.n++
-		if w.sc == nil {
-			w.sc = newSenders(ng, nodes)
-		}
-		in.instance(w.pc, w.sc, uint32(i-nl))
+		in.instance(w, uint32(i-nl))
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -177,14 +172,16 @@ func CountPairs(ctx context.Context, times, at [][]int64, g *replay.Graph, node 
 	return total, nil
 }
 
-// pairWorker is one worker's share of CountPairs: its counts, the senders
-// it reuses for its instances, and how many instances it has counted (it
-// looks at the context every 64 and stops when it is cancelled).
+// pairWorker is one worker's share of CountPairs: its counts, the counter
+// of collective instances it reuses and the function that places their
+// violations in time bins, and how many instances it has counted (it looks
+// at the context every 64 and stops when it is cancelled).
 type pairWorker struct {
-	pc   *PairCounts
-	sc   *senders
-	n    int
-	stop bool
+	pc       *PairCounts
+	gc       *measure.GroupCounter
+	violated func(recv replay.Part, n int64)
+	n        int
+	stop     bool
 }
 
 func (in *pairInput) p2p(pc *PairCounts, l int) {
@@ -202,165 +199,22 @@ func (in *pairInput) p2p(pc *PairCounts, l int) {
 	}
 }
 
-// counter counts the values of a set of senders above a threshold. A
-// static counter holds all its values, sorted; a growing one (for scans,
-// where a receive sees only the earlier members' sends) is a Fenwick tree
-// over the distinct values, filled by insert.
-type counter struct {
-	keys []int64
-	cnt  []int32 // nil when static
-	n    int64
-	max  int64 // the largest value counted (when n > 0)
-}
-
-// reset makes c a counter of vals (which it sorts and keeps), static or
-// growing from empty.
-func (c *counter) reset(vals []int64, growing bool) {
-	slices.Sort(vals)
-	if !growing {
-		c.keys, c.cnt, c.n = vals, nil, int64(len(vals))
-		if len(vals) > 0 {
-			c.max = vals[len(vals)-1]
-		}
-		return
-	}
-	c.keys = append(c.keys[:0], vals...)
-	c.keys = slices.Compact(c.keys)
-	c.cnt = append(c.cnt[:0], make([]int32, len(c.keys)+1)...)
-	c.n = 0
-}
-
-func (c *counter) insert(v int64) {
-	i, _ := slices.BinarySearch(c.keys, v)
-	if c.n == 0 || v > c.max {
-		c.max = v
-	}
-	c.n++
-	for i++; i < len(c.cnt); i += i & -i {
-		c.cnt[i]++
-	}
-}
-
-// above returns the number of values > x.
-func (c *counter) above(x int64) int64 {
-	if c.n == 0 || c.max <= x {
-		return 0 // most receives: no search
-	}
-	i, _ := slices.BinarySearch(c.keys, x+1) // keys[:i] ≤ x
-	if c.cnt == nil {
-		return c.n - int64(i)
-	}
-	var s int64
-	for ; i > 0; i -= i & -i {
-		s += int64(c.cnt[i])
-	}
-	return c.n - s
-}
-
-// senders are the sends of one instance by group and by node; one worker
-// reuses them for all its instances.
-type senders struct {
-	gVals, nVals  [][]int64
-	gCnt, nCnt    []counter
-	groups, nodes []int32 // those with senders in this instance
-}
-
-func newSenders(groups, nodes int) *senders {
-	return &senders{gVals: make([][]int64, groups), nVals: make([][]int64, nodes),
-		gCnt: make([]counter, groups), nCnt: make([]counter, nodes)}
-}
-
-// fill collects the senders of parts; with growing counters they start
-// empty.
-func (s *senders) fill(in *pairInput, parts []replay.Part, growing bool) {
-	for _, g := range s.groups {
-		s.gVals[g] = s.gVals[g][:0]
-	}
-	for _, n := range s.nodes {
-		s.nVals[n] = s.nVals[n][:0]
-	}
-	s.groups, s.nodes = s.groups[:0], s.nodes[:0]
-	for _, p := range parts {
-		if p.Send == replay.NoEvent {
-			continue
-		}
-		v := in.times[p.Loc][p.Send]
-		g, n := in.group[p.Loc], in.node[p.Loc]
-		if len(s.gVals[g]) == 0 {
-			s.groups = append(s.groups, g)
-		}
-		if len(s.nVals[n]) == 0 {
-			s.nodes = append(s.nodes, n)
-		}
-		s.gVals[g] = append(s.gVals[g], v)
-		s.nVals[n] = append(s.nVals[n], v)
-	}
-	for _, g := range s.groups {
-		s.gCnt[g].reset(s.gVals[g], growing)
-	}
-	for _, n := range s.nodes {
-		s.nCnt[n].reset(s.nVals[n], growing)
-	}
-}
-
-// instance counts the logical messages of one collective instance: every
-// sender to every other receiving member, or for a scan every earlier
-// member to every later one. The senders are counted per group and per node;
-// a receive at r on node m in group h is violated by the senders of another
-// group above r − inter, and by those of its own group that are on another
-// node above r − inter or on node m above r − intra.
-func (in *pairInput) instance(pc *PairCounts, s *senders, i uint32) {
+// instance counts the logical messages of one collective instance; a
+// shared-memory instance (threads of one process) has none.
+func (in *pairInput) instance(w *pairWorker, i uint32) {
 	if in.g.Instances[i].Kind != 0 {
-		return // a shared-memory instance: threads of one process, no message
-	}
-	parts := in.g.InstanceParts(i)
-	scan := in.g.Instances[i].Class == replay.ClassScan
-	s.fill(in, parts, scan)
-	if len(s.groups) == 0 {
 		return
 	}
-	for _, p := range parts {
-		if p.Recv != replay.NoEvent {
-			in.receive(pc, s, p, !scan && p.Send != replay.NoEvent)
-		}
-		if scan && p.Send != replay.NoEvent {
-			v := in.times[p.Loc][p.Send]
-			s.gCnt[in.group[p.Loc]].insert(v)
-			s.nCnt[in.node[p.Loc]].insert(v)
-		}
+	if w.gc == nil {
+		w.gc = measure.NewGroupCounter(in.node, in.group, w.pc.G)
 	}
+	w.gc.CountInstance(in.times, in.g, i, in.lat, w.pc.Messages, w.pc.Violations, w.violated)
 }
 
-// receive counts the logical messages into one member's receive from the
-// senders counted so far; self says that the member's own send is among
-// them (and is no message).
-func (in *pairInput) receive(pc *PairCounts, s *senders, p replay.Part, self bool) {
-	r := in.times[p.Loc][p.Recv]
-	m, h := in.node[p.Loc], in.group[p.Loc]
-	var selfV int64
-	if self {
-		selfV = in.times[p.Loc][p.Send]
-	}
-	var total int64
-	for _, g := range s.groups {
-		c := &s.gCnt[g]
-		k := int(g)*pc.G + int(h)
-		pc.Messages[k] += c.n
-		if g == h && self {
-			pc.Messages[k]--
-		}
-		v := c.above(r - in.lat.Inter)
-		if g == h && len(s.nVals[m]) > 0 {
-			own := &s.nCnt[m]
-			v += own.above(r-in.lat.Intra) - own.above(r-in.lat.Inter)
-			if self && selfV > r-in.lat.Intra {
-				v--
-			}
-		}
-		pc.Violations[k] += v
-		total += v
-	}
-	if total > 0 {
-		pc.ByTime[in.bins.Of(in.at[p.Loc][p.Recv])] += total
+// violated returns the function that counts n violations into a receive
+// in its time bin of pc.
+func (in *pairInput) violated(pc *PairCounts) func(recv replay.Part, n int64) {
+	return func(recv replay.Part, n int64) {
+		pc.ByTime[in.bins.Of(in.at[recv.Loc][recv.Recv])] += n
 	}
 }

@@ -151,13 +151,27 @@ type sortedVals struct {
 	suf []int64 // suf[i] = sum of v[i:]
 }
 
+// newSortedVals sorts v and keeps it.
 func newSortedVals(v []int64) sortedVals {
 	slices.Sort(v)
-	suf := make([]int64, len(v)+1)
+	return sortedVals{v: v, suf: suffixSums(v, nil)}
+}
+
+// reset makes s the sorted values of v (which it sorts and keeps), reusing
+// the memory of its sums.
+func (s *sortedVals) reset(v []int64) {
+	slices.Sort(v)
+	s.v, s.suf = v, suffixSums(v, s.suf)
+}
+
+// suffixSums returns the sums of v[i:] for i = 0 … len(v), in the memory
+// of buf if it has room.
+func suffixSums(v, buf []int64) []int64 {
+	suf := zeroed(buf, len(v)+1)
 	for i := len(v) - 1; i >= 0; i-- {
 		suf[i] = suf[i+1] + v[i]
 	}
-	return sortedVals{v: v, suf: suf}
+	return suf
 }
 
 // above returns the count and sum of values > x.
@@ -409,10 +423,30 @@ type fenwick struct {
 }
 
 func newFenwick(universe []int64) *fenwick {
-	k := slices.Clone(universe)
-	slices.Sort(k)
-	k = slices.Compact(k)
-	return &fenwick{keys: k, cnt: make([]int64, len(k)+1), sum: make([]int64, len(k)+1)}
+	f := &fenwick{}
+	f.reset(universe)
+	return f
+}
+
+// reset empties f and makes universe (which it does not change) its
+// universe, reusing its memory.
+func (f *fenwick) reset(universe []int64) {
+	f.keys = append(f.keys[:0], universe...)
+	slices.Sort(f.keys)
+	f.keys = slices.Compact(f.keys)
+	n := len(f.keys) + 1
+	f.cnt, f.sum = zeroed(f.cnt, n), zeroed(f.sum, n)
+	f.count, f.total, f.max = 0, 0, 0
+}
+
+// zeroed returns n zeros in the memory of buf if it has room.
+func zeroed(buf []int64, n int) []int64 {
+	if cap(buf) < n {
+		return make([]int64, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
 }
 
 func (f *fenwick) insert(v int64) {

@@ -14,21 +14,7 @@ import (
 // logical pair counts.
 func TestClockConditionBruteForce(t *testing.T) {
 	for seed := 0; seed < 300; seed++ {
-		rng := rand.New(rand.NewPCG(uint64(seed), 7))
-		cfg := tracetest.Config{Locations: 2 + rng.IntN(8), Nodes: 1 + rng.IntN(3),
-			Ops: rng.IntN(60), Latency: 5, Offset: 100, Init: rng.IntN(2) == 0}
-		if seed%2 == 1 { // hybrid, with threads out of order
-			cfg.Threads, cfg.ThreadClocks = 2+rng.IntN(3), true
-		}
-		tr, _ := tracetest.Random(rng, cfg)
-		g, err := replay.Match(tr, nil)
-		require.NoError(t, err)
-		lat := replay.Latency{Intra: rng.Int64N(5), Inter: 5 + rng.Int64N(10), Shared: rng.Int64N(3)}
-		node := make([]int32, len(tr.Locations))
-		times := make([][]int64, len(tr.Locations))
-		for i, l := range tr.Locations {
-			node[i], times[i] = l.Node, l.Events.Time
-		}
+		_, times, g, node, lat := randomInput(t, seed)
 		var want Violations
 		for li := range times {
 			for _, d := range g.Deps[li] {
@@ -63,4 +49,25 @@ func TestClockConditionBruteForce(t *testing.T) {
 		got := ClockCondition(times, g, node, lat, 2)
 		require.Equal(t, want, got, "seed %d", seed)
 	}
+}
+
+// randomInput is a random trace of seed, every other one hybrid, with
+// random latencies, as ClockCondition's arguments.
+func randomInput(t *testing.T, seed int) (*rand.Rand, [][]int64, *replay.Graph, []int32, replay.Latency) {
+	rng := rand.New(rand.NewPCG(uint64(seed), 7))
+	cfg := tracetest.Config{Locations: 2 + rng.IntN(8), Nodes: 1 + rng.IntN(3),
+		Ops: rng.IntN(60), Latency: 5, Offset: 100, Init: rng.IntN(2) == 0}
+	if seed%2 == 1 { // hybrid, with threads out of order
+		cfg.Threads, cfg.ThreadClocks = 2+rng.IntN(3), true
+	}
+	tr, _ := tracetest.Random(rng, cfg)
+	g, err := replay.Match(tr, nil)
+	require.NoError(t, err)
+	lat := replay.Latency{Intra: rng.Int64N(5), Inter: 5 + rng.Int64N(10), Shared: rng.Int64N(3)}
+	node := make([]int32, len(tr.Locations))
+	times := make([][]int64, len(tr.Locations))
+	for i, l := range tr.Locations {
+		node[i], times[i] = l.Node, l.Events.Time
+	}
+	return rng, times, g, node, lat
 }
