@@ -393,8 +393,9 @@ func (r *Report) WriteText(w io.Writer) {
 	pos := r.Fidelity.Position
 	p("  fidelity (event position): max relative %s, max absolute %s\n", pct(pos.MaxRel), dur(sec(pos.MaxAbs, r.Resolution)))
 	if a := r.Accuracy; a != nil {
-		p("  accuracy vs truth: mean |error| %s after pre-sync, %s corrected (max %s → %s)\n",
+		p("  accuracy vs truth: mean |error| %s after pre-sync, %s corrected (99th percentile %s → %s, max %s → %s)\n",
 			dur(sec(int64(a.Presync.MeanAbs), r.Resolution)), dur(sec(int64(a.Corrected.MeanAbs), r.Resolution)),
+			dur(sec(a.Presync.P99Abs, r.Resolution)), dur(sec(a.Corrected.P99Abs, r.Resolution)),
 			dur(sec(a.Presync.MaxAbs, r.Resolution)), dur(sec(a.Corrected.MaxAbs, r.Resolution)))
 	}
 	if len(r.Issues.Counts) > 0 {
