@@ -214,21 +214,6 @@ func printTables(rows []row, seed int64, took time.Duration) {
 }
 
 func distance(ts, truth [][]int64) acc {
-	var errs []int64
-	var sum float64
-	for li := range ts {
-		for j, v := range ts[li] {
-			e := v - truth[li][j]
-			if e < 0 {
-				e = -e
-			}
-			errs = append(errs, e)
-			sum += float64(e)
-		}
-	}
-	if len(errs) == 0 {
-		return acc{}
-	}
-	slices.Sort(errs)
-	return acc{mean: sum / float64(len(errs)), p99: float64(errs[len(errs)*99/100]), max: float64(errs[len(errs)-1])}
+	a := measure.AccuracyOf(ts, truth)
+	return acc{mean: a.MeanAbs, p99: float64(a.P99Abs), max: float64(a.MaxAbs)}
 }
