@@ -16,7 +16,7 @@ import (
 // rank's clock emulated by clc-trace with offset, drift and wander, the
 // TSC times kept as the truth): the default method leaves no violation,
 // moves no event farther from the truth than pre-synchronisation left the
-// farthest one (within 10 ns), and its mean distance to the truth is no larger than both
+// farthest one (within 50 ns), and its mean distance to the truth is no larger than both
 // pre-synchronisation's and the pure CLC's. Their timing is mostly
 // scheduling (round trips of milliseconds, latencies that differ by
 // direction), the case the clock model is weakest in.
@@ -40,10 +40,10 @@ func TestEmulatedRealRuns(t *testing.T) {
 			a, p := def.Accuracy, pure.Accuracy
 			t.Logf("%s: mean %.0f → %.0f ticks (pure CLC %.0f), max %d → %d", def.Method.Ran,
 				a.Presync.MeanAbs, a.Corrected.MeanAbs, p.Corrected.MeanAbs, a.Presync.MaxAbs, a.Corrected.MaxAbs)
-			// Within 10 ns: the farthest event is one before MPI_Init, which
-			// the curve's value at the first anchor (measured to ±50 ns)
-			// moves by a tick or two.
-			tol := int64(def.Resolution / 100_000_000)
+			// Within 50 ns, the offset measurements' own uncertainty: the
+			// farthest event is one before MPI_Init, which the curve's value
+			// at the first anchor moves by a few nanoseconds either way.
+			tol := int64(def.Resolution / 20_000_000)
 			require.LessOrEqual(t, a.Corrected.MaxAbs, a.Presync.MaxAbs+tol, "largest distance to the truth")
 			require.LessOrEqual(t, a.Corrected.MeanAbs, max(a.Presync.MeanAbs, p.Corrected.MeanAbs), "mean distance to the truth")
 		})
