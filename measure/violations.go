@@ -131,8 +131,8 @@ func ClockConditionVisit(times [][]int64, g *replay.Graph, node []int32, lat rep
 		}
 	}
 	coll := make([]MessageStats, len(g.Instances))
-	par.ForEach(len(g.Instances), np, func(i int) {
-		coll[i] = instanceViolations(g, uint32(i), times, node, lat.ForSync(g.Instances[i].Kind))
+	par.ForEachWith(len(g.Instances), np, func() *instanceScratch { return &instanceScratch{} }, func(sc *instanceScratch, i int) {
+		coll[i] = instanceViolations(g, uint32(i), times, node, lat.ForSync(g.Instances[i].Kind), sc)
 	})
 	for i := range coll {
 		if k := g.Instances[i].Kind; k != 0 {
@@ -183,8 +183,84 @@ func (s *sortedVals) above(x int64) (int64, int64) {
 	return int64(len(s.v) - i), s.suf[i]
 }
 
+// instanceScratch is the memory instanceViolations reuses from one
+// instance to the next (one per worker): the senders' values, overall and
+// grouped by node, with their suffix sums, and per node (indexed by node,
+// valid where stamp is the current epoch) where its group lies.
+type instanceScratch struct {
+	all     sortedVals
+	vals    []int64 // the senders' values, in part order, then grouped
+	grouped []int64
+	sufs    []int64 // each group's suffix sums, one longer than the group
+	stamp   []uint32
+	epoch   uint32
+	at, n   []int32 // by node: the group's start in grouped, its size
+	sufAt   []int32 // by node: the start of its sums in sufs
+	touched []int32 // the nodes with senders, in order of appearance
+}
+
+// group returns the sorted values of node nd's senders (empty if none).
+func (sc *instanceScratch) group(nd int32) sortedVals {
+	if int(nd) >= len(sc.stamp) || sc.stamp[nd] != sc.epoch {
+		return sortedVals{}
+	}
+	a, n, f := sc.at[nd], sc.n[nd], sc.sufAt[nd]
+	return sortedVals{v: sc.grouped[a : a+n], suf: sc.sufs[f : f+n+1]}
+}
+
+// split groups the senders of parts by node (counting sort), sorts each
+// group and sums its suffixes, and sorts all of them (sc.all).
+func (sc *instanceScratch) split(parts []replay.Part, times [][]int64, node []int32) {
+	sc.epoch++
+	sc.touched, sc.vals = sc.touched[:0], sc.vals[:0]
+	for _, p := range parts {
+		if p.Send == replay.NoEvent {
+			continue
+		}
+		nd := node[p.Loc]
+		if int(nd) >= len(sc.stamp) {
+			grow := int(nd) + 1
+			sc.stamp = append(sc.stamp, make([]uint32, grow-len(sc.stamp))...)
+			sc.at = append(sc.at, make([]int32, grow-len(sc.at))...)
+			sc.n = append(sc.n, make([]int32, grow-len(sc.n))...)
+			sc.sufAt = append(sc.sufAt, make([]int32, grow-len(sc.sufAt))...)
+		}
+		if sc.stamp[nd] != sc.epoch {
+			sc.stamp[nd], sc.n[nd] = sc.epoch, 0
+			sc.touched = append(sc.touched, nd)
+		}
+		sc.n[nd]++
+		sc.vals = append(sc.vals, times[p.Loc][p.Send])
+	}
+	var off int32
+	for gi, nd := range sc.touched {
+		sc.at[nd], sc.sufAt[nd] = off, off+int32(gi)
+		off += sc.n[nd]
+	}
+	sc.grouped = zeroed(sc.grouped, len(sc.vals))
+	// Scatter, with at as each group's cursor (set back below).
+	i := 0
+	for _, p := range parts {
+		if p.Send == replay.NoEvent {
+			continue
+		}
+		nd := node[p.Loc]
+		sc.grouped[sc.at[nd]] = sc.vals[i]
+		sc.at[nd]++
+		i++
+	}
+	sc.sufs = zeroed(sc.sufs, len(sc.vals)+len(sc.touched))
+	for _, nd := range sc.touched {
+		sc.at[nd] -= sc.n[nd] // back to the group's start
+		g := sc.grouped[sc.at[nd] : sc.at[nd]+sc.n[nd]]
+		slices.Sort(g)
+		suffixSums(g, sc.sufs[sc.sufAt[nd]:sc.sufAt[nd]:sc.sufAt[nd]+sc.n[nd]+1])
+	}
+	sc.all.reset(sc.vals)
+}
+
 // instanceViolations counts the violating logical pairs of one instance.
-func instanceViolations(g *replay.Graph, in uint32, times [][]int64, node []int32, lat replay.Latency) MessageStats {
+func instanceViolations(g *replay.Graph, in uint32, times [][]int64, node []int32, lat replay.Latency, sc *instanceScratch) MessageStats {
 	var m MessageStats
 	parts := g.InstanceParts(in)
 	if g.Instances[in].Class == replay.ClassScan {
@@ -193,30 +269,18 @@ func instanceViolations(g *replay.Graph, in uint32, times [][]int64, node []int3
 	if lat.Intra == lat.Inter {
 		return flatViolations(parts, times, lat.Intra)
 	}
-	// Sender values, overall and per node.
-	var all []int64
-	perNode := map[int32][]int64{}
-	for _, p := range parts {
-		if p.Send != replay.NoEvent {
-			s := times[p.Loc][p.Send]
-			all = append(all, s)
-			perNode[node[p.Loc]] = append(perNode[node[p.Loc]], s)
-		}
-	}
+	sc.split(parts, times, node)
+	allS := &sc.all
+	all := allS.v
 	if len(all) == 0 {
 		return m
-	}
-	allS := newSortedVals(all)
-	nodeS := make(map[int32]sortedVals, len(perNode))
-	for n, v := range perNode {
-		nodeS[n] = newSortedVals(v)
 	}
 	for _, p := range parts {
 		if p.Recv == replay.NoEvent {
 			continue
 		}
 		r := times[p.Loc][p.Recv]
-		ns := nodeS[node[p.Loc]]
+		ns := sc.group(node[p.Loc])
 		self := int64(0)
 		var selfV int64
 		if p.Send != replay.NoEvent {
@@ -231,7 +295,7 @@ func instanceViolations(g *replay.Graph, in uint32, times [][]int64, node []int3
 		m.Reversed += cnt
 		m.SumDisplacement += sum - cnt*r
 		// largest other sender
-		if mx, ok := maxOther(&allS, self == 1, selfV); ok && mx > r {
+		if mx, ok := maxOther(allS, self == 1, selfV); ok && mx > r {
 			m.MaxDisplacement = max(m.MaxDisplacement, mx-r)
 		}
 		// violations: other-node senders with s > r − inter, same-node
@@ -245,7 +309,7 @@ func instanceViolations(g *replay.Graph, in uint32, times [][]int64, node []int3
 		m.Violations += ca - cn + cs
 		m.SumViolation += (sa - sn) + (ca-cn)*(lat.Inter-r) + ss + cs*(lat.Intra-r)
 		// largest violation: best other-node and same-node candidates.
-		if mo, ok := maxNotIn(&allS, &ns); ok && mo+lat.Inter > r {
+		if mo, ok := maxNotIn(allS, &ns); ok && mo+lat.Inter > r {
 			m.MaxViolation = max(m.MaxViolation, mo+lat.Inter-r)
 		}
 		if ms, ok := maxOther(&ns, self == 1, selfV); ok && ms+lat.Intra > r {
