@@ -34,6 +34,10 @@ type ProjectStats struct {
 	Used bool `json:"used"`
 }
 
+// Converged reports whether the sweeps held every bound (to projectTol);
+// if not, the bounds contradict each other and the projection is not used.
+func (s *ProjectStats) Converged() bool { return s.Residual <= projectTol }
+
 // Projection limits: the sweeps visit only the bounds found violated (by
 // more than projectTol ticks) so far; after the sweeps converge, a check of
 // all bounds adds those the moves violated, at most projectRounds times;

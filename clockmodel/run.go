@@ -329,7 +329,7 @@ func (res *Result) projected(est *estimator, m *Model, a *applied, work [][]int6
 	lat := res.Latency.Replay()
 	pm, changed, st := est.project(m, lat)
 	res.Project = st
-	if st.Residual > projectTol {
+	if !st.Converged() {
 		// Not converged: the bounds contradict each other (μ above the
 		// fastest latency of a pair, or a clock the curves cannot follow).
 		return false

@@ -108,7 +108,7 @@ func (r *Report) methodLines(p func(format string, args ...any)) {
 	if pr := m.Project; pr != nil {
 		used := "used"
 		switch {
-		case pr.Residual > 0.5:
+		case !pr.Converged():
 			used = "not used: the bounds contradict each other"
 		case !pr.Used:
 			used = "not used: it would not lower the violations"
