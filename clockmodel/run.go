@@ -106,6 +106,9 @@ type Result struct {
 	ModelViolations *measure.Violations `json:"-"`
 
 	applied *applied // what Original needs
+	// domBefore is domainViolations of the pre-synchronised times, once
+	// the guard measured it.
+	domBefore []int64
 }
 
 // DomainsReport summarises the clock domains.
@@ -256,8 +259,12 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 		return false
 	}
 	work := workOn()
-	vBefore, cBefore := domainViolations(work, g, node, dom, lat, np)
-	res.Before, res.BeforeMeasured = cBefore, true
+	if res.domBefore == nil {
+		// A second guard, after a refit, finds the times as the first did.
+		res.domBefore, res.Before = domainViolations(work, g, node, dom, lat, np)
+		res.BeforeMeasured = true
+	}
+	vBefore := res.domBefore
 	a := m.applyInPlace(work, dom, np)
 	var va measure.Violations
 	for round := 0; ; round++ {
