@@ -219,11 +219,8 @@ func (sc *instanceScratch) split(parts []replay.Part, times [][]int64, node []in
 		}
 		nd := node[p.Loc]
 		if int(nd) >= len(sc.stamp) {
-			grow := int(nd) + 1
-			sc.stamp = append(sc.stamp, make([]uint32, grow-len(sc.stamp))...)
-			sc.at = append(sc.at, make([]int32, grow-len(sc.at))...)
-			sc.n = append(sc.n, make([]int32, grow-len(sc.n))...)
-			sc.sufAt = append(sc.sufAt, make([]int32, grow-len(sc.sufAt))...)
+			sc.stamp = lengthen(sc.stamp, int(nd)+1)
+			sc.at, sc.n, sc.sufAt = lengthen(sc.at, int(nd)+1), lengthen(sc.n, int(nd)+1), lengthen(sc.sufAt, int(nd)+1)
 		}
 		if sc.stamp[nd] != sc.epoch {
 			sc.stamp[nd], sc.n[nd] = sc.epoch, 0
@@ -257,6 +254,11 @@ func (sc *instanceScratch) split(parts []replay.Part, times [][]int64, node []in
 		suffixSums(g, sc.sufs[sc.sufAt[nd]:sc.sufAt[nd]:sc.sufAt[nd]+sc.n[nd]+1])
 	}
 	sc.all.reset(sc.vals)
+}
+
+// lengthen returns s with zeros appended up to length n.
+func lengthen[T any](s []T, n int) []T {
+	return append(s, make([]T, n-len(s))...)
 }
 
 // instanceViolations counts the violating logical pairs of one instance.
