@@ -114,13 +114,16 @@ func (l *Latencies) sameClock(times [][]int64, g *replay.Graph, node []int32, do
 	n := len(times)
 	perLoc := make([]minCount, n)
 	par.ForEach(n, np, func(li int) {
-		mc := &perLoc[li]
+		// A local count, stored once: neighbouring locations' counts
+		// share cache lines that another worker writes.
+		var mc minCount
 		for _, d := range g.Deps[li] {
 			if d.Role != replay.RoleRecv || dom.Of[d.Peer] != dom.Of[li] {
 				continue
 			}
-			merge(mc, class(d.Peer, int32(li)), times[li][d.Idx]-times[d.Peer][d.Ref])
+			merge(&mc, class(d.Peer, int32(li)), times[li][d.Idx]-times[d.Peer][d.Ref])
 		}
+		perLoc[li] = mc
 	})
 	perInst := make([]minCount, len(g.Instances))
 	par.ForEachWith(len(g.Instances), np, func() *sameClockScratch { return &sameClockScratch{} }, func(sc *sameClockScratch, ii int) {

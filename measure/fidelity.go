@@ -123,16 +123,20 @@ func IntervalFidelityOf(n, np int, cols func(li int) (c, lc []int64)) (position,
 	pos := make([]fidAcc, n)
 	dis := make([]fidAcc, n)
 	par.ForEach(n, np, func(li int) {
+		// Accumulated in locals and stored once: neighbouring locations'
+		// accumulators share cache lines that another worker writes.
+		var p, d fidAcc
 		a, b := cols(li)
 		if len(a) > 0 && len(b) == len(a) && &a[0] == &b[0] {
-			pos[li].same(a, a[0])
-			dis[li].sameSteps(a)
-			return
+			p.same(a, a[0])
+			d.sameSteps(a)
+		} else {
+			for j := 1; j < len(a); j++ {
+				p.add(a[j]-a[0], b[j]-b[0])
+				d.add(a[j]-a[j-1], b[j]-b[j-1])
+			}
 		}
-		for j := 1; j < len(a); j++ {
-			pos[li].add(a[j]-a[0], b[j]-b[0])
-			dis[li].add(a[j]-a[j-1], b[j]-b[j-1])
-		}
+		pos[li], dis[li] = p, d
 	})
 	var p, d fidAcc
 	for i := range pos {

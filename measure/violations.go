@@ -107,19 +107,27 @@ func ClockConditionVisit(times [][]int64, g *replay.Graph, node []int32, lat rep
 		shared = make([][replay.NumSyncKinds]MessageStats, len(times))
 	}
 	par.ForEach(len(times), np, func(li int) {
-		deps := g.Deps[li]
+		// Counted in locals and stored once: neighbouring locations'
+		// counts share cache lines, and another worker writes those.
+		var own MessageStats
+		var sh [replay.NumSyncKinds]MessageStats
+		deps, at, nd := g.Deps[li], times[li], node[li]
 		for i := range deps {
 			d := &deps[i]
 			switch d.Role {
 			case replay.RoleRecv:
-				s, r, mu := times[d.Peer][d.Ref], times[li][d.Idx], lat.Between(node[d.Peer], node[li])
-				p2p[li].pair(s, r, mu)
+				s, r, mu := times[d.Peer][d.Ref], at[d.Idx], lat.Between(node[d.Peer], nd)
+				own.pair(s, r, mu)
 				if visit != nil && r < s+mu {
 					visit(li, d, s+mu-r)
 				}
 			case replay.RoleSyncRecv:
-				shared[li][d.Sync].pair(times[d.Peer][d.Ref], times[li][d.Idx], lat.Shared)
+				sh[d.Sync].pair(times[d.Peer][d.Ref], at[d.Idx], lat.Shared)
 			}
+		}
+		p2p[li] = own
+		if shared != nil {
+			shared[li] = sh
 		}
 	})
 	for i := range p2p {
