@@ -53,8 +53,17 @@ func newGatherer(times [][]int64, g *replay.Graph, dom *Domains, np int) *gather
 func (ga *gatherer) p2p() []rec {
 	n := len(ga.times)
 	parts := make([][]rec, n)
-	par.ForEachWith(n, ga.np, func() map[int32]int { return map[int32]int{} }, func(last map[int32]int, li int) {
-		clear(last)
+	// last holds, per sending domain, the index in out of its latest
+	// bound, valid where stamp is the location's epoch (one per worker).
+	type scratch struct {
+		last, stamp []int32
+		epoch       int32
+	}
+	nd := ga.dom.Count()
+	par.ForEachWith(n, ga.np, func() *scratch {
+		return &scratch{last: make([]int32, nd), stamp: make([]int32, nd)}
+	}, func(sc *scratch, li int) {
+		sc.epoch++
 		var out []rec
 		b := ga.dom.Of[li]
 		ts := ga.times[li]
@@ -68,13 +77,13 @@ func (ga *gatherer) p2p() []rec {
 			}
 			s, r := ga.times[dep.Peer][dep.Ref], ts[dep.Idx]
 			t := s + (r-s)/2
-			if k, ok := last[a]; ok && (out[k].t-ga.lo)/ga.bin == (t-ga.lo)/ga.bin {
+			if k := sc.last[a]; sc.stamp[a] == sc.epoch && (out[k].t-ga.lo)/ga.bin == (t-ga.lo)/ga.bin {
 				if r-s < out[k].d {
 					out[k].t, out[k].d = t, r-s
 				}
 				continue
 			}
-			last[a] = len(out)
+			sc.last[a], sc.stamp[a] = int32(len(out)), sc.epoch
 			out = append(out, rec{a: a, b: b, t: t, d: r - s})
 		}
 		parts[li] = out
@@ -219,15 +228,53 @@ func concat(parts [][]rec) []rec {
 	return out
 }
 
-// sortRecs orders bounds by sending domain, receiving domain and time.
+// sortRecs orders bounds by sending domain, receiving domain, time and
+// delay: two stable counting passes (by receiving, then by sending
+// domain) and a sort by time within each pair, whose bounds come mostly
+// in time order already (per receiving location).
 func sortRecs(rs []rec) {
-	slices.SortFunc(rs, func(x, y rec) int {
-		if c := cmp.Compare(x.a, y.a); c != 0 {
+	if len(rs) < 2 {
+		return
+	}
+	var nd int32
+	for i := range rs {
+		nd = max(nd, rs[i].a+1, rs[i].b+1)
+	}
+	tmp := make([]rec, len(rs))
+	count := make([]int, nd+1)
+	countingPass(rs, tmp, count, func(r *rec) int32 { return r.b })
+	countingPass(tmp, rs, count, func(r *rec) int32 { return r.a })
+	byTime := func(x, y rec) int {
+		if c := cmp.Compare(x.t, y.t); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(x.b, y.b); c != 0 {
-			return c
+		return cmp.Compare(x.d, y.d)
+	}
+	for lo := 0; lo < len(rs); {
+		hi := lo + 1
+		for hi < len(rs) && rs[hi].a == rs[lo].a && rs[hi].b == rs[lo].b {
+			hi++
 		}
-		return cmp.Compare(x.t, y.t)
-	})
+		if g := rs[lo:hi]; !slices.IsSortedFunc(g, byTime) {
+			slices.SortFunc(g, byTime)
+		}
+		lo = hi
+	}
+}
+
+// countingPass copies src to dst ordered by key, stably; count has room
+// for every key + 1 and is overwritten.
+func countingPass(src, dst []rec, count []int, key func(*rec) int32) {
+	clear(count)
+	for i := range src {
+		count[key(&src[i])+1]++
+	}
+	for k := 1; k < len(count); k++ {
+		count[k] += count[k-1]
+	}
+	for i := range src {
+		k := key(&src[i])
+		dst[count[k]] = src[i]
+		count[k]++
+	}
 }
