@@ -1,7 +1,6 @@
 package clockmodel
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/clc-tools/clc/internal/par"
@@ -244,21 +243,82 @@ func sortRecs(rs []rec) {
 	count := make([]int, nd+1)
 	countingPass(rs, tmp, count, func(r *rec) int32 { return r.b })
 	countingPass(tmp, rs, count, func(r *rec) int32 { return r.a })
-	byTime := func(x, y rec) int {
-		if c := cmp.Compare(x.t, y.t); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.d, y.d)
-	}
+	var runs []int
 	for lo := 0; lo < len(rs); {
 		hi := lo + 1
 		for hi < len(rs) && rs[hi].a == rs[lo].a && rs[hi].b == rs[lo].b {
 			hi++
 		}
-		if g := rs[lo:hi]; !slices.IsSortedFunc(g, byTime) {
-			slices.SortFunc(g, byTime)
-		}
+		runs = sortByTime(rs[lo:hi], tmp[lo:hi], runs)
 		lo = hi
+	}
+}
+
+// recBefore orders bounds by time, then delay.
+func recBefore(x, y *rec) bool { return x.t < y.t || x.t == y.t && x.d < y.d }
+
+// sortByTime orders g by time and delay: a merge of its ascending runs
+// (a pair's bounds are a few runs, one per receiving location or stretch
+// of collective instances) through buf, of g's length; a comparison sort
+// when the runs are short. runs is scratch, returned for reuse.
+func sortByTime(g, buf []rec, runs []int) []int {
+	runs = append(runs[:0], 0)
+	for i := 1; i < len(g); i++ {
+		if recBefore(&g[i], &g[i-1]) {
+			runs = append(runs, i)
+		}
+	}
+	switch {
+	case len(runs) == 1:
+		return runs
+	case len(runs) > len(g)/16:
+		slices.SortFunc(g, func(x, y rec) int {
+			if recBefore(&x, &y) {
+				return -1
+			}
+			if recBefore(&y, &x) {
+				return 1
+			}
+			return 0
+		})
+		return runs
+	}
+	runs = append(runs, len(g))
+	src, dst := g, buf
+	for len(runs) > 2 {
+		k := 0
+		for i := 0; i+1 < len(runs); i += 2 {
+			lo := runs[i]
+			if i+2 < len(runs) {
+				mergeRecs(dst[lo:runs[i+2]], src[lo:runs[i+1]], src[runs[i+1]:runs[i+2]])
+			} else {
+				copy(dst[lo:], src[lo:runs[i+1]])
+			}
+			runs[k] = lo
+			k++
+		}
+		runs[k] = len(g)
+		runs = runs[:k+1]
+		src, dst = dst, src
+	}
+	if &src[0] != &g[0] {
+		copy(g, src)
+	}
+	return runs
+}
+
+// mergeRecs merges the ordered x and y into out (len(x)+len(y)); on ties
+// x's come first.
+func mergeRecs(out, x, y []rec) {
+	i, j := 0, 0
+	for k := range out {
+		if j == len(y) || i < len(x) && !recBefore(&y[j], &x[i]) {
+			out[k] = x[i]
+			i++
+		} else {
+			out[k] = y[j]
+			j++
+		}
 	}
 }
 

@@ -14,11 +14,21 @@ import (
 // repeated pairs and times.
 func TestSortRecsMatchesComparatorSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, n := range []int{0, 1, 2, 17, 1000} {
+	for _, n := range []int{0, 1, 2, 17, 1000, 5000} {
 		for _, nd := range []int32{1, 3, 50} {
 			rs := make([]rec, n)
 			for i := range rs {
 				rs[i] = rec{a: rng.Int32N(nd), b: rng.Int32N(nd), t: rng.Int64N(40), d: rng.Int64N(5)}
+			}
+			if runs := n / 100; runs > 0 {
+				// Ascending runs (per receiving location) with ties
+				// and a few inversions: the merge.
+				for i := range rs {
+					rs[i].t = int64(i%(n/runs)) * 3
+					if rng.IntN(50) == 0 {
+						rs[i].t -= 4
+					}
+				}
 			}
 			want := slices.Clone(rs)
 			slices.SortFunc(want, func(x, y rec) int {
