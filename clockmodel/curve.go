@@ -33,13 +33,23 @@ func (c *Curve) At(t int64) float64 {
 			hi = m
 		}
 	}
-	return c.X[lo] + (c.X[hi]-c.X[lo])*float64(t-c.T[lo])/float64(c.T[hi]-c.T[lo])
+	return c.X[lo] + c.slope(lo)*float64(t-c.T[lo])
 }
 
-// cursor evaluates a Curve at mostly ascending times in O(1) amortized.
+// slope is the correction's rate on segment k (knots k and k+1). At and
+// cursor.at compute every value from it alike, so they agree to the bit.
+func (c *Curve) slope(k int) float64 {
+	return (c.X[k+1] - c.X[k]) / float64(c.T[k+1]-c.T[k])
+}
+
+// cursor evaluates a Curve at mostly ascending times in O(1) amortized,
+// keeping the slope of its segment.
 type cursor struct {
 	c *Curve
 	k int
+	// s is the slope of segment sk-1 (sk 0: none yet).
+	s  float64
+	sk int
 }
 
 func (u *cursor) at(t int64) float64 {
@@ -57,13 +67,16 @@ func (u *cursor) at(t int64) float64 {
 	}
 	if u.k >= n-1 || c.T[u.k] > t {
 		// Back in time: find the segment anew.
-		u.k = sort.Search(n, func(i int) bool { return c.T[i] >= t }) - 1
+		u.k = sort.Search(n, func(i int) bool { return c.T[i] > t }) - 1
 	}
-	for c.T[u.k+1] < t {
+	// The segment with T[k] ≤ t < T[k+1], as At chooses it.
+	for c.T[u.k+1] <= t {
 		u.k++
 	}
-	lo, hi := u.k, u.k+1
-	return c.X[lo] + (c.X[hi]-c.X[lo])*float64(t-c.T[lo])/float64(c.T[hi]-c.T[lo])
+	if u.sk != u.k+1 {
+		u.s, u.sk = c.slope(u.k), u.k+1
+	}
+	return c.X[u.k] + u.s*float64(t-c.T[u.k])
 }
 
 // MaxAbs returns the largest |correction|.
