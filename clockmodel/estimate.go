@@ -3,6 +3,7 @@ package clockmodel
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"slices"
 
@@ -236,6 +237,11 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats) (*M
 	// weak ridge (1 s) keeps the system definite.
 	smooth := make([]span, nd)
 	base := make([]float64, 0)
+	// The priors' rows, weighed by setPriors.
+	var pr struct {
+		knot, rate   []int32
+		share, rateW []float64
+	}
 	ridge := 1 / (res * res)
 	prior := e.priorScale()
 	st.Prior = prior
@@ -267,21 +273,39 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats) (*M
 		whole := float64(ts[len(ts)-1] - ts[0])
 		n := float64(len(ts) - 1)
 		rate := prior / (rateTime * res)
-		kp := knotPrior
-		if e.loose {
-			kp = looseKnotPrior
-		}
 		for i := range ts {
 			lo, hi := ts[max(i-1, 0)], ts[min(i+1, len(ts)-1)]
 			share := float64(hi-lo) / 2 / whole * n
-			rows = append(rows, row{n: 1, j: [4]int32{f + int32(i)}, c: [4]float64{1}, w: ridge + share*kp/(prior*prior)})
+			pr.knot = append(pr.knot, int32(len(rows)))
+			pr.share = append(pr.share, share)
+			rows = append(rows, row{n: 1, j: [4]int32{f + int32(i)}, c: [4]float64{1}})
 		}
-		for i := 0; i+1 < len(ts) && !e.loose; i++ {
+		for i := 0; i+1 < len(ts); i++ {
 			h := float64(ts[i+1] - ts[i])
 			share := h / whole * n
-			rows = append(rows, row{n: 2, j: [4]int32{f + int32(i), f + int32(i) + 1}, c: [4]float64{-1 / h, 1 / h}, w: share / (rate * rate)})
+			pr.rate = append(pr.rate, int32(len(rows)))
+			pr.rateW = append(pr.rateW, share/(rate*rate))
+			rows = append(rows, row{n: 2, j: [4]int32{f + int32(i), f + int32(i) + 1}, c: [4]float64{-1 / h, 1 / h}})
 		}
 	}
+	// setPriors weighs the priors' rows: the default priors, or the loose
+	// ones (looseKnotPrior, no rate prior).
+	setPriors := func(loose bool) {
+		kp := knotPrior
+		if loose {
+			kp = looseKnotPrior
+		}
+		for i, r := range pr.knot {
+			rows[r].w = ridge + pr.share[i]*kp/(prior*prior)
+		}
+		for i, r := range pr.rate {
+			rows[r].w = pr.rateW[i]
+			if loose {
+				rows[r].w = 0
+			}
+		}
+	}
+	setPriors(e.loose)
 	sys := system{rows: rows, n: k.n, np: e.opt.Parallel}
 	sys.at = make([]int64, k.n)
 	for d := range nd {
@@ -321,7 +345,10 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats) (*M
 	}
 	// The curvature: the one of a grid whose fits, each on half of the
 	// windows, best predict the other half (two-fold cross-validation,
-	// windows alternating within each pair).
+	// windows alternating within each pair). The priors: the loose ones
+	// when their best fit predicts the other half clearly better
+	// (looseGain) than the default priors' best; the clocks then wander
+	// faster than the default priors let a curve follow.
 	if e.curv == 0 && e.opt.Curvature > 0 {
 		e.curv = e.opt.Curvature
 	}
@@ -330,36 +357,71 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats) (*M
 		for i := range weights {
 			weights[i] = rows[i].w
 		}
-		best, bestScore := curvatureGrid[0], math.Inf(1)
 		x := make([]float64, k.n)
-		for _, c := range curvatureGrid {
-			var score float64
-			for fold := range cvFolds {
-				for i := range weights {
-					rows[i].w = weights[i]
-					if (i/cvBlock)%2 == fold {
-						rows[i].w = 0
+		// grid returns the best curvature of the grid and its score, with
+		// the priors as set: the default ones up to the first worse score;
+		// the loose ones (whole) until a score exceeds the best by
+		// cvGiveUp, each fit started from the default priors' fit of the
+		// same curvature.
+		warm := make([][]float64, len(curvatureGrid))
+		grid := func(whole bool) (float64, float64, error) {
+			best, bestScore := curvatureGrid[0], math.Inf(1)
+			for ci, c := range curvatureGrid {
+				var score float64
+				for fold := range cvFolds {
+					for i := range weights {
+						rows[i].w = weights[i]
+						if (i/cvBlock)%2 == fold {
+							rows[i].w = 0
+						}
+					}
+					switch {
+					case whole && warm[ci] != nil:
+						copy(x, warm[ci])
+					default:
+						copy(x, x0)
+					}
+					// The score needs the fit roughly, not to the last digit.
+					if err := solve(c, x, 1e-4); err != nil {
+						return 0, 0, err
+					}
+					if !whole && cvFolds == 1 {
+						warm[ci] = slices.Clone(x)
+					}
+					for i := range nBand {
+						if (i/cvBlock)%2 != fold {
+							continue
+						}
+						d := rows[i].dot(x) - rows[i].y
+						score += math.Min(weights[i]*d*d, 25)
 					}
 				}
-				copy(x, x0)
-				// The score needs the fit roughly, not to the last digit.
-				if err := solve(c, x, 1e-4); err != nil {
-					return nil, total, err
-				}
-				for i := range nBand {
-					if (i/cvBlock)%2 != fold {
-						continue
-					}
-					d := rows[i].dot(x) - rows[i].y
-					score += math.Min(weights[i]*d*d, 25)
+				if score < bestScore {
+					best, bestScore = c, score
+				} else if !whole || score > cvGiveUp*bestScore {
+					// The score has passed its minimum: the grid is ordered
+					// from stiff to flexible, and flexible fits cost most.
+					break
 				}
 			}
-			if score < bestScore {
-				best, bestScore = c, score
+			return best, bestScore, nil
+		}
+		best, score, err := grid(false)
+		if err != nil {
+			return nil, total, err
+		}
+		if !e.loose {
+			// The loose priors, where the held-out windows say so.
+			setPriors(true)
+			lb, ls, err := grid(true)
+			if err != nil {
+				return nil, total, err
+			}
+			if ls < (1-looseGain)*score {
+				e.loose, best = true, lb
+				st.Priors = fmt.Sprintf("loose: they predict the held-out windows better (score %.0f against %.0f)", ls, score)
 			} else {
-				// The score has passed its minimum: the grid is ordered
-				// from stiff to flexible, and flexible fits cost most.
-				break
+				setPriors(false)
 			}
 		}
 		for i := range weights {
@@ -435,6 +497,16 @@ const rateTime = 0.060
 // allow (the python-written hybrid archives of the tests: 10–30 µs with
 // periods of 20–60 ms).
 const looseKnotPrior = 0.05
+
+// looseGain is how much better (a share of the default priors' score) the
+// loose priors must predict the held-out windows for the cross-validation
+// to choose them.
+const looseGain = 0.15
+
+// cvGiveUp ends the loose priors' curvature grid, which is not searched
+// only up to its first worse score (their scores can dip again at a more
+// flexible curvature), once a score exceeds the best by this factor.
+const cvGiveUp = 1.25
 
 // floor is the uncertainty of even the best window (ticks): 10 ns.
 func (e *estimator) floor() float64 { return max(2, 10e-9*float64(e.in.Resolution)) }
