@@ -165,7 +165,7 @@ func FuzzParseManifest(f *testing.F) {
 		`{"id":1,"node":0,"events":0,"extents":[]},{"id":2,"node":0,"events":1},` +
 		`{"id":3,"node":0,"events":1,"extents":[{"file":"events/b.clcb","offset":40,"length":99}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := parseManifest("clc.json", data)
+		m, err := parseManifest("clc.json", data, 2)
 		if err != nil {
 			var fe *FormatError
 			if !errors.As(err, &fe) || fe.Path != "clc.json" {
@@ -227,7 +227,7 @@ func FuzzReadBundled(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		m, err := readManifest(dir)
+		m, err := readManifest(dir, 2)
 		if err != nil {
 			f.Fatal(err)
 		}

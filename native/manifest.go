@@ -192,7 +192,8 @@ type manifest struct {
 
 // readManifest reads and checks dir/clc.json: syntax, format and version,
 // required fields, and the definitions' internal references (Validate).
-func readManifest(dir string) (*manifest, error) {
+// A large manifest's locations are decoded on np goroutines.
+func readManifest(dir string, np int) (*manifest, error) {
 	path := filepath.Join(dir, ManifestName)
 	bad := func(off int64, format string, args ...any) error {
 		return formatErr(path, off, -1, -1, -1, format, args...)
@@ -209,16 +210,17 @@ func readManifest(dir string) (*manifest, error) {
 	if len(data) > maxManifestBytes {
 		return nil, bad(maxManifestBytes, "manifest larger than %d bytes", maxManifestBytes)
 	}
-	return parseManifest(path, data)
+	return parseManifest(path, data, np)
 }
 
-// parseManifest decodes and checks the manifest data read from path.
-func parseManifest(path string, data []byte) (*manifest, error) {
+// parseManifest decodes and checks the manifest data read from path (a
+// large one's locations on np goroutines).
+func parseManifest(path string, data []byte, np int) (*manifest, error) {
 	bad := func(off int64, format string, args ...any) error {
 		return formatErr(path, off, -1, -1, -1, format, args...)
 	}
 	var m jsonManifest
-	if err := json.Unmarshal(data, &m); err != nil {
+	if err := decodeManifest(data, &m, np, parallelManifestBytes); err != nil {
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
 		switch {

@@ -39,7 +39,7 @@ type DirReader struct {
 func OpenDir(dir string) (*DirReader, error) { return openDir(dir, 0) }
 
 func openDir(dir string, parallel int) (*DirReader, error) {
-	m, err := readManifest(dir)
+	m, err := readManifest(dir, parallelism(parallel))
 	if err != nil {
 		return nil, err
 	}

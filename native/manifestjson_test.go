@@ -1,0 +1,92 @@
+package native
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// sameAsUnmarshal checks decodeManifest (split into pieces from any size,
+// on three goroutines) against json.Unmarshal, the reference: the same
+// value, and an error exactly when it gives one.
+func sameAsUnmarshal(t *testing.T, data []byte) {
+	t.Helper()
+	var want, got jsonManifest
+	wantErr := json.Unmarshal(data, &want)
+	gotErr := decodeManifest(data, &got, 3, 0)
+	if wantErr != nil {
+		require.Error(t, gotErr)
+		require.Equal(t, wantErr.Error(), gotErr.Error())
+		return
+	}
+	require.NoError(t, gotErr)
+	require.Equal(t, want, got)
+}
+
+// The manifests of the repository's native traces, and a generated one
+// with many locations, decode as json.Unmarshal decodes them.
+func TestDecodeManifestMatchesUnmarshal(t *testing.T) {
+	var paths []string
+	for _, pat := range []string{"testdata/native/*/" + ManifestName, "../testdata/*/*/" + ManifestName, "../testdata/*/" + ManifestName} {
+		m, err := filepath.Glob(pat)
+		require.NoError(t, err)
+		paths = append(paths, m...)
+	}
+	require.NotEmpty(t, paths)
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		t.Run(p, func(t *testing.T) { sameAsUnmarshal(t, data) })
+	}
+	var b strings.Builder
+	b.WriteString(`{"format":"clc-native","version":2,"complete":true,"timer_resolution":1000,"nodes":[{"name":"n,[0]"}],"locations":[`)
+	for i := range 5000 {
+		if i > 0 {
+			b.WriteString(",\n ")
+		}
+		fmt.Fprintf(&b, `{"id":%d,"name":"rank \"%d\", [x]","node":0,"events":%d,"offsets":[{"time":%d,"offset":-3,"rtt":100,"stddev":0}],"extents":[{"file":"events/b.clcb","offset":%d,"length":40}]}`, i, i, i%7, i*10, i*40)
+	}
+	b.WriteString(`],"regions":[{"name":"r"}]}`)
+	data := []byte(b.String())
+	sameAsUnmarshal(t, data)
+	var m jsonManifest
+	require.NoError(t, decodeManifest(data, &m, 3, 0))
+	require.Len(t, m.Locations, 5000)
+	require.Equal(t, "rank \"4999\", [x]", m.Locations[4999].Name)
+}
+
+// Documents the split must leave to json.Unmarshal, or decode alike.
+func TestDecodeManifestOddDocuments(t *testing.T) {
+	loc := `{"id":0,"node":0,"events":1}`
+	for _, doc := range []string{
+		`{"locations":[` + loc + `,` + loc + `],"Locations":[` + loc + `]}`,
+		`{"LOCATIONS":[` + loc + `,` + loc + `]}`,
+		`{"locationſ":[` + loc + `,` + loc + `]}`,
+		`{"loc\u0061tions":[` + loc + `,` + loc + `]}`,
+		`{"locations":[` + loc + `,` + loc + `]]}`,
+		`{"locations":[` + loc + `,` + loc + `}`,
+		`{"locations":[` + loc + `,,` + loc + `]}`,
+		`{"locations":[` + loc + `,{"id":"x"}]}`,
+		`{"locations":[` + loc + `,` + loc + `],"nodes":[{"name":"]"}]}`,
+		`{"nodes":[{"locations":[1,2]}],"locations":[` + loc + `,` + loc + `]}`,
+		`{"locations":null}`,
+		`{"locations":[]}`,
+		`[1,2]`,
+		`{"locations":[` + loc + `,` + loc + `]} x`,
+	} {
+		t.Run(doc, func(t *testing.T) { sameAsUnmarshal(t, []byte(doc)) })
+	}
+}
+
+// FuzzDecodeManifest compares decodeManifest with json.Unmarshal on
+// arbitrary documents.
+func FuzzDecodeManifest(f *testing.F) {
+	f.Add([]byte(`{"format":"clc-native","version":1,"locations":[{"id":0,"node":0},{"id":1,"node":0,"name":"a,\"]"}],"nodes":[{}]}`))
+	f.Add([]byte(`{"locations":[{"id":0},{"id":1}],"LocationS":[{"id":2}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) { sameAsUnmarshal(t, data) })
+}
