@@ -358,15 +358,14 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats) (*M
 			weights[i] = rows[i].w
 		}
 		x := make([]float64, k.n)
-		// grid returns the best curvature of the grid and its score, with
-		// the priors as set: the default ones up to the first worse score;
-		// the loose ones (whole) until a score exceeds the best by
-		// cvGiveUp, each fit started from the default priors' fit of the
-		// same curvature.
+		// grid returns the best of the curvatures curvatureGrid[idx…] and
+		// its score, with the priors as set; firstMin stops at the first
+		// worse score. The default priors' fits are kept to start the
+		// loose ones' of the same curvature.
 		warm := make([][]float64, len(curvatureGrid))
-		grid := func(whole bool) (float64, float64, error) {
-			best, bestScore := curvatureGrid[0], math.Inf(1)
-			for ci, c := range curvatureGrid {
+		grid := func(idx []int, firstMin bool) (int, float64, error) {
+			best, bestScore := idx[0], math.Inf(1)
+			for _, ci := range idx {
 				var score float64
 				for fold := range cvFolds {
 					for i := range weights {
@@ -375,17 +374,16 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats) (*M
 							rows[i].w = 0
 						}
 					}
-					switch {
-					case whole && warm[ci] != nil:
+					if warm[ci] != nil {
 						copy(x, warm[ci])
-					default:
+					} else {
 						copy(x, x0)
 					}
 					// The score needs the fit roughly, not to the last digit.
-					if err := solve(c, x, 1e-4); err != nil {
+					if err := solve(curvatureGrid[ci], x, 1e-4); err != nil {
 						return 0, 0, err
 					}
-					if !whole && cvFolds == 1 {
+					if firstMin && cvFolds == 1 {
 						warm[ci] = slices.Clone(x)
 					}
 					for i := range nBand {
@@ -397,8 +395,8 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats) (*M
 					}
 				}
 				if score < bestScore {
-					best, bestScore = c, score
-				} else if !whole || score > cvGiveUp*bestScore {
+					best, bestScore = ci, score
+				} else if firstMin {
 					// The score has passed its minimum: the grid is ordered
 					// from stiff to flexible, and flexible fits cost most.
 					break
@@ -406,19 +404,26 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats) (*M
 			}
 			return best, bestScore, nil
 		}
-		best, score, err := grid(false)
+		all := make([]int, len(curvatureGrid))
+		for i := range all {
+			all[i] = i
+		}
+		bi, score, err := grid(all, true)
 		if err != nil {
 			return nil, total, err
 		}
+		best := curvatureGrid[bi]
 		if !e.loose {
-			// The loose priors, where the held-out windows say so.
+			// The loose priors, where the held-out windows say so: at the
+			// default priors' curvature and the next stiffer one (without
+			// the rate prior a curve needs less curvature to bend alike).
 			setPriors(true)
-			lb, ls, err := grid(true)
+			li, ls, err := grid(all[max(0, bi-1):bi+1], false)
 			if err != nil {
 				return nil, total, err
 			}
 			if ls < (1-looseGain)*score {
-				e.loose, best = true, lb
+				e.loose, best = true, curvatureGrid[li]
 				st.Priors = fmt.Sprintf("loose: they predict the held-out windows better (score %.0f against %.0f)", ls, score)
 			} else {
 				setPriors(false)
@@ -502,11 +507,6 @@ const looseKnotPrior = 0.05
 // loose priors must predict the held-out windows for the cross-validation
 // to choose them.
 const looseGain = 0.15
-
-// cvGiveUp ends the loose priors' curvature grid, which is not searched
-// only up to its first worse score (their scores can dip again at a more
-// flexible curvature), once a score exceeds the best by this factor.
-const cvGiveUp = 1.25
 
 // floor is the uncertainty of even the best window (ticks): 10 ns.
 func (e *estimator) floor() float64 { return max(2, 10e-9*float64(e.in.Resolution)) }
