@@ -456,19 +456,38 @@ func checkOverlaps(path string, files []string, exts [][]extent) error {
 	return nil
 }
 
-// IsDir reports whether dir looks like a native trace: it has a clc.json
-// whose "format" is "clc-native". It does not check anything else.
+// IsDir reports whether dir looks like a native trace: it has a clc.json,
+// a JSON object whose first "format" key (in any case, as encoding/json
+// matches keys) is "clc-native". It reads the object only up to that key
+// (the first one that clc writes; the locations of a large manifest come
+// last) and checks nothing else.
 func IsDir(dir string) bool {
 	f, err := os.Open(filepath.Join(dir, ManifestName))
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	var m struct {
-		Format string `json:"format"`
-	}
-	if err := json.NewDecoder(io.LimitReader(f, maxManifestBytes)).Decode(&m); err != nil {
+	dec := json.NewDecoder(io.LimitReader(f, maxManifestBytes))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return false
 	}
-	return m.Format == NativeFormat
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		key, ok := tok.(string)
+		if !ok {
+			return false
+		}
+		if strings.EqualFold(key, "format") {
+			var format string
+			return dec.Decode(&format) == nil && format == NativeFormat
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return false
+		}
+	}
+	return false
 }

@@ -90,3 +90,27 @@ func FuzzDecodeManifest(f *testing.F) {
 	f.Add([]byte(`{"locations":[{"id":0},{"id":1}],"LocationS":[{"id":2}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) { sameAsUnmarshal(t, data) })
 }
+
+// IsDir decides on the first "format" key, wherever it is, and reads no
+// further: what follows it may be anything (the reader then says what is
+// wrong with it).
+func TestIsDirReadsUpToFormat(t *testing.T) {
+	for _, c := range []struct {
+		doc  string
+		want bool
+	}{
+		{`{"format":"clc-native","version":2, x`, true},
+		{`{"version":2,"nodes":[{"name":"format"}],"format":"clc-native"}`, true},
+		{`{"Format":"clc-native"}`, true},
+		{`{"format":"otf2","format":"clc-native"}`, false},
+		{`{"format":1}`, false},
+		{`{"version":2}`, false},
+		{`["format","clc-native"]`, false},
+		{`{"version":2,`, false},
+		{``, false},
+	} {
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, ManifestName), []byte(c.doc), 0o666))
+		require.Equal(t, c.want, IsDir(dir), "%s", c.doc)
+	}
+}
