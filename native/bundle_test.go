@@ -868,16 +868,7 @@ func TestNativeBundleWriterErrors(t *testing.T) {
 // in order. Small blocks make every location flush several times, so
 // concurrent writers of one bundle would interleave their blocks.
 func TestRewriteTimesBundlesAreReproducible(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	tr := manyLocTrace(rng, 3*BundleThreshold)
-	src := filepath.Join(t.TempDir(), "src")
-	require.NoError(t, WriteDir(src, tr, &WriteOptions{Codec: CodecZstd, Parallel: 2}))
-	times := make([][]int64, len(tr.Locations))
-	for li, l := range tr.Locations {
-		for j, v := range l.Events.Time {
-			times[li] = append(times[li], v+int64(j%3))
-		}
-	}
+	tr, src, times := rewriteSource(t, 5, 3)
 	var first map[string][]byte
 	for run := range 6 {
 		out := filepath.Join(t.TempDir(), "out")
@@ -955,4 +946,49 @@ func appendByRange(t *testing.T, w *DirWriter, tr *trace.Trace) {
 			require.NoError(t, err)
 		}
 	}
+}
+
+// Rewriting from the DirReader that read the selection writes the bytes
+// RewriteTimes from the directory writes, whatever the caller did to the
+// definitions it was given (they are the pipeline's trace).
+func TestDirReaderRewriteTimesMatchesRewriteTimes(t *testing.T) {
+	tr, src, times := rewriteSource(t, 9, 5)
+	opt := &WriteOptions{Codec: CodecZstd, Parallel: 2}
+	want := filepath.Join(t.TempDir(), "want")
+	require.NoError(t, RewriteTimes(context.Background(), want, src, times, tr.Properties, opt))
+
+	r, err := OpenDirWith(src, &ReadOptions{Parallel: 2})
+	require.NoError(t, err)
+	defer r.Close()
+	got, _, err := r.ReadSelected(&ReadOptions{Parallel: 2}, func(*trace.Trace) func(trace.Kind, uint32) bool {
+		return func(trace.Kind, uint32) bool { return true }
+	})
+	require.NoError(t, err)
+	for _, l := range got.Locations {
+		l.Name += " (changed)"
+		l.Node = 0
+	}
+	if len(got.Regions) > 0 {
+		got.Regions[0].Name = "changed"
+	}
+	out := filepath.Join(t.TempDir(), "got")
+	require.NoError(t, r.RewriteTimes(context.Background(), out, times, tr.Properties, opt))
+	require.True(t, tracetest.SameFiles(t, tracetest.DirFiles(t, want), tracetest.DirFiles(t, out), "rewrite from the open reader"))
+}
+
+// rewriteSource writes a bundled trace of many locations (seed) into a
+// temporary directory and returns it, the directory and new times: the
+// old ones plus j mod shift at event j.
+func rewriteSource(t *testing.T, seed uint64, shift int) (*trace.Trace, string, [][]int64) {
+	t.Helper()
+	tr := manyLocTrace(rand.New(rand.NewPCG(seed, seed+1)), 3*BundleThreshold)
+	src := filepath.Join(t.TempDir(), "src")
+	require.NoError(t, WriteDir(src, tr, &WriteOptions{Codec: CodecZstd, Parallel: 2}))
+	times := make([][]int64, len(tr.Locations))
+	for li, l := range tr.Locations {
+		for j, v := range l.Events.Time {
+			times[li] = append(times[li], v+int64(j%shift))
+		}
+	}
+	return tr, src, times
 }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,8 +27,11 @@ import (
 // while more blocks are read at once), so any number of streams may be
 // open at once; Close closes the cached files.
 type DirReader struct {
-	dir      string
-	m        *manifest
+	dir string
+	m   *manifest
+	// defs0 are the definitions as the manifest gave them, for
+	// RewriteTimes: the caller may fill and change Defs().
+	defs0    trace.Trace
 	lim      *refLimits
 	dec      *zstd.Decoder
 	complete bool
@@ -37,6 +42,16 @@ type DirReader struct {
 // references between definitions, extents). Stream files are checked as
 // they are read.
 func OpenDir(dir string) (*DirReader, error) { return openDir(dir, 0) }
+
+// OpenDirWith is OpenDir with opt.Parallel goroutines decoding a large
+// manifest and its streams' blocks (opt nil: GOMAXPROCS).
+func OpenDirWith(dir string, opt *ReadOptions) (*DirReader, error) {
+	par := 0
+	if opt != nil {
+		par = opt.Parallel
+	}
+	return openDir(dir, par)
+}
 
 func openDir(dir string, parallel int) (*DirReader, error) {
 	m, err := readManifest(dir, parallelism(parallel))
@@ -50,7 +65,26 @@ func openDir(dir string, parallel int) (*DirReader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("native reader: %w", err)
 	}
-	return &DirReader{dir: dir, m: m, lim: limitsOf(m.defs, m.version), dec: dec, complete: m.complete, files: newFileCache(dir, maxOpenFiles)}, nil
+	return &DirReader{dir: dir, m: m, defs0: copyDefs(m.defs), lim: limitsOf(m.defs, m.version), dec: dec, complete: m.complete, files: newFileCache(dir, maxOpenFiles)}, nil
+}
+
+// copyDefs copies definitions without events: nothing the copy holds is
+// shared with d but strings and the carried definitions.
+func copyDefs(d *trace.Trace) trace.Trace {
+	c := *d
+	c.Nodes, c.Processes, c.Regions = slices.Clone(d.Nodes), slices.Clone(d.Processes), slices.Clone(d.Regions)
+	c.Properties = maps.Clone(d.Properties)
+	c.Comms = slices.Clone(d.Comms)
+	for i := range c.Comms {
+		c.Comms[i].Members = slices.Clone(c.Comms[i].Members)
+	}
+	c.Locations = make([]*trace.Location, len(d.Locations))
+	for i, l := range d.Locations {
+		nl := *l
+		nl.Offsets = slices.Clone(l.Offsets)
+		c.Locations[i] = &nl
+	}
+	return c
 }
 
 // Defs returns the definitions of the manifest; its locations have no
@@ -566,16 +600,28 @@ func ReadSelected(dir string, opt *ReadOptions, needs func(defs *trace.Trace) fu
 }
 
 func readDir(dir string, opt *ReadOptions, needs func(defs *trace.Trace) func(trace.Kind, uint32) bool) (*trace.Trace, [][]int64, error) {
+	r, err := OpenDirWith(dir, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer r.Close()
+	return r.read(opt, needs)
+}
+
+// ReadSelected is the package's ReadSelected on the open directory, whose
+// definitions (Defs) it fills with the selections: call it once.
+func (r *DirReader) ReadSelected(opt *ReadOptions, needs func(defs *trace.Trace) func(trace.Kind, uint32) bool) (*trace.Trace, [][]int64, error) {
+	return r.read(opt, needs)
+}
+
+// read reads every location's events into r's definitions (a selection
+// and a time column when needs is not nil), opt.Parallel at a time.
+func (r *DirReader) read(opt *ReadOptions, needs func(defs *trace.Trace) func(trace.Kind, uint32) bool) (*trace.Trace, [][]int64, error) {
 	par := 0
 	if opt != nil {
 		par = opt.Parallel
 	}
 	par = parallelism(par)
-	r, err := openDir(dir, par)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer r.Close()
 	t := r.Defs()
 	var keep func(trace.Kind, uint32) bool
 	var times [][]int64
@@ -585,7 +631,7 @@ func readDir(dir string, opt *ReadOptions, needs func(defs *trace.Trace) func(tr
 	}
 	var mu sync.Mutex
 	var truncated []int
-	err = forEach(len(t.Locations), par, func(i int) error {
+	err := forEach(len(t.Locations), par, func(i int) error {
 		l := t.Locations[i]
 		s, err := r.Stream(i)
 		if err != nil {

@@ -27,7 +27,15 @@ func RewriteTimes(ctx context.Context, dst, src string, times [][]int64, props m
 		return err
 	}
 	defer r.Close()
-	in := r.Defs()
+	return r.RewriteTimes(ctx, dst, times, props, opt)
+}
+
+// RewriteTimes is the package's RewriteTimes from the open directory r
+// (after ReadSelected, without reading its manifest again): the
+// definitions are the manifest's, whatever the caller did to Defs().
+func (r *DirReader) RewriteTimes(ctx context.Context, dst string, times [][]int64, props map[string]string, opt *WriteOptions) error {
+	src := r.dir
+	in := &r.defs0
 	if len(times) != len(in.Locations) {
 		return fmt.Errorf("native rewrite: %d time columns for the %d locations of %s", len(times), len(in.Locations), src)
 	}

@@ -52,6 +52,9 @@ type Input struct {
 	// for OTF2, the trace directory for native).
 	Dir     string
 	archive *otf.Archive
+	// nat is a native input's directory after ReadSelected, kept open
+	// for rewriting it (Close releases it).
+	nat *native.DirReader
 }
 
 // Open detects the format of the trace at path: a native trace directory
@@ -109,11 +112,40 @@ func (in *Input) Read(ctx context.Context, parallel int) (*trace.Trace, error) {
 func (in *Input) ReadSelected(ctx context.Context, parallel int, done func(t *trace.Trace, li int) error) (*trace.Trace, [][]int64, error) {
 	switch in.Format {
 	case FormatNative:
-		return native.ReadSelected(in.Path, &native.ReadOptions{Parallel: parallel, Done: done}, replay.Needs)
+		opt := &native.ReadOptions{Parallel: parallel, Done: done}
+		r, err := native.OpenDirWith(in.Path, opt)
+		if err != nil {
+			return nil, nil, err
+		}
+		in.Close()
+		in.nat = r
+		return r.ReadSelected(opt, replay.Needs)
 	case FormatOTF2:
 		return in.archive.ReadSelected(&otf.ReadOptions{Parallel: parallel, Done: done}, replay.Needs)
 	}
 	return nil, nil, fmt.Errorf("input %s: unknown format %q", in.Path, in.Format)
+}
+
+// rewriteNative writes into dir a copy of the native input with the
+// times, from the directory ReadSelected left open (without decoding its
+// manifest again) or else read anew.
+func (in *Input) rewriteNative(ctx context.Context, dir string, times [][]int64, props map[string]string, parallel int) error {
+	opt := &native.WriteOptions{Codec: native.CodecZstd, Parallel: parallel}
+	if in.nat != nil {
+		return in.nat.RewriteTimes(ctx, dir, times, props, opt)
+	}
+	return native.RewriteTimes(ctx, dir, in.Path, times, props, opt)
+}
+
+// Close releases what a read left open (a native input's files). The
+// input can be read again afterwards.
+func (in *Input) Close() error {
+	if in.nat == nil {
+		return nil
+	}
+	err := in.nat.Close()
+	in.nat = nil
+	return err
 }
 
 // Archive returns the OTF2 archive of an OTF2 input, or nil.

@@ -210,9 +210,10 @@ type pipeline struct {
 
 // Run does the work of the job into its temporaries and returns the
 // report. It stops at the next stage boundary or parallel task when ctx
-// is cancelled.
+// is cancelled. It releases the input's open files when it returns.
 func (j *Job) Run(ctx context.Context) (*Report, error) {
 	start := time.Now()
+	defer j.in.Close()
 	p := &pipeline{j: j, opts: &j.opts, np: j.opts.Parallel, progress: j.opts.Progress}
 	if p.np <= 0 {
 		p.np = runtime.GOMAXPROCS(0)
@@ -470,7 +471,7 @@ func (p *pipeline) write(ctx context.Context) error {
 	case in.Format == FormatOTF2:
 		err = in.archive.RewriteTimes(dir, p.times, &otf.WriteOptions{Parallel: p.np})
 	case in.Format == FormatNative:
-		err = native.RewriteTimes(ctx, dir, in.Path, p.times, p.tr.Properties, &native.WriteOptions{Codec: native.CodecZstd, Parallel: p.np})
+		err = in.rewriteNative(ctx, dir, p.times, p.tr.Properties, p.np)
 	default:
 		err = fmt.Errorf("cannot write %s from %s", p.outFmt, in.Format)
 	}
