@@ -240,7 +240,13 @@ func distance(tr *trace.Trace, f timeFn, truth *trace.Trace) (mean, max float64)
 
 // collViolations counts logical collective messages (DESIGN.md's table,
 // members without bytes excluded) whose receiver's end is before the
-// sender's begin. SCAN and EXSCAN are left out.
+// sender's begin. SCAN and EXSCAN are left out, and so are ALLTOALLV and
+// ALLTOALLW: the trace has each member's byte totals, not what each pair
+// exchanged, and a member may leave before another that sends it nothing
+// has entered (colls' in-place Alltoallw: ranks 1 and 2 of 3 exchange
+// nothing, and under load rank 1 left up to 4 ms before rank 2 came, which
+// failed this check on the true times). clc-correct keeps them internal
+// by default for the same reason (--alltoallv).
 func collViolations(tr *trace.Trace, insts map[uint32][][]collInstance, f timeFn) (bad, total int) {
 	for comm, list := range insts {
 		root := func(inst []collInstance) int { // position of the root in inst, from the coll-end record
@@ -270,8 +276,8 @@ func collViolations(tr *trace.Trace, insts map[uint32][][]collInstance, f timeFn
 						}
 					}
 				}
-			case trace.OpAllreduce, trace.OpAllgather, trace.OpAllgatherv, trace.OpAlltoall, trace.OpAlltoallv,
-				trace.OpAlltoallw, trace.OpReduceScatter, trace.OpReduceScatterBlock:
+			case trace.OpAllreduce, trace.OpAllgather, trace.OpAllgatherv, trace.OpAlltoall,
+				trace.OpReduceScatter, trace.OpReduceScatterBlock:
 				for _, s := range inst {
 					for _, r := range inst {
 						if s.loc != r.loc && s.sent > 0 && r.recvd > 0 {
