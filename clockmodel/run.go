@@ -204,14 +204,15 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 	t0 = time.Now()
 	if res.guard(est, m, times, g, node, np, opt) {
 		// The priors held the curves away from what the messages say: the
-		// clocks wander faster than they assume. Fit again with loose ones.
+		// clocks wander faster than they assume. Fit again without a rate
+		// prior.
 		res.Timing.Guard = time.Since(t0).Seconds()
 		t0 = time.Now()
-		est.loose, est.curv = true, 0
+		est.priors, est.curv = priorsNoRate, 0
 		if m, st, err = est.estimate(ctx); err != nil {
 			return nil, err
 		}
-		st.Priors = "loose: " + res.Fallback
+		st.Priors = "loose, no rate prior: " + res.Fallback
 		res.Estimate = &st
 		res.Timing.Estimate += time.Since(t0).Seconds()
 		t0 = time.Now()
@@ -227,8 +228,8 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 // violations of its own messages loses its correction first (where a
 // domain has only poor windows its fit can be misled), until none does.
 // It reports retry when it rejected the model for raising the violations
-// or contradicting the windows while the fit had its default priors: a
-// fit with loose ones may pass.
+// or contradicting the windows while the fit had a rate prior: a fit
+// without one may pass.
 func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Graph, node []int32, np int, opt Options) (retry bool) {
 	dom := &est.in.Domains
 	lat := res.Latency.Replay()
@@ -306,13 +307,13 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 		res.Fallback = fmt.Sprintf("the pre-synchronised times violate nothing and the largest correction (%d ticks) is below what the messages' round trips leave open (%.0f ticks)", gd.MaxCorrection, open)
 	case after.Violations > before.Violations:
 		res.Fallback = fmt.Sprintf("the estimated clocks raise the clock-condition violations from %d to %d", before.Violations, after.Violations)
-		retry = !est.loose
+		retry = est.priors != priorsNoRate
 	case after.SumViolation > before.SumViolation:
 		res.Fallback = fmt.Sprintf("the estimated clocks raise the sum of the clock-condition violations from %d to %d ticks", before.SumViolation, after.SumViolation)
-		retry = !est.loose
+		retry = est.priors != priorsNoRate
 	case float64(gd.Contradicted) > maxContradicted*float64(gd.Windows):
 		res.Fallback = fmt.Sprintf("the estimated clocks contradict %d of %d two-sided windows of message bounds", gd.Contradicted, gd.Windows)
-		retry = !est.loose
+		retry = est.priors != priorsNoRate
 	default:
 		res.Ran, res.Times, res.Model, res.ModelViolations = "model + clc", work, m, &va
 		res.applied = a
