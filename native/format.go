@@ -6,9 +6,6 @@ import (
 	"hash/crc32"
 	"runtime"
 	"strings"
-	"sync/atomic"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/clc-tools/clc/trace"
 )
@@ -173,42 +170,6 @@ func parallelism(n int) int {
 		return runtime.GOMAXPROCS(0)
 	}
 	return n
-}
-
-// forEach calls f(i) for every i in [0,n) from at most par goroutines,
-// each taking the next i in turn (a fixed set of goroutines, so their
-// stacks grow once, not once per i). After an error no further i is
-// started; it returns the first error. With par 1 it runs in order in the
-// calling goroutine.
-func forEach(n, par int, f func(i int) error) error {
-	par = min(par, n)
-	if par <= 1 {
-		for i := range n {
-			if err := f(i); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	var next atomic.Int64
-	var failed atomic.Bool
-	var g errgroup.Group
-	for range par {
-		g.Go(func() error {
-			for !failed.Load() {
-				i := int(next.Add(1)) - 1
-				if i >= n {
-					return nil
-				}
-				if err := f(i); err != nil {
-					failed.Store(true)
-					return err
-				}
-			}
-			return nil
-		})
-	}
-	return g.Wait()
 }
 
 // FormatError is every error the native reader returns about the content of

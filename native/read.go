@@ -2,6 +2,7 @@ package native
 
 import (
 	"container/list"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -46,11 +48,11 @@ func OpenDir(dir string) (*DirReader, error) { return openDir(dir, 0) }
 // OpenDirWith is OpenDir with opt.Parallel goroutines decoding a large
 // manifest and its streams' blocks (opt nil: GOMAXPROCS).
 func OpenDirWith(dir string, opt *ReadOptions) (*DirReader, error) {
-	par := 0
+	np := 0
 	if opt != nil {
-		par = opt.Parallel
+		np = opt.Parallel
 	}
-	return openDir(dir, par)
+	return openDir(dir, np)
 }
 
 func openDir(dir string, parallel int) (*DirReader, error) {
@@ -617,11 +619,11 @@ func (r *DirReader) ReadSelected(opt *ReadOptions, needs func(defs *trace.Trace)
 // read reads every location's events into r's definitions (a selection
 // and a time column when needs is not nil), opt.Parallel at a time.
 func (r *DirReader) read(opt *ReadOptions, needs func(defs *trace.Trace) func(trace.Kind, uint32) bool) (*trace.Trace, [][]int64, error) {
-	par := 0
+	np := 0
 	if opt != nil {
-		par = opt.Parallel
+		np = opt.Parallel
 	}
-	par = parallelism(par)
+	np = parallelism(np)
 	t := r.Defs()
 	var keep func(trace.Kind, uint32) bool
 	var times [][]int64
@@ -631,7 +633,7 @@ func (r *DirReader) read(opt *ReadOptions, needs func(defs *trace.Trace) func(tr
 	}
 	var mu sync.Mutex
 	var truncated []int
-	err := forEach(len(t.Locations), par, func(i int) error {
+	err := par.DoEach(context.Background(), len(t.Locations), np, func(i int) error {
 		l := t.Locations[i]
 		s, err := r.Stream(i)
 		if err != nil {

@@ -2,6 +2,7 @@ package native
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -593,7 +595,7 @@ func writeFileAtomic(path string, data []byte) error {
 // its bytes do not depend on scheduling.
 func (w *DirWriter) eachRange(weight func(loc int) int64, write func(lo, hi int) error) error {
 	if w.bundles == nil {
-		return forEach(len(w.locs), w.parallel, func(loc int) error { return write(loc, loc+1) })
+		return par.DoEach(context.Background(), len(w.locs), w.parallel, func(loc int) error { return write(loc, loc+1) })
 	}
 	if weight == nil {
 		weight = func(int) int64 { return 1 }
@@ -607,7 +609,7 @@ func (w *DirWriter) eachRange(weight func(loc int) int64, write func(lo, hi int)
 		}
 	}
 	sort.SliceStable(order, func(a, b int) bool { return size[order[a]] > size[order[b]] })
-	return forEach(len(order), w.parallel, func(i int) error {
+	return par.DoEach(context.Background(), len(order), w.parallel, func(i int) error {
 		k := order[i]
 		return write(w.bundleStart[k], w.bundleStart[k+1])
 	})

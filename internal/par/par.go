@@ -1,9 +1,9 @@
 // Package par runs loops over indices on a bounded number of goroutines.
 // It is the module's one way of running work in parallel besides the
 // replay's scheduler (package replay): an errgroup with a limit, the
-// indices handed out in chunks. Do stops at the first error or when its
-// context is cancelled; ForEach and ForEachWith are for loops that cannot
-// fail.
+// indices handed out in chunks (DoEach: one at a time, in order). Do and
+// DoEach stop at the first error or when their context is cancelled;
+// ForEach and ForEachWith are for loops that cannot fail.
 package par
 
 import (
@@ -19,7 +19,15 @@ import (
 // for a cancellation). Indices are handed out in chunks, so f should not
 // depend on which goroutine runs it.
 func Do(ctx context.Context, n, par int, f func(i int) error) error {
-	return run(ctx, n, par, func() struct{} { return struct{}{} }, func(_ struct{}, i int) error { return f(i) })
+	return run(ctx, n, par, 0, func() struct{} { return struct{}{} }, func(_ struct{}, i int) error { return f(i) })
+}
+
+// DoEach is Do with the indices handed out one at a time, in ascending
+// order: for items each large enough to keep a goroutine busy, and for
+// items ordered largest first, so that the last to finish are small
+// (chunks would hand one goroutine several of the largest).
+func DoEach(ctx context.Context, n, par int, f func(i int) error) error {
+	return run(ctx, n, par, 1, func() struct{} { return struct{}{} }, func(_ struct{}, i int) error { return f(i) })
 }
 
 // ForEach calls f(i) for every i in [0,n) on up to par goroutines and
@@ -31,16 +39,19 @@ func ForEach(n, par int, f func(i int)) {
 // ForEachWith is ForEach with scratch space: each goroutine makes its own
 // with mk and passes it to every f it calls.
 func ForEachWith[S any](n, par int, mk func() S, f func(scratch S, i int)) {
-	_ = run(context.Background(), n, par, mk, func(s S, i int) error { f(s, i); return nil })
+	_ = run(context.Background(), n, par, 0, mk, func(s S, i int) error { f(s, i); return nil })
 }
 
-// run is Do with scratch space.
-func run[S any](ctx context.Context, n, par int, mk func() S, f func(S, int) error) error {
+// run is Do with scratch space, handing out chunk indices at a time (0:
+// about an eighth of each goroutine's share).
+func run[S any](ctx context.Context, n, par, chunk int, mk func() S, f func(S, int) error) error {
 	if n <= 0 {
 		return ctx.Err()
 	}
 	par = max(1, min(par, n))
-	chunk := max(1, n/(par*8))
+	if chunk <= 0 {
+		chunk = max(1, n/(par*8))
+	}
 	var next atomic.Int64
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(par)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestForEachVisitsEachIndexOnce(t *testing.T) {
@@ -46,5 +47,53 @@ func TestDoStops(t *testing.T) {
 	}
 	if err := Do(context.Background(), 1000, 3, func(int) error { return nil }); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// DoEach hands out one index at a time: with two goroutines, index 1 is
+// taken by the second while the first still works on index 0 (in chunks,
+// one goroutine would take both and wait for itself). With one, the
+// indices come in order. It stops after an error, as Do does.
+func TestDoEachHandsOutOneAtATime(t *testing.T) {
+	started := make(chan struct{})
+	err := DoEach(context.Background(), 1000, 2, func(i int) error {
+		switch i {
+		case 0:
+			select {
+			case <-started:
+			case <-time.After(10 * time.Second):
+				return errors.New("index 1 did not start while index 0 ran")
+			}
+		case 1:
+			close(started)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []int
+	if err := DoEach(context.Background(), 50, 1, func(i int) error { order = append(order, i); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range order {
+		if v != i {
+			t.Fatalf("with one goroutine index %d came at place %d", v, i)
+		}
+	}
+	if len(order) != 50 {
+		t.Fatalf("%d indices visited, want 50", len(order))
+	}
+	boom := errors.New("boom")
+	var calls atomic.Int32
+	err = DoEach(context.Background(), 100000, 3, func(i int) error {
+		calls.Add(1)
+		if i == 5 {
+			return boom
+		}
+		return nil
+	})
+	if !errors.Is(err, boom) || calls.Load() >= 100000 {
+		t.Fatalf("got %v after %d calls, want boom and a stop", err, calls.Load())
 	}
 }
