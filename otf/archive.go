@@ -1,6 +1,7 @@
 package otf
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,8 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/sync/errgroup"
-
+	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -451,32 +451,21 @@ func (a *Archive) read(opt *ReadOptions, needs func(defs *trace.Trace) func(trac
 		keep = needs(t)
 		times = make([][]int64, len(t.Locations))
 	}
-	w := opt.parallel()
 	type bufs struct{ evt, def []byte }
-	pool := make(chan *bufs, w)
-	for i := 0; i < w; i++ {
-		pool <- &bufs{}
-	}
-	var eg errgroup.Group
-	eg.SetLimit(w)
-	for li := range t.Locations {
-		eg.Go(func() error {
-			b := <-pool
-			defer func() { pool <- b }()
-			var all *[]int64
-			if keep != nil {
-				all = &times[li]
-			}
-			if err := a.readLocation(m, li, &b.evt, &b.def, keep, all); err != nil {
-				return err
-			}
-			if opt != nil && opt.Done != nil {
-				return opt.Done(t, li)
-			}
-			return nil
-		})
-	}
-	if err := eg.Wait(); err != nil {
+	err = par.DoEachWith(context.Background(), len(t.Locations), opt.parallel(), func() *bufs { return &bufs{} }, func(b *bufs, li int) error {
+		var all *[]int64
+		if keep != nil {
+			all = &times[li]
+		}
+		if err := a.readLocation(m, li, &b.evt, &b.def, keep, all); err != nil {
+			return err
+		}
+		if opt != nil && opt.Done != nil {
+			return opt.Done(t, li)
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, nil, err
 	}
 	t.Carried = a.Carried()

@@ -1,6 +1,7 @@
 package otf
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
@@ -12,8 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"golang.org/x/sync/errgroup"
-
+	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -1028,12 +1028,10 @@ func WriteTrace(dir string, t *trace.Trace, opt *WriteOptions) error {
 	if err != nil {
 		return err
 	}
-	var eg errgroup.Group
-	eg.SetLimit(w.opt.parallel())
-	for li, l := range t.Locations {
-		eg.Go(func() error { return w.Append(li, &l.Events) })
-	}
-	if err := eg.Wait(); err != nil {
+	err = par.DoEach(context.Background(), len(t.Locations), w.opt.parallel(), func(li int) error {
+		return w.Append(li, &t.Locations[li].Events)
+	})
+	if err != nil {
 		w.Abort()
 		return err
 	}

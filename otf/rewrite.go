@@ -2,6 +2,7 @@ package otf
 
 import (
 	"bufio"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -13,8 +14,7 @@ import (
 	"runtime"
 	"strings"
 
-	"golang.org/x/sync/errgroup"
-
+	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -213,31 +213,20 @@ func (a *Archive) RewriteTimes(dir string, times [][]int64, opt *WriteOptions) e
 	if err := os.Mkdir(filepath.Join(tmp, outName), 0o777); err != nil {
 		return fmt.Errorf("otf2: %w", err)
 	}
-	w := opt.parallel()
 	ranges := make([]timeRange, len(g.locations))
 	type bufs struct {
 		in, out []byte
 		patches []patchAt
 	}
-	pool := make(chan *bufs, w)
-	for i := 0; i < w; i++ {
-		pool <- &bufs{}
-	}
-	var eg errgroup.Group
-	eg.SetLimit(w)
-	for li := range g.locations {
-		eg.Go(func() error {
-			b := <-pool
-			defer func() { pool <- b }()
-			if err := a.rewriteLocalDefs(tmp, li, opt, b.in, b.out); err != nil {
-				return err
-			}
-			r, err := a.rewriteEvents(tmp, li, times[li], &b.in, &b.out, &b.patches)
-			ranges[li] = r
+	err = par.DoEachWith(context.Background(), len(g.locations), opt.parallel(), func() *bufs { return &bufs{} }, func(b *bufs, li int) error {
+		if err := a.rewriteLocalDefs(tmp, li, opt, b.in, b.out); err != nil {
 			return err
-		})
-	}
-	if err := eg.Wait(); err != nil {
+		}
+		r, err := a.rewriteEvents(tmp, li, times[li], &b.in, &b.out, &b.patches)
+		ranges[li] = r
+		return err
+	})
+	if err != nil {
 		return err
 	}
 	var all timeRange

@@ -19,15 +19,15 @@
 package sim
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 
+	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -489,29 +489,9 @@ func (f *flusher) start(bufs []trace.Events) {
 // flush appends the buffered events to the sinks, the ranges from
 // f.workers goroutines, and empties the buffers.
 func (f *flusher) flush(bufs []trace.Events) error {
-	var next atomic.Int64
-	var failed atomic.Bool
-	errs := make([]error, f.workers)
-	var wg sync.WaitGroup
-	for w := range f.workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var times []int64
-			for !failed.Load() {
-				k := int(next.Add(1)) - 1
-				if k >= len(f.bounds)-1 {
-					return
-				}
-				if errs[w] = f.appendRange(bufs, f.bounds[k], f.bounds[k+1], &times); errs[w] != nil {
-					failed.Store(true)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
+	return par.DoEachWith(context.Background(), len(f.bounds)-1, f.workers, func() *[]int64 { return new([]int64) }, func(times *[]int64, k int) error {
+		return f.appendRange(bufs, f.bounds[k], f.bounds[k+1], times)
+	})
 }
 
 // appendRange appends the buffered events of locations [lo, hi) to the

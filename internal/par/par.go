@@ -1,9 +1,11 @@
 // Package par runs loops over indices on a bounded number of goroutines.
 // It is the module's one way of running work in parallel besides the
-// replay's scheduler (package replay): an errgroup with a limit, the
-// indices handed out in chunks (DoEach: one at a time, in order). Do and
-// DoEach stop at the first error or when their context is cancelled;
-// ForEach and ForEachWith are for loops that cannot fail.
+// replay's scheduler (package replay) and the clock model's solver, whose
+// product by the normal matrix splits its rows into fixed parts hundreds
+// of times per solve: an errgroup with a limit, the indices handed out in
+// chunks (DoEach, DoEachWith: one at a time, in order). Do and DoEach
+// stop at the first error or when their context is cancelled; ForEach and
+// ForEachWith are for loops that cannot fail.
 package par
 
 import (
@@ -27,7 +29,13 @@ func Do(ctx context.Context, n, par int, f func(i int) error) error {
 // items ordered largest first, so that the last to finish are small
 // (chunks would hand one goroutine several of the largest).
 func DoEach(ctx context.Context, n, par int, f func(i int) error) error {
-	return run(ctx, n, par, 1, func() struct{} { return struct{}{} }, func(_ struct{}, i int) error { return f(i) })
+	return DoEachWith(ctx, n, par, func() struct{} { return struct{}{} }, func(_ struct{}, i int) error { return f(i) })
+}
+
+// DoEachWith is DoEach with scratch space: each goroutine makes its own
+// with mk and passes it to every f it calls.
+func DoEachWith[S any](ctx context.Context, n, par int, mk func() S, f func(scratch S, i int) error) error {
+	return run(ctx, n, par, 1, mk, f)
 }
 
 // ForEach calls f(i) for every i in [0,n) on up to par goroutines and
