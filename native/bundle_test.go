@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -960,7 +961,7 @@ func TestDirReaderRewriteTimesMatchesRewriteTimes(t *testing.T) {
 	r, err := OpenDirWith(src, &ReadOptions{Parallel: 2})
 	require.NoError(t, err)
 	defer r.Close()
-	got, _, err := r.ReadSelected(&ReadOptions{Parallel: 2}, func(*trace.Trace) func(trace.Kind, uint32) bool {
+	got, _, err := r.ReadSelected(context.Background(), &ReadOptions{Parallel: 2}, func(*trace.Trace) func(trace.Kind, uint32) bool {
 		return func(trace.Kind, uint32) bool { return true }
 	})
 	require.NoError(t, err)
@@ -991,4 +992,32 @@ func rewriteSource(t *testing.T, seed uint64, shift int) (*trace.Trace, string, 
 		}
 	}
 	return tr, src, times
+}
+
+// A DirReader's read stops at the next location when its context is
+// cancelled, and says so.
+func TestDirReaderReadStopsWhenCancelled(t *testing.T) {
+	tr, src, _ := rewriteSource(t, 11, 2)
+	for _, selected := range []bool{false, true} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var done atomic.Int32
+		opt := &ReadOptions{Parallel: 2, Done: func(*trace.Trace, int) error {
+			if done.Add(1) == 1 {
+				cancel()
+			}
+			return nil
+		}}
+		r, err := OpenDirWith(src, opt)
+		require.NoError(t, err)
+		if selected {
+			_, _, err = r.ReadSelected(ctx, opt, func(*trace.Trace) func(trace.Kind, uint32) bool {
+				return func(trace.Kind, uint32) bool { return true }
+			})
+		} else {
+			_, err = r.Read(ctx, opt)
+		}
+		require.ErrorIs(t, err, context.Canceled)
+		require.Less(t, int(done.Load()), len(tr.Locations)/2, "locations read after the cancellation")
+		require.NoError(t, r.Close())
+	}
 }

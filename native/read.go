@@ -607,18 +607,27 @@ func readDir(dir string, opt *ReadOptions, needs func(defs *trace.Trace) func(tr
 		return nil, nil, err
 	}
 	defer r.Close()
-	return r.read(opt, needs)
+	return r.read(context.Background(), opt, needs)
+}
+
+// Read is the package's ReadDir on the open directory, whose definitions
+// (Defs) it fills with the events: call it once. It stops at the next
+// location when ctx is cancelled.
+func (r *DirReader) Read(ctx context.Context, opt *ReadOptions) (*trace.Trace, error) {
+	t, _, err := r.read(ctx, opt, nil)
+	return t, err
 }
 
 // ReadSelected is the package's ReadSelected on the open directory, whose
-// definitions (Defs) it fills with the selections: call it once.
-func (r *DirReader) ReadSelected(opt *ReadOptions, needs func(defs *trace.Trace) func(trace.Kind, uint32) bool) (*trace.Trace, [][]int64, error) {
-	return r.read(opt, needs)
+// definitions (Defs) it fills with the selections: call it once. It stops
+// at the next location when ctx is cancelled.
+func (r *DirReader) ReadSelected(ctx context.Context, opt *ReadOptions, needs func(defs *trace.Trace) func(trace.Kind, uint32) bool) (*trace.Trace, [][]int64, error) {
+	return r.read(ctx, opt, needs)
 }
 
 // read reads every location's events into r's definitions (a selection
 // and a time column when needs is not nil), opt.Parallel at a time.
-func (r *DirReader) read(opt *ReadOptions, needs func(defs *trace.Trace) func(trace.Kind, uint32) bool) (*trace.Trace, [][]int64, error) {
+func (r *DirReader) read(ctx context.Context, opt *ReadOptions, needs func(defs *trace.Trace) func(trace.Kind, uint32) bool) (*trace.Trace, [][]int64, error) {
 	np := 0
 	if opt != nil {
 		np = opt.Parallel
@@ -633,7 +642,7 @@ func (r *DirReader) read(opt *ReadOptions, needs func(defs *trace.Trace) func(tr
 	}
 	var mu sync.Mutex
 	var truncated []int
-	err := par.DoEach(context.Background(), len(t.Locations), np, func(i int) error {
+	err := par.DoEach(ctx, len(t.Locations), np, func(i int) error {
 		l := t.Locations[i]
 		s, err := r.Stream(i)
 		if err != nil {

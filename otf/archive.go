@@ -425,7 +425,7 @@ func (a *Archive) buildComms(m *model, locIdx map[uint64]int32) error {
 // The trace carries the archive's definition files (Carried, loaded only
 // when a writer asks for them).
 func (a *Archive) Read(opt *ReadOptions) (*trace.Trace, error) {
-	t, _, err := a.read(opt, nil)
+	t, _, err := a.read(context.Background(), opt, nil)
 	return t, err
 }
 
@@ -434,12 +434,13 @@ func (a *Archive) Read(opt *ReadOptions) (*trace.Trace, error) {
 // every event's raw time in a column of its own: what a correction needs
 // (replay.Needs makes keep from the definitions), in a fraction of the
 // memory. Opaque records and attribute lists are checked, not kept; a
-// rewrite copies them from the archive.
-func (a *Archive) ReadSelected(opt *ReadOptions, needs func(defs *trace.Trace) func(trace.Kind, uint32) bool) (*trace.Trace, [][]int64, error) {
-	return a.read(opt, needs)
+// rewrite copies them from the archive. It stops at the next location
+// when ctx is cancelled.
+func (a *Archive) ReadSelected(ctx context.Context, opt *ReadOptions, needs func(defs *trace.Trace) func(trace.Kind, uint32) bool) (*trace.Trace, [][]int64, error) {
+	return a.read(ctx, opt, needs)
 }
 
-func (a *Archive) read(opt *ReadOptions, needs func(defs *trace.Trace) func(trace.Kind, uint32) bool) (*trace.Trace, [][]int64, error) {
+func (a *Archive) read(ctx context.Context, opt *ReadOptions, needs func(defs *trace.Trace) func(trace.Kind, uint32) bool) (*trace.Trace, [][]int64, error) {
 	m, err := a.buildModel()
 	if err != nil {
 		return nil, nil, err
@@ -452,7 +453,7 @@ func (a *Archive) read(opt *ReadOptions, needs func(defs *trace.Trace) func(trac
 		times = make([][]int64, len(t.Locations))
 	}
 	type bufs struct{ evt, def []byte }
-	err = par.DoEachWith(context.Background(), len(t.Locations), opt.parallel(), func() *bufs { return &bufs{} }, func(b *bufs, li int) error {
+	err = par.DoEachWith(ctx, len(t.Locations), opt.parallel(), func() *bufs { return &bufs{} }, func(b *bufs, li int) error {
 		var all *[]int64
 		if keep != nil {
 			all = &times[li]

@@ -187,15 +187,16 @@ func (a *Archive) Rewrite(dir string, corrected *trace.Trace, opt *WriteOptions)
 		}
 		times[li] = l.Events.Time
 	}
-	return a.RewriteTimes(dir, times, opt)
+	return a.RewriteTimes(context.Background(), dir, times, opt)
 }
 
 // RewriteTimes is Rewrite with the corrected times given as one column per
 // location (event i of location li at times[li][i]), the archive's
 // records and definitions being copied from it as they are. Each column
 // must hold as many times as the location's event file holds events, none
-// negative and none before its predecessor.
-func (a *Archive) RewriteTimes(dir string, times [][]int64, opt *WriteOptions) error {
+// negative and none before its predecessor. It stops at the next location
+// when ctx is cancelled.
+func (a *Archive) RewriteTimes(ctx context.Context, dir string, times [][]int64, opt *WriteOptions) error {
 	g := a.defs
 	if len(times) != len(g.locations) {
 		return fmt.Errorf("otf2: rewrite: %d time columns for the %d locations of the archive", len(times), len(g.locations))
@@ -218,7 +219,7 @@ func (a *Archive) RewriteTimes(dir string, times [][]int64, opt *WriteOptions) e
 		in, out []byte
 		patches []patchAt
 	}
-	err = par.DoEachWith(context.Background(), len(g.locations), opt.parallel(), func() *bufs { return &bufs{} }, func(b *bufs, li int) error {
+	err = par.DoEachWith(ctx, len(g.locations), opt.parallel(), func() *bufs { return &bufs{} }, func(b *bufs, li int) error {
 		if err := a.rewriteLocalDefs(tmp, li, opt, b.in, b.out); err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package otf
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -23,7 +24,7 @@ func checkSelected(t *testing.T, dir string) {
 	require.NoError(t, err, dir)
 	whole, err := a.Read(&ReadOptions{Parallel: 2})
 	require.NoError(t, err, dir)
-	got, times, err := a.ReadSelected(&ReadOptions{Parallel: 2}, replay.Needs)
+	got, times, err := a.ReadSelected(context.Background(), &ReadOptions{Parallel: 2}, replay.Needs)
 	require.NoError(t, err, dir)
 	keep := replay.Needs(whole)
 	require.Len(t, times, len(whole.Locations))

@@ -96,7 +96,13 @@ func Open(path string) (*Input, error) {
 func (in *Input) Read(ctx context.Context, parallel int) (*trace.Trace, error) {
 	switch in.Format {
 	case FormatNative:
-		return native.ReadDir(in.Path, &native.ReadOptions{Parallel: parallel})
+		opt := &native.ReadOptions{Parallel: parallel}
+		r, err := native.OpenDirWith(in.Path, opt)
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		return r.Read(ctx, opt)
 	case FormatOTF2:
 		return in.archive.Read(&otf.ReadOptions{Parallel: parallel})
 	}
@@ -119,9 +125,9 @@ func (in *Input) ReadSelected(ctx context.Context, parallel int, done func(t *tr
 		}
 		in.Close()
 		in.nat = r
-		return r.ReadSelected(opt, replay.Needs)
+		return r.ReadSelected(ctx, opt, replay.Needs)
 	case FormatOTF2:
-		return in.archive.ReadSelected(&otf.ReadOptions{Parallel: parallel, Done: done}, replay.Needs)
+		return in.archive.ReadSelected(ctx, &otf.ReadOptions{Parallel: parallel, Done: done}, replay.Needs)
 	}
 	return nil, nil, fmt.Errorf("input %s: unknown format %q", in.Path, in.Format)
 }

@@ -469,7 +469,7 @@ func (p *pipeline) write(ctx context.Context) error {
 	case p.whole:
 		err = writeTrace(ctx, in, p.tr, dir, p.outFmt, p.np)
 	case in.Format == FormatOTF2:
-		err = in.archive.RewriteTimes(dir, p.times, &otf.WriteOptions{Parallel: p.np})
+		err = in.archive.RewriteTimes(ctx, dir, p.times, &otf.WriteOptions{Parallel: p.np})
 	case in.Format == FormatNative:
 		err = in.rewriteNative(ctx, dir, p.times, p.tr.Properties, p.np)
 	default:
