@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,9 +30,10 @@ import (
 type DirReader struct {
 	dir string
 	m   *manifest
-	// defs0 are the definitions as the manifest gave them, for
-	// RewriteTimes: the caller may fill and change Defs().
-	defs0    trace.Trace
+	// rewriteDefs are the definitions RewriteTimes writes (rewriteDefsOf),
+	// taken when the manifest was read: the caller may fill and change
+	// Defs().
+	rewriteDefs trace.Trace
 	lim      *refLimits
 	dec      *zstd.Decoder
 	complete bool
@@ -67,24 +67,27 @@ func openDir(dir string, parallel int) (*DirReader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("native reader: %w", err)
 	}
-	return &DirReader{dir: dir, m: m, defs0: copyDefs(m.defs), lim: limitsOf(m.defs, m.version), dec: dec, complete: m.complete, files: newFileCache(dir, maxOpenFiles)}, nil
+	return &DirReader{dir: dir, m: m, rewriteDefs: rewriteDefsOf(m.defs), lim: limitsOf(m.defs, m.version), dec: dec, complete: m.complete, files: newFileCache(dir, maxOpenFiles)}, nil
 }
 
-// copyDefs copies definitions without events: nothing the copy holds is
-// shared with d but strings and the carried definitions.
-func copyDefs(d *trace.Trace) trace.Trace {
+// rewriteDefsOf copies the definitions d as a rewrite writes them: its
+// locations without events and without clock offsets (the new times have
+// them folded in). Nothing the copy holds is shared with d but strings and
+// the carried definitions.
+func rewriteDefsOf(d *trace.Trace) trace.Trace {
 	c := *d
 	c.Nodes, c.Processes, c.Regions = slices.Clone(d.Nodes), slices.Clone(d.Processes), slices.Clone(d.Regions)
-	c.Properties = maps.Clone(d.Properties)
+	c.Properties = nil
 	c.Comms = slices.Clone(d.Comms)
 	for i := range c.Comms {
 		c.Comms[i].Members = slices.Clone(c.Comms[i].Members)
 	}
 	c.Locations = make([]*trace.Location, len(d.Locations))
+	locs := make([]trace.Location, len(d.Locations))
 	for i, l := range d.Locations {
-		nl := *l
-		nl.Offsets = slices.Clone(l.Offsets)
-		c.Locations[i] = &nl
+		locs[i] = *l
+		locs[i].Offsets, locs[i].Events = nil, trace.Events{}
+		c.Locations[i] = &locs[i]
 	}
 	return c
 }

@@ -35,19 +35,12 @@ func RewriteTimes(ctx context.Context, dst, src string, times [][]int64, props m
 // definitions are the manifest's, whatever the caller did to Defs().
 func (r *DirReader) RewriteTimes(ctx context.Context, dst string, times [][]int64, props map[string]string, opt *WriteOptions) error {
 	src := r.dir
-	in := &r.defs0
-	if len(times) != len(in.Locations) {
-		return fmt.Errorf("native rewrite: %d time columns for the %d locations of %s", len(times), len(in.Locations), src)
+	// The writer does not change the definitions: the reader's copy serves.
+	defs := r.rewriteDefs
+	if len(times) != len(defs.Locations) {
+		return fmt.Errorf("native rewrite: %d time columns for the %d locations of %s", len(times), len(defs.Locations), src)
 	}
-	defs := *in
 	defs.Properties = maps.Clone(props)
-	defs.Locations = make([]*trace.Location, len(in.Locations))
-	for i, l := range in.Locations {
-		nl := *l
-		nl.Offsets = nil
-		nl.Events = trace.Events{}
-		defs.Locations[i] = &nl
-	}
 	weight := func(li int) int64 { return int64(len(times[li])) + 1 }
 	w, err := createDir(dst, &defs, opt, weight)
 	if err != nil {
