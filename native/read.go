@@ -34,10 +34,10 @@ type DirReader struct {
 	// taken when the manifest was read: the caller may fill and change
 	// Defs().
 	rewriteDefs trace.Trace
-	lim      *refLimits
-	dec      *zstd.Decoder
-	complete bool
-	files    *fileCache
+	lim         *refLimits
+	dec         *zstd.Decoder
+	complete    bool
+	files       *fileCache
 }
 
 // OpenDir reads and checks dir/clc.json (format, version, required fields,
