@@ -204,20 +204,78 @@ func (e *estimator) anchorObs() []anchorObs {
 // fit solves for the domains' curves given the current bands and the
 // anchors; prev (may be nil) is the starting point. The curves' smoothness
 // is opt.Curvature, or else the one of curvatureGrid that cross-validation
-// picks in the first pass.
+// picks in the first pass (with the priors, chooseCurvature).
 func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats) (*Model, int, error) {
-	dom := &e.in.Domains
-	nd := dom.Count()
+	nd := e.in.Domains.Count()
 	anchors := e.anchorObs()
 	st.Anchors = len(anchors)
 	k := e.placeKnots(anchors, st)
 	st.Unknowns = k.n
+	st.Prior = e.priorScale()
+	p := e.newFitProblem(&k, anchors, st.Prior)
+	p.setPriors(e.priors)
+	x := make([]float64, k.n)
+	if prev != nil {
+		for d := range nd {
+			for i, t := range k.T[d] {
+				x[int(k.first[d])+i] = prev.at(int32(d), t)
+			}
+		}
+	}
+	if e.curv == 0 && e.opt.Curvature > 0 {
+		e.curv = e.opt.Curvature
+	}
+	if e.curv == 0 {
+		if err := e.chooseCurvature(ctx, p, x, st); err != nil {
+			return nil, p.iters, err
+		}
+	}
+	st.Curvature = e.curv
+	if err := p.solve(ctx, e.curv, x, 1e-6); err != nil {
+		return nil, p.iters, err
+	}
+	st.Misfit = residualScale(p.sys.rows[:p.nBand], x)
+	m := &Model{Curves: make([]Curve, nd)}
+	for d := range nd {
+		if k.first[d] < 0 {
+			continue
+		}
+		m.Curves[d] = Curve{T: k.T[d], X: x[k.first[d] : int(k.first[d])+len(k.T[d])]}
+	}
+	return m, p.iters, nil
+}
+
+// fitProblem is one fit's weighted least-squares system over the knots:
+// the two-sided windows' rows first (nBand of them), then the anchors',
+// the smoothness terms' and the priors', with what sets the weights that
+// the curvature and the priors give the last two.
+type fitProblem struct {
+	sys   system
+	nBand int
+	res   float64 // timer ticks per second
+	// smooth are the smoothness rows, whose weights are base/curvature².
+	smooth []int32
+	base   []float64
+	// knot and rate are the priors' rows: a knot's weight has its share
+	// of the span, a rate row's is rateW at the default priors.
+	knot, rate   []int32
+	share, rateW []float64
+	ridge, prior float64
+	maxIter      int
+	iters        int // conjugate-gradient iterations so far
+}
+
+// newFitProblem lays out the rows of a fit over the knots k: the bands'
+// two-sided windows (midpoint, weight 1/σ²), the anchors, the smoothness
+// (the rate change between consecutive segments, as an integrated random
+// walk with variance curvature²·h per h ticks) and the priors with scale
+// prior; a weak ridge (1 s) keeps the system definite.
+func (e *estimator) newFitProblem(k *knots, anchors []anchorObs, prior float64) *fitProblem {
 	res := float64(e.in.Resolution)
+	p := &fitProblem{res: res, ridge: 1 / (res * res), prior: prior, maxIter: 4*k.n + 100}
 	var rows []row
-	bandRow := make([]int32, len(e.bands)) // row of each band, −1: none
 	for i := range e.bands {
 		b := &e.bands[i]
-		bandRow[i] = -1
 		if !b.twoSided() {
 			continue
 		}
@@ -225,47 +283,32 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats) (*M
 		k.terms(&r, b.q, b.t, 1)
 		k.terms(&r, b.p, b.t, -1)
 		if r.n > 0 {
-			bandRow[i] = int32(len(rows))
 			rows = append(rows, r)
 		}
 	}
-	nBand := len(rows)
+	p.nBand = len(rows)
 	for _, a := range anchors {
 		r := row{w: 1 / (a.sigma * a.sigma), y: a.v}
 		k.terms(&r, a.d, a.t, 1)
 		rows = append(rows, r)
 	}
-	// Smoothness: the rate change between consecutive segments, as an
-	// integrated random walk with variance curvature²·h per h ticks. A
-	// weak ridge (1 s) keeps the system definite.
-	smooth := make([]span, nd)
-	base := make([]float64, 0)
-	// The priors' rows, weighed by setPriors.
-	var pr struct {
-		knot, rate   []int32
-		share, rateW []float64
-	}
-	ridge := 1 / (res * res)
-	prior := e.priorScale()
-	st.Prior = prior
-	for d := range nd {
+	for d := range k.T {
 		ts := k.T[d]
 		f := k.first[d]
-		smooth[d].lo = int32(len(rows))
 		for i := 1; i+1 < len(ts); i++ {
 			h1, h2 := float64(ts[i]-ts[i-1]), float64(ts[i+1]-ts[i])
 			r := row{n: 3, w: 1 / ((h1 + h2) / 2)}
 			r.j = [4]int32{f + int32(i) - 1, f + int32(i), f + int32(i) + 1}
 			r.c = [4]float64{-1 / h1, 1/h1 + 1/h2, -1 / h2}
+			p.smooth = append(p.smooth, int32(len(rows)))
+			p.base = append(p.base, r.w)
 			rows = append(rows, r)
-			base = append(base, r.w)
 		}
-		smooth[d].hi = int32(len(rows))
 		if len(ts) == 0 {
 			continue
 		}
 		if len(ts) == 1 {
-			rows = append(rows, row{n: 1, j: [4]int32{f}, c: [4]float64{1}, w: ridge + 1/(prior*prior)})
+			rows = append(rows, row{n: 1, j: [4]int32{f}, c: [4]float64{1}, w: p.ridge + 1/(prior*prior)})
 			continue
 		}
 		// The priors: each knot's correction ≈ 0 with σ prior/√knotPrior
@@ -278,179 +321,150 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats) (*M
 		rate := prior / (rateTime * res)
 		for i := range ts {
 			lo, hi := ts[max(i-1, 0)], ts[min(i+1, len(ts)-1)]
-			share := float64(hi-lo) / 2 / whole * n
-			pr.knot = append(pr.knot, int32(len(rows)))
-			pr.share = append(pr.share, share)
+			p.knot = append(p.knot, int32(len(rows)))
+			p.share = append(p.share, float64(hi-lo)/2/whole*n)
 			rows = append(rows, row{n: 1, j: [4]int32{f + int32(i)}, c: [4]float64{1}})
 		}
 		for i := 0; i+1 < len(ts); i++ {
 			h := float64(ts[i+1] - ts[i])
-			share := h / whole * n
-			pr.rate = append(pr.rate, int32(len(rows)))
-			pr.rateW = append(pr.rateW, share/(rate*rate))
+			p.rate = append(p.rate, int32(len(rows)))
+			p.rateW = append(p.rateW, h/whole*n/(rate*rate))
 			rows = append(rows, row{n: 2, j: [4]int32{f + int32(i), f + int32(i) + 1}, c: [4]float64{-1 / h, 1 / h}})
 		}
 	}
-	// setPriors weighs the priors' rows for level l.
-	setPriors := func(l priorLevel) {
-		kp, rt := knotPrior, rateTime
-		if l != priorsDefault {
-			kp, rt = looseKnotPrior, looseRateTime
-		}
-		for i, r := range pr.knot {
-			rows[r].w = ridge + pr.share[i]*kp/(prior*prior)
-		}
-		for i, r := range pr.rate {
-			rows[r].w = pr.rateW[i] * (rateTime / rt) * (rateTime / rt)
-			if l == priorsNoRate {
-				rows[r].w = 0
-			}
-		}
-	}
-	setPriors(e.priors)
-	sys := system{rows: rows, n: k.n, np: e.opt.Parallel}
-	sys.at = make([]int64, k.n)
-	for d := range nd {
+	p.sys = system{rows: rows, n: k.n, np: e.opt.Parallel, at: make([]int64, k.n)}
+	for d := range k.T {
 		for i, t := range k.T[d] {
-			sys.at[int(k.first[d])+i] = t
+			p.sys.at[int(k.first[d])+i] = t
 		}
-	}
-	setSmooth := func(c float64) {
-		q2 := c * c / res
-		bi := 0
-		for d := range nd {
-			for i := smooth[d].lo; i < smooth[d].hi; i++ {
-				sys.rows[i].w = base[bi] / q2
-				bi++
-			}
-		}
-	}
-	x0 := make([]float64, k.n)
-	if prev != nil {
-		for d := range nd {
-			for i, t := range k.T[d] {
-				x0[int(k.first[d])+i] = prev.at(int32(d), t)
-			}
-		}
-	}
-	for d := range nd {
 		if k.first[d] >= 0 {
-			sys.blocks = append(sys.blocks, span{k.first[d], k.first[d] + int32(len(k.T[d]))})
+			p.sys.blocks = append(p.sys.blocks, span{k.first[d], k.first[d] + int32(len(k.T[d]))})
 		}
 	}
-	total := 0
-	solve := func(c float64, x []float64, tol float64) error {
-		setSmooth(c)
-		iters, err := sys.solve(ctx, x, tol, 4*k.n+100)
-		total += iters
-		return err
+	return p
+}
+
+// setPriors weighs the priors' rows for level l.
+func (p *fitProblem) setPriors(l priorLevel) {
+	kp, rt := knotPrior, rateTime
+	if l != priorsDefault {
+		kp, rt = looseKnotPrior, looseRateTime
 	}
-	// The curvature: the one of a grid whose fits, each on half of the
-	// windows, best predict the other half (two-fold cross-validation,
-	// windows alternating within each pair). The priors: the loose ones
-	// when their best fit predicts the other half clearly better
-	// (looseGain) than the default priors' best; the clocks then wander
-	// faster than the default priors let a curve follow.
-	if e.curv == 0 && e.opt.Curvature > 0 {
-		e.curv = e.opt.Curvature
+	rows := p.sys.rows
+	for i, r := range p.knot {
+		rows[r].w = p.ridge + p.share[i]*kp/(p.prior*p.prior)
 	}
-	if e.curv == 0 {
-		weights := make([]float64, nBand)
-		for i := range weights {
-			weights[i] = rows[i].w
+	for i, r := range p.rate {
+		rows[r].w = p.rateW[i] * (rateTime / rt) * (rateTime / rt)
+		if l == priorsNoRate {
+			rows[r].w = 0
 		}
-		x := make([]float64, k.n)
-		// grid returns the best of the curvatures curvatureGrid[idx…] and
-		// its score, with the priors as set; firstMin stops at the first
-		// worse score. The default priors' fits are kept to start the
-		// loose ones' of the same curvature.
-		warm := make([][]float64, len(curvatureGrid))
-		grid := func(idx []int, firstMin bool) (int, float64, error) {
-			best, bestScore := idx[0], math.Inf(1)
-			for _, ci := range idx {
-				var score float64
-				for fold := range cvFolds {
-					for i := range weights {
-						rows[i].w = weights[i]
-						if (i/cvBlock)%2 == fold {
-							rows[i].w = 0
-						}
-					}
-					if warm[ci] != nil {
-						copy(x, warm[ci])
-					} else {
-						copy(x, x0)
-					}
-					// The score needs the fit roughly, not to the last digit.
-					if err := solve(curvatureGrid[ci], x, 1e-4); err != nil {
-						return 0, 0, err
-					}
-					if firstMin && cvFolds == 1 {
-						warm[ci] = slices.Clone(x)
-					}
-					for i := range nBand {
-						if (i/cvBlock)%2 != fold {
-							continue
-						}
-						d := rows[i].dot(x) - rows[i].y
-						score += math.Min(weights[i]*d*d, 25)
-					}
-				}
-				if score < bestScore {
-					best, bestScore = ci, score
-				} else if firstMin {
-					// The score has passed its minimum: the grid is ordered
-					// from stiff to flexible, and flexible fits cost most.
-					break
-				}
-			}
-			return best, bestScore, nil
-		}
-		all := make([]int, len(curvatureGrid))
-		for i := range all {
-			all[i] = i
-		}
-		bi, score, err := grid(all, true)
-		if err != nil {
-			return nil, total, err
-		}
-		best := curvatureGrid[bi]
-		if e.priors == priorsDefault && !e.opt.defaultPriors {
-			// The loose priors, where the held-out windows say so: at the
-			// default priors' curvature and the next stiffer one (with a
-			// weaker rate prior a curve needs less curvature to bend
-			// alike).
-			setPriors(priorsLoose)
-			li, ls, err := grid(all[max(0, bi-1):bi+1], false)
-			if err != nil {
-				return nil, total, err
-			}
-			if ls < (1-looseGain)*score {
-				e.priors, best = priorsLoose, curvatureGrid[li]
-				st.Priors = fmt.Sprintf("loose: they predict the held-out windows better (score %.0f against %.0f)", ls, score)
-			} else {
-				setPriors(priorsDefault)
-			}
-		}
+	}
+}
+
+// solve fits x (its start) with curvature c, to relative residual tol.
+func (p *fitProblem) solve(ctx context.Context, c float64, x []float64, tol float64) error {
+	q2 := c * c / p.res
+	for i, r := range p.smooth {
+		p.sys.rows[r].w = p.base[i] / q2
+	}
+	iters, err := p.sys.solve(ctx, x, tol, p.maxIter)
+	p.iters += iters
+	return err
+}
+
+// chooseCurvature sets e.curv to the curvature of curvatureGrid whose fits,
+// each on half of the windows, best predict the other half (two-fold
+// cross-validation, windows alternating within each pair), and takes the
+// loose priors (e.priors, p's weights) when their best fit predicts the
+// other half clearly better (looseGain) than the default priors' best:
+// the clocks then wander faster than the default priors let a curve
+// follow. x0 is the fits' start.
+func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []float64, st *EstimateStats) error {
+	rows := p.sys.rows
+	weights := make([]float64, p.nBand)
+	for i := range weights {
+		weights[i] = rows[i].w
+	}
+	defer func() {
 		for i := range weights {
 			rows[i].w = weights[i]
 		}
-		e.curv = best
-	}
-	st.Curvature = e.curv
-	x := x0
-	if err := solve(e.curv, x, 1e-6); err != nil {
-		return nil, total, err
-	}
-	st.Misfit = residualScale(rows[:nBand], x)
-	m := &Model{Curves: make([]Curve, nd)}
-	for d := range nd {
-		if k.first[d] < 0 {
-			continue
+	}()
+	x := make([]float64, len(x0))
+	// grid returns the best of the curvatures curvatureGrid[idx…] and its
+	// score, with the priors as set; firstMin stops at the first worse
+	// score. The default priors' fits are kept to start the loose ones' of
+	// the same curvature.
+	warm := make([][]float64, len(curvatureGrid))
+	grid := func(idx []int, firstMin bool) (int, float64, error) {
+		best, bestScore := idx[0], math.Inf(1)
+		for _, ci := range idx {
+			var score float64
+			for fold := range cvFolds {
+				for i := range weights {
+					rows[i].w = weights[i]
+					if (i/cvBlock)%2 == fold {
+						rows[i].w = 0
+					}
+				}
+				if warm[ci] != nil {
+					copy(x, warm[ci])
+				} else {
+					copy(x, x0)
+				}
+				// The score needs the fit roughly, not to the last digit.
+				if err := p.solve(ctx, curvatureGrid[ci], x, 1e-4); err != nil {
+					return 0, 0, err
+				}
+				if firstMin && cvFolds == 1 {
+					warm[ci] = slices.Clone(x)
+				}
+				for i := range p.nBand {
+					if (i/cvBlock)%2 != fold {
+						continue
+					}
+					d := rows[i].dot(x) - rows[i].y
+					score += math.Min(weights[i]*d*d, 25)
+				}
+			}
+			if score < bestScore {
+				best, bestScore = ci, score
+			} else if firstMin {
+				// The score has passed its minimum: the grid is ordered
+				// from stiff to flexible, and flexible fits cost most.
+				break
+			}
 		}
-		m.Curves[d] = Curve{T: k.T[d], X: x[k.first[d] : int(k.first[d])+len(k.T[d])]}
+		return best, bestScore, nil
 	}
-	return m, total, nil
+	all := make([]int, len(curvatureGrid))
+	for i := range all {
+		all[i] = i
+	}
+	bi, score, err := grid(all, true)
+	if err != nil {
+		return err
+	}
+	e.curv = curvatureGrid[bi]
+	if e.priors != priorsDefault || e.opt.defaultPriors {
+		return nil
+	}
+	// The loose priors, where the held-out windows say so: at the default
+	// priors' curvature and the next stiffer one (with a weaker rate prior
+	// a curve needs less curvature to bend alike).
+	p.setPriors(priorsLoose)
+	li, ls, err := grid(all[max(0, bi-1):bi+1], false)
+	if err != nil {
+		return err
+	}
+	if ls < (1-looseGain)*score {
+		e.priors, e.curv = priorsLoose, curvatureGrid[li]
+		st.Priors = fmt.Sprintf("loose: they predict the held-out windows better (score %.0f against %.0f)", ls, score)
+	} else {
+		p.setPriors(priorsDefault)
+	}
+	return nil
 }
 
 // priorScale is the scale of the clock errors the pre-synchronisation
@@ -630,4 +644,6 @@ func EstimateModel(ctx context.Context, in *Input, times [][]int64, g *replay.Gr
 	return newEstimator(in, times, g, lat, opt).estimate(ctx)
 }
 
-var cvBlock = 4
+// cvBlock is the number of consecutive windows of a pair that fall in one
+// half of the cross-validation.
+const cvBlock = 4
