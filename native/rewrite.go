@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 
+	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -70,8 +71,52 @@ func (r *DirReader) RewriteTimes(ctx context.Context, dst string, times [][]int6
 	return w.Close()
 }
 
+// CopyTo streams every location's events into sink, one block at a time,
+// event i of location li with the time times[li][i] (a column as long as
+// the location's events, as for RewriteTimes): a conversion to another
+// format (an OTF2 archive's otf.Writer, say) in the memory of a few blocks.
+// It runs opt.Parallel locations at a time (opt nil: GOMAXPROCS); the
+// locations of each range of a trace.RangedSink one after another, in
+// order. It does not close sink, and stops at the next location when ctx is
+// cancelled.
+func (r *DirReader) CopyTo(ctx context.Context, sink trace.Sink, times [][]int64, opt *ReadOptions) error {
+	n := len(r.m.counts)
+	if len(times) != n {
+		return fmt.Errorf("native copy: %d time columns for the %d locations of %s", len(times), n, r.dir)
+	}
+	np := 0
+	if opt != nil {
+		np = opt.Parallel
+	}
+	b := trace.SinkRanges(sink)
+	if b == nil {
+		b = make([]int, n+1)
+		for i := range b {
+			b[i] = i
+		}
+	}
+	return par.DoEachWith(ctx, len(b)-1, parallelism(np), func() *trace.Events { return new(trace.Events) },
+		func(ev *trace.Events, k int) error {
+			for li := b[k]; li < b[k+1]; li++ {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				if err := rewriteLocation(r, sink, li, times[li], r.dir, ev); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+}
+
+// appender takes a location's events a part at a time: a DirWriter, a
+// trace.Sink.
+type appender interface {
+	Append(loc int, ev *trace.Events) error
+}
+
 // rewriteLocation appends location li of r to w with the times ts.
-func rewriteLocation(r *DirReader, w *DirWriter, li int, ts []int64, src string, ev *trace.Events) error {
+func rewriteLocation(r *DirReader, w appender, li int, ts []int64, src string, ev *trace.Events) error {
 	s, err := r.Stream(li)
 	if err != nil {
 		return err
@@ -89,7 +134,7 @@ func rewriteLocation(r *DirReader, w *DirWriter, li int, ts []int64, src string,
 		}
 		n := ev.Len()
 		if off+n > len(ts) {
-			return fmt.Errorf("native rewrite: location %d of %s has more than the %d events given times", li, src, len(ts))
+			return fmt.Errorf("native: location %d of %s has more than the %d events given times", li, src, len(ts))
 		}
 		copy(ev.Time, ts[off:off+n])
 		off += n
@@ -98,7 +143,7 @@ func rewriteLocation(r *DirReader, w *DirWriter, li int, ts []int64, src string,
 		}
 	}
 	if off != len(ts) {
-		return fmt.Errorf("native rewrite: location %d of %s has %d events, %d times given", li, src, off, len(ts))
+		return fmt.Errorf("native: location %d of %s has %d events, %d times given", li, src, off, len(ts))
 	}
 	return nil
 }

@@ -143,6 +143,26 @@ func (in *Input) rewriteNative(ctx context.Context, dir string, times [][]int64,
 	return native.RewriteTimes(ctx, dir, in.Path, times, props, opt)
 }
 
+// nativeToOTF2 writes into dir an OTF2 archive of the native input with
+// the times, streaming each location's events from the directory
+// ReadSelected left open (its definitions tr) into the archive a block at a
+// time. The events need no check of their own: the native decoder checked
+// every record's references when the read decoded it.
+func (in *Input) nativeToOTF2(ctx context.Context, dir string, tr *trace.Trace, times [][]int64, parallel int) error {
+	if in.nat == nil {
+		return fmt.Errorf("input %s: not open for streaming", in.Path)
+	}
+	w, err := otf.Create(dir, tr, &otf.WriteOptions{Parallel: parallel, Creator: "clc-correct"})
+	if err != nil {
+		return err
+	}
+	if err := in.nat.CopyTo(ctx, w, times, &native.ReadOptions{Parallel: parallel}); err != nil {
+		w.Abort()
+		return err
+	}
+	return w.Close()
+}
+
 // Close releases what a read left open (a native input's files). The
 // input can be read again afterwards.
 func (in *Input) Close() error {

@@ -17,8 +17,10 @@ import (
 
 	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/clockmodel"
+	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/sim"
+	"github.com/clc-tools/clc/trace"
 )
 
 type printedEvent struct {
@@ -61,6 +63,29 @@ func otf2Print(t *testing.T, archive string) map[string][]printedEvent {
 	return locs
 }
 
+// needOTF2Print skips the test where the reference reader's otf2-print is
+// not installed, and fails it in CI.
+func needOTF2Print(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("otf2-print"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("otf2-print is missing (install otf2-tools)")
+		}
+		t.Skip("otf2-print not installed")
+	}
+}
+
+// wanderingTrace simulates 8 ranks on 4 nodes whose clocks wander by 10 µs:
+// after pre-synchronisation, messages violate the clock condition.
+func wanderingTrace(t *testing.T) *trace.Trace {
+	t.Helper()
+	c := sim.DefaultConfig()
+	c.Ranks, c.RanksPerNode, c.Events, c.Compute, c.ClockWander = 8, 2, 20000, 2*time.Millisecond, 10*time.Microsecond
+	rec, _, err := sim.Generate(c)
+	require.NoError(t, err)
+	return rec
+}
+
 // The reference reader's view of an OTF2 archive corrected by the pure CLC
 // (--method clc): every event is
 // there with the same record and attributes, in the same order; events the
@@ -68,16 +93,8 @@ func otf2Print(t *testing.T, archive string) map[string][]printedEvent {
 // for the input (which it pre-synchronised itself); moved ones only later;
 // times never decrease; and the number of moved events is the report's.
 func TestOTF2CorrectionAsTheReferenceReaderSeesIt(t *testing.T) {
-	if _, err := exec.LookPath("otf2-print"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("otf2-print is missing (install otf2-tools)")
-		}
-		t.Skip("otf2-print not installed")
-	}
-	c := sim.DefaultConfig()
-	c.Ranks, c.RanksPerNode, c.Events, c.Compute, c.ClockWander = 8, 2, 20000, 2*time.Millisecond, 10*time.Microsecond
-	rec, _, err := sim.Generate(c)
-	require.NoError(t, err)
+	needOTF2Print(t)
+	rec := wanderingTrace(t)
 	in := filepath.Join(t.TempDir(), "in")
 	require.NoError(t, otf.WriteTrace(in, rec, nil))
 	out := filepath.Join(t.TempDir(), "out")
@@ -110,5 +127,37 @@ func TestOTF2CorrectionAsTheReferenceReaderSeesIt(t *testing.T) {
 	}
 	assert.Equal(t, rep.Correction.EventsMoved, moved)
 	msg, err := exec.Command("otf2-print", "--silent", "-Werror", filepath.Join(out, "traces.otf2")).CombinedOutput()
+	require.NoError(t, err, "%s", msg)
+}
+
+// A native input corrected into OTF2 streams its events into the archive
+// (no whole read): the reference reader sees in it, per location, the
+// events and the times of the same correction written as a native trace.
+func TestNativeToOTF2AsTheReferenceReaderSeesIt(t *testing.T) {
+	needOTF2Print(t)
+	rec := wanderingTrace(t)
+	d := t.TempDir()
+	in := filepath.Join(d, "in")
+	require.NoError(t, native.WriteDir(in, rec, nil))
+	nat, arc := filepath.Join(d, "native"), filepath.Join(d, "otf2")
+	repN, err := Run(context.Background(), in, Options{Output: nat, Format: FormatNative, Params: clc.DefaultParams()})
+	require.NoError(t, err)
+	repO, err := Run(context.Background(), in, Options{Output: arc, Format: FormatOTF2, Params: clc.DefaultParams()})
+	require.NoError(t, err)
+	require.Positive(t, repO.Before.Violations, "the trace must need a correction")
+	assert.Equal(t, repN.Events, repO.Events)
+
+	want, err := native.ReadDir(nat, nil)
+	require.NoError(t, err)
+	got := otf2Print(t, filepath.Join(arc, "traces.otf2"))
+	require.Len(t, got, len(want.Locations))
+	for li, l := range want.Locations {
+		evs := got[strconv.FormatUint(l.ID, 10)]
+		require.Len(t, evs, l.Events.Len(), "location %d", li)
+		for i, e := range evs {
+			require.Equal(t, uint64(l.Events.Time[i]), e.time, "location %d event %d", li, i)
+		}
+	}
+	msg, err := exec.Command("otf2-print", "--silent", "-Werror", filepath.Join(arc, "traces.otf2")).CombinedOutput()
 	require.NoError(t, err, "%s", msg)
 }

@@ -281,7 +281,10 @@ func (p *pipeline) inputErr(err error) error {
 
 func (p *pipeline) read(ctx context.Context) error {
 	in := p.j.in
-	p.whole = p.outFmt != in.Format
+	// Whole events only where the output is written from them: a check
+	// writes nothing, and a native input streams into an OTF2 output as it
+	// streams into a native one.
+	p.whole = !p.opts.Check && p.outFmt != in.Format && !(in.Format == FormatNative && p.outFmt == FormatOTF2)
 	var tr *trace.Trace
 	var err error
 	if p.whole {
@@ -468,6 +471,8 @@ func (p *pipeline) write(ctx context.Context) error {
 		return p.writePerfetto(ctx)
 	case p.whole:
 		err = writeTrace(ctx, in, p.tr, dir, p.outFmt, p.np)
+	case in.Format == FormatNative && p.outFmt == FormatOTF2:
+		err = in.nativeToOTF2(ctx, dir, p.tr, p.times, p.np)
 	case in.Format == FormatOTF2:
 		err = in.archive.RewriteTimes(ctx, dir, p.times, &otf.WriteOptions{Parallel: p.np})
 	case in.Format == FormatNative:
