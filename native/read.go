@@ -645,7 +645,9 @@ func (r *DirReader) read(ctx context.Context, opt *ReadOptions, needs func(defs 
 	}
 	var mu sync.Mutex
 	var truncated []int
-	err := par.DoEach(ctx, len(t.Locations), np, func(i int) error {
+	// A worker decodes each location's blocks into a scratch block of its
+	// own (selections), kept from one location to the next.
+	err := par.DoEachWith(ctx, len(t.Locations), np, func() *trace.Events { return new(trace.Events) }, func(block *trace.Events, i int) error {
 		l := t.Locations[i]
 		s, err := r.Stream(i)
 		if err != nil {
@@ -657,7 +659,7 @@ func (r *DirReader) read(ctx context.Context, opt *ReadOptions, needs func(defs 
 			hint = want
 		}
 		if keep != nil {
-			times[i], err = readSelection(s, &l.Events, keep, hint)
+			times[i], err = readSelection(s, &l.Events, keep, hint, block)
 		} else {
 			err = readWhole(s, &l.Events, hint)
 		}
@@ -711,7 +713,7 @@ func readWhole(s *StreamReader, e *trace.Events, hint int64) error {
 			return err
 		}
 		if s.block == 1 {
-			reserveTables(e, int(hint))
+			reserveTables(e, e.Len(), int(hint))
 		}
 	}
 	fitTables(e)
@@ -720,13 +722,12 @@ func readWhole(s *StreamReader, e *trace.Events, hint int64) error {
 
 // readSelection decodes the blocks of s one at a time, keeps the events
 // keep accepts in e (a selection) and returns every event's time.
-func readSelection(s *StreamReader, e *trace.Events, keep func(trace.Kind, uint32) bool, hint int64) ([]int64, error) {
+func readSelection(s *StreamReader, e *trace.Events, keep func(trace.Kind, uint32) bool, hint int64, block *trace.Events) ([]int64, error) {
 	all := make([]int64, 0, min(hint, maxGrowHint))
 	sel := trace.NewSelector(keep, e)
-	var block trace.Events
 	for {
 		block.Reset()
-		err := s.Next(&block)
+		err := s.Next(block)
 		if err == io.EOF {
 			break
 		}
@@ -735,27 +736,43 @@ func readSelection(s *StreamReader, e *trace.Events, keep func(trace.Kind, uint3
 		}
 		base := uint32(len(all))
 		for i := range block.Kind {
-			sel.Add(&block, i, base+uint32(i))
+			sel.Add(block, i, base+uint32(i))
 		}
 		all = append(all, block.Time...)
+		if s.block == 1 {
+			// Room for the rest, at the share the first block selected.
+			total := int(min(hint, maxGrowHint))
+			e.Kind = reserve(e.Kind, extrapolate(e.Len(), len(all), total))
+			e.Ref = reserve(e.Ref, extrapolate(e.Len(), len(all), total))
+			e.Index = reserve(e.Index, extrapolate(e.Len(), len(all), total))
+			reserveTables(e, len(all), total)
+		}
 	}
 	return all, nil
 }
 
 // reserveTables makes room in e's payload tables for a location of total
-// events, extrapolating from the share of each payload among the events
-// decoded so far, so the tables rarely grow by copying.
-func reserveTables(e *trace.Events, total int) {
-	n := e.Len()
+// events of which n have been decoded, extrapolating from the share of
+// each payload among them, so the tables rarely grow by copying.
+func reserveTables(e *trace.Events, n, total int) {
 	if n == 0 || total <= n {
 		return
 	}
-	want := func(have int) int { return min(total, have*total/n+have/8+16) - have }
-	e.Msgs = reserve(e.Msgs, want(len(e.Msgs)))
-	e.Colls = reserve(e.Colls, want(len(e.Colls)))
-	e.Reqs = reserve(e.Reqs, want(len(e.Reqs)))
-	e.Threads = reserve(e.Threads, want(len(e.Threads)))
-	e.Opaque = reserve(e.Opaque, want(len(e.Opaque)))
+	e.Msgs = reserve(e.Msgs, extrapolate(len(e.Msgs), n, total))
+	e.Colls = reserve(e.Colls, extrapolate(len(e.Colls), n, total))
+	e.Reqs = reserve(e.Reqs, extrapolate(len(e.Reqs), n, total))
+	e.Threads = reserve(e.Threads, extrapolate(len(e.Threads), n, total))
+	e.Opaque = reserve(e.Opaque, extrapolate(len(e.Opaque), n, total))
+}
+
+// extrapolate returns how many more of something to expect, with some
+// slack (never more than total in all), when there are have of it among n
+// of total events.
+func extrapolate(have, n, total int) int {
+	if n == 0 || total <= n {
+		return 0
+	}
+	return min(total, have*total/n+have/8+16) - have
 }
 
 func reserve[T any](s []T, more int) []T {
