@@ -679,21 +679,30 @@ func (r *DirReader) read(ctx context.Context, opt *ReadOptions, needs func(defs 
 	if err != nil {
 		return nil, nil, err
 	}
-	if !r.Complete() {
-		if t.Properties == nil {
-			t.Properties = make(map[string]string)
-		}
-		t.Properties[PropIncomplete] = "true"
-		if len(truncated) > 0 {
-			sort.Ints(truncated)
-			s := make([]string, len(truncated))
-			for i, l := range truncated {
-				s[i] = strconv.Itoa(l)
-			}
-			t.Properties[PropTruncated] = strings.Join(s, ",")
-		}
-	}
+	r.markIncomplete(truncated)
 	return t, times, nil
+}
+
+// markIncomplete sets, for a trace whose run did not finish, the
+// properties that say so in the definitions (Defs): PropIncomplete, and
+// PropTruncated with the locations whose streams were cut.
+func (r *DirReader) markIncomplete(truncated []int) {
+	if r.Complete() {
+		return
+	}
+	t := r.Defs()
+	if t.Properties == nil {
+		t.Properties = make(map[string]string)
+	}
+	t.Properties[PropIncomplete] = "true"
+	if len(truncated) > 0 {
+		sort.Ints(truncated)
+		s := make([]string, len(truncated))
+		for i, l := range truncated {
+			s[i] = strconv.Itoa(l)
+		}
+		t.Properties[PropTruncated] = strings.Join(s, ",")
+	}
 }
 
 // readWhole decodes every block of s into e, hint being the expected

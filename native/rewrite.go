@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"sync"
 
 	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/trace"
@@ -73,15 +74,17 @@ func (r *DirReader) RewriteTimes(ctx context.Context, dst string, times [][]int6
 
 // CopyTo streams every location's events into sink, one block at a time,
 // event i of location li with the time times[li][i] (a column as long as
-// the location's events, as for RewriteTimes): a conversion to another
-// format (an OTF2 archive's otf.Writer, say) in the memory of a few blocks.
-// It runs opt.Parallel locations at a time (opt nil: GOMAXPROCS); the
-// locations of each range of a trace.RangedSink one after another, in
-// order. It does not close sink, and stops at the next location when ctx is
-// cancelled.
+// the location's events, as for RewriteTimes), or with its own time when
+// times is nil: a conversion to another format (an OTF2 archive's
+// otf.Writer, say) in the memory of a few blocks. It runs opt.Parallel
+// locations at a time (opt nil: GOMAXPROCS); the locations of each range
+// of a trace.RangedSink one after another, in order. Of a trace whose run
+// did not finish, it marks the definitions (Defs) as a read does
+// (PropIncomplete, PropTruncated). It does not close sink, and stops at the
+// next location when ctx is cancelled.
 func (r *DirReader) CopyTo(ctx context.Context, sink trace.Sink, times [][]int64, opt *ReadOptions) error {
 	n := len(r.m.counts)
-	if len(times) != n {
+	if times != nil && len(times) != n {
 		return fmt.Errorf("native copy: %d time columns for the %d locations of %s", len(times), n, r.dir)
 	}
 	np := 0
@@ -95,18 +98,37 @@ func (r *DirReader) CopyTo(ctx context.Context, sink trace.Sink, times [][]int64
 			b[i] = i
 		}
 	}
-	return par.DoEachWith(ctx, len(b)-1, parallelism(np), func() *trace.Events { return new(trace.Events) },
+	var mu sync.Mutex
+	var truncated []int
+	err := par.DoEachWith(ctx, len(b)-1, parallelism(np), func() *trace.Events { return new(trace.Events) },
 		func(ev *trace.Events, k int) error {
 			for li := b[k]; li < b[k+1]; li++ {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				if err := rewriteLocation(r, sink, li, times[li], r.dir, ev); err != nil {
+				var ts []int64 // nil: the events' own times
+				if times != nil {
+					if ts = times[li]; ts == nil {
+						ts = []int64{}
+					}
+				}
+				cut, err := copyLocation(r, sink, li, ts, r.dir, ev)
+				if err != nil {
 					return err
+				}
+				if cut {
+					mu.Lock()
+					truncated = append(truncated, li)
+					mu.Unlock()
 				}
 			}
 			return nil
 		})
+	if err != nil {
+		return err
+	}
+	r.markIncomplete(truncated)
+	return nil
 }
 
 // appender takes a location's events a part at a time: a DirWriter, a
@@ -117,9 +139,20 @@ type appender interface {
 
 // rewriteLocation appends location li of r to w with the times ts.
 func rewriteLocation(r *DirReader, w appender, li int, ts []int64, src string, ev *trace.Events) error {
+	if ts == nil {
+		ts = []int64{}
+	}
+	_, err := copyLocation(r, w, li, ts, src, ev)
+	return err
+}
+
+// copyLocation appends location li of r to w, with the times ts (nil: the
+// events' own), and reports whether its stream was cut (a run that did not
+// finish).
+func copyLocation(r *DirReader, w appender, li int, ts []int64, src string, ev *trace.Events) (bool, error) {
 	s, err := r.Stream(li)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer s.Close()
 	off := 0
@@ -130,20 +163,22 @@ func rewriteLocation(r *DirReader, w appender, li int, ts []int64, src string, e
 			break
 		}
 		if err != nil {
-			return err
+			return false, err
 		}
 		n := ev.Len()
-		if off+n > len(ts) {
-			return fmt.Errorf("native: location %d of %s has more than the %d events given times", li, src, len(ts))
+		if ts != nil {
+			if off+n > len(ts) {
+				return false, fmt.Errorf("native: location %d of %s has more than the %d events given times", li, src, len(ts))
+			}
+			copy(ev.Time, ts[off:off+n])
 		}
-		copy(ev.Time, ts[off:off+n])
 		off += n
 		if err := w.Append(li, ev); err != nil {
-			return err
+			return false, err
 		}
 	}
-	if off != len(ts) {
-		return fmt.Errorf("native: location %d of %s has %d events, %d times given", li, src, off, len(ts))
+	if ts != nil && off != len(ts) {
+		return false, fmt.Errorf("native: location %d of %s has %d events, %d times given", li, src, off, len(ts))
 	}
-	return nil
+	return s.Truncated(), nil
 }

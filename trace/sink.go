@@ -1,5 +1,7 @@
 package trace
 
+import "sync/atomic"
+
 // Sink receives a trace location by location with bounded memory: a
 // generator or converter appends each location's events in order, in as
 // many pieces as it likes, then closes the sink, which writes whatever
@@ -35,3 +37,23 @@ func SinkRanges(s Sink) []int {
 	}
 	return nil
 }
+
+// CountingSink counts the events appended to the Sink it wraps, whose
+// ranges (SinkRanges) it passes on.
+type CountingSink struct {
+	Sink
+	n atomic.Int64
+}
+
+// Append appends ev to location loc of the wrapped sink and counts its
+// events.
+func (c *CountingSink) Append(loc int, ev *Events) error {
+	c.n.Add(int64(ev.Len()))
+	return c.Sink.Append(loc, ev)
+}
+
+// Events returns the number of events appended so far.
+func (c *CountingSink) Events() int64 { return c.n.Load() }
+
+// Ranges returns the wrapped sink's ranges.
+func (c *CountingSink) Ranges() []int { return SinkRanges(c.Sink) }

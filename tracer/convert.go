@@ -1,6 +1,7 @@
 package tracer
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
+	"github.com/clc-tools/clc/trace"
 )
 
 // NativeSubdir is where clc-trace --format otf2 records the native trace
@@ -18,16 +20,40 @@ const NativeSubdir = "clc-native"
 // package otf.
 var archiveFiles = []string{"traces.otf2", "traces.def", "traces"}
 
-// ConvertToOTF2 reads the native trace in src (complete or not) and writes
-// it as an OTF2 archive (traces.otf2, traces.def, traces/) into dir, beside
-// whatever else dir holds. It returns the number of events written.
+// ConvertToOTF2 writes the native trace in src (complete or not) as an
+// OTF2 archive (traces.otf2, traces.def, traces/) into dir, beside whatever
+// else dir holds, streaming each location's events a block at a time
+// (native.DirReader.CopyTo): the memory does not grow with the trace. It
+// returns the number of events written.
 func ConvertToOTF2(src, dir string) (int64, error) {
-	tr, err := native.ReadDir(src, nil)
+	for _, n := range archiveFiles {
+		if _, err := os.Lstat(filepath.Join(dir, n)); err == nil {
+			return 0, fmt.Errorf("%s already holds %s", dir, n)
+		}
+	}
+	r, err := native.OpenDir(src)
 	if err != nil {
 		return 0, fmt.Errorf("reading the native trace: %w", err)
 	}
-	// the native manifest's clc.* properties as OTF2 anchor properties
-	// (NAMESPACE::NAME); otf's reader maps them back
+	defer r.Close()
+	tr := r.Defs()
+	tmp := filepath.Join(dir, ".clc-otf2")
+	if err := os.RemoveAll(tmp); err != nil {
+		return 0, err
+	}
+	w, err := otf.Create(tmp, tr, &otf.WriteOptions{Creator: "clc-trace"})
+	if err != nil {
+		return 0, fmt.Errorf("writing OTF2: %w", err)
+	}
+	sink := &trace.CountingSink{Sink: w}
+	if err := r.CopyTo(context.Background(), sink, nil, nil); err != nil {
+		w.Abort()
+		return 0, fmt.Errorf("converting the native trace: %w", err)
+	}
+	// The native manifest's clc.* properties (and those CopyTo set for a
+	// run that did not finish) as OTF2 anchor properties
+	// (NAMESPACE::NAME), which the writer takes at Close; otf's reader maps
+	// them back.
 	for v, k := range otf.CLCProperties {
 		if x, ok := tr.Properties[k]; ok {
 			if x == "" {
@@ -36,16 +62,7 @@ func ConvertToOTF2(src, dir string) (int64, error) {
 			tr.Properties[v] = x
 		}
 	}
-	for _, n := range archiveFiles {
-		if _, err := os.Lstat(filepath.Join(dir, n)); err == nil {
-			return 0, fmt.Errorf("%s already holds %s", dir, n)
-		}
-	}
-	tmp := filepath.Join(dir, ".clc-otf2")
-	if err := os.RemoveAll(tmp); err != nil {
-		return 0, err
-	}
-	if err := otf.WriteTrace(tmp, tr, &otf.WriteOptions{Creator: "clc-trace"}); err != nil {
+	if err := w.Close(); err != nil {
 		return 0, fmt.Errorf("writing OTF2: %w", err)
 	}
 	defer os.RemoveAll(tmp)
@@ -55,7 +72,7 @@ func ConvertToOTF2(src, dir string) (int64, error) {
 			return 0, err
 		}
 	}
-	return tr.NumEvents(), nil
+	return sink.Events(), nil
 }
 
 // FinishOTF2 converts the native trace of an OTF2 run in dir/clc-native to

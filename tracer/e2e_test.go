@@ -151,6 +151,22 @@ func readTrace(t testing.TB, dir, format string) *trace.Trace {
 // and python3-otf2 must count what the program did.
 func checkOTF2Reference(t *testing.T, dir string, tr *trace.Trace, exp map[int]*expectation, ranks int) {
 	anchor := filepath.Join(dir, "traces.otf2")
+	op, events := otf2PrintEvents(t, anchor)
+	if int64(events) != tr.NumEvents() {
+		t.Errorf("otf2-print prints %d events, our reader read %d", events, tr.NumEvents())
+	}
+	props, err := exec.Command(op, "-A", anchor).CombinedOutput()
+	if err != nil || !strings.Contains(string(props), "CLC::UNRECORDED_MPI") {
+		t.Errorf("the anchor lacks CLC::UNRECORDED_MPI (%v):\n%s", err, props)
+	}
+	checkCounts(t, "python3-otf2", countPython(t, anchor, ranks), exp)
+}
+
+// otf2PrintEvents runs the reference library's otf2-print on the archive
+// anchor, which it must accept, and returns its path and the number of
+// events it prints.
+func otf2PrintEvents(t *testing.T, anchor string) (string, int) {
+	t.Helper()
 	op, err := exec.LookPath("otf2-print")
 	if err != nil {
 		skipOrFail(t, "otf2-print not found (package otf2-tools)")
@@ -170,14 +186,7 @@ func checkOTF2Reference(t *testing.T, dir string, tr *trace.Trace, exp map[int]*
 			events++
 		}
 	}
-	if int64(events) != tr.NumEvents() {
-		t.Errorf("otf2-print prints %d events, our reader read %d", events, tr.NumEvents())
-	}
-	props, err := exec.Command(op, "-A", anchor).CombinedOutput()
-	if err != nil || !strings.Contains(string(props), "CLC::UNRECORDED_MPI") {
-		t.Errorf("the anchor lacks CLC::UNRECORDED_MPI (%v):\n%s", err, props)
-	}
-	checkCounts(t, "python3-otf2", countPython(t, anchor, ranks), exp)
+	return op, events
 }
 
 func checkE2E(t *testing.T, dir, format string, exp map[int]*expectation, ranks, rpn int) {

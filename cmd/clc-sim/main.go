@@ -18,7 +18,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -198,7 +197,7 @@ func write(ctx context.Context, cfg sim.Config, out string, o options, log io.Wr
 	if err != nil {
 		return err
 	}
-	counted := &countingSink{Sink: truth}
+	counted := &trace.CountingSink{Sink: truth}
 	if err := sim.Run(cfg, cancelSink{ctx, rec}, cancelSink{ctx, counted}); err != nil {
 		return err
 	}
@@ -219,7 +218,7 @@ func write(ctx context.Context, cfg sim.Config, out string, o options, log io.Wr
 		threads = fmt.Sprintf(" × %d threads", cfg.Threads)
 	}
 	fmt.Fprintf(log, "clc-sim: %d ranks%s on %d nodes, %d events: %s trace in %s, truth in %s (%.1fs)\n",
-		cfg.Ranks, threads, len(defs.Nodes), counted.n.Load(), o.format, out, filepath.Join(out, "truth"), time.Since(start).Seconds())
+		cfg.Ranks, threads, len(defs.Nodes), counted.Events(), o.format, out, filepath.Join(out, "truth"), time.Since(start).Seconds())
 	return nil
 }
 
@@ -240,20 +239,6 @@ func (c cancelSink) Append(loc int, ev *trace.Events) error {
 // Ranges passes on the wrapped sink's ranges, so that the simulation
 // appends each bundle of a native trace from one goroutine at a time.
 func (c cancelSink) Ranges() []int { return trace.SinkRanges(c.Sink) }
-
-// countingSink counts the events appended to a sink.
-type countingSink struct {
-	trace.Sink
-	n atomic.Int64
-}
-
-func (c *countingSink) Append(loc int, ev *trace.Events) error {
-	c.n.Add(int64(ev.Len()))
-	return c.Sink.Append(loc, ev)
-}
-
-// Ranges passes on the wrapped sink's ranges.
-func (c *countingSink) Ranges() []int { return trace.SinkRanges(c.Sink) }
 
 // bytesPerEvent is roughly what the simulator holds in memory per event of
 // the run (both traces and its own state), measured at 10^8 events.
@@ -279,11 +264,11 @@ func checkSize(cfg sim.Config, log io.Writer) error {
 	if err != nil {
 		return nil
 	}
-	n := &countingSink{Sink: discard{defs}}
+	n := &trace.CountingSink{Sink: discard{defs}}
 	if err := sim.Run(small, n, discard{tdefs}); err != nil {
 		return fmt.Errorf("estimating the size of one step: %w", err)
 	}
-	perRank := float64(n.n.Load()) / float64(small.Ranks)
+	perRank := float64(n.Events()) / float64(small.Ranks)
 	least := int64(perRank * float64(cfg.Ranks))
 	if least <= 4*cfg.Events {
 		return nil

@@ -171,8 +171,8 @@ func TestWrappersPassOnRanges(t *testing.T) {
 	ctx := context.Background()
 	for name, s := range map[string]trace.Sink{
 		"cancelSink":   cancelSink{ctx, w},
-		"countingSink": &countingSink{Sink: w},
-		"both":         cancelSink{ctx, &countingSink{Sink: w}},
+		"CountingSink": &trace.CountingSink{Sink: w},
+		"both":         cancelSink{ctx, &trace.CountingSink{Sink: w}},
 	} {
 		if got := trace.SinkRanges(s); !slices.Equal(got, want) {
 			t.Errorf("%s: ranges %v, want %v", name, got, want)
