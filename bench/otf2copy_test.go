@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -114,7 +115,7 @@ func inputs(t *testing.T) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := otf.WriteTrace(in["clc-sim"], rec, nil); err != nil {
+	if err := otf.WriteTrace(context.Background(), in["clc-sim"], rec, nil); err != nil {
 		t.Fatal(err)
 	}
 	return in

@@ -1,6 +1,7 @@
 package native
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -181,7 +182,7 @@ func BenchmarkNativeWrite(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				dir := filepath.Join(b.TempDir(), "tr")
 				start, cpu0 := time.Now(), cpuTime()
-				if err := WriteDir(dir, tr, &c.opt); err != nil {
+				if err := WriteDir(context.Background(), dir, tr, &c.opt); err != nil {
 					b.Fatal(err)
 				}
 				elapsed += time.Since(start)
@@ -205,7 +206,7 @@ func BenchmarkNativeRead(b *testing.B) {
 	for _, c := range benchConfigs {
 		b.Run(c.name, func(b *testing.B) {
 			dir := filepath.Join(b.TempDir(), "tr")
-			if err := WriteDir(dir, tr, &c.opt); err != nil {
+			if err := WriteDir(context.Background(), dir, tr, &c.opt); err != nil {
 				b.Fatal(err)
 			}
 			disk := dirSize(b, dir)
@@ -331,7 +332,7 @@ func BenchmarkNativeLocations(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				dir := filepath.Join(b.TempDir(), "tr")
 				start, cpu0 := time.Now(), cpuTime()
-				if err := WriteDir(dir, tr, nil); err != nil {
+				if err := WriteDir(context.Background(), dir, tr, nil); err != nil {
 					b.Fatal(err)
 				}
 				elapsed += time.Since(start)
@@ -348,7 +349,7 @@ func BenchmarkNativeLocations(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("locs=%d/ReadDir", locs), func(b *testing.B) {
 			if _, err := os.Stat(written); err != nil {
-				if err := WriteDir(written, tr, nil); err != nil {
+				if err := WriteDir(context.Background(), written, tr, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -444,7 +445,7 @@ func BenchmarkNativeBundleThreshold(b *testing.B) {
 			opt := DefaultWriteOptions()
 			opt.Bundles = layout.bundles
 			written := filepath.Join(b.TempDir(), "tr")
-			if err := WriteDir(written, tr, opt); err != nil {
+			if err := WriteDir(context.Background(), written, tr, opt); err != nil {
 				b.Fatal(err)
 			}
 			files := countFiles(b, written)
@@ -455,7 +456,7 @@ func BenchmarkNativeBundleThreshold(b *testing.B) {
 						dir := filepath.Join(b.TempDir(), "tr")
 						start, cpu0 := time.Now(), cpuTime()
 						if op == "write" {
-							err = WriteDir(dir, tr, opt)
+							err = WriteDir(context.Background(), dir, tr, opt)
 						} else {
 							_, err = ReadDir(written, nil)
 						}

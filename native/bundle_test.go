@@ -190,7 +190,7 @@ func TestNativeBundleRoundTrip(t *testing.T) {
 			tr := manyLocTrace(rng, c.locs)
 			dir := filepath.Join(t.TempDir(), "tr")
 			opt := &WriteOptions{Codec: c.codec, BlockSize: c.block, Bundles: c.bundles, Parallel: 2}
-			require.NoError(t, WriteDir(dir, tr, opt))
+			require.NoError(t, WriteDir(context.Background(), dir, tr, opt))
 			requireLayout(t, dir, c.locs, c.want)
 			if c.want > 0 {
 				// WriteDir writes each location as one extent.
@@ -230,7 +230,7 @@ func TestNativeBundleBalance(t *testing.T) {
 		}
 	}
 	dir := filepath.Join(t.TempDir(), "tr")
-	require.NoError(t, WriteDir(dir, tr, &WriteOptions{Codec: CodecNone, Bundles: 8}))
+	require.NoError(t, WriteDir(context.Background(), dir, tr, &WriteOptions{Codec: CodecNone, Bundles: 8}))
 	requireLayout(t, dir, 128, 8)
 	ents, err := os.ReadDir(filepath.Join(dir, EventsDirName))
 	require.NoError(t, err)
@@ -348,7 +348,7 @@ func bundledSmall(t *testing.T, codec Codec, streaming bool) (string, *trace.Tra
 	dir := filepath.Join(t.TempDir(), "tr")
 	opt := &WriteOptions{Codec: codec, BlockSize: 150, Bundles: 1}
 	if !streaming {
-		require.NoError(t, WriteDir(dir, tr, opt))
+		require.NoError(t, WriteDir(context.Background(), dir, tr, opt))
 	} else {
 		// Alternate the two locations a few events at a time, so their
 		// extents interleave.
@@ -836,7 +836,7 @@ func TestNativeBundleWriterErrors(t *testing.T) {
 	tr := manyLocTrace(rand.New(rand.NewPCG(29, 30)), 100)
 	tr.Locations[70].Events.AppendRegion(trace.KindEnter, 0, 99) // region out of range
 	dir := filepath.Join(t.TempDir(), "tr")
-	err := WriteDir(dir, tr, nil)
+	err := WriteDir(context.Background(), dir, tr, nil)
 	var fe *FormatError
 	require.ErrorAs(t, err, &fe)
 	require.Equal(t, 70, fe.Location)
@@ -984,7 +984,7 @@ func rewriteSource(t *testing.T, seed uint64, shift int) (*trace.Trace, string, 
 	t.Helper()
 	tr := manyLocTrace(rand.New(rand.NewPCG(seed, seed+1)), 3*BundleThreshold)
 	src := filepath.Join(t.TempDir(), "src")
-	require.NoError(t, WriteDir(src, tr, &WriteOptions{Codec: CodecZstd, Parallel: 2}))
+	require.NoError(t, WriteDir(context.Background(), src, tr, &WriteOptions{Codec: CodecZstd, Parallel: 2}))
 	times := make([][]int64, len(tr.Locations))
 	for li, l := range tr.Locations {
 		for j, v := range l.Events.Time {

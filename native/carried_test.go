@@ -115,7 +115,7 @@ func TestCarriedRoundTrip(t *testing.T) {
 		tr.Carried = &trace.CarriedParts{Fmt: trace.FormatOTF2, List: parts}
 		opt := &WriteOptions{Codec: Codec(it % 2), BlockSize: []int{1, 50, 700, 0}[it%4], Bundles: rng.IntN(3) - 1}
 		dir := filepath.Join(t.TempDir(), "tr")
-		require.NoError(t, WriteDir(dir, tr, opt), "trace %d", it)
+		require.NoError(t, WriteDir(context.Background(), dir, tr, opt), "trace %d", it)
 		require.Equal(t, NativeVersion, readTestManifest(t, dir).Version)
 		path := filepath.Join(dir, CarriedName)
 		if opt.Codec == CodecNone {
@@ -134,7 +134,7 @@ func TestCarriedRoundTrip(t *testing.T) {
 
 		// native → native carries them along.
 		dir2 := filepath.Join(t.TempDir(), "tr2")
-		require.NoError(t, WriteDir(dir2, got, DefaultWriteOptions()))
+		require.NoError(t, WriteDir(context.Background(), dir2, got, DefaultWriteOptions()))
 		got2, err := ReadDir(dir2, nil)
 		require.NoError(t, err)
 		gp2, err := got2.Carried.Parts()
@@ -144,7 +144,7 @@ func TestCarriedRoundTrip(t *testing.T) {
 		// Without carried data the trace is written as before.
 		tr.Carried = nil
 		dir3 := filepath.Join(t.TempDir(), "tr3")
-		require.NoError(t, WriteDir(dir3, tr, opt))
+		require.NoError(t, WriteDir(context.Background(), dir3, tr, opt))
 		require.Less(t, readTestManifest(t, dir3).Version, NativeVersion)
 		_, err = os.Stat(filepath.Join(dir3, CarriedName))
 		require.ErrorIs(t, err, os.ErrNotExist)
@@ -164,7 +164,7 @@ func carriedSmall(t *testing.T, codec Codec) (string, []trace.Part) {
 		{Location: 1, Name: "definitions", Data: []byte("local definitions of location 1")}}
 	tr.Carried = &trace.CarriedParts{Fmt: trace.FormatOTF2, List: parts}
 	dir := filepath.Join(t.TempDir(), "tr")
-	require.NoError(t, WriteDir(dir, tr, &WriteOptions{Codec: codec, BlockSize: 150}))
+	require.NoError(t, WriteDir(context.Background(), dir, tr, &WriteOptions{Codec: codec, BlockSize: 150}))
 	return dir, parts
 }
 
@@ -319,7 +319,7 @@ func TestCarriedWriteErrors(t *testing.T) {
 		tr := smallTrace()
 		tr.Carried = c
 		dir := filepath.Join(t.TempDir(), "tr")
-		err := WriteDir(dir, tr, nil)
+		err := WriteDir(context.Background(), dir, tr, nil)
 		require.Error(t, err, name)
 		_, serr := os.Stat(filepath.Join(dir, ManifestName))
 		require.ErrorIs(t, serr, os.ErrNotExist, name)

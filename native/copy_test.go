@@ -65,3 +65,13 @@ func TestCopyToRefusesWrongTimes(t *testing.T) {
 	cancel()
 	require.ErrorIs(t, r.CopyTo(ctx, sink(), times, nil), context.Canceled)
 }
+
+// A cancelled WriteDir writes no manifest: the directory is not a trace.
+func TestWriteDirStopsWhenCancelled(t *testing.T) {
+	tr, _, _ := rewriteSource(t, 19, 2)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	dir := filepath.Join(t.TempDir(), "out")
+	require.ErrorIs(t, WriteDir(ctx, dir, tr, &WriteOptions{Parallel: 2}), context.Canceled)
+	require.False(t, IsDir(dir))
+}

@@ -1,6 +1,7 @@
 package native
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -79,7 +80,7 @@ func writeSmall(t *testing.T, codec Codec) (string, *trace.Trace) {
 	t.Helper()
 	tr := smallTrace()
 	dir := filepath.Join(t.TempDir(), "tr")
-	require.NoError(t, WriteDir(dir, tr, &WriteOptions{Codec: codec, BlockSize: 150}))
+	require.NoError(t, WriteDir(context.Background(), dir, tr, &WriteOptions{Codec: codec, BlockSize: 150}))
 	return dir, tr
 }
 
@@ -263,7 +264,7 @@ func TestNativeManifestErrors(t *testing.T) {
 // thread records is an error naming the stream.
 func TestNativeManifestV3Errors(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "tr")
-	require.NoError(t, WriteDir(dir, goldenHybridTrace(), &WriteOptions{Codec: CodecNone}))
+	require.NoError(t, WriteDir(context.Background(), dir, goldenHybridTrace(), &WriteOptions{Codec: CodecNone}))
 	mpath := filepath.Join(dir, ManifestName)
 	orig, err := os.ReadFile(mpath)
 	require.NoError(t, err)

@@ -1,6 +1,7 @@
 package native
 
 import (
+	"context"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -108,7 +109,7 @@ func FuzzDecodeStream(f *testing.F) {
 	for _, codec := range []Codec{CodecNone, CodecZstd} {
 		dir := f.TempDir()
 		out := filepath.Join(dir, "tr")
-		if err := WriteDir(out, smallTrace(), &WriteOptions{Codec: codec, BlockSize: 150}); err != nil {
+		if err := WriteDir(context.Background(), out, smallTrace(), &WriteOptions{Codec: codec, BlockSize: 150}); err != nil {
 			f.Fatal(err)
 		}
 		data, err := os.ReadFile(filepath.Join(out, EventsDirName, "0"+StreamExt))
@@ -220,7 +221,7 @@ func FuzzParseManifest(f *testing.F) {
 func FuzzReadBundled(f *testing.F) {
 	for _, codec := range []Codec{CodecNone, CodecZstd} {
 		dir := filepath.Join(f.TempDir(), "tr")
-		if err := WriteDir(dir, smallTrace(), &WriteOptions{Codec: codec, BlockSize: 150, Bundles: 1}); err != nil {
+		if err := WriteDir(context.Background(), dir, smallTrace(), &WriteOptions{Codec: codec, BlockSize: 150, Bundles: 1}); err != nil {
 			f.Fatal(err)
 		}
 		data, err := os.ReadFile(filepath.Join(dir, EventsDirName, "bundle-0"+BundleExt))
@@ -310,7 +311,7 @@ func FuzzDecodeCarried(f *testing.F) {
 		tr.Carried = &trace.CarriedParts{Fmt: trace.FormatOTF2, List: []trace.Part{{Location: -1, Name: "anchor", Data: []byte("anchor")},
 			{Location: 1, Name: "definitions", Data: []byte(strings.Repeat("local ", 40))}}}
 		out := filepath.Join(f.TempDir(), "tr")
-		if err := WriteDir(out, tr, &WriteOptions{Codec: codec, BlockSize: 100}); err != nil {
+		if err := WriteDir(context.Background(), out, tr, &WriteOptions{Codec: codec, BlockSize: 100}); err != nil {
 			f.Fatal(err)
 		}
 		data, err := os.ReadFile(filepath.Join(out, CarriedName))

@@ -1,6 +1,7 @@
 package native
 
 import (
+	"context"
 	"encoding/hex"
 	"flag"
 	"os"
@@ -27,7 +28,7 @@ func TestNativeDocExample(t *testing.T) {
 	tr.Locations[0].Events.AppendRegion(trace.KindEnter, 1000, 0)
 	tr.Locations[0].Events.AppendRegion(trace.KindLeave, 1500, 0)
 	dir := filepath.Join(t.TempDir(), "ex")
-	require.NoError(t, WriteDir(dir, tr, &WriteOptions{Codec: CodecNone}))
+	require.NoError(t, WriteDir(context.Background(), dir, tr, &WriteOptions{Codec: CodecNone}))
 	unhex := func(s string) []byte {
 		b, err := hex.DecodeString(strings.Join(strings.Fields(s), ""))
 		require.NoError(t, err)
@@ -122,14 +123,14 @@ func TestNativeGoldenV3(t *testing.T) {
 	require.NoError(t, want.Validate())
 	if *updateGolden {
 		require.NoError(t, os.RemoveAll(dir))
-		require.NoError(t, WriteDir(dir, want, &WriteOptions{Codec: CodecNone, BlockSize: 150}))
+		require.NoError(t, WriteDir(context.Background(), dir, want, &WriteOptions{Codec: CodecNone, BlockSize: 150}))
 	}
 	got, err := ReadDir(dir, nil)
 	require.NoError(t, err)
 	requireSameTrace(t, want, got)
 	require.Equal(t, nativeVersion3, readTestManifest(t, dir).Version)
 	out := filepath.Join(t.TempDir(), "tr")
-	require.NoError(t, WriteDir(out, want, &WriteOptions{Codec: CodecNone, BlockSize: 150}))
+	require.NoError(t, WriteDir(context.Background(), out, want, &WriteOptions{Codec: CodecNone, BlockSize: 150}))
 	for _, name := range []string{ManifestName, "events/0.clce", "events/1.clce", "events/2.clce", "events/3.clce", "events/4.clce"} {
 		w, err := os.ReadFile(filepath.Join(dir, name))
 		require.NoError(t, err)
@@ -149,7 +150,7 @@ func TestNativeGolden(t *testing.T) {
 		for codec, dir := range dirs {
 			require.NoError(t, os.RemoveAll(dir))
 			require.NoError(t, os.MkdirAll(filepath.Dir(dir), 0o777))
-			require.NoError(t, WriteDir(dir, goldenTrace(), &WriteOptions{Codec: codec, BlockSize: 150}))
+			require.NoError(t, WriteDir(context.Background(), dir, goldenTrace(), &WriteOptions{Codec: codec, BlockSize: 150}))
 		}
 	}
 	for _, dir := range dirs {
@@ -158,7 +159,7 @@ func TestNativeGolden(t *testing.T) {
 		requireSameTrace(t, goldenTrace(), got, dir)
 	}
 	out := filepath.Join(t.TempDir(), "tr")
-	require.NoError(t, WriteDir(out, goldenTrace(), &WriteOptions{Codec: CodecNone, BlockSize: 150}))
+	require.NoError(t, WriteDir(context.Background(), out, goldenTrace(), &WriteOptions{Codec: CodecNone, BlockSize: 150}))
 	for _, name := range []string{ManifestName, "events/0.clce", "events/1.clce", "events/2.clce"} {
 		want, err := os.ReadFile(filepath.Join(dirs[CodecNone], name))
 		require.NoError(t, err)
@@ -196,7 +197,7 @@ func TestNativeGoldenV4(t *testing.T) {
 	opt := &WriteOptions{Codec: CodecNone, BlockSize: 150}
 	if *updateGolden {
 		require.NoError(t, os.RemoveAll(dir))
-		require.NoError(t, WriteDir(dir, want, opt))
+		require.NoError(t, WriteDir(context.Background(), dir, want, opt))
 	}
 	got, err := ReadDir(dir, nil)
 	require.NoError(t, err)
@@ -207,7 +208,7 @@ func TestNativeGoldenV4(t *testing.T) {
 	wantParts, _ := want.Carried.Parts()
 	requireSameParts(t, wantParts, parts, filepath.Join(dir, CarriedName))
 	out := filepath.Join(t.TempDir(), "tr")
-	require.NoError(t, WriteDir(out, want, opt))
+	require.NoError(t, WriteDir(context.Background(), out, want, opt))
 	for _, name := range []string{ManifestName, CarriedName, "events/0.clce", "events/1.clce", "events/2.clce"} {
 		w, err := os.ReadFile(filepath.Join(dir, name))
 		require.NoError(t, err)

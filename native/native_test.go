@@ -1,6 +1,7 @@
 package native
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -399,7 +400,7 @@ func TestNativeRoundTripRandom(t *testing.T) {
 		}
 		opt.Bundles = rng.IntN(5) - 1 // per-location files, automatic, 1-3 bundles
 		dir := filepath.Join(t.TempDir(), "tr")
-		require.NoError(t, WriteDir(dir, tr, opt), "trace %d", it)
+		require.NoError(t, WriteDir(context.Background(), dir, tr, opt), "trace %d", it)
 		requireLayout(t, dir, len(tr.Locations), min(max(opt.Bundles, 0), len(tr.Locations)))
 		require.Equal(t, tr.Threaded(), readTestManifest(t, dir).Version == nativeVersion3, "trace %d: version 3 exactly for threaded traces", it)
 		require.True(t, IsDir(dir))
@@ -469,7 +470,7 @@ func TestNativeStreamReader(t *testing.T) {
 		}
 	}
 	dir := filepath.Join(t.TempDir(), "tr")
-	require.NoError(t, WriteDir(dir, tr, &WriteOptions{Codec: CodecZstd, BlockSize: 1000}))
+	require.NoError(t, WriteDir(context.Background(), dir, tr, &WriteOptions{Codec: CodecZstd, BlockSize: 1000}))
 	r, err := OpenDir(dir)
 	require.NoError(t, err)
 	require.True(t, r.Complete())
@@ -558,7 +559,7 @@ func TestNativeWriterErrors(t *testing.T) {
 			tr := base()
 			mod(tr)
 			dir := filepath.Join(t.TempDir(), "tr")
-			err := WriteDir(dir, tr, nil)
+			err := WriteDir(context.Background(), dir, tr, nil)
 			require.Error(t, err)
 			_, statErr := os.Stat(filepath.Join(dir, ManifestName))
 			require.True(t, errors.Is(statErr, os.ErrNotExist), "manifest left behind after %v", err)
@@ -567,14 +568,14 @@ func TestNativeWriterErrors(t *testing.T) {
 	t.Run("non-empty dir", func(t *testing.T) {
 		dir := t.TempDir()
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "x"), nil, 0o666))
-		require.Error(t, WriteDir(dir, base(), nil))
+		require.Error(t, WriteDir(context.Background(), dir, base(), nil))
 	})
 	t.Run("empty dir is fine", func(t *testing.T) {
-		require.NoError(t, WriteDir(t.TempDir(), base(), nil))
+		require.NoError(t, WriteDir(context.Background(), t.TempDir(), base(), nil))
 	})
 	t.Run("bad options", func(t *testing.T) {
 		for _, o := range []WriteOptions{{Codec: 2}, {Codec: CodecZstd, Level: 5}, {BlockSize: -1}, {BlockSize: MaxBlockSize + 1}} {
-			require.Error(t, WriteDir(filepath.Join(t.TempDir(), "tr"), base(), &o), "%+v", o)
+			require.Error(t, WriteDir(context.Background(), filepath.Join(t.TempDir(), "tr"), base(), &o), "%+v", o)
 		}
 	})
 	t.Run("append after error and close", func(t *testing.T) {
@@ -603,7 +604,7 @@ func TestNativeIncomplete(t *testing.T) {
 		tr.Locations = append(tr.Locations, l)
 	}
 	dir := filepath.Join(t.TempDir(), "tr")
-	require.NoError(t, WriteDir(dir, tr, &WriteOptions{Codec: CodecNone, BlockSize: 100}))
+	require.NoError(t, WriteDir(context.Background(), dir, tr, &WriteOptions{Codec: CodecNone, BlockSize: 100}))
 	setComplete(t, dir, false)
 	p1 := filepath.Join(dir, EventsDirName, "1"+StreamExt)
 	fi, err := os.Stat(p1)

@@ -1,6 +1,7 @@
 package native
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -29,7 +30,7 @@ func TestReadSelected(t *testing.T) {
 			tr = tracetest.WithoutCollBegins(tr)
 		}
 		dir := filepath.Join(t.TempDir(), fmt.Sprint(seed))
-		require.NoError(t, WriteDir(dir, tr, &WriteOptions{BlockSize: 64 + rng.IntN(256)}))
+		require.NoError(t, WriteDir(context.Background(), dir, tr, &WriteOptions{BlockSize: 64 + rng.IntN(256)}))
 		whole, err := ReadDir(dir, nil)
 		require.NoError(t, err)
 		got, times, err := ReadSelected(dir, &ReadOptions{Parallel: 2}, replay.Needs)

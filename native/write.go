@@ -621,8 +621,9 @@ func (w *DirWriter) eachRange(weight func(loc int) int64, write func(lo, hi int)
 // parallel; with bundles (WriteOptions.Bundles), the bundles are, each by
 // one goroutine that writes its locations one after the other, one extent
 // each, and the bundles hold about equal amounts of data. On error no
-// manifest is written; removing dir is the caller's job.
-func WriteDir(dir string, t *trace.Trace, opt *WriteOptions) error {
+// manifest is written; removing dir is the caller's job. It stops at the
+// next location when ctx is cancelled.
+func WriteDir(ctx context.Context, dir string, t *trace.Trace, opt *WriteOptions) error {
 	if t == nil {
 		return errors.New("native writer: nil trace")
 	}
@@ -652,6 +653,9 @@ func WriteDir(dir string, t *trace.Trace, opt *WriteOptions) error {
 	err = w.eachRange(weight, func(lo, hi int) error {
 		var buf []byte
 		for loc := lo; loc < hi; loc++ {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			w.locs[loc].enc.buf = buf // reuse the previous location's buffer
 			if err := w.Append(loc, &t.Locations[loc].Events); err != nil {
 				return err

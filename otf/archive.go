@@ -423,9 +423,10 @@ func (a *Archive) buildComms(m *model, locIdx map[uint64]int32) error {
 // (un-synchronised) times; each location's ClockOffset definitions become
 // its Offsets. Event i of a location is the i-th event record of its file.
 // The trace carries the archive's definition files (Carried, loaded only
-// when a writer asks for them).
-func (a *Archive) Read(opt *ReadOptions) (*trace.Trace, error) {
-	t, _, err := a.read(context.Background(), opt, nil)
+// when a writer asks for them). It stops at the next location when ctx is
+// cancelled.
+func (a *Archive) Read(ctx context.Context, opt *ReadOptions) (*trace.Trace, error) {
+	t, _, err := a.read(ctx, opt, nil)
 	return t, err
 }
 

@@ -1,6 +1,7 @@
 package otf
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,7 +21,7 @@ func TestAttributeDefsFromProperty(t *testing.T) {
 	ev.AppendRegion(trace.KindLeave, 20, 0)
 	ev.AttachLast(trace.FormatOTF2, []byte{1, 1, 0, 4, 2, 0xe8, 0x03}) // clc::calls = 1000
 	dir := filepath.Join(t.TempDir(), "a")
-	if err := WriteTrace(dir, tr, nil); err != nil {
+	if err := WriteTrace(context.Background(), dir, tr, nil); err != nil {
 		t.Fatal(err)
 	}
 	out := otf2Print(t, filepath.Join(dir, "traces.otf2"))
@@ -28,7 +29,7 @@ func TestAttributeDefsFromProperty(t *testing.T) {
 		t.Errorf("otf2-print does not show attribute clc::calls = 1000:\n%s", out)
 	}
 	tr.Properties[PropAttributes] = "0 complex x"
-	if err := WriteTrace(filepath.Join(t.TempDir(), "b"), tr, nil); err == nil || !strings.Contains(err.Error(), "unknown attribute type") {
+	if err := WriteTrace(context.Background(), filepath.Join(t.TempDir(), "b"), tr, nil); err == nil || !strings.Contains(err.Error(), "unknown attribute type") {
 		t.Errorf("a bad definition gives %v", err)
 	}
 }

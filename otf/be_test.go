@@ -1,6 +1,7 @@
 package otf
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,15 +18,15 @@ func TestBigEndian(t *testing.T) {
 	dir := genRef(t, 60)
 	a, err := Open(dir)
 	require.NoError(t, err)
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	tr.Locations[2].Offsets = nil
 	tr.Carried = nil // a new archive from the model (path b), in both byte orders
 
 	le := filepath.Join(t.TempDir(), "le")
 	be := filepath.Join(t.TempDir(), "be")
-	require.NoError(t, WriteTrace(le, tr, nil))
-	require.NoError(t, WriteTrace(be, tr, &WriteOptions{bigEndian: true}))
+	require.NoError(t, WriteTrace(context.Background(), le, tr, nil))
+	require.NoError(t, WriteTrace(context.Background(), be, tr, &WriteOptions{bigEndian: true}))
 
 	raw, err := os.ReadFile(filepath.Join(be, "traces", "4294967296.evt"))
 	require.NoError(t, err)
@@ -37,7 +38,7 @@ func TestBigEndian(t *testing.T) {
 	b, err := Open(be)
 	require.NoError(t, err)
 	assert.True(t, b.Anchor().BigEndian)
-	tb, err := b.Read(nil)
+	tb, err := b.Read(context.Background(), nil)
 	require.NoError(t, err)
 	for li := range tr.Locations {
 		assert.Equal(t, tr.Locations[li].Events, tb.Locations[li].Events, "location %d", li)
@@ -63,7 +64,7 @@ func TestBigEndian(t *testing.T) {
 
 	// Through the native format (carried definitions) too.
 	nat := filepath.Join(t.TempDir(), "nat")
-	require.NoError(t, WriteTrace(nat, throughNative(t, tb, nil, false), nil))
+	require.NoError(t, WriteTrace(context.Background(), nat, throughNative(t, tb, nil, false), nil))
 	for _, f := range []string{"traces.otf2", "traces.def", "traces/4294967296.def", "traces/4294967296.evt"} {
 		raw, err = os.ReadFile(filepath.Join(nat, filepath.FromSlash(f)))
 		require.NoError(t, err)
@@ -80,13 +81,13 @@ func TestBigEndian(t *testing.T) {
 func TestBigEndianMetrics(t *testing.T) {
 	a, err := Open(realTracePAPI)
 	require.NoError(t, err)
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	tr.Carried = nil // a new archive from the model (path b), in both byte orders
 	le := filepath.Join(t.TempDir(), "le")
 	be := filepath.Join(t.TempDir(), "be")
-	require.NoError(t, WriteTrace(le, tr, nil))
-	require.NoError(t, WriteTrace(be, tr, &WriteOptions{bigEndian: true}))
+	require.NoError(t, WriteTrace(context.Background(), le, tr, nil))
+	require.NoError(t, WriteTrace(context.Background(), be, tr, &WriteOptions{bigEndian: true}))
 	want := eventLines(otf2Print(t, filepath.Join(le, "traces.otf2")))
 	got := eventLines(otf2Print(t, filepath.Join(be, "traces.otf2")))
 	var metrics int
@@ -99,7 +100,7 @@ func TestBigEndianMetrics(t *testing.T) {
 	assert.Equal(t, want, got)
 	b, err := Open(be)
 	require.NoError(t, err)
-	tb, err := b.Read(nil)
+	tb, err := b.Read(context.Background(), nil)
 	require.NoError(t, err)
 	for li := range tr.Locations {
 		assert.Equal(t, tr.Locations[li].Events, tb.Locations[li].Events)

@@ -2,6 +2,7 @@ package otf
 
 import (
 	"bytes"
+	"context"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -78,7 +79,7 @@ func benchArchive(b *testing.B) (string, int64, int64) {
 			dir = filepath.Join(b.TempDir(), "bench")
 		}
 		t := synthetic(benchEvents())
-		if err := WriteTrace(dir, t, nil); err != nil {
+		if err := WriteTrace(context.Background(), dir, t, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -114,7 +115,7 @@ func BenchmarkRead(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := a.Read(nil); err != nil {
+		if _, err := a.Read(context.Background(), nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -133,7 +134,7 @@ func BenchmarkReadRewrite(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		tr, err := a.Read(nil)
+		tr, err := a.Read(context.Background(), nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -154,7 +155,7 @@ func BenchmarkWriteTrace(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		dir := filepath.Join(out, strconv.Itoa(i))
-		if err := WriteTrace(dir, t, nil); err != nil {
+		if err := WriteTrace(context.Background(), dir, t, nil); err != nil {
 			b.Fatal(err)
 		}
 		if i == 0 {
@@ -182,7 +183,7 @@ func BenchmarkReadPresyncRewrite(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		tr, err := a.Read(nil)
+		tr, err := a.Read(context.Background(), nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -238,7 +239,7 @@ func BenchmarkWriteTraceCarried(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	t, err := a.Read(nil)
+	t, err := a.Read(context.Background(), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -246,7 +247,7 @@ func BenchmarkWriteTraceCarried(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := WriteTrace(filepath.Join(out, strconv.Itoa(i)), t, nil); err != nil {
+		if err := WriteTrace(context.Background(), filepath.Join(out, strconv.Itoa(i)), t, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

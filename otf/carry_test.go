@@ -1,6 +1,7 @@
 package otf
 
 import (
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -19,7 +20,7 @@ func readCarrying(t *testing.T, anchor string) *trace.Trace {
 	t.Helper()
 	a, err := Open(anchor)
 	require.NoError(t, err)
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	require.NotNil(t, tr.Carried)
 	return tr
@@ -56,7 +57,7 @@ func TestCarriedMismatch(t *testing.T) {
 			tr := readCarrying(t, filepath.Join(realTrace, "traces.otf2"))
 			tc.change(tr)
 			out := filepath.Join(t.TempDir(), "out")
-			err := WriteTrace(out, tr, nil)
+			err := WriteTrace(context.Background(), out, tr, nil)
 			require.ErrorContains(t, err, tc.want)
 			if name != "location dropped" { // its local definitions are refused first
 				require.ErrorContains(t, err, "does not match the OTF2 definitions it carries")
@@ -71,7 +72,7 @@ func TestCarriedMismatch(t *testing.T) {
 	assert.Equal(t, "a\uFFFD\uFFFDb\uFFFD", validUTF8("a\xff\xfeb\xc3"))
 	assert.Equal(t, "ok \uFFFD", validUTF8("ok \uFFFD"))
 	tr.Regions[3].Name = validUTF8(tr.Regions[3].Name)
-	require.NoError(t, WriteTrace(filepath.Join(t.TempDir(), "out"), tr, nil))
+	require.NoError(t, WriteTrace(context.Background(), filepath.Join(t.TempDir(), "out"), tr, nil))
 }
 
 // Events the source's ids cannot express are refused with their location
@@ -93,7 +94,7 @@ func TestCarriedBadEvents(t *testing.T) {
 		}
 	}
 	require.True(t, found)
-	err := WriteTrace(filepath.Join(t.TempDir(), "out"), tr, nil)
+	err := WriteTrace(context.Background(), filepath.Join(t.TempDir(), "out"), tr, nil)
 	var ee *trace.EventError
 	require.ErrorAs(t, err, &ee)
 	require.Equal(t, 0, ee.Location)
@@ -107,7 +108,7 @@ func TestCarriedBadEvents(t *testing.T) {
 		}
 	}
 	out := filepath.Join(t.TempDir(), "out")
-	err = WriteTrace(out, tr, nil)
+	err = WriteTrace(context.Background(), out, tr, nil)
 	require.ErrorAs(t, err, &ee)
 	require.Equal(t, 1, ee.Location)
 	require.ErrorContains(t, err, "out of range")
@@ -163,7 +164,7 @@ func TestCarriedBadParts(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			err := WriteTrace(out, withParts(tr, tc.parts), nil)
+			err := WriteTrace(context.Background(), out, withParts(tr, tc.parts), nil)
 			require.ErrorContains(t, err, tc.want)
 			requireNoOutput(t, out)
 		})
@@ -172,14 +173,14 @@ func TestCarriedBadParts(t *testing.T) {
 	dir := copyArchive(t)
 	a, err := Open(dir)
 	require.NoError(t, err)
-	tr, err = a.Read(nil)
+	tr, err = a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	def := filepath.Join(dir, "traces.def")
 	b, err := os.ReadFile(def)
 	require.NoError(t, err)
 	b[200] ^= 0x20
 	require.NoError(t, os.WriteFile(def, b, 0o644))
-	require.ErrorContains(t, WriteTrace(filepath.Join(t.TempDir(), "out"), tr, nil), "changed since the archive was opened")
+	require.ErrorContains(t, WriteTrace(context.Background(), filepath.Join(t.TempDir(), "out"), tr, nil), "changed since the archive was opened")
 	require.NoError(t, os.Remove(def))
 	_, err = a.Carried().Parts()
 	require.ErrorIs(t, err, os.ErrNotExist)
@@ -220,7 +221,7 @@ func TestCarriedMutations(t *testing.T) {
 				mutated[pi].Data = append([]byte(nil), p.Data...)
 				mutated[pi].Data[off] ^= mask
 				out := filepath.Join(t.TempDir(), "out")
-				err := WriteTrace(out, withParts(tr, mutated), nil)
+				err := WriteTrace(context.Background(), out, withParts(tr, mutated), nil)
 				if err != nil {
 					var ee *trace.EventError
 					if !strings.Contains(err.Error(), p.Source) && !strings.Contains(err.Error(), "does not match the OTF2 definitions") && !errors.As(err, &ee) {

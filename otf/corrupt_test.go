@@ -2,6 +2,7 @@ package otf
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -34,7 +35,7 @@ func readAll(dir string) error {
 	if err != nil {
 		return err
 	}
-	_, err = a.Read(nil)
+	_, err = a.Read(context.Background(), nil)
 	return err
 }
 
@@ -153,7 +154,7 @@ func TestWrongCounts(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, b, 0o644))
 	a, err := Open(dir)
 	require.NoError(t, err)
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	assert.Equal(t, 59, tr.Locations[1].Events.Len())
 	require.Len(t, a.Warnings(), 1)
@@ -235,7 +236,7 @@ func TestOpenPaths(t *testing.T) {
 func TestRewriteRefuses(t *testing.T) {
 	a, err := Open(realTrace)
 	require.NoError(t, err)
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	require.Error(t, a.Rewrite(realTrace, tr, nil))
 	require.Error(t, a.Rewrite(filepath.Join(realTrace, "sub"), tr, nil))
@@ -253,7 +254,7 @@ func TestRewriteRefuses(t *testing.T) {
 	require.Error(t, a.Rewrite(out, tr, nil))
 	// A non-empty output directory is refused.
 	require.NoError(t, os.MkdirAll(filepath.Join(out, "x"), 0o755))
-	tr2, _ := a.Read(nil)
+	tr2, _ := a.Read(context.Background(), nil)
 	require.Error(t, a.Rewrite(out, tr2, nil))
 }
 
@@ -278,7 +279,7 @@ func TestAbsurdEventCount(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		tr, err := a.Read(nil)
+		tr, err := a.Read(context.Background(), nil)
 		if err == nil {
 			assert.Equal(t, 60, tr.Locations[1].Events.Len())
 			assert.LessOrEqual(t, cap(tr.Locations[1].Events.Kind), 868/2, "allocation capped by the file size")
@@ -391,7 +392,7 @@ func TestPre12Groups(t *testing.T) {
 	read := func(d string) *trace.Trace {
 		a, err := Open(d)
 		require.NoError(t, err)
-		tr, err := a.Read(nil)
+		tr, err := a.Read(context.Background(), nil)
 		require.NoError(t, err)
 		return tr
 	}

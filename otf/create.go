@@ -1022,13 +1022,14 @@ func parseAttributeDefs(s string) ([]attributeDef, error) {
 }
 
 // WriteTrace writes the whole trace t as a new archive in dir (path b),
-// writing the locations in parallel.
-func WriteTrace(dir string, t *trace.Trace, opt *WriteOptions) error {
+// writing the locations in parallel. It stops at the next location when
+// ctx is cancelled, and leaves nothing then.
+func WriteTrace(ctx context.Context, dir string, t *trace.Trace, opt *WriteOptions) error {
 	w, err := Create(dir, t, opt)
 	if err != nil {
 		return err
 	}
-	err = par.DoEach(context.Background(), len(t.Locations), w.opt.parallel(), func(li int) error {
+	err = par.DoEach(ctx, len(t.Locations), w.opt.parallel(), func(li int) error {
 		return w.Append(li, &t.Locations[li].Events)
 	})
 	if err != nil {

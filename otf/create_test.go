@@ -1,7 +1,9 @@
 package otf
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -122,7 +124,7 @@ func TestReadMatchesReferenceReader(t *testing.T) {
 	dir := genRef(t, 200)
 	a, err := Open(dir)
 	require.NoError(t, err)
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	want := pyDump(t, filepath.Join(dir, "traces.otf2"))
 	got := modelLines(tr)
@@ -155,13 +157,13 @@ func TestWriteTraceReferenceReader(t *testing.T) {
 	dir := genRef(t, 200)
 	a, err := Open(dir)
 	require.NoError(t, err)
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	tr.Carried = nil // path (b): the model's definitions only
 	m := dropOpaque(tr)
 	m.Locations[1].Offsets = []trace.ClockOffset{{Time: 1000, Offset: 0}, {Time: 2000000, Offset: 0, StdDev: 1.5}}
 	out := filepath.Join(t.TempDir(), "b")
-	require.NoError(t, WriteTrace(out, m, &WriteOptions{EventChunkSize: MinChunkSize}))
+	require.NoError(t, WriteTrace(context.Background(), out, m, &WriteOptions{EventChunkSize: MinChunkSize}))
 	checkOTF2(t, filepath.Join(out, "traces.otf2"))
 	want := modelLines(m)
 	got := pyDump(t, filepath.Join(out, "traces.otf2"))
@@ -172,14 +174,33 @@ func TestWriteTraceReferenceReader(t *testing.T) {
 	// And with the opaque records and attribute lists kept: the reference
 	// tools accept it, and our reader gives back the same model.
 	out2 := filepath.Join(t.TempDir(), "b2")
-	require.NoError(t, WriteTrace(out2, tr, nil))
+	require.NoError(t, WriteTrace(context.Background(), out2, tr, nil))
 	checkOTF2(t, filepath.Join(out2, "traces.otf2"))
 	otf2Print(t, filepath.Join(out2, "traces.otf2"))
 	b, err := Open(out2)
 	require.NoError(t, err)
-	tr2, err := b.Read(nil)
+	tr2, err := b.Read(context.Background(), nil)
 	require.NoError(t, err)
 	for li := range tr.Locations {
 		assert.Equal(t, tr.Locations[li].Events, tr2.Locations[li].Events, "location %d", li)
 	}
+}
+
+// A cancelled WriteTrace and a cancelled Read say so; the write leaves
+// nothing behind.
+func TestWriteTraceAndReadStopWhenCancelled(t *testing.T) {
+	dir := genRef(t, 50)
+	a, err := Open(dir)
+	require.NoError(t, err)
+	tr, err := a.Read(context.Background(), nil)
+	require.NoError(t, err)
+	tr.Carried = nil
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = a.Read(ctx, nil)
+	require.ErrorIs(t, err, context.Canceled)
+	out := filepath.Join(t.TempDir(), "out")
+	require.ErrorIs(t, WriteTrace(ctx, out, dropOpaque(tr), nil), context.Canceled)
+	_, err = os.Stat(out)
+	require.True(t, os.IsNotExist(err), "the cancelled write left %s", out)
 }

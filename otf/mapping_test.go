@@ -1,6 +1,7 @@
 package otf
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -58,7 +59,7 @@ func TestMappingTables(t *testing.T) {
 			writeLocalDefs(t, filepath.Join(dir, "traces", "4294967297.def"), dense, map[uint8][][2]uint64{mapRegion: regions, mapComm: comms})
 			a, err := Open(dir)
 			require.NoError(t, err)
-			tr, err := a.Read(nil)
+			tr, err := a.Read(context.Background(), nil)
 			require.NoError(t, err)
 			want := pyDump(t, filepath.Join(dir, "traces.otf2"))
 			got := modelLines(tr)

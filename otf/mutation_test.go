@@ -2,6 +2,7 @@ package otf
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -194,7 +195,7 @@ func correctLikeClc(in, out string) error {
 	if err != nil {
 		return err
 	}
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package otf
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -17,7 +18,7 @@ const realTrace = "../testdata/scorep-pingpong"
 func TestReadScorePPingPong(t *testing.T) {
 	a, err := Open(realTrace)
 	require.NoError(t, err)
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	require.NoError(t, tr.Validate())
 	assert.Equal(t, uint64(2095197216), tr.Resolution)
@@ -67,7 +68,7 @@ const realTracePAPI = "../testdata/otf2/scorep-pingpong-papi"
 func rewritePresynced(t *testing.T, realTrace string) {
 	a, err := Open(realTrace)
 	require.NoError(t, err)
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	_, err = presync.Apply(tr, nil)
 	require.NoError(t, err)
@@ -83,7 +84,7 @@ func rewritePresynced(t *testing.T, realTrace string) {
 	// No ClockOffsets are left, and reading our output gives the times.
 	b, err := Open(out)
 	require.NoError(t, err)
-	tr2, err := b.Read(nil)
+	tr2, err := b.Read(context.Background(), nil)
 	require.NoError(t, err)
 	for li := range tr.Locations {
 		assert.Empty(t, tr2.Locations[li].Offsets)
@@ -102,7 +103,7 @@ func TestRewriteOtherArchiveName(t *testing.T) {
 	a, err := Open(src)
 	require.NoError(t, err)
 	assert.Equal(t, "foo", a.Name())
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	out := filepath.Join(t.TempDir(), "out")
 	require.NoError(t, a.Rewrite(out, tr, &WriteOptions{KeepClockOffsets: true}))

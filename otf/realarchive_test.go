@@ -2,6 +2,7 @@ package otf
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -105,7 +106,7 @@ func rewriteUnmoved(t testing.TB, anchor string) (*Archive, *trace.Trace, string
 	t.Helper()
 	a, err := Open(anchor)
 	require.NoError(t, err)
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	require.NoError(t, tr.Validate())
 	_, err = presync.Apply(tr, nil)
@@ -250,7 +251,7 @@ func TestCommSelfCollectives(t *testing.T) {
 
 	a, err := Open(anchor)
 	require.NoError(t, err)
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	got := map[string]int{}
 	for li, l := range tr.Locations {

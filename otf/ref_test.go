@@ -1,6 +1,7 @@
 package otf
 
 import (
+	"context"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -27,7 +28,7 @@ func TestReadReference(t *testing.T) {
 	dir := genRef(t, 120)
 	a, err := Open(dir)
 	require.NoError(t, err)
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	require.NoError(t, tr.Validate())
 	require.NoError(t, tr.Unordered())
@@ -92,7 +93,7 @@ func TestRewriteReferenceIdentity(t *testing.T) {
 	dir := genRef(t, 3000) // ~1 MB per location: several 256 KiB chunks
 	a, err := Open(dir)
 	require.NoError(t, err)
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	out := filepath.Join(t.TempDir(), "out")
 	require.NoError(t, a.Rewrite(out, tr, nil))

@@ -1,6 +1,7 @@
 package otf
 
 import (
+	"context"
 	"encoding/binary"
 	"os"
 	"path/filepath"
@@ -53,7 +54,7 @@ func TestRewriteMovedEvents(t *testing.T) {
 	dir := genRef(t, 3000)
 	a, err := Open(dir)
 	require.NoError(t, err)
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	orig := make([][]int64, len(tr.Locations))
 	for li, l := range tr.Locations {
@@ -143,7 +144,7 @@ func TestRewriteMovedEvents(t *testing.T) {
 	// And our reader agrees.
 	b, err := Open(out)
 	require.NoError(t, err)
-	tr2, err := b.Read(nil)
+	tr2, err := b.Read(context.Background(), nil)
 	require.NoError(t, err)
 	for li := range tr.Locations {
 		assert.Equal(t, tr.Locations[li].Events.Time, tr2.Locations[li].Events.Time)

@@ -70,7 +70,7 @@ func throughNative(t *testing.T, tr *trace.Trace, opt *native.WriteOptions, twic
 	t.Helper()
 	for range map[bool]int{false: 1, true: 2}[twice] {
 		dir := filepath.Join(t.TempDir(), "native")
-		require.NoError(t, native.WriteDir(dir, tr, opt))
+		require.NoError(t, native.WriteDir(context.Background(), dir, tr, opt))
 		var err error
 		tr, err = native.ReadDir(dir, nil)
 		require.NoError(t, err)
@@ -107,11 +107,11 @@ func TestNativeRoundTrip(t *testing.T) {
 			require.NoError(t, err)
 			for _, v := range variants {
 				t.Run(v.name, func(t *testing.T) {
-					tr, err := a.Read(nil)
+					tr, err := a.Read(context.Background(), nil)
 					require.NoError(t, err)
 					back := throughNative(t, tr, v.opt, v.twice)
 					out := filepath.Join(t.TempDir(), "out")
-					require.NoError(t, WriteTrace(out, back, nil))
+					require.NoError(t, WriteTrace(context.Background(), out, back, nil))
 					got := printAll(t, filepath.Join(out, "traces.otf2"))
 					require.True(t, got.ok, "otf2-print rejects the output: %v", got.warnings)
 					assert.Equal(t, in.warnings, got.warnings, "otf2-print's warnings")
@@ -144,7 +144,7 @@ func TestNativeRoundTripCorrected(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			a, err := Open(anchor)
 			require.NoError(t, err)
-			tr, err := a.Read(nil)
+			tr, err := a.Read(context.Background(), nil)
 			require.NoError(t, err)
 			_, err = presync.Apply(tr, nil)
 			require.NoError(t, err)
@@ -161,7 +161,7 @@ func TestNativeRoundTripCorrected(t *testing.T) {
 			// Again, through native.RewriteTimes: location 0's last quarter
 			// moves 300 ticks more.
 			dir := filepath.Join(t.TempDir(), "native")
-			require.NoError(t, native.WriteDir(dir, tr, nil))
+			require.NoError(t, native.WriteDir(context.Background(), dir, tr, nil))
 			times := make([][]int64, len(tr.Locations))
 			for li, l := range tr.Locations {
 				times[li] = append([]int64(nil), l.Events.Time...)
@@ -187,7 +187,7 @@ func compareCorrected(t *testing.T, a *Archive, corrected, back *trace.Trace) {
 	oracle := filepath.Join(t.TempDir(), "rewrite")
 	require.NoError(t, a.Rewrite(oracle, corrected, nil))
 	out := filepath.Join(t.TempDir(), "out")
-	require.NoError(t, WriteTrace(out, back, nil))
+	require.NoError(t, WriteTrace(context.Background(), out, back, nil))
 	want := printAll(t, filepath.Join(oracle, "traces.otf2"))
 	got := printAll(t, filepath.Join(out, "traces.otf2"))
 	require.True(t, got.ok, "otf2-print rejects the output: %v", got.warnings)
@@ -225,7 +225,7 @@ func TestNativeCarriedSizes(t *testing.T) {
 	for _, name := range sortedNames(archives) {
 		a, err := Open(archives[name])
 		require.NoError(t, err)
-		tr, err := a.Read(nil)
+		tr, err := a.Read(context.Background(), nil)
 		require.NoError(t, err)
 		parts, err := tr.Carried.Parts()
 		require.NoError(t, err)
@@ -234,10 +234,10 @@ func TestNativeCarriedSizes(t *testing.T) {
 			src += len(p.Data)
 		}
 		with := filepath.Join(t.TempDir(), "with")
-		require.NoError(t, native.WriteDir(with, tr, nil))
+		require.NoError(t, native.WriteDir(context.Background(), with, tr, nil))
 		tr.Carried = nil
 		without := filepath.Join(t.TempDir(), "without")
-		require.NoError(t, native.WriteDir(without, tr, nil))
+		require.NoError(t, native.WriteDir(context.Background(), without, tr, nil))
 		w, c := nativeSizes(t, with)
 		wo, _ := nativeSizes(t, without)
 		require.Positive(t, c)

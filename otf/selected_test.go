@@ -22,7 +22,7 @@ func checkSelected(t *testing.T, dir string) {
 	t.Helper()
 	a, err := Open(dir)
 	require.NoError(t, err, dir)
-	whole, err := a.Read(&ReadOptions{Parallel: 2})
+	whole, err := a.Read(context.Background(), &ReadOptions{Parallel: 2})
 	require.NoError(t, err, dir)
 	got, times, err := a.ReadSelected(context.Background(), &ReadOptions{Parallel: 2}, replay.Needs)
 	require.NoError(t, err, dir)
@@ -78,7 +78,7 @@ func TestReadSelected(t *testing.T) {
 			}
 		}
 		dir := filepath.Join(t.TempDir(), fmt.Sprint(seed))
-		require.NoError(t, WriteTrace(dir, tr, nil))
+		require.NoError(t, WriteTrace(context.Background(), dir, tr, nil))
 		checkSelected(t, dir)
 	}
 }

@@ -2,6 +2,7 @@ package otf
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,7 +69,7 @@ func TestSinkInPieces(t *testing.T) {
 	checkOTF2(t, filepath.Join(dir, "traces.otf2"))
 	a, err := Open(dir)
 	require.NoError(t, err)
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	require.NoError(t, tr.Validate())
 	require.Len(t, tr.Locations, locs)
@@ -126,7 +127,7 @@ func TestUnknownRecordsAndTrailingFields(t *testing.T) {
 
 	a, err := Open(dir)
 	require.NoError(t, err)
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	e := &tr.Locations[0].Events
 	require.Equal(t, []trace.Kind{trace.KindEnter, trace.KindSend, trace.KindOther, trace.KindLeave}, e.Kind)
@@ -182,7 +183,7 @@ func TestSinkSpill(t *testing.T) {
 	checkOTF2(t, filepath.Join(spilled, "traces.otf2"))
 	a, err := Open(spilled)
 	require.NoError(t, err)
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	assert.Equal(t, 180000, tr.Locations[2].Events.Len())
 }

@@ -1,6 +1,7 @@
 package otf
 
 import (
+	"context"
 	"math/rand/v2"
 	"os/exec"
 	"path/filepath"
@@ -44,7 +45,7 @@ func TestWriteReadThreads(t *testing.T) {
 	want := hybridModel(1)
 	require.NoError(t, want.Validate())
 	dir := filepath.Join(t.TempDir(), "h")
-	require.NoError(t, WriteTrace(dir, want, nil))
+	require.NoError(t, WriteTrace(context.Background(), dir, want, nil))
 	checkOTF2(t, filepath.Join(dir, "traces.otf2"))
 	py := pyDump(t, filepath.Join(dir, "traces.otf2"))
 	require.Equal(t, modelLines(want), py)
@@ -76,7 +77,7 @@ func TestWriteReadThreads(t *testing.T) {
 // otf2-print shows, thread records included.
 func TestRewriteThreadsIdentity(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "h")
-	require.NoError(t, WriteTrace(dir, hybridModel(2), nil))
+	require.NoError(t, WriteTrace(context.Background(), dir, hybridModel(2), nil))
 	a, tr := openRead(t, dir)
 	out := filepath.Join(t.TempDir(), "out")
 	require.NoError(t, a.Rewrite(out, tr, nil))
@@ -88,7 +89,7 @@ func openRead(t *testing.T, dir string) (*Archive, *trace.Trace) {
 	t.Helper()
 	a, err := Open(dir)
 	require.NoError(t, err)
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	return a, tr
 }

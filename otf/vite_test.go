@@ -1,6 +1,7 @@
 package otf
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,7 +22,7 @@ func TestViTEOpensCorrectedArchive(t *testing.T) {
 	}
 	a, err := Open(realTrace)
 	require.NoError(t, err)
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	_, err = presync.Apply(tr, nil)
 	require.NoError(t, err)
@@ -43,7 +44,7 @@ func TestViTEOpensCorrectedArchive(t *testing.T) {
 
 	// And a new archive written from a model (path b, what clc-sim writes).
 	fresh := filepath.Join(t.TempDir(), "fresh")
-	require.NoError(t, WriteTrace(fresh, synthetic(20000), nil))
+	require.NoError(t, WriteTrace(context.Background(), fresh, synthetic(20000), nil))
 	b, err = exec.Command("../scripts/vite-screenshot.sh", fresh, filepath.Join(t.TempDir(), "fresh.png")).CombinedOutput()
 	require.NoError(t, err, "%s", b)
 }

@@ -305,7 +305,7 @@ func TestExportOfCorrectedSimulation(t *testing.T) {
 func TestExportOfScorePTrace(t *testing.T) {
 	a, err := otf.Open("../testdata/scorep-pingpong/traces.otf2")
 	require.NoError(t, err)
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	r := pipetest.Run(t, tr, nil)
 	for i, l := range r.Trace.Locations {

@@ -34,8 +34,8 @@ func hybridSimDir(t *testing.T, cfg sim.Config, f Format) (string, *trace.Trace)
 	rec, truth, err := sim.Generate(cfg)
 	require.NoError(t, err)
 	dir := filepath.Join(t.TempDir(), "in")
-	require.NoError(t, otf.WriteTrace(dir, rec, nil))
-	require.NoError(t, native.WriteDir(filepath.Join(dir, "truth"), truth, nil))
+	require.NoError(t, otf.WriteTrace(context.Background(), dir, rec, nil))
+	require.NoError(t, native.WriteDir(context.Background(), filepath.Join(dir, "truth"), truth, nil))
 	return dir, rec
 }
 
@@ -244,7 +244,7 @@ func hybridArchive(t *testing.T, py string, seed int) (string, *trace.Trace) {
 	out, err := exec.Command(py, "../testdata/otf2/genhybrid.py", dir, "8", "4", "20", fmt.Sprint(seed)).CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	in := filepath.Join(dir, "rec")
-	require.NoError(t, native.WriteDir(filepath.Join(in, "truth"), readAny(t, filepath.Join(dir, "truth")), nil))
+	require.NoError(t, native.WriteDir(context.Background(), filepath.Join(in, "truth"), readAny(t, filepath.Join(dir, "truth")), nil))
 	return in, readAny(t, in)
 }
 

@@ -104,7 +104,7 @@ func (in *Input) Read(ctx context.Context, parallel int) (*trace.Trace, error) {
 		defer r.Close()
 		return r.Read(ctx, opt)
 	case FormatOTF2:
-		return in.archive.Read(&otf.ReadOptions{Parallel: parallel})
+		return in.archive.Read(ctx, &otf.ReadOptions{Parallel: parallel})
 	}
 	return nil, fmt.Errorf("input %s: unknown format %q", in.Path, in.Format)
 }

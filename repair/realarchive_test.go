@@ -71,7 +71,7 @@ func TestReportWarningsAndSelfCollectives(t *testing.T) {
 	require.NotEmpty(t, rep.Warnings)
 	a, err := otf.Open("../testdata/otf2/eztrace-mpi-openmp")
 	require.NoError(t, err)
-	_, err = a.Read(nil)
+	_, err = a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	require.Len(t, rep.Warnings, len(a.Warnings()))
 

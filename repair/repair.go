@@ -470,7 +470,7 @@ func (p *pipeline) write(ctx context.Context) error {
 	case p.outFmt == FormatPerfetto:
 		return p.writePerfetto(ctx)
 	case p.whole:
-		err = writeTrace(ctx, in, p.tr, dir, p.outFmt, p.np)
+		err = writeTrace(ctx, p.tr, dir, p.outFmt, p.np)
 	case in.Format == FormatNative && p.outFmt == FormatOTF2:
 		err = in.nativeToOTF2(ctx, dir, p.tr, p.times, p.np)
 	case in.Format == FormatOTF2:
@@ -580,15 +580,14 @@ func (p *pipeline) readTruth() error {
 	return nil
 }
 
-// writeTrace writes tr in format f into dir, which exists and is empty.
-func writeTrace(ctx context.Context, in *Input, tr *trace.Trace, dir string, f Format, np int) error {
-	switch {
-	case f == FormatNative:
-		return native.WriteDir(dir, tr, &native.WriteOptions{Codec: native.CodecZstd, Parallel: np})
-	case f == FormatOTF2 && in.Format == FormatOTF2:
-		return in.archive.Rewrite(dir, tr, &otf.WriteOptions{Parallel: np})
-	case f == FormatOTF2:
-		return otf.WriteTrace(dir, tr, &otf.WriteOptions{Parallel: np, Creator: "clc-correct"})
+// writeTrace writes tr, held whole in memory (read from another format),
+// in format f into dir, which exists and is empty.
+func writeTrace(ctx context.Context, tr *trace.Trace, dir string, f Format, np int) error {
+	switch f {
+	case FormatNative:
+		return native.WriteDir(ctx, dir, tr, &native.WriteOptions{Codec: native.CodecZstd, Parallel: np})
+	case FormatOTF2:
+		return otf.WriteTrace(ctx, dir, tr, &otf.WriteOptions{Parallel: np, Creator: "clc-correct"})
 	}
 	return fmt.Errorf("unknown output format %q", f)
 }

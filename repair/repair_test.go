@@ -159,8 +159,8 @@ func simDir(t *testing.T, cfg sim.Config) (string, *trace.Trace) {
 	rec, truth, err := sim.Generate(cfg)
 	require.NoError(t, err)
 	dir := filepath.Join(t.TempDir(), "in")
-	require.NoError(t, native.WriteDir(dir, rec, nil))
-	require.NoError(t, native.WriteDir(filepath.Join(dir, "truth"), truth, nil))
+	require.NoError(t, native.WriteDir(context.Background(), dir, rec, nil))
+	require.NoError(t, native.WriteDir(context.Background(), filepath.Join(dir, "truth"), truth, nil))
 	return dir, rec
 }
 
@@ -210,7 +210,7 @@ func smallTrace(t *testing.T) (string, *trace.Trace) {
 	rec, _, err := sim.Generate(c)
 	require.NoError(t, err)
 	dir := filepath.Join(t.TempDir(), "in")
-	require.NoError(t, native.WriteDir(dir, rec, nil))
+	require.NoError(t, native.WriteDir(context.Background(), dir, rec, nil))
 	return dir, rec
 }
 
@@ -308,7 +308,7 @@ func TestInconsistentTraceReported(t *testing.T) {
 	e0.AppendMsg(trace.KindSend, 100, trace.Message{Peer: 1, Tag: 2})
 	e1.AppendMsg(trace.KindRecv, 60, trace.Message{Peer: 0, Tag: 2})
 	dir := filepath.Join(t.TempDir(), "in")
-	require.NoError(t, native.WriteDir(dir, tr, nil))
+	require.NoError(t, native.WriteDir(context.Background(), dir, tr, nil))
 	done := make(chan struct{})
 	var rep *Report
 	var err error
@@ -338,7 +338,7 @@ func TestTraceCutMidRun(t *testing.T) {
 	rec, _, err := sim.Generate(c)
 	require.NoError(t, err)
 	dir := filepath.Join(t.TempDir(), "in")
-	require.NoError(t, native.WriteDir(dir, rec, &native.WriteOptions{Codec: native.CodecZstd, BlockSize: 16 << 10}))
+	require.NoError(t, native.WriteDir(context.Background(), dir, rec, &native.WriteOptions{Codec: native.CodecZstd, BlockSize: 16 << 10}))
 	// Cut location 3's stream in the middle and mark the trace incomplete.
 	f := filepath.Join(dir, "events", "3.clce")
 	st, err := os.Stat(f)
@@ -430,7 +430,7 @@ func TestHugeTimesRefused(t *testing.T) {
 	tr.Locations[0].Events.AppendMsg(trace.KindSend, big, trace.Message{Peer: 1})
 	tr.Locations[1].Events.AppendMsg(trace.KindRecv, big-5, trace.Message{Peer: 0})
 	dir := filepath.Join(t.TempDir(), "in")
-	require.NoError(t, native.WriteDir(dir, tr, nil))
+	require.NoError(t, native.WriteDir(context.Background(), dir, tr, nil))
 	_, err := Run(context.Background(), dir, Options{Check: true, Params: clc.DefaultParams()})
 	require.ErrorContains(t, err, "location 0, event 0")
 }
@@ -441,7 +441,7 @@ func TestReportListsUnrecordedFunctions(t *testing.T) {
 	dir, rec := smallTrace(t)
 	rec.Properties = map[string]string{PropUnrecordedMPI: "MPI_Comm_spawn,MPI_Put"}
 	require.NoError(t, os.RemoveAll(dir))
-	require.NoError(t, native.WriteDir(dir, rec, nil))
+	require.NoError(t, native.WriteDir(context.Background(), dir, rec, nil))
 	rep, err := Run(context.Background(), dir, Options{Check: true, Params: clc.DefaultParams()})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"MPI_Comm_spawn", "MPI_Put"}, rep.UnrecordedMPI)
@@ -469,7 +469,7 @@ func TestCleanTraceUnchanged(t *testing.T) {
 			rec, _, err := sim.Generate(c)
 			require.NoError(t, err)
 			dir := filepath.Join(t.TempDir(), "in")
-			require.NoError(t, native.WriteDir(dir, rec, nil))
+			require.NoError(t, native.WriteDir(context.Background(), dir, rec, nil))
 			out := filepath.Join(t.TempDir(), "out")
 			rep, err := Run(context.Background(), dir, Options{Output: out, Params: clc.DefaultParams()})
 			require.NoError(t, err)
@@ -488,7 +488,7 @@ func TestCleanTraceUnchanged(t *testing.T) {
 			}
 
 			odir := filepath.Join(t.TempDir(), "otf2")
-			require.NoError(t, otf.WriteTrace(odir, rec, nil))
+			require.NoError(t, otf.WriteTrace(context.Background(), odir, rec, nil))
 			oout := filepath.Join(t.TempDir(), "otf2out")
 			_, err = Run(context.Background(), odir, Options{Output: oout, Params: clc.DefaultParams()})
 			require.NoError(t, err)

@@ -2,6 +2,7 @@ package tracer
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -305,7 +306,7 @@ func BenchmarkTraceSize(b *testing.B) {
 							if err != nil {
 								b.Fatal(err)
 							}
-							if tr, err = a.Read(nil); err != nil {
+							if tr, err = a.Read(context.Background(), nil); err != nil {
 								b.Fatal(err)
 							}
 						} else {

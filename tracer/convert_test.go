@@ -2,6 +2,7 @@ package tracer
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,7 +27,7 @@ func TestConvertToOTF2StreamsACutTrace(t *testing.T) {
 	rec, _, err := sim.Generate(c)
 	require.NoError(t, err)
 	src := filepath.Join(t.TempDir(), "src")
-	require.NoError(t, native.WriteDir(src, rec, nil))
+	require.NoError(t, native.WriteDir(context.Background(), src, rec, nil))
 	man := filepath.Join(src, native.ManifestName)
 	b, err := os.ReadFile(man)
 	require.NoError(t, err)
@@ -47,7 +48,7 @@ func TestConvertToOTF2StreamsACutTrace(t *testing.T) {
 	assert.Equal(t, want.NumEvents(), n)
 	a, err := otf.Open(filepath.Join(dir, "traces.otf2"))
 	require.NoError(t, err)
-	got, err := a.Read(nil)
+	got, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	require.Len(t, got.Locations, len(want.Locations))
 	for li, l := range want.Locations {

@@ -1,6 +1,7 @@
 package tracer
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -139,7 +140,7 @@ func readTrace(t testing.TB, dir, format string) *trace.Trace {
 	if err != nil {
 		t.Fatalf("otf.Open: %v", err)
 	}
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	if err != nil {
 		t.Fatalf("reading the OTF2 archive: %v", err)
 	}

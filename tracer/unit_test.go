@@ -1,6 +1,7 @@
 package tracer
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -144,7 +145,7 @@ func TestCountWholeBlocks(t *testing.T) {
 	opt := native.DefaultWriteOptions()
 	opt.Codec = native.CodecNone
 	opt.BlockSize = 1000
-	if err := native.WriteDir(dir, tr, opt); err != nil {
+	if err := native.WriteDir(context.Background(), dir, tr, opt); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "events", "0.clce")
@@ -194,7 +195,7 @@ func TestIncompleteManifest(t *testing.T) {
 	ev.AppendMsg(trace.KindSend, 12, trace.Message{Peer: 1, Comm: 0, Tag: 3, Bytes: 8})
 	opt := native.DefaultWriteOptions()
 	opt.Codec = native.CodecNone
-	if err := native.WriteDir(filepath.Join(dir, "w"), src, opt); err != nil {
+	if err := native.WriteDir(context.Background(), filepath.Join(dir, "w"), src, opt); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "events"), 0o755); err != nil {

@@ -49,7 +49,7 @@ func TestWritesOTF2ByDefault(t *testing.T) {
 	require.Equal(t, exitOK, run(context.Background(), []string{simTrace, "-o", out, "-q"}, io.Discard, io.Discard))
 	a, err := otf.Open(filepath.Join(out, "traces.otf2"))
 	require.NoError(t, err)
-	tr, err := a.Read(nil)
+	tr, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	orig, err := native.ReadDir(simTrace, nil)
 	require.NoError(t, err)
@@ -104,7 +104,7 @@ func TestStrict(t *testing.T) {
 		}
 	}
 	in := filepath.Join(t.TempDir(), "in")
-	require.NoError(t, native.WriteDir(in, tr, nil))
+	require.NoError(t, native.WriteDir(context.Background(), in, tr, nil))
 	out := filepath.Join(t.TempDir(), "out")
 	assert.Equal(t, exitOK, run(context.Background(), []string{in, "-o", out, "-q"}, io.Discard, io.Discard))
 	out2 := filepath.Join(t.TempDir(), "out")

@@ -215,7 +215,7 @@ func TestBadOffsetsBlameTheInput(t *testing.T) {
 	}
 	tr.Locations[1].Offsets = []trace.ClockOffset{{Time: 0, Offset: -5000}, {Time: 3000, Offset: -5000}}
 	in := filepath.Join(t.TempDir(), "in")
-	require.NoError(t, native.WriteDir(in, tr, nil))
+	require.NoError(t, native.WriteDir(context.Background(), in, tr, nil))
 	for _, f := range []string{"native", "otf2"} {
 		code, msg := runErr(in, "-o", filepath.Join(t.TempDir(), "o"), "--format", f, "-q")
 		assert.Equal(t, exitError, code, f)
@@ -274,7 +274,7 @@ func TestSignalLeavesNoTemporaries(t *testing.T) {
 	rec, _, err := sim.Generate(c)
 	require.NoError(t, err)
 	in := filepath.Join(d, "in")
-	require.NoError(t, native.WriteDir(in, rec, nil))
+	require.NoError(t, native.WriteDir(context.Background(), in, rec, nil))
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		for _, stage := range []string{"reading", "correcting", "writing"} {
 			outParent := t.TempDir()
