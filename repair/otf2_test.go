@@ -133,31 +133,40 @@ func TestOTF2CorrectionAsTheReferenceReaderSeesIt(t *testing.T) {
 // A native input corrected into OTF2 streams its events into the archive
 // (no whole read): the reference reader sees in it, per location, the
 // events and the times of the same correction written as a native trace.
+// Both a simulated trace and one read from a Score-P archive (whose OTF2
+// definitions and records it carries) are checked.
 func TestNativeToOTF2AsTheReferenceReaderSeesIt(t *testing.T) {
 	needOTF2Print(t)
-	rec := wanderingTrace(t)
 	d := t.TempDir()
-	in := filepath.Join(d, "in")
-	require.NoError(t, native.WriteDir(context.Background(), in, rec, nil))
-	nat, arc := filepath.Join(d, "native"), filepath.Join(d, "otf2")
-	repN, err := Run(context.Background(), in, Options{Output: nat, Format: FormatNative, Params: clc.DefaultParams()})
+	simIn := filepath.Join(d, "sim")
+	require.NoError(t, native.WriteDir(context.Background(), simIn, wanderingTrace(t), nil))
+	scorep := filepath.Join(d, "scorep")
+	_, err := Run(context.Background(), "../testdata/scorep-pingpong", Options{Output: scorep, Format: FormatNative, Params: clc.DefaultParams()})
 	require.NoError(t, err)
-	repO, err := Run(context.Background(), in, Options{Output: arc, Format: FormatOTF2, Params: clc.DefaultParams()})
-	require.NoError(t, err)
-	require.Positive(t, repO.Before.Violations, "the trace must need a correction")
-	assert.Equal(t, repN.Events, repO.Events)
-
-	want, err := native.ReadDir(nat, nil)
-	require.NoError(t, err)
-	got := otf2Print(t, filepath.Join(arc, "traces.otf2"))
-	require.Len(t, got, len(want.Locations))
-	for li, l := range want.Locations {
-		evs := got[strconv.FormatUint(l.ID, 10)]
-		require.Len(t, evs, l.Events.Len(), "location %d", li)
-		for i, e := range evs {
-			require.Equal(t, uint64(l.Events.Time[i]), e.time, "location %d event %d", li, i)
+	for _, in := range []string{simIn, scorep} {
+		name := filepath.Base(in)
+		nat, arc := filepath.Join(d, name+"-native"), filepath.Join(d, name+"-otf2")
+		repN, err := Run(context.Background(), in, Options{Output: nat, Format: FormatNative, Params: clc.DefaultParams()})
+		require.NoError(t, err)
+		repO, err := Run(context.Background(), in, Options{Output: arc, Format: FormatOTF2, Params: clc.DefaultParams()})
+		require.NoError(t, err)
+		if in == simIn {
+			require.Positive(t, repO.Before.Violations, "the trace must need a correction")
 		}
+		assert.Equal(t, repN.Events, repO.Events, name)
+
+		want, err := native.ReadDir(nat, nil)
+		require.NoError(t, err)
+		got := otf2Print(t, filepath.Join(arc, "traces.otf2"))
+		require.Len(t, got, len(want.Locations), name)
+		for li, l := range want.Locations {
+			evs := got[strconv.FormatUint(l.ID, 10)]
+			require.Len(t, evs, l.Events.Len(), "%s location %d", name, li)
+			for i, e := range evs {
+				require.Equal(t, uint64(l.Events.Time[i]), e.time, "%s location %d event %d", name, li, i)
+			}
+		}
+		msg, err := exec.Command("otf2-print", "--silent", "-Werror", filepath.Join(arc, "traces.otf2")).CombinedOutput()
+		require.NoError(t, err, "%s: %s", name, msg)
 	}
-	msg, err := exec.Command("otf2-print", "--silent", "-Werror", filepath.Join(arc, "traces.otf2")).CombinedOutput()
-	require.NoError(t, err, "%s", msg)
 }
