@@ -384,7 +384,7 @@ func (p *pipeline) presync(ctx context.Context) error {
 	}
 	n := presync.ApplyColumns(funcs, p.times, p.np)
 	p.rep.Presync = PresyncReport{Method: method.String(), Locations: n}
-	if err := inRange(tr, p.times, p.offsets); err != nil {
+	if err := inRange(tr, p.times, p.offsets, funcs); err != nil {
 		return p.inputErr(err)
 	}
 	if p.html != nil {
@@ -494,15 +494,19 @@ func ptr[T any](v T) *T { return &v }
 const MaxTime = 1 << 62
 
 // inRange checks the pre-synchronised times: every time within [0,
-// MaxTime]. A negative time can only come from the input's clock offsets
-// (trace formats store unsigned times), so the error names them.
-func inRange(t *trace.Trace, times [][]int64, offsets [][]trace.ClockOffset) error {
+// MaxTime]. A negative time of a location that pre-synchronisation
+// corrected (funcs[li] not the identity) comes from the input's clock offsets, so
+// the error names them; otherwise the input holds it (the native format
+// stores signed times).
+func inRange(t *trace.Trace, times [][]int64, offsets [][]trace.ClockOffset, funcs []*presync.Func) error {
 	for li, ts := range times {
 		for j, v := range ts {
 			switch {
 			case v > MaxTime:
 				return &trace.EventError{Location: li, Event: j,
 					Err: fmt.Errorf("time %d is beyond 2^62 ticks, which leaves no room for corrections", v)}
+			case v < 0 && (funcs[li] == nil || funcs[li].Identity()):
+				return &trace.EventError{Location: li, Event: j, Err: fmt.Errorf("time %d is negative", v)}
 			case v < 0:
 				return &trace.EventError{Location: li, Event: j,
 					Err: fmt.Errorf("time %d is negative after applying the clock offsets of location %q (%s): the offset records are wrong", v, t.Locations[li].Name, describeOffsets(offsets[li]))}

@@ -435,6 +435,35 @@ func TestHugeTimesRefused(t *testing.T) {
 	require.ErrorContains(t, err, "location 0, event 0")
 }
 
+// A negative time is refused naming the event; the clock offsets are
+// blamed only when they made it negative.
+func TestNegativeTimesRefused(t *testing.T) {
+	for _, withOffsets := range []bool{false, true} {
+		tr := &trace.Trace{Resolution: 1e9, Nodes: []trace.Node{{}, {}}, Regions: []trace.Region{{Name: "x"}}}
+		tr.Comms = []trace.Comm{{Name: "w", Members: []int32{0, 1}}}
+		for i := 0; i < 2; i++ {
+			tr.Locations = append(tr.Locations, &trace.Location{Node: int32(i)})
+		}
+		t0 := int64(-50)
+		if withOffsets {
+			t0 = 50
+			tr.Locations[1].Offsets = []trace.ClockOffset{{Time: 0, Offset: -1000}, {Time: 1000, Offset: -1000}}
+		}
+		tr.Locations[0].Events.AppendMsg(trace.KindSend, 100, trace.Message{Peer: 1})
+		tr.Locations[1].Events.AppendMsg(trace.KindRecv, t0, trace.Message{Peer: 0})
+		dir := filepath.Join(t.TempDir(), "in")
+		require.NoError(t, native.WriteDir(context.Background(), dir, tr, nil))
+		_, err := Run(context.Background(), dir, Options{Check: true, Params: clc.DefaultParams()})
+		require.ErrorContains(t, err, "location 1, event 0")
+		if withOffsets {
+			assert.ErrorContains(t, err, "the offset records are wrong")
+		} else {
+			assert.ErrorContains(t, err, "time -50 is negative")
+			assert.NotContains(t, err.Error(), "offset")
+		}
+	}
+}
+
 // The functions clc-trace could not record reach the report (issue 10:
 // nothing lost silently).
 func TestReportListsUnrecordedFunctions(t *testing.T) {
