@@ -484,6 +484,39 @@ func TestReportListsUnrecordedFunctions(t *testing.T) {
 // 150 ns, below the default μ of 300 ns — μ is lowered to what the trace's
 // own messages show — or on four exact clocks. OTF2 event files are
 // compared byte for byte.
+// A short run across two exact clocks with a few ping-pongs faster than
+// the default μ across nodes comes out unchanged: the round trips lower
+// μ even when there are fewer than twenty of them.
+func TestFewRoundTripsLowerMu(t *testing.T) {
+	tr := &trace.Trace{Resolution: 1e9, Nodes: []trace.Node{{Name: "a"}, {Name: "b"}}, Regions: []trace.Region{{Name: "MPI_Send"}}}
+	tr.Comms = []trace.Comm{{Name: "MPI_COMM_WORLD", Members: []int32{0, 1}}}
+	for i := range 2 {
+		tr.Locations = append(tr.Locations, &trace.Location{ID: uint64(i), Node: int32(i)})
+	}
+	a, b := &tr.Locations[0].Events, &tr.Locations[1].Events
+	for k := range int64(6) {
+		t0 := 1000 + k*1_000_000
+		a.AppendMsg(trace.KindSend, t0, trace.Message{Peer: 1, Tag: uint32(k)})
+		b.AppendMsg(trace.KindRecv, t0+400, trace.Message{Peer: 0, Tag: uint32(k)})
+		b.AppendMsg(trace.KindSend, t0+500, trace.Message{Peer: 0, Tag: uint32(k)})
+		a.AppendMsg(trace.KindRecv, t0+900, trace.Message{Peer: 1, Tag: uint32(k)})
+	}
+	dir := filepath.Join(t.TempDir(), "in")
+	require.NoError(t, native.WriteDir(context.Background(), dir, tr, nil))
+	out := filepath.Join(t.TempDir(), "out")
+	rep, err := Run(context.Background(), dir, Options{Output: out, Format: FormatNative, Params: clc.DefaultParams()})
+	require.NoError(t, err)
+	inter := rep.Method.Latency.Inter
+	assert.Equal(t, clockmodel.SourceRoundTrip, inter.Source)
+	assert.LessOrEqual(t, inter.Ticks, int64(400))
+	assert.Zero(t, rep.Before.Violations)
+	got, err := native.ReadDir(out, nil)
+	require.NoError(t, err)
+	for li, l := range got.Locations {
+		require.Equal(t, tr.Locations[li].Events.Time, l.Events.Time, "location %d", li)
+	}
+}
+
 func TestCleanTraceUnchanged(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
