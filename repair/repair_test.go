@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/clockmodel"
+	"github.com/clc-tools/clc/internal/tracetest"
 	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
@@ -565,5 +567,58 @@ func TestCleanTraceUnchanged(t *testing.T) {
 				require.True(t, bytes.Equal(a, b), "%s changed", filepath.Base(f))
 			}
 		})
+	}
+}
+
+// Random small traces (tracetest.Random: MPI and hybrid, unmatched sends,
+// clock offsets recorded for some locations or none) go through the whole
+// pipeline with either method: no error, no violation left, and no
+// location's times decrease.
+func TestRandomTracesThroughRun(t *testing.T) {
+	n := 60
+	if testing.Short() {
+		n = 15
+	}
+	dir := t.TempDir()
+	for s := range n {
+		rng := rand.New(rand.NewPCG(uint64(s), 7))
+		cfg := tracetest.Config{
+			Locations: 2 + rng.IntN(11), Nodes: 1 + rng.IntN(5), Ops: 20 + rng.IntN(300),
+			Latency: 5 + rng.Int64N(200), Offset: rng.Int64N(5000), Drift: rng.Float64() * 1e-4, Init: rng.IntN(2) == 0,
+		}
+		if rng.IntN(4) == 0 {
+			cfg.Unmatched = rng.Float64() * 0.1
+		}
+		if rng.IntN(3) == 0 {
+			cfg.Threads, cfg.ThreadClocks, cfg.Metrics = 2+rng.IntN(2), rng.IntN(3) == 0, rng.IntN(2) == 0
+		}
+		tr, truth := tracetest.Random(rng, cfg)
+		withOffsets := rng.IntN(2) == 0
+		for li, l := range tr.Locations {
+			for i := range l.Events.Time {
+				l.Events.Time[i] += 10000 // the offsets may make times negative
+			}
+			if withOffsets && l.Events.Len() > 1 && rng.IntN(5) > 0 {
+				for _, i := range []int{0, l.Events.Len() - 1} {
+					lt := l.Events.Time[i]
+					if len(l.Offsets) == 0 || lt > l.Offsets[0].Time {
+						l.Offsets = append(l.Offsets, trace.ClockOffset{Time: lt, Offset: truth[li][i] + 10000 - lt + rng.Int64N(41) - 20})
+					}
+				}
+			}
+		}
+		in := filepath.Join(dir, fmt.Sprintf("in%d", s))
+		require.NoError(t, native.WriteDir(context.Background(), in, tr, nil))
+		for _, m := range []clockmodel.Method{clockmodel.MethodModel, clockmodel.MethodCLC} {
+			out := filepath.Join(dir, fmt.Sprintf("out%d-%s", s, m))
+			rep, err := Run(context.Background(), in, Options{Output: out, Format: FormatNative, Params: clc.DefaultParams(), ClockModel: ClockModelOptions{Method: m}})
+			require.NoError(t, err, "seed %d, %s, %+v", s, m, cfg)
+			require.Zero(t, rep.After.Violations, "seed %d, %s", s, m)
+			got, err := native.ReadDir(out, nil)
+			require.NoError(t, err)
+			for li, l := range got.Locations {
+				require.True(t, slices.IsSorted(l.Events.Time), "seed %d, %s: location %d runs backward", s, m, li)
+			}
+		}
 	}
 }
