@@ -474,6 +474,59 @@ func (a *Archive) read(ctx context.Context, opt *ReadOptions, needs func(defs *t
 	return t, times, nil
 }
 
+// CopyTo streams every location's events into sink, event i of location
+// li with the time times[li][i] (a column as long as the location's
+// events, as RewriteTimes takes) or with its own when times is nil: a
+// conversion to another format (a native trace's native.DirWriter, say) in
+// the memory of one location per goroutine, not of the whole trace. The
+// sink's definitions must be a read of this archive (Read or ReadSelected:
+// the same regions and communicators); the locations' clock offsets are
+// not read again. It runs opt.Parallel locations at a time, the locations
+// of each range of a trace.RangedSink one after another, in order; it does
+// not close sink, and stops at the next location when ctx is cancelled.
+func (a *Archive) CopyTo(ctx context.Context, sink trace.Sink, times [][]int64, opt *ReadOptions) error {
+	m, err := a.buildModel()
+	if err != nil {
+		return err
+	}
+	n := len(m.t.Locations)
+	if times != nil && len(times) != n {
+		return fmt.Errorf("otf2 copy: %d time columns for the %d locations of %s", len(times), n, a.name)
+	}
+	b := trace.SinkRanges(sink)
+	if b == nil {
+		b = make([]int, n+1)
+		for i := range b {
+			b[i] = i
+		}
+	}
+	type scratch struct {
+		ev       trace.Events
+		evt, def []byte
+	}
+	return par.DoEachWith(ctx, len(b)-1, opt.parallel(), func() *scratch { return &scratch{} }, func(sc *scratch, k int) error {
+		for li := b[k]; li < b[k+1]; li++ {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			sc.ev.Reset()
+			if err := a.readLocationInto(m, li, &sc.ev, nil, &sc.evt, &sc.def, nil, nil); err != nil {
+				return err
+			}
+			if times != nil {
+				if len(times[li]) != sc.ev.Len() {
+					return fmt.Errorf("otf2 copy: location %d of %s has %d events, %d times given", li, a.name, sc.ev.Len(), len(times[li]))
+				}
+				copy(sc.ev.Time, times[li])
+			}
+			if err := sink.Append(li, &sc.ev); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 // openLocal opens a file of the archive; a missing file gives (nil, nil).
 func (a *Archive) openLocal(name string) (*os.File, error) {
 	f, err := os.Open(filepath.Join(a.dir, filepath.FromSlash(name)))
@@ -495,17 +548,26 @@ func (a *Archive) readLocalDefs(id uint64, buf *[]byte) (*localDefs, error) {
 	return readLocalDefs(a.defName(id), f, int(a.anchor.DefChunkSize), buf)
 }
 
-// readLocation reads location li's local definitions and events; with keep
-// the events become a selection and every time goes to all.
+// readLocation reads location li's local definitions and events into
+// the model; with keep the events become a selection and every time goes
+// to all.
 func (a *Archive) readLocation(m *model, li int, evbuf, defbuf *[]byte, keep func(trace.Kind, uint32) bool, all *[]int64) error {
 	loc := m.t.Locations[li]
+	return a.readLocationInto(m, li, &loc.Events, &loc.Offsets, evbuf, defbuf, keep, all)
+}
+
+// readLocationInto is readLocation into ev and offsets (nil: the clock
+// offsets are not kept).
+func (a *Archive) readLocationInto(m *model, li int, ev *trace.Events, offsets *[]trace.ClockOffset, evbuf, defbuf *[]byte, keep func(trace.Kind, uint32) bool, all *[]int64) error {
 	ld := a.defs.locations[li]
 	lds, err := a.readLocalDefs(ld.id, defbuf)
 	if err != nil {
 		return err
 	}
-	for _, co := range lds.offsets {
-		loc.Offsets = append(loc.Offsets, trace.ClockOffset{Time: int64(co.time), Offset: co.offset, StdDev: co.stddev})
+	if offsets != nil {
+		for _, co := range lds.offsets {
+			*offsets = append(*offsets, trace.ClockOffset{Time: int64(co.time), Offset: co.offset, StdDev: co.stddev})
+		}
 	}
 	regions := m.regions
 	if tab := lds.maps[mapRegion]; tab != nil {
@@ -547,7 +609,7 @@ func (a *Archive) readLocation(m *model, li int, evbuf, defbuf *[]byte, keep fun
 	}
 	cs := int(a.anchor.EventChunkSize)
 	if keep == nil {
-		loc.Events.Grow(int(expect))
+		ev.Grow(int(expect))
 	} else {
 		*all = make([]int64, 0, expect)
 	}
@@ -555,7 +617,7 @@ func (a *Archive) readLocation(m *model, li int, evbuf, defbuf *[]byte, keep fun
 	defer func() { *evbuf = cr.buf }()
 	x := eventDecoder{
 		s:       newScanner(cr, true),
-		ev:      &loc.Events,
+		ev:      ev,
 		expect:  int(expect),
 		regions: regions,
 		comms:   comms,
@@ -565,7 +627,7 @@ func (a *Archive) readLocation(m *model, li int, evbuf, defbuf *[]byte, keep fun
 	if err := x.run(); err != nil {
 		return err
 	}
-	n := uint64(loc.Events.Len())
+	n := uint64(ev.Len())
 	if all != nil {
 		n = uint64(len(*all))
 	}

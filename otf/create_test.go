@@ -204,3 +204,63 @@ func TestWriteTraceAndReadStopWhenCancelled(t *testing.T) {
 	_, err = os.Stat(out)
 	require.True(t, os.IsNotExist(err), "the cancelled write left %s", out)
 }
+
+// copySink keeps a deep copy of every location's events appended to it.
+type copySink struct {
+	defs *trace.Trace
+	got  []trace.Events
+}
+
+func (s *copySink) Defs() *trace.Trace { return s.defs }
+func (s *copySink) Close() error       { return nil }
+func (s *copySink) Append(loc int, ev *trace.Events) error {
+	att := 0
+	for i := range ev.Kind {
+		s.got[loc].Append(ev, i, &att)
+	}
+	return nil
+}
+
+// CopyTo streams an archive the reference library wrote into another sink:
+// per location, the events a whole Read gives, with the times given or
+// their own; it refuses time columns that do not fit and stops when
+// cancelled.
+func TestArchiveCopyToStreamsEveryEvent(t *testing.T) {
+	dir := genRef(t, 60)
+	a, err := Open(dir)
+	require.NoError(t, err)
+	want, err := a.Read(context.Background(), nil)
+	require.NoError(t, err)
+	times := make([][]int64, len(want.Locations))
+	for li, l := range want.Locations {
+		for _, v := range l.Events.Time {
+			times[li] = append(times[li], v+1000)
+		}
+	}
+	for _, ts := range [][][]int64{nil, times} {
+		s := &copySink{defs: want, got: make([]trace.Events, len(want.Locations))}
+		require.NoError(t, a.CopyTo(context.Background(), s, ts, &ReadOptions{Parallel: 2}))
+		for li, l := range want.Locations {
+			w := l.Events
+			if ts != nil {
+				w.Time = ts[li]
+			}
+			require.Equal(t, w.Len(), s.got[li].Len(), "location %d", li)
+			for i := range w.Kind {
+				require.Equal(t, w.Kind[i], s.got[li].Kind[i], "location %d event %d", li, i)
+				require.Equal(t, w.Time[i], s.got[li].Time[i], "location %d event %d", li, i)
+			}
+			require.Equal(t, w.Msgs, s.got[li].Msgs, "location %d", li)
+			require.Equal(t, w.Colls, s.got[li].Colls, "location %d", li)
+			require.Equal(t, len(w.Opaque), len(s.got[li].Opaque), "location %d", li)
+		}
+	}
+	s := &copySink{defs: want, got: make([]trace.Events, len(want.Locations))}
+	require.ErrorContains(t, a.CopyTo(context.Background(), s, times[1:], nil), "time columns")
+	short := append([][]int64(nil), times...)
+	short[0] = short[0][:len(short[0])-1]
+	require.ErrorContains(t, a.CopyTo(context.Background(), s, short, nil), "location 0")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	require.ErrorIs(t, a.CopyTo(ctx, s, nil, nil), context.Canceled)
+}

@@ -143,20 +143,44 @@ func (in *Input) rewriteNative(ctx context.Context, dir string, times [][]int64,
 	return native.RewriteTimes(ctx, dir, in.Path, times, props, opt)
 }
 
-// nativeToOTF2 writes into dir an OTF2 archive of the native input with
-// the times, streaming each location's events from the directory
-// ReadSelected left open (its definitions tr) into the archive a block at a
-// time. The events need no check of their own: the native decoder checked
-// every record's references when the read decoded it.
-func (in *Input) nativeToOTF2(ctx context.Context, dir string, tr *trace.Trace, times [][]int64, parallel int) error {
-	if in.nat == nil {
-		return fmt.Errorf("input %s: not open for streaming", in.Path)
+// convert writes into dir the input with the times in the other format
+// (a native input as OTF2, an OTF2 input as native), streaming each
+// location's events from the input (native.DirReader.CopyTo from the
+// directory ReadSelected left open, a block at a time;
+// otf.Archive.CopyTo, a location at a time) into the other format's
+// writer, with the definitions tr of the selection read. The events need
+// no check of their own: the readers check every record's references as
+// they decode it.
+func (in *Input) convert(ctx context.Context, dir string, tr *trace.Trace, times [][]int64, parallel int) error {
+	var w interface {
+		trace.Sink
+		Abort()
 	}
-	w, err := otf.Create(dir, tr, &otf.WriteOptions{Parallel: parallel, Creator: "clc-correct"})
-	if err != nil {
-		return err
+	var copyTo func(trace.Sink) error
+	switch in.Format {
+	case FormatNative:
+		if in.nat == nil {
+			return fmt.Errorf("input %s: not open for streaming", in.Path)
+		}
+		ow, err := otf.Create(dir, tr, &otf.WriteOptions{Parallel: parallel, Creator: "clc-correct"})
+		if err != nil {
+			return err
+		}
+		w = ow
+		copyTo = func(s trace.Sink) error { return in.nat.CopyTo(ctx, s, times, &native.ReadOptions{Parallel: parallel}) }
+	case FormatOTF2:
+		nw, err := native.CreateDir(dir, tr, &native.WriteOptions{Codec: native.CodecZstd, Parallel: parallel})
+		if err != nil {
+			return err
+		}
+		w = nw
+		copyTo = func(s trace.Sink) error {
+			return in.archive.CopyTo(ctx, s, times, &otf.ReadOptions{Parallel: parallel})
+		}
+	default:
+		return fmt.Errorf("input %s: cannot convert %s", in.Path, in.Format)
 	}
-	if err := in.nat.CopyTo(ctx, w, times, &native.ReadOptions{Parallel: parallel}); err != nil {
+	if err := copyTo(w); err != nil {
 		w.Abort()
 		return err
 	}

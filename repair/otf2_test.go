@@ -130,27 +130,30 @@ func TestOTF2CorrectionAsTheReferenceReaderSeesIt(t *testing.T) {
 	require.NoError(t, err, "%s", msg)
 }
 
-// A native input corrected into OTF2 streams its events into the archive
-// (no whole read): the reference reader sees in it, per location, the
-// events and the times of the same correction written as a native trace.
-// Both a simulated trace and one read from a Score-P archive (whose OTF2
-// definitions and records it carries) are checked.
-func TestNativeToOTF2AsTheReferenceReaderSeesIt(t *testing.T) {
+// A correction written as OTF2 and as native holds, per location, the same
+// events with the same times: as the reference reader sees the archive and
+// our reader the native trace. Inputs in either format stream into an
+// output of the other (no whole read): a simulated trace and one read from
+// a Score-P archive (whose OTF2 definitions and records a native trace
+// carries) in each.
+func TestConversionsAsTheReferenceReaderSeesThem(t *testing.T) {
 	needOTF2Print(t)
 	d := t.TempDir()
-	simIn := filepath.Join(d, "sim")
-	require.NoError(t, native.WriteDir(context.Background(), simIn, wanderingTrace(t), nil))
-	scorep := filepath.Join(d, "scorep")
-	_, err := Run(context.Background(), "../testdata/scorep-pingpong", Options{Output: scorep, Format: FormatNative, Params: clc.DefaultParams()})
+	rec := wanderingTrace(t)
+	simNative, simOTF2 := filepath.Join(d, "sim-native"), filepath.Join(d, "sim-otf2")
+	require.NoError(t, native.WriteDir(context.Background(), simNative, rec, nil))
+	require.NoError(t, otf.WriteTrace(context.Background(), simOTF2, rec, nil))
+	scorepNative := filepath.Join(d, "scorep-native")
+	_, err := Run(context.Background(), "../testdata/scorep-pingpong", Options{Output: scorepNative, Format: FormatNative, Params: clc.DefaultParams()})
 	require.NoError(t, err)
-	for _, in := range []string{simIn, scorep} {
+	for _, in := range []string{simNative, simOTF2, scorepNative, "../testdata/scorep-pingpong"} {
 		name := filepath.Base(in)
-		nat, arc := filepath.Join(d, name+"-native"), filepath.Join(d, name+"-otf2")
+		nat, arc := filepath.Join(d, name+"-to-native"), filepath.Join(d, name+"-to-otf2")
 		repN, err := Run(context.Background(), in, Options{Output: nat, Format: FormatNative, Params: clc.DefaultParams()})
 		require.NoError(t, err)
 		repO, err := Run(context.Background(), in, Options{Output: arc, Format: FormatOTF2, Params: clc.DefaultParams()})
 		require.NoError(t, err)
-		if in == simIn {
+		if strings.HasPrefix(name, "sim") {
 			require.Positive(t, repO.Before.Violations, "the trace must need a correction")
 		}
 		assert.Equal(t, repN.Events, repO.Events, name)

@@ -281,10 +281,10 @@ func (p *pipeline) inputErr(err error) error {
 
 func (p *pipeline) read(ctx context.Context) error {
 	in := p.j.in
-	// Whole events only where the output is written from them: a check
-	// writes nothing, and a native input streams into an OTF2 output as it
-	// streams into a native one.
-	p.whole = !p.opts.Check && p.outFmt != in.Format && !(in.Format == FormatNative && p.outFmt == FormatOTF2)
+	// Whole events only where the output is written from them (Perfetto):
+	// a check writes nothing, and a conversion between native and OTF2
+	// streams the input's events into the output as a rewrite does.
+	p.whole = !p.opts.Check && p.outFmt == FormatPerfetto
 	var tr *trace.Trace
 	var err error
 	if p.whole {
@@ -469,10 +469,8 @@ func (p *pipeline) write(ctx context.Context) error {
 	switch {
 	case p.outFmt == FormatPerfetto:
 		return p.writePerfetto(ctx)
-	case p.whole:
-		err = writeTrace(ctx, p.tr, dir, p.outFmt, p.np)
-	case in.Format == FormatNative && p.outFmt == FormatOTF2:
-		err = in.nativeToOTF2(ctx, dir, p.tr, p.times, p.np)
+	case p.outFmt != in.Format:
+		err = in.convert(ctx, dir, p.tr, p.times, p.np)
 	case in.Format == FormatOTF2:
 		err = in.archive.RewriteTimes(ctx, dir, p.times, &otf.WriteOptions{Parallel: p.np})
 	case in.Format == FormatNative:
@@ -582,18 +580,6 @@ func (p *pipeline) readTruth() error {
 	p.truth = tt
 	p.rep.Accuracy = &AccuracyReport{Truth: dir}
 	return nil
-}
-
-// writeTrace writes tr, held whole in memory (read from another format),
-// in format f into dir, which exists and is empty.
-func writeTrace(ctx context.Context, tr *trace.Trace, dir string, f Format, np int) error {
-	switch f {
-	case FormatNative:
-		return native.WriteDir(ctx, dir, tr, &native.WriteOptions{Codec: native.CodecZstd, Parallel: np})
-	case FormatOTF2:
-		return otf.WriteTrace(ctx, dir, tr, &otf.WriteOptions{Parallel: np, Creator: "clc-correct"})
-	}
-	return fmt.Errorf("unknown output format %q", f)
 }
 
 // writeReportFile writes the JSON report to path.
