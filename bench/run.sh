@@ -29,7 +29,10 @@
 # and on every trace:
 #   clc-correct     clc-correct IN -o OUT -q --truth - --report R [--format input]
 #   clc-check       clc-correct IN --check -q --truth - --report R
-#   base-correct, base-check   the same with clc-correct built from --baseline REV
+# and on native traces:
+#   clc-otf2        clc-correct IN -o OUT -q --truth - --report R --format otf2
+#                   (a clc-trace recording repaired for the viewers: the default output)
+#   base-correct, base-check, base-otf2   the same with clc-correct built from --baseline REV
 #
 # Options:
 #   --runs N        runs of each tool on each trace (default 5; $RUNS; 0: only
@@ -276,17 +279,17 @@ one() {
     lib-copy) cmd=("$BIN/otf2copy" -q "$in" "$OUT") ;;
     lib-copy-nodef) cmd=("$BIN/otf2copy" -q --no-local-defs "$in" "$OUT") ;;
     lib-read) cmd=("$BIN/otf2copy" -q --read-only "$in") ;;
-    clc-correct | clc-check | base-correct | base-check)
+    clc-correct | clc-check | clc-otf2 | base-correct | base-check | base-otf2)
       local b=$BIN/clc-correct
       [[ $tool == base-* ]] && b=$BIN/clc-correct-base
       # shellcheck disable=SC2207
       local f=($(flags_of "$b"))
       has_flag "$b" --report && f+=(--report "$report")
-      if [[ $tool == *-check ]]; then
-        cmd=("$b" "$in" --check "${f[@]}")
-      else
-        cmd=("$b" "$in" -o "$OUT" "${f[@]}")
-      fi
+      case $tool in
+        *-check) cmd=("$b" "$in" --check "${f[@]}") ;;
+        *-otf2) cmd=("$b" "$in" -o "$OUT" "${f[@]}" --format otf2) ;;
+        *) cmd=("$b" "$in" -o "$OUT" "${f[@]}") ;;
+      esac
       ;;
   esac
   local tf=$DATA/time.out status=0 load
@@ -306,9 +309,11 @@ tools_for() {
   [[ $format == otf2 ]] && t+=(lib-copy lib-copy-nodef lib-read)
   t+=(clc-correct)
   has_flag "$BIN/clc-correct" --check && t+=(clc-check)
+  [[ $format == native ]] && t+=(clc-otf2)
   if [[ -n $BASELINE ]]; then
     t+=(base-correct)
     has_flag "$BIN/clc-correct-base" --check && t+=(base-check)
+    [[ $format == native ]] && t+=(base-otf2)
   fi
   echo "${t[@]}"
 }

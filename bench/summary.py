@@ -75,7 +75,7 @@ def main():
               (min(loads), statistics.median(loads), max(loads)))
         print()
     refs = [("lib-copy", "/ lib-copy"), ("lib-copy-nodef", "/ lib-copy-nodef"),
-            ("base-correct", "/ base-correct")]
+            ("base-correct", "/ baseline")]
     present = [(t, h) for t, h in refs if any(t in tools for tools in runs.values())]
 
     print("Wall seconds best / median of the runs; events/s from the best; CPU (user + sys),")
@@ -102,6 +102,10 @@ def main():
                        "%.2f" % s["cpu"], "%.0f" % (s["rss"] / 1024),
                        "%.1f" % (s["rss"] * 1024 / ev) if ev else "–"]
                 for ref, _ in present:
+                    if ref == "base-correct":
+                        # The baseline's run of the same kind: clc-check
+                        # against base-check, clc-otf2 against base-otf2.
+                        ref = "base-" + tool[len("clc-"):] if tool.startswith("clc-") else ""
                     useful = not tool.startswith("lib-") and tool != ref and ref in st
                     row.append(ratio(s, st.get(ref)) if useful else "–")
             print("| " + " | ".join(row) + " |")
