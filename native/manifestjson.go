@@ -82,8 +82,8 @@ func decodeSplit(data []byte, m *jsonManifest, np int) bool {
 }
 
 // locationsArray finds the value of the top-level key "locations" of the
-// JSON object in data when it is an array and the key appears once (in
-// any case, without escapes): the array's extent [lo, hi) (brackets
+// JSON object in data when it is an array, the key appears once (in any
+// case) and no top-level key has an escape: the array's extent [lo, hi) (brackets
 // included) and the offsets of the commas between its elements. It
 // checks no more of the syntax than it needs to find them.
 func locationsArray(data []byte) (lo, hi int, commas []int, ok bool) {
@@ -95,6 +95,11 @@ func locationsArray(data []byte) (lo, hi int, commas []int, ok bool) {
 		case '"':
 			end := stringEnd(data, i)
 			if end < 0 {
+				return 0, 0, nil, false
+			}
+			if depth == 1 && isKey(data, end) && bytes.IndexByte(data[i+1:end-1], '\\') >= 0 {
+				// A key with an escape may or may not be "locations":
+				// json.Unmarshal decides.
 				return 0, 0, nil, false
 			}
 			if depth == 1 && isKey(data, end) && isLocationsKey(data[i+1:end-1]) {
@@ -115,6 +120,9 @@ func locationsArray(data []byte) (lo, hi int, commas []int, ok bool) {
 		case '}', ']':
 			depth--
 			if inArray && depth == 1 {
+				if c != ']' {
+					return 0, 0, nil, false // the array closed by a brace
+				}
 				hi, inArray = i+1, false
 			}
 			if depth < 0 {
@@ -129,12 +137,11 @@ func locationsArray(data []byte) (lo, hi int, commas []int, ok bool) {
 	return lo, hi, commas, lo >= 0 && hi > lo && depth == 0
 }
 
-// isLocationsKey reports whether the key (between its quotes) names the
-// locations field as encoding/json matches keys (ignoring case, Unicode
-// folds included). A key with an escape counts too: decodeSplit then
-// leaves the document to json.Unmarshal.
+// isLocationsKey reports whether the key (between its quotes, without
+// escapes) names the locations field as encoding/json matches keys
+// (ignoring case, Unicode folds included).
 func isLocationsKey(key []byte) bool {
-	return bytes.IndexByte(key, '\\') >= 0 || bytes.EqualFold(key, []byte("locations"))
+	return bytes.EqualFold(key, []byte("locations"))
 }
 
 // stringEnd returns the offset just past the string that starts with the
