@@ -61,6 +61,10 @@ func decodeSplit(data []byte, m *jsonManifest, np int) bool {
 			return
 		}
 		a, b := bounds[i*elems/pieces], bounds[(i+1)*elems/pieces]
+		if decodeLocations(data[a+1:b], &parts[i]) {
+			return
+		}
+		parts[i] = nil
 		piece := make([]byte, 0, b-a+1)
 		piece = append(append(append(piece, '['), data[a+1:b]...), ']')
 		errs[i] = json.Unmarshal(piece, &parts[i])

@@ -1,14 +1,19 @@
 package native
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/clc-tools/clc/trace"
 )
 
 // sameAsUnmarshal checks decodeManifest (split into pieces from any size,
@@ -112,5 +117,34 @@ func TestIsDirReadsUpToFormat(t *testing.T) {
 		dir := t.TempDir()
 		require.NoError(t, os.WriteFile(filepath.Join(dir, ManifestName), []byte(c.doc), 0o666))
 		require.Equal(t, c.want, IsDir(dir), "%s", c.doc)
+	}
+}
+
+// The location entries the writers make decode on decodeLocations' fast
+// path, as json.Unmarshal decodes them; entries of any other shape make it
+// give up (the piece then goes to json.Unmarshal).
+func TestDecodeLocationsFastPath(t *testing.T) {
+	tr := manyLocTrace(rand.New(rand.NewPCG(3, 4)), 2*BundleThreshold)
+	tr.Locations[1].Offsets = []trace.ClockOffset{{Time: -5, Offset: 7, RTT: 3, StdDev: 1.5e-3}, {Time: 9, Offset: -2}}
+	tr.Locations[2].Name = "rank 2 · thread 1"
+	dir := filepath.Join(t.TempDir(), "t")
+	require.NoError(t, WriteDir(context.Background(), dir, tr, nil))
+	data, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	require.NoError(t, err)
+	lo, hi, _, ok := locationsArray(data)
+	require.True(t, ok)
+	var want, got []jsonLocation
+	require.NoError(t, json.Unmarshal(data[lo:hi], &want))
+	require.True(t, decodeLocations(data[lo+1:hi-1], &got), "the writer's shape must take the fast path")
+	require.Equal(t, want, got)
+
+	for _, elem := range []string{
+		`{"id":1,"name":"a\"b"}`, `{"ID":1}`, `{"id":1,"other":2}`, `{"id":1.0}`, `{"id":null}`,
+		`{"id":1,"id":2}`, `{"node":2147483648}`, `{"id":-1}`, `{"name":"\u0001"}`, `{"offsets":[{"stddev":1e999}]}`,
+		`{"extents":[{"file":"f","offset":01}]}`, "{\"name\":\"\xff\"}", `{"offsets":[{"time":1,"time":2}]}`,
+	} {
+		var out []jsonLocation
+		assert.False(t, decodeLocations([]byte(elem), &out), "%s", elem)
+		sameAsUnmarshal(t, []byte(`{"locations":[{"id":0},`+elem+`]}`))
 	}
 }
