@@ -503,8 +503,11 @@ func (w *Writer) Close() (err error) {
 			w.cleanup()
 		}
 	}()
-	var all timeRange
-	for li, lw := range w.locs {
+	// Each location's last event chunk and its local definitions, a file
+	// each: on several goroutines (at 65,536 locations, creating the files
+	// is most of the write).
+	err = par.DoEach(context.Background(), len(w.locs), w.opt.parallel(), func(li int) error {
+		lw := w.locs[li]
 		if lw.err != nil {
 			return lw.err
 		}
@@ -512,10 +515,14 @@ func (w *Writer) Close() (err error) {
 			return err
 		}
 		lw.cw.buf = nil
+		return w.writeLocalDefs(li)
+	})
+	if err != nil {
+		return err
+	}
+	var all timeRange
+	for _, lw := range w.locs {
 		all.merge(lw.tr)
-		if err := w.writeLocalDefs(li); err != nil {
-			return err
-		}
 	}
 	if w.carry != nil {
 		if err := w.writeCarriedDefs(all); err != nil {
