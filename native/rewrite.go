@@ -91,16 +91,13 @@ func (r *DirReader) CopyTo(ctx context.Context, sink trace.Sink, times [][]int64
 	if opt != nil {
 		np = opt.Parallel
 	}
-	b := trace.SinkRanges(sink)
-	if b == nil {
-		b = make([]int, n+1)
-		for i := range b {
-			b[i] = i
-		}
+	b, err := trace.AppendRanges(sink, n)
+	if err != nil {
+		return err
 	}
 	var mu sync.Mutex
 	var truncated []int
-	err := par.DoEachWith(ctx, len(b)-1, parallelism(np), func() *trace.Events { return new(trace.Events) },
+	err = par.DoEachWith(ctx, len(b)-1, parallelism(np), func() *trace.Events { return new(trace.Events) },
 		func(ev *trace.Events, k int) error {
 			for li := b[k]; li < b[k+1]; li++ {
 				if err := ctx.Err(); err != nil {

@@ -493,12 +493,9 @@ func (a *Archive) CopyTo(ctx context.Context, sink trace.Sink, times [][]int64, 
 	if times != nil && len(times) != n {
 		return fmt.Errorf("otf2 copy: %d time columns for the %d locations of %s", len(times), n, a.name)
 	}
-	b := trace.SinkRanges(sink)
-	if b == nil {
-		b = make([]int, n+1)
-		for i := range b {
-			b[i] = i
-		}
+	b, err := trace.AppendRanges(sink, n)
+	if err != nil {
+		return err
 	}
 	type scratch struct {
 		ev       trace.Events

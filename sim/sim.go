@@ -443,7 +443,7 @@ func flushBounds(n, batch int, sinks ...trace.Sink) ([]int, error) {
 		if b == nil {
 			continue
 		}
-		if err := checkBounds(b, n); err != nil {
+		if err := trace.CheckRanges(b, n); err != nil {
 			return nil, fmt.Errorf("sim: sink ranges: %w", err)
 		}
 		ranged++
@@ -458,19 +458,6 @@ func flushBounds(n, batch int, sinks ...trace.Sink) ([]int, error) {
 		}
 	}
 	return bounds, nil
-}
-
-// checkBounds checks that b rises from 0 to n.
-func checkBounds(b []int, n int) error {
-	if len(b) < 2 || b[0] != 0 || b[len(b)-1] != n {
-		return fmt.Errorf("%d bounds do not run from 0 to %d", len(b), n)
-	}
-	for i := 1; i < len(b); i++ {
-		if b[i] <= b[i-1] {
-			return fmt.Errorf("bound %d (%d) not above the previous one (%d)", i, b[i], b[i-1])
-		}
-	}
-	return nil
 }
 
 func (f *flusher) wait() error {

@@ -1,6 +1,9 @@
 package trace
 
-import "sync/atomic"
+import (
+	"fmt"
+	"sync/atomic"
+)
 
 // Sink receives a trace location by location with bounded memory: a
 // generator or converter appends each location's events in order, in as
@@ -34,6 +37,35 @@ type RangedSink interface {
 func SinkRanges(s Sink) []int {
 	if r, ok := s.(RangedSink); ok {
 		return r.Ranges()
+	}
+	return nil
+}
+
+// AppendRanges returns the ranges in which a producer of n locations
+// appends to s, each range's locations one after another: s's Ranges,
+// checked to rise from 0 to n, or, when the order of its Appends never
+// matters, one range per location.
+func AppendRanges(s Sink, n int) ([]int, error) {
+	b := SinkRanges(s)
+	if b == nil {
+		b = make([]int, n+1)
+		for i := range b {
+			b[i] = i
+		}
+		return b, nil
+	}
+	return b, CheckRanges(b, n)
+}
+
+// CheckRanges checks that the bounds b rise from 0 to n.
+func CheckRanges(b []int, n int) error {
+	if len(b) < 2 || b[0] != 0 || b[len(b)-1] != n {
+		return fmt.Errorf("%d bounds do not run from 0 to %d", len(b), n)
+	}
+	for i := 1; i < len(b); i++ {
+		if b[i] <= b[i-1] {
+			return fmt.Errorf("bound %d (%d) not above the previous one (%d)", i, b[i], b[i-1])
+		}
 	}
 	return nil
 }

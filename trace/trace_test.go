@@ -3,6 +3,7 @@ package trace
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -69,4 +70,27 @@ func TestThreadedAndProcessOf(t *testing.T) {
 	require.True(t, LocationAccelerator.Passive())
 	require.False(t, LocationCPUThread.Passive())
 	require.False(t, LocationUnknown.Passive())
+}
+
+type rangedSink struct {
+	Sink
+	b []int
+}
+
+func (s rangedSink) Ranges() []int { return s.b }
+
+// AppendRanges gives one range per location to a sink whose order does not
+// matter, and a ranged sink's own ranges only when they cover the
+// locations.
+func TestAppendRanges(t *testing.T) {
+	b, err := AppendRanges(nil, 3)
+	require.NoError(t, err)
+	assert.Equal(t, []int{0, 1, 2, 3}, b)
+	b, err = AppendRanges(rangedSink{b: []int{0, 2, 3}}, 3)
+	require.NoError(t, err)
+	assert.Equal(t, []int{0, 2, 3}, b)
+	for _, bad := range [][]int{{0, 2}, {1, 3}, {0, 2, 2, 3}, {0}, {0, 4, 3}} {
+		_, err := AppendRanges(rangedSink{b: bad}, 3)
+		assert.Error(t, err, "%v", bad)
+	}
 }
