@@ -751,9 +751,8 @@ func readSelection(s *StreamReader, e *trace.Events, keep func(trace.Kind, uint3
 		if s.block == 1 {
 			// Room for the rest, at the share the first block selected.
 			total := int(min(hint, maxGrowHint))
-			e.Kind = reserve(e.Kind, extrapolate(e.Len(), len(all), total))
-			e.Ref = reserve(e.Ref, extrapolate(e.Len(), len(all), total))
-			e.Index = reserve(e.Index, extrapolate(e.Len(), len(all), total))
+			more := extrapolate(e.Len(), len(all), total)
+			e.Kind, e.Ref, e.Index = reserve(e.Kind, more), reserve(e.Ref, more), reserve(e.Index, more)
 			reserveTables(e, len(all), total)
 		}
 	}

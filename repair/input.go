@@ -134,13 +134,22 @@ func (in *Input) ReadSelected(ctx context.Context, parallel int, done func(t *tr
 
 // rewriteNative writes into dir a copy of the native input with the
 // times, from the directory ReadSelected left open (without decoding its
-// manifest again) or else read anew.
+// manifest again).
 func (in *Input) rewriteNative(ctx context.Context, dir string, times [][]int64, props map[string]string, parallel int) error {
-	opt := &native.WriteOptions{Codec: native.CodecZstd, Parallel: parallel}
-	if in.nat != nil {
-		return in.nat.RewriteTimes(ctx, dir, times, props, opt)
+	r, err := in.openNative()
+	if err != nil {
+		return err
 	}
-	return native.RewriteTimes(ctx, dir, in.Path, times, props, opt)
+	return r.RewriteTimes(ctx, dir, times, props, &native.WriteOptions{Codec: native.CodecZstd, Parallel: parallel})
+}
+
+// openNative returns the native directory ReadSelected left open: the
+// writes of a native input stream from it.
+func (in *Input) openNative() (*native.DirReader, error) {
+	if in.nat == nil {
+		return nil, fmt.Errorf("input %s: not read with ReadSelected, so not open for streaming", in.Path)
+	}
+	return in.nat, nil
 }
 
 // convert writes into dir the input with the times in the other format
@@ -159,15 +168,16 @@ func (in *Input) convert(ctx context.Context, dir string, tr *trace.Trace, times
 	var copyTo func(trace.Sink) error
 	switch in.Format {
 	case FormatNative:
-		if in.nat == nil {
-			return fmt.Errorf("input %s: not open for streaming", in.Path)
+		r, err := in.openNative()
+		if err != nil {
+			return err
 		}
 		ow, err := otf.Create(dir, tr, &otf.WriteOptions{Parallel: parallel, Creator: "clc-correct"})
 		if err != nil {
 			return err
 		}
 		w = ow
-		copyTo = func(s trace.Sink) error { return in.nat.CopyTo(ctx, s, times, &native.ReadOptions{Parallel: parallel}) }
+		copyTo = func(s trace.Sink) error { return r.CopyTo(ctx, s, times, &native.ReadOptions{Parallel: parallel}) }
 	case FormatOTF2:
 		nw, err := native.CreateDir(dir, tr, &native.WriteOptions{Codec: native.CodecZstd, Parallel: parallel})
 		if err != nil {
