@@ -58,7 +58,9 @@ func (d *fastDec) byte(c byte) bool {
 	return false
 }
 
-// object decodes an object whose members field decodes, by key.
+// object decodes an object whose members field decodes, by key; a key
+// that comes twice, or a ninth key (more than any of the manifest's
+// objects has), gives up.
 func (d *fastDec) object(field func(key string) bool) bool {
 	if !d.byte('{') {
 		return false
@@ -66,11 +68,20 @@ func (d *fastDec) object(field func(key string) bool) bool {
 	if d.byte('}') {
 		return true
 	}
+	var seen [8]string
+	n := 0
 	for {
 		key, ok := d.str()
-		if !ok || !d.byte(':') {
+		if !ok || !d.byte(':') || n == len(seen) {
 			return false
 		}
+		for _, k := range seen[:n] {
+			if k == key {
+				return false
+			}
+		}
+		seen[n] = key
+		n++
 		d.space()
 		if !field(key) {
 			return false
@@ -204,87 +215,62 @@ func (d *fastDec) uinteger() (uint64, bool) {
 
 // location decodes one element of the locations array.
 func (d *fastDec) location(l *jsonLocation) bool {
-	var seen uint8
-	once := func(bit uint8) bool {
-		if seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		return true
-	}
 	return d.object(func(key string) bool {
+		var ok bool
 		switch key {
 		case "id":
-			v, ok := d.uinteger()
+			var v uint64
+			v, ok = d.uinteger()
 			l.ID = &v
-			return ok && once(1)
 		case "name":
-			s, ok := d.str()
-			l.Name = s
-			return ok && once(2)
-		case "node":
-			v, ok := d.integer(math.MinInt32, math.MaxInt32)
+			l.Name, ok = d.str()
+		case "node", "process":
+			var v int64
+			v, ok = d.integer(math.MinInt32, math.MaxInt32)
 			n := int32(v)
-			l.Node = &n
-			return ok && once(4)
-		case "process":
-			v, ok := d.integer(math.MinInt32, math.MaxInt32)
-			n := int32(v)
-			l.Process = &n
-			return ok && once(8)
+			if key == "node" {
+				l.Node = &n
+			} else {
+				l.Process = &n
+			}
 		case "kind":
-			s, ok := d.str()
-			l.Kind = s
-			return ok && once(16)
+			l.Kind, ok = d.str()
 		case "events":
-			v, ok := d.uinteger()
+			var v uint64
+			v, ok = d.uinteger()
 			l.Events = &v
-			return ok && once(32)
 		case "offsets":
 			l.Offsets = []jsonOffset{}
-			return once(64) && d.array(func() bool {
+			ok = d.array(func() bool {
 				var o jsonOffset
-				if !d.offset(&o) {
-					return false
-				}
 				l.Offsets = append(l.Offsets, o)
-				return true
+				return d.offset(&l.Offsets[len(l.Offsets)-1])
 			})
 		case "extents":
 			ext := []jsonExtent{}
-			l.Extents = &ext
-			return once(128) && d.array(func() bool {
+			ok = d.array(func() bool {
 				var e jsonExtent
-				if !d.extent(&e) {
-					return false
-				}
 				ext = append(ext, e)
-				*l.Extents = ext
-				return true
+				return d.extent(&ext[len(ext)-1])
 			})
+			l.Extents = &ext
 		}
-		return false
+		return ok
 	})
 }
 
 // offset decodes a clock offset record.
 func (d *fastDec) offset(o *jsonOffset) bool {
-	var seen uint8
 	return d.object(func(key string) bool {
-		var bit uint8
 		var ok bool
 		switch key {
 		case "time":
-			bit = 1
 			o.Time, ok = d.integer(math.MinInt64, math.MaxInt64)
 		case "offset":
-			bit = 2
 			o.Offset, ok = d.integer(math.MinInt64, math.MaxInt64)
 		case "rtt":
-			bit = 4
 			o.RTT, ok = d.integer(math.MinInt64, math.MaxInt64)
 		case "stddev":
-			bit = 8
 			var s []byte
 			if s, ok = d.number(); ok {
 				var err error
@@ -292,39 +278,26 @@ func (d *fastDec) offset(o *jsonOffset) bool {
 				ok = err == nil
 			}
 		}
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		return true
+		return ok
 	})
 }
 
 // extent decodes an extent of a bundle file.
 func (d *fastDec) extent(e *jsonExtent) bool {
-	var seen uint8
 	return d.object(func(key string) bool {
-		var bit uint8
 		var ok bool
 		switch key {
 		case "file":
-			bit = 1
 			e.File, ok = d.str()
-		case "offset":
-			bit = 2
+		case "offset", "length":
 			var v uint64
 			v, ok = d.uinteger()
-			e.Offset = &v
-		case "length":
-			bit = 4
-			var v uint64
-			v, ok = d.uinteger()
-			e.Length = &v
+			if key == "offset" {
+				e.Offset = &v
+			} else {
+				e.Length = &v
+			}
 		}
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		return true
+		return ok
 	})
 }
