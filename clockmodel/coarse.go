@@ -212,26 +212,28 @@ func (cs *coarse) restrict(r *row, cr *coarseRow) {
 }
 
 // factor forms the coarse matrix Zᵀ(AᵀWA)Z from s's rows (with their
-// current weights) and factorises it.
+// current weights), over the rows in parts, and factorises it.
 func (cs *coarse) factor(s *system) {
-	clear(cs.e.val)
-	var cr coarseRow
-	for i := range s.rows {
-		r := &s.rows[i]
-		if r.w == 0 {
-			continue
-		}
-		cs.restrict(r, &cr)
-		for a, ha := range cr.h[:cr.n] {
-			f := r.w * cr.v[a]
-			for b, hb := range cr.h[:cr.n] {
-				if hb <= ha {
-					cs.e.add(ha, hb, f*cr.v[b])
+	e := &cs.e
+	s.partsInto(e.val, func(rows []row, val []float64) {
+		var cr coarseRow
+		for i := range rows {
+			r := &rows[i]
+			if r.w == 0 {
+				continue
+			}
+			cs.restrict(r, &cr)
+			for a, ha := range cr.h[:cr.n] {
+				f := r.w * cr.v[a]
+				for b, hb := range cr.h[:cr.n] {
+					if hb <= ha {
+						val[e.index(ha, hb)] += f * cr.v[b]
+					}
 				}
 			}
 		}
-	}
-	cs.e.factor()
+	})
+	e.factor()
 }
 
 // apply adds Z(ZᵀNZ)⁻¹Zᵀr to z: the coarse correction.
@@ -293,8 +295,8 @@ func (sk *skyline) flops() float64 {
 // row returns row i's stored entries, columns first[i] … i.
 func (sk *skyline) row(i int) []float64 { return sk.val[sk.ptr[i]:sk.ptr[i+1]] }
 
-// add adds v to entry (i, j), j ≤ i, j ≥ first[i].
-func (sk *skyline) add(i, j int32, v float64) { sk.val[sk.ptr[i]+int(j-sk.first[i])] += v }
+// index returns the place of entry (i, j), j ≤ i, j ≥ first[i], in val.
+func (sk *skyline) index(i, j int32) int { return sk.ptr[i] + int(j-sk.first[i]) }
 
 // factor overwrites the matrix by its Cholesky factor. A pivot below
 // 1e-10 of its diagonal entry (a coarse unknown that the others already

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/clc-tools/clc/internal/par"
 )
 
 // row is one weighted linear equation Σ c_i·x[j_i] ≈ y in the unknowns.
@@ -84,8 +86,13 @@ type system struct {
 	rows []row
 	n    int
 	np   int
-	// bufs are mul's per-worker buffers.
-	bufs [][]float64
+	// partRows is the fewest rows per part of a pass over the rows
+	// (0: defaultPartRows), parallelMin the fewest unknowns for which the
+	// preconditioner runs on several goroutines (0: parallelUnknowns);
+	// bufs are the passes' buffers of the parts but the first, kept for
+	// the next pass.
+	partRows, parallelMin int
+	bufs                  [][]float64
 	// blocks are ranges of unknowns (one domain's knots) whose part of the
 	// normal matrix is pentadiagonal; the preconditioner solves each
 	// exactly. Unknowns outside every block are preconditioned by their
@@ -109,12 +116,11 @@ type penta struct {
 }
 
 // preconditioner returns the factorised diagonal blocks of the normal
-// matrix AᵀWA.
+// matrix AᵀWA: its diagonal and the two diagonals next to it within the
+// blocks, summed over the rows in parts (parts), then each block's
+// factorisation, the blocks in parallel.
 func (s *system) preconditioner() (blocks []penta, diag []float64) {
 	n := s.n
-	diag = make([]float64, n)
-	off1 := make([]float64, n)
-	off2 := make([]float64, n)
 	blockOf := make([]int32, n)
 	for i := range blockOf {
 		blockOf[i] = -1
@@ -124,73 +130,89 @@ func (s *system) preconditioner() (blocks []penta, diag []float64) {
 			blockOf[j] = int32(b)
 		}
 	}
-	for i := range s.rows {
-		r := &s.rows[i]
-		for a := range r.n {
-			ja := r.j[a]
-			diag[ja] += r.w * r.c[a] * r.c[a]
-			for b := a + 1; b < r.n; b++ {
-				jb := r.j[b]
-				lo, hi := min(ja, jb), max(ja, jb)
-				if blockOf[lo] < 0 || blockOf[lo] != blockOf[hi] {
-					continue
-				}
-				switch hi - lo {
-				case 1:
-					off1[lo] += r.w * r.c[a] * r.c[b]
-				case 2:
-					off2[lo] += r.w * r.c[a] * r.c[b]
+	// Part w's sums are out[3w:3w+3]: diagonal, first and second
+	// off-diagonal.
+	sums := s.parts(3*n, func(rows []row, out []float64) {
+		diag, off1, off2 := out[:n], out[n:2*n], out[2*n:]
+		for i := range rows {
+			r := &rows[i]
+			for a := range r.n {
+				ja := r.j[a]
+				diag[ja] += r.w * r.c[a] * r.c[a]
+				for b := a + 1; b < r.n; b++ {
+					jb := r.j[b]
+					lo, hi := min(ja, jb), max(ja, jb)
+					if blockOf[lo] < 0 || blockOf[lo] != blockOf[hi] {
+						continue
+					}
+					switch hi - lo {
+					case 1:
+						off1[lo] += r.w * r.c[a] * r.c[b]
+					case 2:
+						off2[lo] += r.w * r.c[a] * r.c[b]
+					}
 				}
 			}
 		}
-	}
+	})
+	diag, off1, off2 := sums[:n], sums[n:2*n], sums[2*n:]
 	for i := range diag {
 		if diag[i] <= 0 {
 			diag[i] = 1
 		}
 	}
-	for _, sp := range s.blocks {
-		m := int(sp.hi - sp.lo)
-		p := penta{lo: sp.lo, d: make([]float64, m), l1: make([]float64, m), l2: make([]float64, m)}
-		ok := true
-		for i := 0; i < m; i++ {
-			g := int(sp.lo) + i
-			di := diag[g]
-			if i >= 1 {
-				di -= p.l1[i-1] * p.l1[i-1] * p.d[i-1]
-			}
-			if i >= 2 {
-				di -= p.l2[i-2] * p.l2[i-2] * p.d[i-2]
-			}
-			if !(di > 0) {
-				ok = false
-				break
-			}
-			p.d[i] = di
-			if i+1 < m {
-				a := off1[g]
-				if i >= 1 {
-					a -= p.l2[i-1] * p.l1[i-1] * p.d[i-1]
-				}
-				p.l1[i] = a / di
-			}
-			if i+2 < m {
-				p.l2[i] = off2[g] / di
-			}
-		}
-		if ok {
-			blocks = append(blocks, p)
+	all := make([]penta, len(s.blocks))
+	ok := make([]bool, len(s.blocks))
+	par.ForEach(len(s.blocks), s.np, func(b int) {
+		all[b], ok[b] = factorBlock(s.blocks[b], diag, off1, off2)
+	})
+	for b := range all {
+		if ok[b] {
+			blocks = append(blocks, all[b])
 		}
 	}
-	return blocks, diag
+	return blocks, slices.Clip(diag)
 }
 
-// precondition sets z = M⁻¹r.
-func precondition(blocks []penta, diag, r, z []float64) {
+// factorBlock returns the LDLᵀ factorisation of the pentadiagonal block
+// sp of the matrix with diagonal diag and off-diagonals off1 and off2, or
+// false if the block is not (numerically) positive definite.
+func factorBlock(sp span, diag, off1, off2 []float64) (penta, bool) {
+	m := int(sp.hi - sp.lo)
+	p := penta{lo: sp.lo, d: make([]float64, m), l1: make([]float64, m), l2: make([]float64, m)}
+	for i := 0; i < m; i++ {
+		g := int(sp.lo) + i
+		di := diag[g]
+		if i >= 1 {
+			di -= p.l1[i-1] * p.l1[i-1] * p.d[i-1]
+		}
+		if i >= 2 {
+			di -= p.l2[i-2] * p.l2[i-2] * p.d[i-2]
+		}
+		if !(di > 0) {
+			return penta{}, false
+		}
+		p.d[i] = di
+		if i+1 < m {
+			a := off1[g]
+			if i >= 1 {
+				a -= p.l2[i-1] * p.l1[i-1] * p.d[i-1]
+			}
+			p.l1[i] = a / di
+		}
+		if i+2 < m {
+			p.l2[i] = off2[g] / di
+		}
+	}
+	return p, true
+}
+
+// precondition sets z = M⁻¹r, the blocks on up to np goroutines.
+func precondition(blocks []penta, diag, r, z []float64, np int) {
 	for i := range r {
 		z[i] = r[i] / diag[i]
 	}
-	for bi := range blocks {
+	par.ForEach(len(blocks), np, func(bi int) {
 		p := &blocks[bi]
 		m := len(p.d)
 		y := z[p.lo : int(p.lo)+m]
@@ -216,7 +238,7 @@ func precondition(blocks []penta, diag, r, z []float64) {
 				y[i] -= p.l2[i] * y[i+2]
 			}
 		}
-	}
+	})
 }
 
 // solve minimises Σ w·(row·x − y)² by conjugate gradients on the normal
@@ -228,19 +250,45 @@ func (s *system) solve(ctx context.Context, x []float64, tol float64, maxIter in
 	n := s.n
 	blocks, diag := s.preconditioner()
 	cs := s.coarseLevel()
+	// On a large system the blocks are solved on several goroutines, and
+	// the coarse correction goes to zc on one more, beside them.
+	np := 1
+	if pmin := s.parallelMin; n >= parallelUnknowns && pmin == 0 || pmin > 0 && n >= pmin {
+		np = s.np
+	}
+	var zc []float64
+	if cs != nil && np > 1 {
+		zc = make([]float64, n)
+	}
 	pre := func(r, z []float64) {
-		precondition(blocks, diag, r, z)
-		if cs != nil {
+		switch {
+		case cs == nil:
+			precondition(blocks, diag, r, z, np)
+		case zc == nil:
+			precondition(blocks, diag, r, z, np)
 			cs.apply(r, z)
+		default:
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				clear(zc)
+				cs.apply(r, zc)
+			}()
+			precondition(blocks, diag, r, z, np-1)
+			<-done
+			for i, v := range zc {
+				z[i] += v
+			}
 		}
 	}
-	b := make([]float64, n)
-	for i := range s.rows {
-		r := &s.rows[i]
-		for k := range r.n {
-			b[r.j[k]] += r.w * r.c[k] * r.y
+	b := s.parts(n, func(rows []row, out []float64) {
+		for i := range rows {
+			r := &rows[i]
+			for k := range r.n {
+				out[r.j[k]] += r.w * r.c[k] * r.y
+			}
 		}
-	}
+	})
 	ax := make([]float64, n)
 	s.mul(x, ax)
 	res := make([]float64, n)
@@ -319,41 +367,77 @@ func (s *system) coarseLevel() *coarse {
 	return s.coarse
 }
 
-// mul sets y = AᵀWA·v, over the rows in parallel (each worker but the
-// first into a buffer of its own, kept for the next call).
-func (s *system) mul(v, y []float64) {
-	// A worker per 64Ki rows: CG calls this hundreds of times, and handing
-	// small pieces to goroutines costs more than it saves on a busy machine.
-	np := max(1, min(s.np, len(s.rows)>>16+1))
+// defaultPartRows is the fewest rows per part of a pass over the rows:
+// CG multiplies by the matrix hundreds of times per solve, and handing
+// small pieces to goroutines costs more than it saves on a busy machine.
+const defaultPartRows = 1 << 16
+
+// parallelUnknowns is the fewest unknowns for which the preconditioner's
+// blocks are solved on several goroutines in every iteration.
+const parallelUnknowns = 1 << 15
+
+// parts sums f over the rows in parts, each part on a goroutine of its
+// own (up to s.np, a part per partRows rows): f adds its rows' terms to
+// out, a zeroed vector of m elements; parts returns the sum of the parts'
+// vectors, the first part's vector, added to in ascending order of part
+// (so that the sum depends only on s.np and the rows). The vector is
+// newly allocated; the other parts' buffers are kept for the next pass.
+func (s *system) parts(m int, f func(rows []row, out []float64)) []float64 {
+	out := make([]float64, m)
+	s.partsInto(out, f)
+	return out
+}
+
+// partsInto is parts summing into out, which it zeroes first.
+func (s *system) partsInto(out []float64, f func(rows []row, out []float64)) {
+	minRows := s.partRows
+	if minRows <= 0 {
+		minRows = defaultPartRows
+	}
+	np := max(1, min(s.np, len(s.rows)/minRows+1))
 	for len(s.bufs) < np-1 {
-		s.bufs = append(s.bufs, make([]float64, len(y)))
+		s.bufs = append(s.bufs, nil)
+	}
+	for w := range np - 1 {
+		if cap(s.bufs[w]) < len(out) {
+			s.bufs[w] = make([]float64, len(out))
+		}
+		s.bufs[w] = s.bufs[w][:len(out)]
 	}
 	chunk := (len(s.rows) + np - 1) / np
-	part := func(w int, out []float64) {
-		clear(out)
-		for i := w * chunk; i < min((w+1)*chunk, len(s.rows)); i++ {
-			r := &s.rows[i]
-			f := r.w * r.dot(v)
-			for k := range r.n {
-				out[r.j[k]] += f * r.c[k]
-			}
-		}
+	part := func(w int) []row {
+		return s.rows[min(w*chunk, len(s.rows)):min((w+1)*chunk, len(s.rows))]
 	}
 	var wg sync.WaitGroup
 	for w := 1; w < np; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			part(w, s.bufs[w-1])
+			clear(s.bufs[w-1])
+			f(part(w), s.bufs[w-1])
 		}()
 	}
-	part(0, y)
+	clear(out)
+	f(part(0), out)
 	wg.Wait()
 	for _, p := range s.bufs[:np-1] {
 		for i, x := range p {
-			y[i] += x
+			out[i] += x
 		}
 	}
+}
+
+// mul sets y = AᵀWA·v, over the rows in parts.
+func (s *system) mul(v, y []float64) {
+	s.partsInto(y, func(rows []row, out []float64) {
+		for i := range rows {
+			r := &rows[i]
+			f := r.w * r.dot(v)
+			for k := range r.n {
+				out[r.j[k]] += f * r.c[k]
+			}
+		}
+	})
 }
 
 // residualScale returns the weighted root mean square of the residuals

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -163,6 +164,35 @@ func TestTwoLevelSolve(t *testing.T) {
 	require.LessOrEqual(t, 2*two, one)
 }
 
+// TestSolveInParts: the passes over the rows split into parts, the
+// preconditioner's blocks solved on several goroutines and the coarse
+// correction beside them (as on a large system) reach the solution the
+// serial solve reaches, in about as many iterations.
+func TestSolveInParts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const nd, k = 32, 128
+	ring := func(rng *rand.Rand) (int, int) {
+		a := rng.IntN(nd)
+		return a, (a + 1 + rng.IntN(2)) % nd
+	}
+	s := randomSystem(rng, nd, k, 1e3, ring)
+	solve := func(np, partRows, parallelMin int) ([]float64, int) {
+		s.np, s.partRows, s.parallelMin = np, partRows, parallelMin
+		s.coarse, s.coarseTried = nil, false
+		x := make([]float64, s.n)
+		it, err := s.solve(context.Background(), x, 1e-12, 10*s.n)
+		require.NoError(t, err)
+		require.NotNil(t, s.coarse, "the coarse level is built")
+		return x, it
+	}
+	want, serial := solve(1, 0, 0)
+	for _, np := range []int{2, 3, 5} {
+		got, it := solve(np, 97, 1)
+		requireClose(t, want, got, "%d goroutines (%d iterations, serial %d)", np, it, serial)
+		assert.InDelta(t, serial, it, 2, "%d goroutines", np)
+	}
+}
+
 // TestSkyline: the envelope Cholesky solves a random SPD system of varying
 // envelope as the dense elimination does, and drops the pivot of an
 // unknown the earlier ones span (a singular but consistent system still
@@ -192,7 +222,7 @@ func TestSkyline(t *testing.T) {
 	sk := newSkyline(first)
 	for i := range n {
 		for j := first[i]; j <= int32(i); j++ {
-			sk.add(int32(i), j, a[i][j])
+			sk.val[sk.index(int32(i), j)] += a[i][j]
 		}
 	}
 	sk.factor()
@@ -212,10 +242,10 @@ func TestSkyline(t *testing.T) {
 
 	// Unknowns 0 and 1 the same direction: [[1 1] [1 1]] ⊕ [2].
 	sk = newSkyline([]int32{0, 0, 1})
-	sk.add(0, 0, 1)
-	sk.add(1, 0, 1)
-	sk.add(1, 1, 1)
-	sk.add(2, 2, 2)
+	sk.val[sk.index(0, 0)] += 1
+	sk.val[sk.index(1, 0)] += 1
+	sk.val[sk.index(1, 1)] += 1
+	sk.val[sk.index(2, 2)] += 2
 	sk.factor()
 	require.Zero(t, sk.inv[1])
 	x = []float64{3, 3, 4}
