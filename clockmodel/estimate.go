@@ -273,7 +273,9 @@ type fitProblem struct {
 func (e *estimator) newFitProblem(k *knots, anchors []anchorObs, prior float64) *fitProblem {
 	res := float64(e.in.Resolution)
 	p := &fitProblem{res: res, ridge: 1 / (res * res), prior: prior, maxIter: 4*k.n + 100}
-	var rows []row
+	// At most a row per window and per anchor, and three per knot
+	// (smoothness, knot prior, rate prior).
+	rows := make([]row, 0, len(e.bands)+len(anchors)+3*k.n)
 	for i := range e.bands {
 		b := &e.bands[i]
 		if !b.twoSided() {
