@@ -743,20 +743,56 @@ func readSelection(s *StreamReader, e *trace.Events, keep func(trace.Kind, uint3
 		if err != nil {
 			return nil, err
 		}
+		if s.block == 1 {
+			reserveSelection(e, block, keep, int(min(hint, maxGrowHint)))
+		}
 		base := uint32(len(all))
 		for i := range block.Kind {
 			sel.Add(block, i, base+uint32(i))
 		}
 		all = append(all, block.Time...)
-		if s.block == 1 {
-			// Room for the rest, at the share the first block selected.
-			total := int(min(hint, maxGrowHint))
-			more := extrapolate(e.Len(), len(all), total)
-			e.Kind, e.Ref, e.Index = reserve(e.Kind, more), reserve(e.Ref, more), reserve(e.Index, more)
-			reserveTables(e, len(all), total)
-		}
 	}
 	return all, nil
+}
+
+// reserveSelection makes room in the selection e for a location of total
+// events, at the share of each column and payload table that keep selects
+// in its first block (counted before they are added, so that the columns
+// and tables do not grow by copying while that block is added either).
+func reserveSelection(e *trace.Events, block *trace.Events, keep func(trace.Kind, uint32) bool, total int) {
+	n := len(block.Kind)
+	if n == 0 {
+		return
+	}
+	var sel, msgs, reqs, colls, threads int
+	for i, k := range block.Kind {
+		if k == trace.KindOther || !keep(k, block.Ref[i]) {
+			continue
+		}
+		sel++
+		switch {
+		case k.HasMsg():
+			msgs++
+		case k.HasReq():
+			reqs++
+		case k.HasColl():
+			colls++
+		case k.HasThread():
+			threads++
+		}
+	}
+	// extrapolate's slack also covers the enters the selection takes in
+	// for collectives (trace.SelectRule).
+	total = max(total, n)
+	more := func(have int) int {
+		if have == 0 {
+			return 0
+		}
+		return have + extrapolate(have, n, total)
+	}
+	e.Kind, e.Ref, e.Index = reserve(e.Kind, more(sel)), reserve(e.Ref, more(sel)), reserve(e.Index, more(sel))
+	e.Msgs, e.Reqs = reserve(e.Msgs, more(msgs)), reserve(e.Reqs, more(reqs))
+	e.Colls, e.Threads = reserve(e.Colls, more(colls)), reserve(e.Threads, more(threads))
 }
 
 // reserveTables makes room in e's payload tables for a location of total

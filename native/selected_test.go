@@ -8,10 +8,12 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/clc-tools/clc/internal/tracetest"
 	"github.com/clc-tools/clc/replay"
+	"github.com/clc-tools/clc/trace"
 )
 
 // ReadSelected equals ReadDir plus Select, with blocks small enough that a
@@ -52,4 +54,31 @@ func TestReadSelected(t *testing.T) {
 			require.True(t, slices.Equal(l.Events.Time, times[li]), name)
 		}
 	}
+}
+
+// reserveSelection reserves the selection's columns and payload tables
+// for the whole location at the share its first block selects: a
+// location four times the block gets about four times the block's
+// selection, not less (no growth by copying) and not much more.
+func TestReserveSelection(t *testing.T) {
+	var block trace.Events
+	for i := range 1000 {
+		switch i % 10 {
+		case 0, 1:
+			block.AppendMsg(trace.KindSend, int64(i), trace.Message{Peer: 1})
+		case 2:
+			block.AppendReq(trace.KindRequestTest, int64(i), 7)
+		default:
+			block.AppendRegion(trace.KindEnter, int64(i), 0)
+		}
+	}
+	keep := func(k trace.Kind, _ uint32) bool { return k == trace.KindSend }
+	var e trace.Events
+	reserveSelection(&e, &block, keep, 4000)
+	for name, c := range map[string]int{"Kind": cap(e.Kind), "Ref": cap(e.Ref), "Index": cap(e.Index), "Msgs": cap(e.Msgs)} {
+		assert.GreaterOrEqual(t, c, 800, name)
+		assert.LessOrEqual(t, c, 1000, name)
+	}
+	assert.Zero(t, cap(e.Reqs), "no request selected")
+	assert.Zero(t, cap(e.Colls))
 }
