@@ -254,6 +254,11 @@ func (w *Writer) appendEvents(loc int, lw *locWriter, ev *trace.Events) (int64, 
 	e := enc{b: lw.scratch, be: w.opt.bigEndian}
 	defer func() { lw.scratch = e.b[:0] }()
 	cw := lw.cw
+	if w.shrink {
+		// The buffers of many locations start small (Append): room for
+		// these events at once, at the size of the events so far.
+		cw.reserve(ev.Len() * cw.bytesPerEvent(16))
+	}
 	evErr := func(err error) error {
 		return &trace.EventError{Location: loc, Event: int(cw.numEvents()), Err: err}
 	}

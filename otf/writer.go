@@ -149,6 +149,28 @@ func (c *chunkWriter) room(n int) (bool, error) {
 	return false, c.err
 }
 
+// reserve makes room in the buffer for about n more bytes, no more than
+// the current chunk can still take, in one allocation (instead of
+// doublings as records are appended).
+func (c *chunkWriter) reserve(n int) {
+	n = min(n, c.size-c.fill())
+	if n <= 0 || cap(c.buf)-len(c.buf) >= n {
+		return
+	}
+	b := make([]byte, len(c.buf), len(c.buf)+n)
+	copy(b, c.buf)
+	c.buf = b
+}
+
+// bytesPerEvent is the mean size of the events written so far (the chunk
+// headers and padding included), or guess before the first.
+func (c *chunkWriter) bytesPerEvent(guess int) int {
+	if c.numEvents() == 0 {
+		return guess
+	}
+	return int((c.bytes+int64(c.fill()))/int64(c.numEvents())) + 1
+}
+
 // recordLen returns the encoded size of a record with the given payload.
 func recordLen(typ uint8, n int, events bool) int {
 	if events && singleton(typ) {
