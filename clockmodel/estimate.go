@@ -100,8 +100,10 @@ func newEstimator(in *Input, times [][]int64, g *replay.Graph, lat replay.Latenc
 	return e
 }
 
-// estimate runs the passes and returns the model.
-func (e *estimator) estimate(ctx context.Context) (*Model, EstimateStats, error) {
+// estimate runs the passes and returns the model. lastWindows, if not
+// nil, is called once the last pass has its windows (e.bands final),
+// before its fit.
+func (e *estimator) estimate(ctx context.Context, lastWindows func()) (*Model, EstimateStats, error) {
 	var st EstimateStats
 	var m *Model
 	for it := 0; it < e.opt.Iterations; it++ {
@@ -109,6 +111,9 @@ func (e *estimator) estimate(ctx context.Context) (*Model, EstimateStats, error)
 			return nil, st, err
 		}
 		st.Pairs = e.windows(m)
+		if it == e.opt.Iterations-1 && lastWindows != nil {
+			lastWindows()
+		}
 		st.Bounds = int64(len(e.lists[0]) + len(e.lists[1]))
 		st.Bands = len(e.bands)
 		var iters int
@@ -643,7 +648,7 @@ const (
 // pre-synchronised times from the messages (graph g) and the anchors of
 // in, with latencies lat.
 func EstimateModel(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, lat replay.Latency, opt EstimateOptions) (*Model, EstimateStats, error) {
-	return newEstimator(in, times, g, lat, opt).estimate(ctx)
+	return newEstimator(in, times, g, lat, opt).estimate(ctx, nil)
 }
 
 // cvBlock is the number of consecutive windows of a pair that fall in one

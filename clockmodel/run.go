@@ -98,16 +98,16 @@ type Result struct {
 	Times [][]int64 `json:"-"`
 	Model *Model    `json:"-"`
 	// Before is the clock condition of the pre-synchronised times, with
-	// μ = Latency, when BeforeMeasured says the guard computed it (also
-	// when it then fell back); ModelViolations that of Times when the
-	// model is used.
+	// μ = Latency, when BeforeMeasured says it was measured (with
+	// MethodModel, beside the estimate; also when the guard then fell
+	// back); ModelViolations that of Times when the model is used.
 	Before          measure.Violations  `json:"-"`
 	BeforeMeasured  bool                `json:"-"`
 	ModelViolations *measure.Violations `json:"-"`
 
 	applied *applied // what Original needs
 	// domBefore is domainViolations of the pre-synchronised times, once
-	// the guard measured it.
+	// measured.
 	domBefore []int64
 }
 
@@ -193,13 +193,30 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 		res.Timing.Latency += time.Since(t0).Seconds()
 		return res, nil
 	}
-	m, st, err := est.estimate(ctx)
+	// The last pass's windows fix μ (their round trips lower it); the
+	// clock condition of the pre-synchronised times with that μ, which
+	// the guard and the report need whatever the estimate, is measured
+	// beside that pass's fit.
+	var measured chan struct{}
+	lastWindows := func() {
+		res.Latency.roundTrips(est.bands, dom, opt.Latency)
+		res.Latency.clamp()
+		lat := res.Latency.Replay()
+		measured = make(chan struct{})
+		go func() {
+			defer close(measured)
+			res.domBefore, res.Before = domainViolations(times, g, node, dom, lat, np)
+			res.BeforeMeasured = true
+		}()
+	}
+	m, st, err := est.estimate(ctx, lastWindows)
+	if measured != nil {
+		<-measured
+	}
 	if err != nil {
 		return nil, err
 	}
 	res.Estimate = &st
-	res.Latency.roundTrips(est.bands, dom, opt.Latency)
-	res.Latency.clamp()
 	res.Timing.Estimate = time.Since(t0).Seconds()
 	t0 = time.Now()
 	if res.guard(est, m, times, g, node, np, opt) {
@@ -209,7 +226,7 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 		res.Timing.Guard = time.Since(t0).Seconds()
 		t0 = time.Now()
 		est.priors, est.curv = priorsNoRate, 0
-		if m, st, err = est.estimate(ctx); err != nil {
+		if m, st, err = est.estimate(ctx, nil); err != nil {
 			return nil, err
 		}
 		st.Priors = "loose, no rate prior: " + res.Fallback
@@ -251,7 +268,9 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 	if ok, _ := est.significant(m); !ok {
 		res.Fallback = "no clock domain's estimated correction exceeds its uncertainty"
 		if opt.Project {
-			res.Before, res.BeforeMeasured = measure.ClockCondition(times, g, node, lat, np), true
+			if !res.BeforeMeasured {
+				res.Before, res.BeforeMeasured = measure.ClockCondition(times, g, node, lat, np), true
+			}
 			if v := res.Before.Total().Violations; v > 0 {
 				a := &applied{undo: make([]undo, len(times))}
 				res.projected(est, nil, a, workOn(), g, node, np, "bounds + clc", v)
@@ -261,7 +280,8 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 	}
 	work := workOn()
 	if res.domBefore == nil {
-		// A second guard, after a refit, finds the times as the first did.
+		// Run measured it beside the estimate; a second guard, after a
+		// refit, finds the times as the first did.
 		res.domBefore, res.Before = domainViolations(work, g, node, dom, lat, np)
 		res.BeforeMeasured = true
 	}

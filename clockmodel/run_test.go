@@ -91,6 +91,10 @@ func TestModelAgainstTruth(t *testing.T) {
 					assert.Equal(t, p.times[li], r.Times[li])
 				}
 			}
+			// The clock condition before, measured beside the estimate,
+			// is that of the pre-synchronised times with the μ chosen.
+			require.True(t, r.BeforeMeasured)
+			assert.Equal(t, measure.ClockCondition(p.times, p.g, p.node, r.Latency.Replay(), 1), r.Before)
 		})
 	}
 }
