@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/clc-tools/clc/internal/par"
@@ -100,56 +101,126 @@ func ClockCondition(times [][]int64, g *replay.Graph, node []int32, lat replay.L
 // needs the violations by sender or receiver gets them from the same pass
 // over the messages.
 func ClockConditionVisit(times [][]int64, g *replay.Graph, node []int32, lat replay.Latency, np int, visit func(li int, d *replay.Dep, v int64)) Violations {
-	var v Violations
-	p2p := make([]MessageStats, len(times))
-	var shared [][replay.NumSyncKinds]MessageStats
+	return ClockConditionCounts(times, g, node, lat, np, visit).Violations(g)
+}
+
+// Counts is the clock condition of a set of times by part: the
+// point-to-point and shared-memory messages by receiving location, the
+// collectives by instance, so that after a change of some events' times
+// only the parts with messages among them are counted again (Recount).
+type Counts struct {
+	p2p    []MessageStats
+	shared [][replay.NumSyncKinds]MessageStats // nil: no shared-memory relations
+	coll   []MessageStats
+}
+
+// ClockConditionCounts is ClockConditionVisit returning the counts by
+// part.
+func ClockConditionCounts(times [][]int64, g *replay.Graph, node []int32, lat replay.Latency, np int, visit func(li int, d *replay.Dep, v int64)) *Counts {
+	c := &Counts{p2p: make([]MessageStats, len(times)), coll: make([]MessageStats, len(g.Instances))}
 	if g.SyncTotal() > 0 {
-		shared = make([][replay.NumSyncKinds]MessageStats, len(times))
+		c.shared = make([][replay.NumSyncKinds]MessageStats, len(times))
 	}
-	par.ForEach(len(times), np, func(li int) {
-		// Counted in locals and stored once: neighbouring locations'
-		// counts share cache lines, and another worker writes those.
-		var own MessageStats
-		var sh [replay.NumSyncKinds]MessageStats
-		deps, at, nd := g.Deps[li], times[li], node[li]
-		for i := range deps {
-			d := &deps[i]
-			switch d.Role {
-			case replay.RoleRecv:
-				s, r, mu := times[d.Peer][d.Ref], at[d.Idx], lat.Between(node[d.Peer], nd)
-				own.pair(s, r, mu)
-				if visit != nil && r < s+mu {
-					visit(li, d, s+mu-r)
-				}
-			case replay.RoleSyncRecv:
-				sh[d.Sync].pair(times[d.Peer][d.Ref], at[d.Idx], lat.Shared)
-			}
-		}
-		p2p[li] = own
-		if shared != nil {
-			shared[li] = sh
-		}
-	})
-	for i := range p2p {
-		v.P2P.add(p2p[i])
-	}
-	for i := range shared {
-		for k := range shared[i] {
-			v.Shared[k].add(shared[i][k])
-		}
-	}
-	coll := make([]MessageStats, len(g.Instances))
+	par.ForEach(len(times), np, func(li int) { c.countLocation(li, times, g, node, lat, visit) })
 	par.ForEachWith(len(g.Instances), np, func() *instanceScratch { return &instanceScratch{} }, func(sc *instanceScratch, i int) {
-		coll[i] = instanceViolations(g, uint32(i), times, node, lat.ForSync(g.Instances[i].Kind), sc)
+		c.coll[i] = instanceViolations(g, uint32(i), times, node, lat.ForSync(g.Instances[i].Kind), sc)
 	})
-	for i := range coll {
+	return c
+}
+
+// countLocation counts the point-to-point and shared-memory messages that
+// location li receives.
+func (c *Counts) countLocation(li int, times [][]int64, g *replay.Graph, node []int32, lat replay.Latency, visit func(li int, d *replay.Dep, v int64)) {
+	// Counted in locals and stored once: neighbouring locations' counts
+	// share cache lines, and another worker writes those.
+	var own MessageStats
+	var sh [replay.NumSyncKinds]MessageStats
+	deps, at, nd := g.Deps[li], times[li], node[li]
+	for i := range deps {
+		d := &deps[i]
+		switch d.Role {
+		case replay.RoleRecv:
+			s, r, mu := times[d.Peer][d.Ref], at[d.Idx], lat.Between(node[d.Peer], nd)
+			own.pair(s, r, mu)
+			if visit != nil && r < s+mu {
+				visit(li, d, s+mu-r)
+			}
+		case replay.RoleSyncRecv:
+			sh[d.Sync].pair(times[d.Peer][d.Ref], at[d.Idx], lat.Shared)
+		}
+	}
+	c.p2p[li] = own
+	if c.shared != nil {
+		c.shared[li] = sh
+	}
+}
+
+// Violations returns the sums of the parts.
+func (c *Counts) Violations(g *replay.Graph) Violations {
+	var v Violations
+	for i := range c.p2p {
+		v.P2P.add(c.p2p[i])
+	}
+	for i := range c.shared {
+		for k := range c.shared[i] {
+			v.Shared[k].add(c.shared[i][k])
+		}
+	}
+	for i := range c.coll {
 		if k := g.Instances[i].Kind; k != 0 {
-			v.Shared[k].add(coll[i])
+			v.Shared[k].add(c.coll[i])
 		} else {
-			v.Collective.add(coll[i])
+			v.Collective.add(c.coll[i])
 		}
 	}
 	return v
+}
+
+// Recount returns the counts of times after the events moved[li] =
+// [lo, hi) of each location li (lo ≥ hi: none) changed since c was
+// counted (c stays as it was): the locations that receive a message one
+// of whose ends moved, and the instances with a member among them, are
+// counted again; the other parts are c's.
+func (c *Counts) Recount(times [][]int64, g *replay.Graph, node []int32, lat replay.Latency, np int, moved [][2]int) *Counts {
+	out := &Counts{p2p: slices.Clone(c.p2p), shared: slices.Clone(c.shared), coll: slices.Clone(c.coll)}
+	recv := make([]bool, len(times))
+	inst := make([]bool, len(g.Instances))
+	for li, m := range moved {
+		if m[0] >= m[1] {
+			continue
+		}
+		recv[li] = true
+		deps := g.Deps[li]
+		first, _ := slices.BinarySearchFunc(deps, uint32(m[0]), func(d replay.Dep, idx uint32) int { return cmp.Compare(d.Idx, idx) })
+		for _, d := range deps[first:] {
+			if int(d.Idx) >= m[1] {
+				break
+			}
+			switch d.Role {
+			case replay.RoleSend, replay.RoleSyncSend:
+				recv[d.Peer] = true
+			case replay.RoleCollSend, replay.RoleCollRecv:
+				inst[d.Ref] = true
+			}
+		}
+	}
+	var locs, insts []int
+	for li, r := range recv {
+		if r {
+			locs = append(locs, li)
+		}
+	}
+	for ii, r := range inst {
+		if r {
+			insts = append(insts, ii)
+		}
+	}
+	par.ForEach(len(locs), np, func(k int) { out.countLocation(locs[k], times, g, node, lat, nil) })
+	par.ForEachWith(len(insts), np, func() *instanceScratch { return &instanceScratch{} }, func(sc *instanceScratch, k int) {
+		i := insts[k]
+		out.coll[i] = instanceViolations(g, uint32(i), times, node, lat.ForSync(g.Instances[i].Kind), sc)
+	})
+	return out
 }
 
 // sortedVals is an ascending list of values with suffix sums, answering

@@ -71,3 +71,28 @@ func randomInput(t *testing.T, seed int) (*rand.Rand, [][]int64, *replay.Graph, 
 	}
 	return rng, times, g, node, lat
 }
+
+// Recount after some events' times changed equals counting the new times
+// from scratch, and leaves the counts it started from as they were.
+func TestRecountAfterMoves(t *testing.T) {
+	for seed := 0; seed < 300; seed++ {
+		rng, times, g, node, lat := randomInput(t, seed)
+		c := ClockConditionCounts(times, g, node, lat, 2, nil)
+		was := c.Violations(g)
+		moved := make([][2]int, len(times))
+		for li, ts := range times {
+			if len(ts) == 0 || rng.IntN(3) > 0 {
+				continue
+			}
+			lo := rng.IntN(len(ts))
+			hi := lo + 1 + rng.IntN(len(ts)-lo)
+			for j := lo; j < hi; j++ {
+				ts[j] += rng.Int64N(41) - 20
+			}
+			moved[li] = [2]int{lo, hi}
+		}
+		got := c.Recount(times, g, node, lat, 2, moved).Violations(g)
+		require.Equal(t, ClockCondition(times, g, node, lat, 2), got, "seed %d", seed)
+		require.Equal(t, was, c.Violations(g), "seed %d: the counts recounted from", seed)
+	}
+}
