@@ -133,8 +133,10 @@ func (a *applied) restore(times [][]int64, np int, which func(li int) bool) {
 // changed[d] from its correction by from (what a holds; nil: none) to its
 // correction by to, which differ only at original times in changed[d]:
 // only the events there move, and the ones after them that the order
-// keeps in step. a records the new shifts.
-func (a *applied) reapply(times [][]int64, dom *Domains, to *Model, changed []span64, np int) {
+// keeps in step. a records the new shifts. It returns per location the
+// range [lo, hi) of the events it set (lo ≥ hi: none).
+func (a *applied) reapply(times [][]int64, dom *Domains, to *Model, changed []span64, np int) [][2]int {
+	moved := make([][2]int, len(times))
 	par.ForEach(len(times), max(np, 1), func(li int) {
 		d := dom.Of[li]
 		sp := changed[d]
@@ -160,6 +162,7 @@ func (a *applied) reapply(times [][]int64, dom *Domains, to *Model, changed []sp
 			prev = ts[j-1]
 		}
 		cur := cursor{c: to.curve(d)}
+		first := j
 		for ; j < len(ts); j++ {
 			o := orig(j)
 			v := o + int64(math.RoundToEven(cur.at(o)))
@@ -172,7 +175,9 @@ func (a *applied) reapply(times [][]int64, dom *Domains, to *Model, changed []sp
 			u.set(ts, j, o, v)
 			prev = v
 		}
+		moved[li] = [2]int{first, j}
 	})
+	return moved
 }
 
 // set records that ts[j], whose original time is o, becomes v, and sets

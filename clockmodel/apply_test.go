@@ -98,11 +98,21 @@ func TestReapplyChangesOnlyTheSpan(t *testing.T) {
 		}
 		times, orig := randomColumns(rng, locs, 500, 40000)
 		a := from.applyInPlace(times, dom, 2)
-		a.reapply(times, dom, to, changed, 2)
+		prev := make([][]int64, locs)
+		for li := range times {
+			prev[li] = slices.Clone(times[li])
+		}
+		moved := a.reapply(times, dom, to, changed, 2)
 		want := to.Apply(orig, dom, 2)
 		for li := range times {
 			require.Equal(t, want[li], times[li], "case %d: location %d", it, li)
 			require.Equal(t, orig[li], a.undo[li].original(times[li]), "case %d: original of location %d", it, li)
+			// Every event that moved is in the range reapply returns.
+			for j := range times[li] {
+				if times[li][j] != prev[li][j] {
+					require.True(t, moved[li][0] <= j && j < moved[li][1], "case %d: location %d event %d moved outside %v", it, li, j, moved[li])
+				}
+			}
 		}
 		a.reapply(times, dom, from, changed, 2)
 		back := from.Apply(orig, dom, 2)

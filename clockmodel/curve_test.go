@@ -110,7 +110,7 @@ func TestDomainViolationsAddUp(t *testing.T) {
 			}
 		}
 		var got int64
-		sums, cc := domainViolations(times, g, node, &dom, lat, 2)
+		sums, cc, _ := domainViolations(times, g, node, &dom, lat, 2)
 		for _, v := range sums {
 			got += v
 		}

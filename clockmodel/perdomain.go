@@ -14,15 +14,15 @@ import (
 // message counts for both ends' domains; a collective receive for its
 // domain and for its latest other sender's (the one that decides whether it
 // is violated). It also returns measure.ClockCondition of the times, from
-// the same pass over the point-to-point messages.
-func domainViolations(times [][]int64, g *replay.Graph, node []int32, dom *Domains, lat replay.Latency, np int) ([]int64, measure.Violations) {
+// the same pass over the point-to-point messages, and its counts by part.
+func domainViolations(times [][]int64, g *replay.Graph, node []int32, dom *Domains, lat replay.Latency, np int) ([]int64, measure.Violations, *measure.Counts) {
 	sum := make([]int64, dom.Count())
 	type hit struct {
 		d int32
 		v int64
 	}
 	parts := make([][]hit, len(times))
-	cc := measure.ClockConditionVisit(times, g, node, lat, np, func(li int, d *replay.Dep, v int64) {
+	cc := measure.ClockConditionCounts(times, g, node, lat, np, func(li int, d *replay.Dep, v int64) {
 		parts[li] = append(parts[li], hit{dom.Of[d.Peer], v}, hit{dom.Of[li], v})
 	})
 	for _, p := range parts {
@@ -46,7 +46,7 @@ func domainViolations(times [][]int64, g *replay.Graph, node []int32, dom *Domai
 			sum[d] += v
 		}
 	}
-	return sum, cc
+	return sum, cc.Violations(g), cc
 }
 
 // instanceDomainViolations adds to sum, per domain, the violations of the

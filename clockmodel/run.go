@@ -106,9 +106,10 @@ type Result struct {
 	ModelViolations *measure.Violations `json:"-"`
 
 	applied *applied // what Original needs
-	// domBefore is domainViolations of the pre-synchronised times, once
-	// measured.
-	domBefore []int64
+	// domBefore and beforeCounts are domainViolations of the
+	// pre-synchronised times, once measured.
+	domBefore    []int64
+	beforeCounts *measure.Counts
 }
 
 // DomainsReport summarises the clock domains.
@@ -205,7 +206,7 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 		measured = make(chan struct{})
 		go func() {
 			defer close(measured)
-			res.domBefore, res.Before = domainViolations(times, g, node, dom, lat, np)
+			res.domBefore, res.Before, res.beforeCounts = domainViolations(times, g, node, dom, lat, np)
 			res.BeforeMeasured = true
 		}()
 	}
@@ -273,7 +274,7 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 			}
 			if v := res.Before.Total().Violations; v > 0 {
 				a := &applied{undo: make([]undo, len(times))}
-				res.projected(est, nil, a, workOn(), g, node, np, "bounds + clc", v)
+				res.projected(est, nil, a, workOn(), g, node, np, "bounds + clc", res.beforeCounts, v)
 			}
 		}
 		return false
@@ -282,15 +283,16 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 	if res.domBefore == nil {
 		// Run measured it beside the estimate; a second guard, after a
 		// refit, finds the times as the first did.
-		res.domBefore, res.Before = domainViolations(work, g, node, dom, lat, np)
+		res.domBefore, res.Before, res.beforeCounts = domainViolations(work, g, node, dom, lat, np)
 		res.BeforeMeasured = true
 	}
 	vBefore := res.domBefore
 	a := m.applyInPlace(work, dom, np)
 	var va measure.Violations
+	var vc *measure.Counts
 	for round := 0; ; round++ {
 		var after []int64
-		after, va = domainViolations(work, g, node, dom, lat, np)
+		after, va, vc = domainViolations(work, g, node, dom, lat, np)
 		if round == withdrawRounds {
 			break
 		}
@@ -338,7 +340,7 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 		res.Ran, res.Times, res.Model, res.ModelViolations = "model + clc", work, m, &va
 		res.applied = a
 		if opt.Project && after.Violations > 0 {
-			res.projected(est, m, a, work, g, node, np, "model + clc", after.Violations)
+			res.projected(est, m, a, work, g, node, np, "model + clc", vc, after.Violations)
 		}
 		return false
 	}
@@ -352,8 +354,10 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 // work's times (nothing applied when m is nil), onto the bounds, and uses
 // the result (Ran = ran) if the sweeps converged and it leaves fewer than
 // than violations; else work, a and res stay as they were. Only the
-// locations of domains whose curves the projection changed move.
-func (res *Result) projected(est *estimator, m *Model, a *applied, work [][]int64, g *replay.Graph, node []int32, np int, ran string, than int64) bool {
+// locations of domains whose curves the projection changed move, and
+// only the messages with an end among the events that moved are counted
+// again: counts are those of work's times (nil: count them all).
+func (res *Result) projected(est *estimator, m *Model, a *applied, work [][]int64, g *replay.Graph, node []int32, np int, ran string, counts *measure.Counts, than int64) bool {
 	lat := res.Latency.Replay()
 	pm, changed, st := est.project(m, lat)
 	res.Project = st
@@ -367,8 +371,13 @@ func (res *Result) projected(est *estimator, m *Model, a *applied, work [][]int6
 		back = &Model{Curves: make([]Curve, len(changed))}
 	}
 	dom := &est.in.Domains
-	a.reapply(work, dom, pm, changed, np)
-	va := measure.ClockCondition(work, g, node, lat, np)
+	moved := a.reapply(work, dom, pm, changed, np)
+	var va measure.Violations
+	if counts != nil {
+		va = counts.Recount(work, g, node, lat, np, moved).Violations(g)
+	} else {
+		va = measure.ClockCondition(work, g, node, lat, np)
+	}
 	if va.Total().Violations >= than {
 		a.reapply(work, dom, back, changed, np)
 		return false
