@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/replay"
 )
 
@@ -246,36 +247,75 @@ func hildreth(bs []bound, w, delta []float64, st *ProjectStats) {
 
 // bounds returns the projection's bounds from the last pass's lists: per
 // bound, the interpolation of its two domains' knots k at its time and
-// y = μ − d − (base_b(t) − base_a(t)). The lists are sorted by sending
-// domain, receiving domain and time, so cursors find the knots.
+// y = μ − d − (base_b(t) − base_a(t)), in the lists' order (bounds
+// between two domains without knots left out). The lists go in chunks to
+// the workers, each with cursors of its own (the lists are sorted by
+// sending domain, receiving domain and time, so cursors find the knots);
+// a first pass counts each chunk's bounds, so that each writes its own
+// place of the result.
 func (e *estimator) bounds(k *knots, base *Model, lat replay.Latency) []bound {
+	return e.boundsInChunks(k, base, lat, boundChunk)
+}
+
+// boundsInChunks is bounds with chunks of size records.
+func (e *estimator) boundsInChunks(k *knots, base *Model, lat replay.Latency, size int) []bound {
 	dom := &e.in.Domains
 	nd := dom.Count()
-	bs := make([]bound, 0, len(e.lists[0])+len(e.lists[1]))
-	kc := make([]knotCursor, nd)
-	bc := make([]cursor, nd)
-	for d := range nd {
-		kc[d] = knotCursor{k: k, d: int32(d)}
-		bc[d] = cursor{c: base.curve(int32(d))}
+	type chunk struct {
+		list []rec
+		at   int
 	}
+	var chunks []chunk
+	n := 0
 	for _, list := range e.lists {
-		for i := range list {
-			rc := &list[i]
+		for lo := 0; lo < len(list); lo += size {
+			c := chunk{list: list[lo:min(lo+size, len(list))], at: n}
+			for i := range c.list {
+				if k.first[c.list[i].a] >= 0 || k.first[c.list[i].b] >= 0 {
+					n++
+				}
+			}
+			chunks = append(chunks, c)
+		}
+	}
+	bs := make([]bound, n)
+	type cursors struct {
+		kc []knotCursor
+		bc []cursor
+	}
+	newCursors := func() *cursors {
+		cs := &cursors{kc: make([]knotCursor, nd), bc: make([]cursor, nd)}
+		for d := range nd {
+			cs.kc[d] = knotCursor{k: k, d: int32(d)}
+			cs.bc[d] = cursor{c: base.curve(int32(d))}
+		}
+		return cs
+	}
+	par.ForEachWith(len(chunks), e.opt.Parallel, newCursors, func(cs *cursors, ci int) {
+		out := bs[chunks[ci].at:]
+		j := 0
+		for i := range chunks[ci].list {
+			rc := &chunks[ci].list[i]
 			mu := float64(lat.Inter)
 			if na := dom.Node[rc.a]; na >= 0 && na == dom.Node[rc.b] {
 				mu = float64(lat.Intra)
 			}
-			b := bound{y: mu - float64(rc.d) - (bc[rc.b].at(rc.t) - bc[rc.a].at(rc.t))}
-			b.jb, b.ub = kc[rc.b].at(rc.t)
-			b.ja, b.ua = kc[rc.a].at(rc.t)
+			b := bound{y: mu - float64(rc.d) - (cs.bc[rc.b].at(rc.t) - cs.bc[rc.a].at(rc.t))}
+			b.jb, b.ub = cs.kc[rc.b].at(rc.t)
+			b.ja, b.ua = cs.kc[rc.a].at(rc.t)
 			if b.jb < 0 && b.ja < 0 {
 				continue
 			}
-			bs = append(bs, b)
+			out[j] = b
+			j++
 		}
-	}
+	})
 	return bs
 }
+
+// boundChunk is the number of records a worker turns into bounds at a
+// time.
+const boundChunk = 1 << 16
 
 // knotCursor finds, at mostly ascending times, the knots of domain d
 // around t: the first unknown j of the pair and the weight u of j+1 (a

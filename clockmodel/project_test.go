@@ -250,3 +250,23 @@ func TestProjectionOnARing(t *testing.T) {
 		assert.Less(t, r.ModelViolations.Total().Violations, r.Before.Total().Violations)
 	}
 }
+
+// The bounds made in chunks on several workers are the bounds made in
+// one pass, in the same order: relative to no model (the domains without
+// curves get knots) and to an estimated one.
+func TestBoundsInChunks(t *testing.T) {
+	c := baseConfig(12)
+	c.Patterns = []string{"ring", "allreduce", "pairs"}
+	p := prepare(t, c)
+	e := newEstimator(p.in, p.times, p.g, defaultLat, EstimateOptions{Parallel: 3})
+	m, _, err := e.estimate(context.Background(), nil)
+	require.NoError(t, err)
+	for _, base := range []*Model{nil, m} {
+		k, b := e.projectKnots(base)
+		want := e.boundsInChunks(&k, b, defaultLat, math.MaxInt32)
+		require.Greater(t, len(want), 1000)
+		for _, size := range []int{1, 7, 1000} {
+			assert.Equal(t, want, e.boundsInChunks(&k, b, defaultLat, size), "chunks of %d, model %t", size, base != nil)
+		}
+	}
+}
