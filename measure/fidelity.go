@@ -3,6 +3,7 @@ package measure
 import (
 	"math"
 
+	"github.com/clc-tools/clc/internal/order"
 	"github.com/clc-tools/clc/internal/par"
 )
 
@@ -185,50 +186,7 @@ func AccuracyOf(times, truth [][]int64) Accuracy {
 	if n > 0 {
 		a.MeanAbs = abs / float64(n)
 		a.MeanSigned = signed / float64(n)
-		a.P99Abs = nth(dist, n*99/100)
+		a.P99Abs = order.Nth(dist, n*99/100)
 	}
 	return a
-}
-
-// nth returns the k-th smallest of xs (0-based), reordering xs: Hoare's
-// selection, expected linear time.
-func nth(xs []int64, k int) int64 {
-	lo, hi := 0, len(xs)-1
-	for lo < hi {
-		// The median of three as the pivot.
-		mid := lo + (hi-lo)/2
-		if xs[mid] < xs[lo] {
-			xs[mid], xs[lo] = xs[lo], xs[mid]
-		}
-		if xs[hi] < xs[lo] {
-			xs[hi], xs[lo] = xs[lo], xs[hi]
-		}
-		if xs[hi] < xs[mid] {
-			xs[hi], xs[mid] = xs[mid], xs[hi]
-		}
-		p := xs[mid]
-		i, j := lo, hi
-		for i <= j {
-			for xs[i] < p {
-				i++
-			}
-			for xs[j] > p {
-				j--
-			}
-			if i <= j {
-				xs[i], xs[j] = xs[j], xs[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return xs[k]
-		}
-	}
-	return xs[k]
 }
