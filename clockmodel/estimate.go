@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/clc-tools/clc/internal/order"
 	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/replay"
 )
@@ -144,7 +145,11 @@ func (e *estimator) windows(m *Model) int {
 		parts[i] = bands(&prs[i], lists, e.lat, m, wo, nil)
 		weigh(parts[i], floor)
 	})
-	e.bands = e.bands[:0]
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	e.bands = slices.Grow(e.bands[:0], n)
 	for _, p := range parts {
 		e.bands = append(e.bands, p...)
 	}
@@ -491,15 +496,13 @@ func (e *estimator) priorScale() float64 {
 	if len(sig) == 0 {
 		return one
 	}
-	slices.Sort(sig)
-	p10 := sig[len(sig)/10]
+	p10 := order.Nth(sig, len(sig)/10)
 	for i := range e.bands {
 		if b := &e.bands[i]; b.twoSided() && b.sigma <= p10 {
 			mids = append(mids, math.Abs(b.mid()))
 		}
 	}
-	slices.Sort(mids)
-	return max(one, 4*mids[len(mids)/2])
+	return max(one, 4*order.Nth(mids, len(mids)/2))
 }
 
 // knotPrior is the weight of the prior at each knot as a fraction of
@@ -585,10 +588,9 @@ func (e *estimator) placeKnots(anchors []anchorObs, st *EstimateStats) knots {
 	}
 	k := knots{T: make([][]int64, nd), first: make([]int32, nd)}
 	gap := max(1, int64(knotGap*float64(e.in.Resolution)))
-	for d := range nd {
-		k.first[d] = -1
+	par.ForEach(nd, e.opt.Parallel, func(d int) {
 		if int32(d) == dom.Ref || len(obsT[d]) == 0 {
-			continue
+			return
 		}
 		// A knot at every anchor too: the curve may bend where it is
 		// known best (a window spanning MPI_Init, placed at its middle,
@@ -596,8 +598,13 @@ func (e *estimator) placeKnots(anchors []anchorObs, st *EstimateStats) knots {
 		ts := append(placeKnots(obsT[d], e.opt.PerKnot, gap), anchorT[d]...)
 		slices.Sort(ts)
 		k.T[d] = slices.Compact(ts)
-		k.first[d] = int32(k.n)
-		k.n += len(k.T[d])
+	})
+	for d := range nd {
+		k.first[d] = -1
+		if len(k.T[d]) > 0 {
+			k.first[d] = int32(k.n)
+			k.n += len(k.T[d])
+		}
 	}
 	return k
 }
