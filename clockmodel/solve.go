@@ -130,8 +130,8 @@ func (s *system) preconditioner() (blocks []penta, diag []float64) {
 			blockOf[j] = int32(b)
 		}
 	}
-	// Part w's sums are out[3w:3w+3]: diagonal, first and second
-	// off-diagonal.
+	// Each part sums into a vector of 3n: the diagonal, the first and
+	// the second off-diagonal.
 	sums := s.parts(3*n, func(rows []row, out []float64) {
 		diag, off1, off2 := out[:n], out[n:2*n], out[2*n:]
 		for i := range rows {
@@ -378,10 +378,10 @@ const parallelUnknowns = 1 << 15
 
 // parts sums f over the rows in parts, each part on a goroutine of its
 // own (up to s.np, a part per partRows rows): f adds its rows' terms to
-// out, a zeroed vector of m elements; parts returns the sum of the parts'
-// vectors, the first part's vector, added to in ascending order of part
-// (so that the sum depends only on s.np and the rows). The vector is
-// newly allocated; the other parts' buffers are kept for the next pass.
+// out, a zeroed vector of m elements. parts returns the first part's
+// vector, newly allocated, with the other parts' added to it in ascending
+// order of part (so that the sum depends only on s.np and the rows); the
+// other parts' buffers are kept for the next pass.
 func (s *system) parts(m int, f func(rows []row, out []float64)) []float64 {
 	out := make([]float64, m)
 	s.partsInto(out, f)
