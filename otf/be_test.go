@@ -15,11 +15,7 @@ import (
 // back to the same model, and the reference library prints it exactly as it
 // prints the little-endian one: the byte swapping agrees with OTF2's.
 func TestBigEndian(t *testing.T) {
-	dir := genRef(t, 60)
-	a, err := Open(dir)
-	require.NoError(t, err)
-	tr, err := a.Read(context.Background(), nil)
-	require.NoError(t, err)
+	_, _, tr := readRef(t, 60)
 	tr.Locations[2].Offsets = nil
 	tr.Carried = nil // a new archive from the model (path b), in both byte orders
 

@@ -121,11 +121,7 @@ func pyDump(t testing.TB, anchor string) []string {
 
 // The reader, against the reference library's reader on the same archive.
 func TestReadMatchesReferenceReader(t *testing.T) {
-	dir := genRef(t, 200)
-	a, err := Open(dir)
-	require.NoError(t, err)
-	tr, err := a.Read(context.Background(), nil)
-	require.NoError(t, err)
+	dir, _, tr := readRef(t, 200)
 	want := pyDump(t, filepath.Join(dir, "traces.otf2"))
 	got := modelLines(tr)
 	require.Equal(t, len(want), len(got))
@@ -154,11 +150,7 @@ func dropOpaque(t *trace.Trace) *trace.Trace {
 // Path (b): a model written as a new archive reads back identically through
 // the reference library, and otf2-print -Werror accepts it.
 func TestWriteTraceReferenceReader(t *testing.T) {
-	dir := genRef(t, 200)
-	a, err := Open(dir)
-	require.NoError(t, err)
-	tr, err := a.Read(context.Background(), nil)
-	require.NoError(t, err)
+	_, _, tr := readRef(t, 200)
 	tr.Carried = nil // path (b): the model's definitions only
 	m := dropOpaque(tr)
 	m.Locations[1].Offsets = []trace.ClockOffset{{Time: 1000, Offset: 0}, {Time: 2000000, Offset: 0, StdDev: 1.5}}
@@ -189,15 +181,11 @@ func TestWriteTraceReferenceReader(t *testing.T) {
 // A cancelled WriteTrace and a cancelled Read say so; the write leaves
 // nothing behind.
 func TestWriteTraceAndReadStopWhenCancelled(t *testing.T) {
-	dir := genRef(t, 50)
-	a, err := Open(dir)
-	require.NoError(t, err)
-	tr, err := a.Read(context.Background(), nil)
-	require.NoError(t, err)
+	_, a, tr := readRef(t, 50)
 	tr.Carried = nil
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = a.Read(ctx, nil)
+	_, err := a.Read(ctx, nil)
 	require.ErrorIs(t, err, context.Canceled)
 	out := filepath.Join(t.TempDir(), "out")
 	require.ErrorIs(t, WriteTrace(ctx, out, dropOpaque(tr), nil), context.Canceled)
@@ -226,11 +214,7 @@ func (s *copySink) Append(loc int, ev *trace.Events) error {
 // their own; it refuses time columns that do not fit and stops when
 // cancelled.
 func TestArchiveCopyToStreamsEveryEvent(t *testing.T) {
-	dir := genRef(t, 60)
-	a, err := Open(dir)
-	require.NoError(t, err)
-	want, err := a.Read(context.Background(), nil)
-	require.NoError(t, err)
+	_, a, want := readRef(t, 60)
 	times := make([][]int64, len(want.Locations))
 	for li, l := range want.Locations {
 		for _, v := range l.Events.Time {

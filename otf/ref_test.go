@@ -24,12 +24,20 @@ func genRef(t testing.TB, iters int) string {
 	return dir
 }
 
-func TestReadReference(t *testing.T) {
-	dir := genRef(t, 120)
+// readRef writes an archive with the reference library (genRef), opens it
+// and reads it whole.
+func readRef(t testing.TB, iters int) (string, *Archive, *trace.Trace) {
+	t.Helper()
+	dir := genRef(t, iters)
 	a, err := Open(dir)
 	require.NoError(t, err)
 	tr, err := a.Read(context.Background(), nil)
 	require.NoError(t, err)
+	return dir, a, tr
+}
+
+func TestReadReference(t *testing.T) {
+	_, _, tr := readRef(t, 120)
 	require.NoError(t, tr.Validate())
 	require.NoError(t, tr.Unordered())
 	require.Len(t, tr.Locations, 4)
@@ -90,11 +98,7 @@ func TestReadReference(t *testing.T) {
 // Reading an archive of the reference library and rewriting it without
 // correction gives an archive otf2-print prints identically.
 func TestRewriteReferenceIdentity(t *testing.T) {
-	dir := genRef(t, 3000) // ~1 MB per location: several 256 KiB chunks
-	a, err := Open(dir)
-	require.NoError(t, err)
-	tr, err := a.Read(context.Background(), nil)
-	require.NoError(t, err)
+	dir, a, tr := readRef(t, 3000) // ~1 MB per location: several 256 KiB chunks
 	out := filepath.Join(t.TempDir(), "out")
 	require.NoError(t, a.Rewrite(out, tr, nil))
 	checkOTF2(t, filepath.Join(out, "traces.otf2"))

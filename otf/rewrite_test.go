@@ -51,11 +51,7 @@ func chunkStarts(t *testing.T, path string, size int, events uint64) int {
 // reader sees exactly the corrected times, BufferFlush's stopTime moves with
 // its event, and the chunk headers stay right.
 func TestRewriteMovedEvents(t *testing.T) {
-	dir := genRef(t, 3000)
-	a, err := Open(dir)
-	require.NoError(t, err)
-	tr, err := a.Read(context.Background(), nil)
-	require.NoError(t, err)
+	dir, a, tr := readRef(t, 3000)
 	orig := make([][]int64, len(tr.Locations))
 	for li, l := range tr.Locations {
 		orig[li] = append([]int64(nil), l.Events.Time...)
