@@ -1,0 +1,67 @@
+// Package testenv answers the questions every test that leaves the process
+// asks: is an external tool here, and was the exhaustive suite asked for.
+//
+// Outside CI a test whose tool is missing skips with a message naming the
+// package to install; under CI=true it fails, so CI never passes by skipping.
+// Exhaustive sweeps (mutation sweeps, every MPI launch style, large traces,
+// benchmarks' comparisons) run only when CLC_TEST_FULL=1, which .ci/run sets;
+// the default `go test ./...` runs a representative subset of each.
+package testenv
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"testing"
+)
+
+// FullEnv is the environment variable that asks for the exhaustive tests.
+const FullEnv = "CLC_TEST_FULL"
+
+// CI reports whether the tests run under CI (CI=true).
+func CI() bool { return os.Getenv("CI") == "true" }
+
+// Full reports whether the exhaustive tests were asked for (CLC_TEST_FULL=1).
+func Full() bool { return os.Getenv(FullEnv) == "1" }
+
+// NeedFull skips t unless the exhaustive tests were asked for.
+func NeedFull(t testing.TB) {
+	t.Helper()
+	if !Full() {
+		t.Skipf("exhaustive test: run with %s=1 (as .ci/run does)", FullEnv)
+	}
+}
+
+// Unavailable skips t with the message, or fails it under CI=true, where a
+// test must not pass by skipping. install names what provides the missing
+// piece (Debian packages).
+func Unavailable(t testing.TB, install, format string, args ...any) {
+	t.Helper()
+	msg := fmt.Sprintf(format, args...)
+	if CI() {
+		t.Fatalf("%s (CI=true: this test must run; install %s)", msg, install)
+	}
+	t.Skipf("%s (install %s to run it)", msg, install)
+}
+
+// Tool returns the path of an external program, or skips t (fails under CI)
+// when it is not installed. install names the Debian packages that provide it.
+func Tool(t testing.TB, name, install string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		Unavailable(t, install, "%s not found", name)
+	}
+	return p
+}
+
+// PythonOTF2 returns the interpreter that has the reference library's Python
+// module (python3-otf2), or skips t (fails under CI).
+func PythonOTF2(t testing.TB) string {
+	t.Helper()
+	py := Tool(t, "/usr/bin/python3", "python3-otf2")
+	if out, err := exec.Command(py, "-c", "import otf2").CombinedOutput(); err != nil {
+		Unavailable(t, "python3-otf2", "python3 has no otf2 module: %v: %s", err, out)
+	}
+	return py
+}
