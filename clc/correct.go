@@ -2,7 +2,6 @@ package clc
 
 import (
 	"cmp"
-	"runtime"
 	"slices"
 
 	"github.com/clc-tools/clc/internal/par"
@@ -291,10 +290,7 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 	if progress == nil {
 		progress = func(string) {}
 	}
-	np := p.Parallel
-	if np <= 0 {
-		np = runtime.GOMAXPROCS(0)
-	}
+	np := par.Workers(p.Parallel)
 	k := p.InTicks(in.Resolution)
 	times, node := in.Times, in.Node
 	n := len(times)

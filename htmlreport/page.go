@@ -18,8 +18,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"time"
+
+	"github.com/clc-tools/clc/internal/par"
 
 	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/presync"
@@ -163,10 +164,7 @@ func Build(ctx context.Context, in *Input, opt *Options) (*Page, error) {
 	if err := in.check(); err != nil {
 		return nil, err
 	}
-	np := in.Parallel
-	if np <= 0 {
-		np = runtime.GOMAXPROCS(0)
-	}
+	np := par.Workers(in.Parallel)
 	nd := len(in.Domains.Names)
 	o := opt.defaults(nd)
 	t := in.Trace

@@ -4,8 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"runtime"
 	"strings"
+
+	"github.com/clc-tools/clc/internal/par"
 
 	"github.com/clc-tools/clc/trace"
 )
@@ -166,10 +167,7 @@ type ReadOptions struct {
 }
 
 func parallelism(n int) int {
-	if n <= 0 {
-		return runtime.GOMAXPROCS(0)
-	}
-	return n
+	return par.Workers(n)
 }
 
 // FormatError is every error the native reader returns about the content of

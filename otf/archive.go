@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 
@@ -176,10 +175,10 @@ type ReadOptions struct {
 }
 
 func (o *ReadOptions) parallel() int {
-	if o != nil && o.Parallel > 0 {
-		return o.Parallel
+	if o == nil {
+		return par.Workers(0)
 	}
-	return runtime.GOMAXPROCS(0)
+	return par.Workers(o.Parallel)
 }
 
 func (a *Archive) evtName(id uint64) string {

@@ -11,7 +11,6 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 
 	"github.com/clc-tools/clc/internal/par"
@@ -44,10 +43,10 @@ type WriteOptions struct {
 }
 
 func (o *WriteOptions) parallel() int {
-	if o != nil && o.Parallel > 0 {
-		return o.Parallel
+	if o == nil {
+		return par.Workers(0)
 	}
-	return runtime.GOMAXPROCS(0)
+	return par.Workers(o.Parallel)
 }
 
 // outName is the archive name of every archive this package writes: the

@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"sort"
 
 	"github.com/clc-tools/clc/internal/par"
@@ -386,9 +385,7 @@ func Apply(t *trace.Trace, opt *Options) (int, error) {
 	if opt != nil {
 		o = *opt
 	}
-	if o.Parallel <= 0 {
-		o.Parallel = runtime.GOMAXPROCS(0)
-	}
+	o.Parallel = par.Workers(o.Parallel)
 	funcs, err := Funcs(t, o.Method)
 	if err != nil {
 		return 0, err
@@ -405,9 +402,7 @@ func Apply(t *trace.Trace, opt *Options) (int, error) {
 // under funcs[li], in place, on up to parallel goroutines (0: GOMAXPROCS),
 // and returns the number of locations that had a correction.
 func ApplyColumns(funcs []*Func, times [][]int64, parallel int) int {
-	if parallel <= 0 {
-		parallel = runtime.GOMAXPROCS(0)
-	}
+	parallel = par.Workers(parallel)
 	n := 0
 	for _, f := range funcs {
 		if !f.Identity() {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/clockmodel"
 )
 
@@ -29,8 +28,8 @@ func TestEmulatedRealRuns(t *testing.T) {
 			_, err := os.Stat(filepath.Join(dir, "truth"))
 			require.NoError(t, err, "the trace has no truth/")
 			run := func(m clockmodel.Method) *Report {
-				rep, err := Run(context.Background(), dir, Options{Check: true, Params: clc.DefaultParams(),
-					ClockModel: ClockModelOptions{Method: m}})
+				rep, err := Run(context.Background(), dir, Options{Check: true,
+					Correction: Correction{ClockModel: ClockModelOptions{Method: m}}})
 				require.NoError(t, err)
 				require.Zero(t, rep.After.Violations)
 				require.NotNil(t, rep.Accuracy)

@@ -11,52 +11,37 @@ import (
 	"github.com/clc-tools/clc/htmlreport"
 	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/presync"
-	"github.com/clc-tools/clc/trace"
 )
 
-// htmlHook collects during a run what the HTML report (Options.HTML) needs
-// and writes it into its claimed temporary. A nil *htmlHook does nothing.
+// htmlHook is the HTML report (Options.HTML): the claimed temporary to
+// write it into. A nil *htmlHook writes nothing.
 type htmlHook struct {
-	file     string // the temporary to write
-	funcs    []*presync.Func
-	measured [][]int64
-	method   presync.Method
+	file string
 }
 
-// beforePresync keeps the pre-synchronisation's method and corrections
-// (funcs, Funcs of tr) and the pre-synchronised times of the clock-offset
-// measurements, which presync consumes.
-func (h *htmlHook) beforePresync(tr *trace.Trace, m presync.Method, funcs []*presync.Func) {
-	if h == nil {
-		return
-	}
-	h.method, h.funcs = m, funcs
-	h.measured = presync.Measured(tr, funcs)
-}
-
-// writeHTML is the pipeline's last stage with --html: the page of the run.
+// writeHTML is the pipeline's last stage with --html: the page of the run,
+// from what Correct kept (Correction.KeepPresync).
 func (p *pipeline) writeHTML(ctx context.Context) error {
-	h := p.html
-	if h == nil {
+	if p.html == nil {
 		return nil
 	}
+	res, r := p.res, p.rep
 	dom := htmlreport.LocationDomains(p.tr)
-	if h.method == presync.Node {
+	if res.PresyncMethod == presync.Node {
 		dom = htmlreport.NodeDomains(p.tr)
 	}
-	r := p.rep
 	fid := [2]measure.Fidelity{r.Fidelity.Position, r.Fidelity.Distance}
 	in := &htmlreport.Input{
-		Title: r.Input, Trace: p.tr, Presync: p.c, Corrected: p.times, Truth: p.truth,
-		Graph: p.g, Latency: p.k.Lat, Domains: dom, PresyncFuncs: h.funcs, Measured: h.measured, Fidelity: &fid,
+		Title: r.Input, Trace: p.tr, Presync: res.Presync, Corrected: p.times, Truth: p.truth,
+		Graph: res.Graph, Latency: res.Latency, Domains: dom, PresyncFuncs: res.PresyncFuncs, Measured: res.Measured, Fidelity: &fid,
 		CheckOnly: r.Checked, Summary: htmlSummary(r), Sections: htmlSections(r), Notes: r.Notes, Parallel: p.np,
-		Estimates: p.modelEstimate(dom),
+		Estimates: modelEstimate(res, p.tr.Resolution, dom),
 	}
 	page, err := htmlreport.Build(ctx, in, nil)
 	if err != nil {
 		return err
 	}
-	f, err := os.Create(h.file)
+	f, err := os.Create(p.html.file)
 	if err != nil {
 		return fmt.Errorf("html report %s: %w", p.opts.HTML, err)
 	}
@@ -193,11 +178,11 @@ func durOrEmpty(s float64) string {
 // pre-synchronised times (pre-synchronised − true time: minus the
 // correction) for the page's domains, each read from the clock-model
 // domain of its first location; nil when the model was not used.
-func (p *pipeline) modelEstimate(dom htmlreport.Domains) []*htmlreport.ClockError {
-	if p.model == nil || p.model.Model == nil {
+func modelEstimate(res *Result, resolution uint64, dom htmlreport.Domains) []*htmlreport.ClockError {
+	if res.Model == nil || res.Model.Model == nil {
 		return nil
 	}
-	lo, hi, ok := htmlreport.Span(p.c)
+	lo, hi, ok := htmlreport.Span(res.Presync)
 	if !ok {
 		return nil
 	}
@@ -210,14 +195,14 @@ func (p *pipeline) modelEstimate(dom htmlreport.Domains) []*htmlreport.ClockErro
 			first[d] = int32(l)
 		}
 	}
-	res := float64(p.tr.Resolution)
-	m, cd := p.model.Model, p.cm.Domains.Of
+	r := float64(resolution)
+	m, cd := res.Model.Model, res.Domains.Of
 	e := htmlreport.SampleError("clock model", htmlreport.NewBins(lo, hi, 512), len(dom.Names), func(d int, t int64) (float64, bool) {
 		if first[d] < 0 {
 			return 0, false
 		}
 		c := &m.Curves[cd[first[d]]]
-		return -c.At(t) / res, true
+		return -c.At(t) / r, true
 	})
 	return []*htmlreport.ClockError{e}
 }

@@ -101,7 +101,7 @@ func correctHybrid(t *testing.T, in string, rec *trace.Trace, m clockmodel.Metho
 		require.Zero(t, o.Violations, "pre-synchronised input: %s", k)
 	}
 	out := filepath.Join(t.TempDir(), "out")
-	rep, err := Run(context.Background(), in, Options{Output: out, Params: clc.DefaultParams(), ClockModel: ClockModelOptions{Method: m}})
+	rep, err := Run(context.Background(), in, Options{Output: out, Correction: Correction{ClockModel: ClockModelOptions{Method: m}}})
 	require.NoError(t, err)
 	require.Positive(t, rep.Before.Violations)
 	require.Zero(t, rep.After.Violations)
@@ -157,7 +157,7 @@ func TestHybridIntactUnchanged(t *testing.T) {
 		t.Run(string(f), func(t *testing.T) {
 			dir, _ := hybridSimDir(t, c, f)
 			out := filepath.Join(t.TempDir(), "out")
-			rep, err := Run(context.Background(), dir, Options{Output: out, Params: clc.DefaultParams()})
+			rep, err := Run(context.Background(), dir, Options{Output: out})
 			require.NoError(t, err)
 			require.Zero(t, rep.Before.Violations)
 			require.Zero(t, rep.Before.Shared.Violations)

@@ -15,7 +15,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/clockmodel"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
@@ -98,7 +97,7 @@ func TestOTF2CorrectionAsTheReferenceReaderSeesIt(t *testing.T) {
 	in := filepath.Join(t.TempDir(), "in")
 	require.NoError(t, otf.WriteTrace(context.Background(), in, rec, nil))
 	out := filepath.Join(t.TempDir(), "out")
-	rep, err := Run(context.Background(), in, Options{Output: out, Params: clc.DefaultParams(), ClockModel: ClockModelOptions{Method: clockmodel.MethodCLC}})
+	rep, err := Run(context.Background(), in, Options{Output: out, Correction: Correction{ClockModel: ClockModelOptions{Method: clockmodel.MethodCLC}}})
 	require.NoError(t, err)
 	require.Positive(t, rep.Correction.EventsMoved, "the scenario must move events")
 	require.Zero(t, rep.After.Violations)
@@ -144,14 +143,14 @@ func TestConversionsAsTheReferenceReaderSeesThem(t *testing.T) {
 	require.NoError(t, native.WriteDir(context.Background(), simNative, rec, nil))
 	require.NoError(t, otf.WriteTrace(context.Background(), simOTF2, rec, nil))
 	scorepNative := filepath.Join(d, "scorep-native")
-	_, err := Run(context.Background(), "../testdata/scorep-pingpong", Options{Output: scorepNative, Format: FormatNative, Params: clc.DefaultParams()})
+	_, err := Run(context.Background(), "../testdata/scorep-pingpong", Options{Output: scorepNative, Format: FormatNative})
 	require.NoError(t, err)
 	for _, in := range []string{simNative, simOTF2, scorepNative, "../testdata/scorep-pingpong"} {
 		name := filepath.Base(in)
 		nat, arc := filepath.Join(d, name+"-to-native"), filepath.Join(d, name+"-to-otf2")
-		repN, err := Run(context.Background(), in, Options{Output: nat, Format: FormatNative, Params: clc.DefaultParams()})
+		repN, err := Run(context.Background(), in, Options{Output: nat, Format: FormatNative})
 		require.NoError(t, err)
-		repO, err := Run(context.Background(), in, Options{Output: arc, Format: FormatOTF2, Params: clc.DefaultParams()})
+		repO, err := Run(context.Background(), in, Options{Output: arc, Format: FormatOTF2})
 		require.NoError(t, err)
 		if strings.HasPrefix(name, "sim") {
 			require.Positive(t, repO.Before.Violations, "the trace must need a correction")

@@ -17,7 +17,7 @@ const PerfettoFile = "trace.json.gz"
 func (p *pipeline) writePerfetto(ctx context.Context) error {
 	o := p.opts.Perfetto
 	o.Creator = "clc-correct"
-	s, err := perfetto.WriteFile(ctx, filepath.Join(p.j.outDir, PerfettoFile), p.tr, p.g, &o)
+	s, err := perfetto.WriteFile(ctx, filepath.Join(p.j.outDir, PerfettoFile), p.tr, p.res.Graph, &o)
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/otf"
 )
 
@@ -39,7 +38,7 @@ func TestRealArchivesThroughRun(t *testing.T) {
 	for _, in := range archives {
 		t.Run(filepath.Base(filepath.Dir(in)), func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			rep, err := Run(context.Background(), in, Options{Output: out, Params: clc.DefaultParams()})
+			rep, err := Run(context.Background(), in, Options{Output: out})
 			require.NoError(t, err)
 			before := otf2Print(t, in)
 			after := otf2Print(t, filepath.Join(out, "traces.otf2"))
@@ -66,7 +65,7 @@ func TestRealArchivesThroughRun(t *testing.T) {
 // on one-member communicators (sst-macro's COMM_SELF) instead of dropping
 // them without a word (issue 13).
 func TestReportWarningsAndSelfCollectives(t *testing.T) {
-	rep, err := Run(context.Background(), "../testdata/otf2/eztrace-mpi-openmp", Options{Check: true, Params: clc.DefaultParams()})
+	rep, err := Run(context.Background(), "../testdata/otf2/eztrace-mpi-openmp", Options{Check: true})
 	require.NoError(t, err)
 	require.NotEmpty(t, rep.Warnings)
 	a, err := otf.Open("../testdata/otf2/eztrace-mpi-openmp")
@@ -75,7 +74,7 @@ func TestReportWarningsAndSelfCollectives(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, rep.Warnings, len(a.Warnings()))
 
-	rep, err = Run(context.Background(), "../testdata/otf2/sst-macro-scorep2", Options{Check: true, Params: clc.DefaultParams()})
+	rep, err = Run(context.Background(), "../testdata/otf2/sst-macro-scorep2", Options{Check: true})
 	require.NoError(t, err)
 	// The reference reader's count: collectives on communicators whose
 	// group is of type COMM_SELF, as otf2-print -A shows them.

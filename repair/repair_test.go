@@ -19,7 +19,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/clockmodel"
 	"github.com/clc-tools/clc/internal/tracetest"
 	"github.com/clc-tools/clc/measure"
@@ -89,7 +88,7 @@ func TestScenarios(t *testing.T) {
 		t.Run(sc.name, func(t *testing.T) {
 			dir, rec := simDir(t, sc.cfg)
 			out := filepath.Join(t.TempDir(), "out")
-			opts := Options{Output: out, Params: clc.DefaultParams(), ClockModel: ClockModelOptions{Method: clockmodel.MethodCLC}}
+			opts := Options{Output: out, Correction: Correction{ClockModel: ClockModelOptions{Method: clockmodel.MethodCLC}}}
 			rep, err := Run(context.Background(), dir, opts)
 			require.NoError(t, err)
 			assert.Positive(t, rep.Before.Violations, "the scenario should have violations to correct")
@@ -121,14 +120,13 @@ func TestScenarios(t *testing.T) {
 			// run chose (the defaults, lowered by what the trace shows).
 			g, err := replay.Match(got, nil)
 			require.NoError(t, err)
-			k := opts.Params.InTicks(got.Resolution)
-			k.Lat.Intra, k.Lat.Inter = rep.Method.Latency.Intra.Ticks, rep.Method.Latency.Inter.Ticks
+			lat := replay.Latency{Intra: rep.Method.Latency.Intra.Ticks, Inter: rep.Method.Latency.Inter.Ticks}
 			times := make([][]int64, len(got.Locations))
 			node := make([]int32, len(got.Locations))
 			for i, l := range got.Locations {
 				times[i], node[i] = l.Events.Time, l.Node
 			}
-			v := measure.ClockCondition(times, g, node, k.Lat, 2)
+			v := measure.ClockCondition(times, g, node, lat, 2)
 			assert.Zero(t, v.Total().Violations)
 		})
 	}
@@ -144,7 +142,7 @@ func TestMildClockError(t *testing.T) {
 	c := sim.DefaultConfig()
 	c.Ranks, c.RanksPerNode, c.Events, c.Seed, c.Compute = 32, 8, 100000, 6*7919+32, 2*time.Millisecond
 	dir, _ := simDir(t, c)
-	rep, err := Run(context.Background(), dir, Options{Check: true, Params: clc.DefaultParams(), ClockModel: ClockModelOptions{Method: clockmodel.MethodCLC}})
+	rep, err := Run(context.Background(), dir, Options{Check: true, Correction: Correction{ClockModel: ClockModelOptions{Method: clockmodel.MethodCLC}}})
 	require.NoError(t, err)
 	assert.Positive(t, rep.Before.Violations)
 	assert.Zero(t, rep.After.Violations)
@@ -220,13 +218,13 @@ func TestNeverWritesIntoInput(t *testing.T) {
 	dir, _ := smallTrace(t)
 	before := treeHash(t, dir)
 	for _, out := range []string{dir, filepath.Join(dir, "fixed"), filepath.Dir(dir)} {
-		_, err := Run(context.Background(), dir, Options{Output: out, Params: clc.DefaultParams(), Force: true})
+		_, err := Run(context.Background(), dir, Options{Output: out, Force: true})
 		require.Error(t, err, "output %s", out)
 	}
-	_, err := Run(context.Background(), dir, Options{Check: true, Params: clc.DefaultParams()})
+	_, err := Run(context.Background(), dir, Options{Check: true})
 	require.NoError(t, err)
 	out := filepath.Join(t.TempDir(), "out")
-	_, err = Run(context.Background(), dir, Options{Output: out, Params: clc.DefaultParams()})
+	_, err = Run(context.Background(), dir, Options{Output: out})
 	require.NoError(t, err)
 	assert.Equal(t, before, treeHash(t, dir), "the input changed")
 }
@@ -236,19 +234,19 @@ func TestOutputRules(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	require.NoError(t, os.MkdirAll(out, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(out, "keep"), []byte("x"), 0o644))
-	_, err := Run(context.Background(), dir, Options{Output: out, Params: clc.DefaultParams()})
+	_, err := Run(context.Background(), dir, Options{Output: out})
 	require.ErrorContains(t, err, "not empty")
 	// --force replaces only a directory that holds nothing but a trace.
-	_, err = Run(context.Background(), dir, Options{Output: out, Params: clc.DefaultParams(), Force: true})
+	_, err = Run(context.Background(), dir, Options{Output: out, Force: true})
 	require.ErrorContains(t, err, "keep")
 	_, err = os.Stat(filepath.Join(out, "keep"))
 	require.NoError(t, err, "a refused output is left alone")
 	require.NoError(t, os.Remove(filepath.Join(out, "keep")))
-	_, err = Run(context.Background(), dir, Options{Output: out, Params: clc.DefaultParams()})
+	_, err = Run(context.Background(), dir, Options{Output: out})
 	require.NoError(t, err, "an empty directory is fine")
-	_, err = Run(context.Background(), dir, Options{Output: out, Params: clc.DefaultParams()})
+	_, err = Run(context.Background(), dir, Options{Output: out})
 	require.ErrorContains(t, err, "not empty")
-	_, err = Run(context.Background(), dir, Options{Output: out, Params: clc.DefaultParams(), Force: true})
+	_, err = Run(context.Background(), dir, Options{Output: out, Force: true})
 	require.NoError(t, err, "--force replaces an earlier output")
 	require.True(t, native.IsDir(out))
 	// No temporary directories are left beside the output.
@@ -267,7 +265,7 @@ func TestCorruptInputLeavesNothing(t *testing.T) {
 	require.NoError(t, os.WriteFile(f, b, 0o644))
 	parent := t.TempDir()
 	out := filepath.Join(parent, "out")
-	_, err = Run(context.Background(), dir, Options{Output: out, Params: clc.DefaultParams()})
+	_, err = Run(context.Background(), dir, Options{Output: out})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "2.clce")
 	ents, err := os.ReadDir(parent)
@@ -277,12 +275,12 @@ func TestCorruptInputLeavesNothing(t *testing.T) {
 
 func TestNotATrace(t *testing.T) {
 	d := t.TempDir()
-	_, err := Run(context.Background(), d, Options{Check: true, Params: clc.DefaultParams()})
+	_, err := Run(context.Background(), d, Options{Check: true})
 	require.ErrorContains(t, err, "not a trace")
-	_, err = Run(context.Background(), filepath.Join(d, "missing"), Options{Check: true, Params: clc.DefaultParams()})
+	_, err = Run(context.Background(), filepath.Join(d, "missing"), Options{Check: true})
 	require.Error(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(d, "clc.json"), []byte("{"), 0o644))
-	_, err = Run(context.Background(), d, Options{Check: true, Params: clc.DefaultParams()})
+	_, err = Run(context.Background(), d, Options{Check: true})
 	require.ErrorContains(t, err, "clc.json")
 }
 
@@ -315,7 +313,7 @@ func TestInconsistentTraceReported(t *testing.T) {
 	var rep *Report
 	var err error
 	go func() {
-		rep, err = Run(context.Background(), dir, Options{Output: filepath.Join(t.TempDir(), "out"), Params: clc.DefaultParams()})
+		rep, err = Run(context.Background(), dir, Options{Output: filepath.Join(t.TempDir(), "out")})
 		close(done)
 	}()
 	select {
@@ -360,7 +358,7 @@ func TestTraceCutMidRun(t *testing.T) {
 	var rep *Report
 	go func() {
 		defer close(done)
-		rep, err = Run(context.Background(), dir, Options{Output: filepath.Join(t.TempDir(), "out"), Params: clc.DefaultParams()})
+		rep, err = Run(context.Background(), dir, Options{Output: filepath.Join(t.TempDir(), "out")})
 	}()
 	select {
 	case <-done:
@@ -397,7 +395,7 @@ func TestScenariosClockModel(t *testing.T) {
 		t.Run(sc.name, func(t *testing.T) {
 			dir, _ := simDir(t, sc.cfg)
 			out := filepath.Join(t.TempDir(), "out")
-			rep, err := Run(context.Background(), dir, Options{Output: out, Params: clc.DefaultParams()})
+			rep, err := Run(context.Background(), dir, Options{Output: out})
 			require.NoError(t, err)
 			assert.Zero(t, rep.After.Violations)
 			require.NotNil(t, rep.Method)
@@ -433,7 +431,7 @@ func TestHugeTimesRefused(t *testing.T) {
 	tr.Locations[1].Events.AppendMsg(trace.KindRecv, big-5, trace.Message{Peer: 0})
 	dir := filepath.Join(t.TempDir(), "in")
 	require.NoError(t, native.WriteDir(context.Background(), dir, tr, nil))
-	_, err := Run(context.Background(), dir, Options{Check: true, Params: clc.DefaultParams()})
+	_, err := Run(context.Background(), dir, Options{Check: true})
 	require.ErrorContains(t, err, "location 0, event 0")
 }
 
@@ -455,7 +453,7 @@ func TestNegativeTimesRefused(t *testing.T) {
 		tr.Locations[1].Events.AppendMsg(trace.KindRecv, t0, trace.Message{Peer: 0})
 		dir := filepath.Join(t.TempDir(), "in")
 		require.NoError(t, native.WriteDir(context.Background(), dir, tr, nil))
-		_, err := Run(context.Background(), dir, Options{Check: true, Params: clc.DefaultParams()})
+		_, err := Run(context.Background(), dir, Options{Check: true})
 		require.ErrorContains(t, err, "location 1, event 0")
 		if withOffsets {
 			assert.ErrorContains(t, err, "the offset records are wrong")
@@ -473,7 +471,7 @@ func TestReportListsUnrecordedFunctions(t *testing.T) {
 	rec.Properties = map[string]string{PropUnrecordedMPI: "MPI_Comm_spawn,MPI_Put"}
 	require.NoError(t, os.RemoveAll(dir))
 	require.NoError(t, native.WriteDir(context.Background(), dir, rec, nil))
-	rep, err := Run(context.Background(), dir, Options{Check: true, Params: clc.DefaultParams()})
+	rep, err := Run(context.Background(), dir, Options{Check: true})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"MPI_Comm_spawn", "MPI_Put"}, rep.UnrecordedMPI)
 	var b bytes.Buffer
@@ -506,7 +504,7 @@ func TestFewRoundTripsLowerMu(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "in")
 	require.NoError(t, native.WriteDir(context.Background(), dir, tr, nil))
 	out := filepath.Join(t.TempDir(), "out")
-	rep, err := Run(context.Background(), dir, Options{Output: out, Format: FormatNative, Params: clc.DefaultParams()})
+	rep, err := Run(context.Background(), dir, Options{Output: out, Format: FormatNative})
 	require.NoError(t, err)
 	inter := rep.Method.Latency.Inter
 	assert.Equal(t, clockmodel.SourceRoundTrip, inter.Source)
@@ -535,7 +533,7 @@ func TestCleanTraceUnchanged(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "in")
 			require.NoError(t, native.WriteDir(context.Background(), dir, rec, nil))
 			out := filepath.Join(t.TempDir(), "out")
-			rep, err := Run(context.Background(), dir, Options{Output: out, Params: clc.DefaultParams()})
+			rep, err := Run(context.Background(), dir, Options{Output: out})
 			require.NoError(t, err)
 			assert.Zero(t, rep.Correction.EventsMoved)
 			assert.Equal(t, "clc", rep.Method.Ran, "nothing to correct: the model is not used")
@@ -554,7 +552,7 @@ func TestCleanTraceUnchanged(t *testing.T) {
 			odir := filepath.Join(t.TempDir(), "otf2")
 			require.NoError(t, otf.WriteTrace(context.Background(), odir, rec, nil))
 			oout := filepath.Join(t.TempDir(), "otf2out")
-			_, err = Run(context.Background(), odir, Options{Output: oout, Params: clc.DefaultParams()})
+			_, err = Run(context.Background(), odir, Options{Output: oout})
 			require.NoError(t, err)
 			evts, err := filepath.Glob(filepath.Join(odir, "traces", "*.evt"))
 			require.NoError(t, err)
@@ -611,7 +609,7 @@ func TestRandomTracesThroughRun(t *testing.T) {
 		require.NoError(t, native.WriteDir(context.Background(), in, tr, nil))
 		for _, m := range []clockmodel.Method{clockmodel.MethodModel, clockmodel.MethodCLC} {
 			out := filepath.Join(dir, fmt.Sprintf("out%d-%s", s, m))
-			rep, err := Run(context.Background(), in, Options{Output: out, Format: FormatNative, Params: clc.DefaultParams(), ClockModel: ClockModelOptions{Method: m}})
+			rep, err := Run(context.Background(), in, Options{Output: out, Format: FormatNative, Correction: Correction{ClockModel: ClockModelOptions{Method: m}}})
 			require.NoError(t, err, "seed %d, %s, %+v", s, m, cfg)
 			require.Zero(t, rep.After.Violations, "seed %d, %s", s, m)
 			got, err := native.ReadDir(out, nil)

@@ -3,10 +3,11 @@ package replay
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/clc-tools/clc/internal/par"
 )
 
 // Status is the outcome of a wait for a logical send.
@@ -363,9 +364,7 @@ var ErrAborted = errors.New("replay aborted")
 // until every location is done, and returns the first error; a failing
 // step stops the replay.
 func Run(x *Shared, n, workers int, step Step) error {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers = par.Workers(workers)
 	x.mu.Lock()
 	x.queue = make([]int32, 0, n)
 	for li := 0; li < n; li++ {

@@ -3,7 +3,6 @@ package replay
 import (
 	"cmp"
 	"fmt"
-	"runtime"
 	"slices"
 	"sort"
 
@@ -131,9 +130,7 @@ func NewMatcher(t *trace.Trace, opt *MatchOptions) *Matcher {
 	if opt != nil {
 		m.o = *opt
 	}
-	if m.o.Parallel <= 0 {
-		m.o.Parallel = runtime.GOMAXPROCS(0)
-	}
+	m.o.Parallel = par.Workers(m.o.Parallel)
 	m.isInit = make([]bool, len(t.Regions))
 	m.isFin = make([]bool, len(t.Regions))
 	for i := range t.Regions {

@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"sync"
 	"time"
 
@@ -417,7 +416,7 @@ type flusher struct {
 }
 
 func newFlusher(e *engine, rec, truth trace.Sink) (*flusher, error) {
-	workers := runtime.GOMAXPROCS(0)
+	workers := par.Workers(0)
 	n := len(e.now)
 	bounds, err := flushBounds(n, min(max(n/(16*workers), 1), 64), rec, truth)
 	if err != nil {

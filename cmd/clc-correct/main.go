@@ -213,7 +213,7 @@ func parseFlags(fl *flags, opts *repair.Options, params *clc.Params) error {
 	if opts.Presync, err = presync.ParseMethod(fl.presync); err != nil {
 		return err
 	}
-	if params.Alltoallv, err = replay.ParseAlltoallvPolicy(fl.alltoallv); err != nil {
+	if opts.Alltoallv, err = replay.ParseAlltoallvPolicy(fl.alltoallv); err != nil {
 		return err
 	}
 	params.MaxShift = 0
@@ -245,7 +245,7 @@ func parseFlags(fl *flags, opts *repair.Options, params *clc.Params) error {
 	// μ given on the command line is kept; defaults are lowered to what
 	// the trace's same-clock messages show.
 	opts.ClockModel.LatencyGiven = fl.latencyGiven
-	opts.Params = *params
+	opts.Params = params
 	return opts.Validate() // the parameters too
 }
 

@@ -18,7 +18,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/clockmodel"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/output"
@@ -313,5 +312,5 @@ func TestSignalLeavesNoTemporaries(t *testing.T) {
 
 // testOptions are the options of a plain run into out.
 func testOptions(out string) repair.Options {
-	return repair.Options{Output: out, Params: clc.DefaultParams()}
+	return repair.Options{Output: out}
 }

@@ -12,13 +12,23 @@ package par
 
 import (
 	"context"
+	"runtime"
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 )
 
+// Workers is the module's one rule for a Parallel option: n goroutines
+// when n > 0, else one per CPU (GOMAXPROCS).
+func Workers(n int) int {
+	if n > 0 {
+		return n
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
 // Do calls f(i) for every i in [0,n) on up to par goroutines (par ≤ 0:
-// one) and returns the first error. After an error or the cancellation of
+// one per CPU, Workers) and returns the first error. After an error or the cancellation of
 // ctx no further index is started, and Do returns that error (ctx.Err()
 // for a cancellation). Indices are handed out in chunks, so f should not
 // depend on which goroutine runs it.
@@ -58,7 +68,7 @@ func run[S any](ctx context.Context, n, par, chunk int, mk func() S, f func(S, i
 	if n <= 0 {
 		return ctx.Err()
 	}
-	par = max(1, min(par, n))
+	par = min(Workers(par), n)
 	if chunk <= 0 {
 		chunk = max(1, n/(par*8))
 	}

@@ -5,26 +5,22 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/clc-tools/clc/clc"
-	"github.com/clc-tools/clc/clockmodel"
 	"github.com/clc-tools/clc/internal/par"
-	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/output"
 	"github.com/clc-tools/clc/perfetto"
-	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/trace"
 )
 
-// Options configure a repair.
+// Options configure a run of clc-correct: where the trace is written and
+// what else is (the report, the HTML page), and the correction itself
+// (Correction, which Correct takes).
 type Options struct {
 	// Output is the directory to write; "" with Check.
 	Output string
@@ -39,26 +35,18 @@ type Options struct {
 	Force bool
 	// Report, if not "", is a file to write the JSON report to; it is
 	// written atomically, together with the output.
-	Report  string
-	Params  clc.Params
-	Presync presync.Method
-	// ClockModel selects the method (the clock model, the default, or the
-	// pure CLC) and says which latencies the user gave
-	// (repair/clockmodel.go).
-	ClockModel ClockModelOptions
+	Report string
 	// Truth is a native trace with the true times of the input's events;
 	// "" means the input's truth/ directory if there is one, "-" none.
 	Truth string
-	// Parallel bounds the goroutines of every parallel phase (reading,
-	// matching, the replay's workers, writing); 0 = GOMAXPROCS.
-	Parallel int
-	// Progress, if not nil, is told each stage as it starts.
-	Progress func(stage string)
 	// HTML, if not "", is a file to write the HTML report to (also with
 	// Check); it is claimed and written like Report.
 	HTML string
 	// Perfetto bounds the size of a FormatPerfetto output.
 	Perfetto perfetto.Options
+	// Correction configures the correction (Correct); its Parallel also
+	// bounds the goroutines of reading and writing.
+	Correction
 }
 
 // Validate checks the options before anything is read or written.
@@ -74,8 +62,10 @@ func (o *Options) Validate() error {
 	if _, err := ParseFormat(string(o.Format)); err != nil {
 		return err
 	}
-	if err := o.Params.Validate(); err != nil {
-		return err
+	if o.Params != nil {
+		if err := o.Params.Validate(); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -175,15 +165,17 @@ func Run(ctx context.Context, input string, opts Options) (*Report, error) {
 	return rep, nil
 }
 
-// pipeline holds what the stages of one run hand to each other.
+// pipeline holds what the stages of one run hand to each other: the job's
+// I/O around Correct.
 //
 // The input is read once into what the correction needs: the definitions,
 // of every location the events the happened-before relation looks at (a
-// selection, trace.Events.Index) and every event's time in a column
-// (times). Pre-synchronisation, the CLC and the measurements work on the
-// columns in place; the output is written by copying the input with the
-// new times. Conversions to another format and the Perfetto export need
-// whole events: then tr holds them, and times are its time columns.
+// selection, trace.Events.Index, scanned by the matcher as each location is
+// read and then dropped) and every event's time in a column (times).
+// Correct works on the columns in place; the output is written by copying
+// the input with the new times. Conversions to another format and the
+// Perfetto export need whole events: then tr holds them, and times are its
+// time columns.
 type pipeline struct {
 	j        *Job
 	opts     *Options
@@ -191,34 +183,26 @@ type pipeline struct {
 	rep      *Report
 	tr       *trace.Trace
 	whole    bool      // tr holds whole event sequences
-	times    [][]int64 // every event's time: pre-synchronised, then corrected
-	offsets  [][]trace.ClockOffset
+	times    [][]int64 // every event's time: as read, then corrected
 	g        *replay.Graph
-	k        clc.Ticks
-	node     []int32
-	c        [][]int64          // the pre-synchronised times, when kept (--html, the clock model)
-	before   measure.Violations // of the times the CLC starts from
-	cm       *clockmodel.Input  // clock domains and offsets, before presync
-	matcher  *replay.Matcher    // fed by the reader (selections) or by match (whole events)
-	model    *clockmodel.Result
-	res      *clc.Result
-	truth    [][]int64 // true times, when known
+	matcher  *replay.Matcher // fed by the reader (selections) or by match (whole events)
+	truth    [][]int64       // true times, when known
+	truthDir string
+	res      *Result   // Correct's
 	html     *htmlHook // nil without --html
 	outFmt   Format
 	progress func(string)
 }
 
 // Run does the work of the job into its temporaries and returns the
-// report. It stops at the next stage boundary or parallel task when ctx
-// is cancelled. It releases the input's open files when it returns.
+// report: it reads the input, corrects it (Correct) and writes the output
+// and the reports. It stops at the next stage boundary or parallel task
+// when ctx is cancelled. It releases the input's open files when it
+// returns.
 func (j *Job) Run(ctx context.Context) (*Report, error) {
 	start := time.Now()
 	defer j.in.Close()
-	p := &pipeline{j: j, opts: &j.opts, np: j.opts.Parallel, progress: j.opts.Progress}
-	if p.np <= 0 {
-		p.np = runtime.GOMAXPROCS(0)
-	}
-	p.opts.Params.Parallel = p.np
+	p := &pipeline{j: j, opts: &j.opts, np: par.Workers(j.opts.Parallel), progress: j.opts.Progress}
 	if p.progress == nil {
 		p.progress = func(string) {}
 	}
@@ -229,26 +213,20 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	if p.outFmt == "" {
 		p.outFmt = j.in.Format
 	}
-	p.rep = &Report{Tool: "clc-correct", ReportVersion: ReportVersion, Input: j.in.Path,
-		InputFormat: string(j.in.Format), Checked: j.opts.Check}
-	if !j.opts.Check {
-		p.rep.Output, p.rep.OutputFormat = j.opts.Output, string(p.outFmt)
-	}
+	var timing TimingReport
 	htmlTimer := new(float64) // timing_s.html only with --html
 	if p.html != nil {
-		htmlTimer = &p.rep.Timing.HTML
+		htmlTimer = &timing.HTML
 	}
 	stages := []struct {
 		name  string
 		run   func(context.Context) error
 		timer *float64
 	}{
-		{"reading " + j.in.Path, p.read, &p.rep.Timing.Read},
-		{"pre-synchronising", p.presync, &p.rep.Timing.Presync},
-		{"matching messages", p.match, &p.rep.Timing.Match},
-		{"estimating the clocks", p.clockModel, &p.rep.Timing.Model},
-		{"correcting", p.correct, &p.rep.Timing.Correct},
-		{"writing " + j.opts.Output, p.write, &p.rep.Timing.Write},
+		{"reading " + j.in.Path, p.read, &timing.Read},
+		{"matching messages", p.match, &timing.Match},
+		{"", p.correct, nil},
+		{"writing " + j.opts.Output, p.write, &timing.Write},
 		{"writing the HTML report " + j.opts.HTML, p.writeHTML, htmlTimer},
 	}
 	for _, s := range stages {
@@ -256,16 +234,23 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 			return nil, err
 		}
 		t0 := time.Now()
-		p.progress(s.name)
+		if s.name != "" {
+			p.progress(s.name)
+		}
 		if err := s.run(ctx); err != nil {
 			return nil, err
 		}
-		*s.timer = time.Since(t0).Seconds()
+		if s.timer != nil {
+			*s.timer = time.Since(t0).Seconds()
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	p.rep.Timing.Total = time.Since(start).Seconds()
+	// Correct timed its own stages.
+	timing.Presync, timing.Model, timing.Correct = p.rep.Timing.Presync, p.rep.Timing.Model, p.rep.Timing.Correct
+	timing.Total = time.Since(start).Seconds()
+	p.rep.Timing = timing
 	if j.reportFile != "" {
 		if err := writeReportFile(j.reportFile, p.rep); err != nil {
 			return nil, fmt.Errorf("report %s: %w", j.opts.Report, err)
@@ -279,6 +264,7 @@ func (p *pipeline) inputErr(err error) error {
 	return fmt.Errorf("input %s: %w", p.j.in.Path, err)
 }
 
+// read reads the input (and the true times, when known) and checks it.
 func (p *pipeline) read(ctx context.Context) error {
 	in := p.j.in
 	// Whole events only where the output is written from them (Perfetto):
@@ -336,11 +322,40 @@ func (p *pipeline) read(ctx context.Context) error {
 		p.matcher = replay.NewMatcher(tr, p.matchOptions())
 	}
 	p.tr = tr
-	rep := p.rep
-	rep.Resolution = tr.Resolution
-	rep.Locations = len(tr.Locations)
-	for _, ts := range p.times {
-		rep.Events += int64(len(ts))
+	return p.readTruth()
+}
+
+// match finishes the happened-before relation: the reader scanned the
+// selections as it read them (whole events are scanned here).
+func (p *pipeline) match(ctx context.Context) error {
+	if p.whole {
+		par.ForEach(len(p.tr.Locations), p.np, func(li int) { p.matcher.Scan(li, &p.tr.Locations[li].Events) })
+	}
+	g, err := p.matcher.Finish()
+	if err != nil {
+		return p.inputErr(err)
+	}
+	p.g, p.matcher = g, nil
+	return nil
+}
+
+// correct runs Correct on what was read and completes its report with
+// the input's and the output's.
+func (p *pipeline) correct(ctx context.Context) error {
+	c := p.opts.Correction
+	c.Parallel, c.Progress, c.KeepPresync = p.np, p.progress, p.html != nil
+	res, err := Correct(ctx, &Trace{Defs: p.tr, Times: p.times, Graph: p.g, Truth: p.truth, TruthName: p.truthDir}, &c)
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return err
+		}
+		return p.inputErr(err)
+	}
+	p.res = res
+	tr, in, rep := p.tr, p.j.in, res.Report
+	rep.Input, rep.InputFormat, rep.Checked = in.Path, string(in.Format), p.opts.Check
+	if !p.opts.Check {
+		rep.Output, rep.OutputFormat = p.opts.Output, string(p.outFmt)
 	}
 	if tr.Properties[native.PropIncomplete] == "true" {
 		rep.Notes = append(rep.Notes, "input is incomplete: the traced run did not finish (manifest says complete=false)")
@@ -359,99 +374,10 @@ func (p *pipeline) read(ctx context.Context) error {
 			rep.Warnings = append(rep.Warnings, w.String())
 		}
 	}
-	return nil
-}
-
-// PropUnrecordedMPI is the trace property in which clc-trace lists,
-// comma-separated, the communicating MPI functions the program imports and
-// the tracer does not record.
-const PropUnrecordedMPI = "clc.unrecorded-mpi"
-
-func (p *pipeline) presync(ctx context.Context) error {
-	tr := p.tr
-	method := presync.Resolve(tr, p.opts.Presync)
-	funcs, err := presync.Funcs(tr, p.opts.Presync)
-	if err != nil {
-		return p.inputErr(fmt.Errorf("pre-synchronisation: %w", err))
-	}
-	p.html.beforePresync(tr, method, funcs)
-	p.cm = clockmodel.CaptureTimes(tr, p.times) // before pre-synchronisation consumes the offsets
-	p.offsets = make([][]trace.ClockOffset, len(tr.Locations))
-	p.node = make([]int32, len(tr.Locations))
-	for i, l := range tr.Locations {
-		p.offsets[i], l.Offsets = l.Offsets, nil
-		p.node[i] = l.Node
-	}
-	n := presync.ApplyColumns(funcs, p.times, p.np)
-	p.rep.Presync = PresyncReport{Method: method.String(), Locations: n}
-	if err := inRange(tr, p.times, p.offsets, funcs); err != nil {
-		return p.inputErr(err)
-	}
-	if p.html != nil {
-		p.c = make([][]int64, len(p.times))
-		for i, ts := range p.times {
-			p.c[i] = slices.Clone(ts)
-		}
-	}
-	if err := p.readTruth(); err != nil {
-		return err
-	}
-	if p.truth != nil {
-		p.rep.Accuracy.Presync = measure.AccuracyOf(p.times, p.truth)
-	}
-	return nil
-}
-
-func (p *pipeline) match(ctx context.Context) error {
-	if p.whole {
-		par.ForEach(len(p.tr.Locations), p.np, func(li int) { p.matcher.Scan(li, &p.tr.Locations[li].Events) })
-	}
-	g, err := p.matcher.Finish()
-	if err != nil {
-		return p.inputErr(err)
-	}
-	p.g, p.matcher = g, nil
-	p.rep.Messages = MessagesReport{P2P: g.Messages, CollectiveLogical: g.LogicalMessages,
-		CollectiveInstances: mpiInstances(g), AlltoallvIgnored: g.Ignored, CollectiveSingle: g.Single, Shared: sharedRelations(g)}
-	return nil
-}
-
-func (p *pipeline) correct(ctx context.Context) error {
-	tr := p.tr
-	in := clc.Input{Times: p.times, Node: p.node, Resolution: tr.Resolution, Follow: clc.Leader(tr, p.g)}
-	res, err := clc.CorrectInPlace(in, p.g, p.opts.Params, &clc.Options{Progress: p.progress, Before: &p.before})
-	if err != nil {
-		return p.inputErr(err)
-	}
-	p.res = res
-	after := p.before
-	if !res.Unmoved() {
-		after = measure.ClockCondition(p.times, p.g, p.node, p.k.Lat, p.np)
-	}
-	rep := p.rep
-	rep.After = violationReport(after, tr.Resolution)
-	// The times the CLC started from (pre-synchronised, or the clock
-	// model's), recovered from what it recorded as moved.
-	moves := make([]shiftStats, len(p.times))
-	rep.Fidelity.Position, rep.Fidelity.Distance = measure.IntervalFidelityOf(len(p.times), p.np,
-		func(li int) ([]int64, []int64) {
-			c := res.Moved[li].Original(p.times[li])
-			if len(c) > 0 && &c[0] != &p.times[li][0] {
-				moves[li] = shifts(c, p.times[li])
-			}
-			return c, p.times[li]
-		})
-	rep.Correction = correctionReport(moves, res, tr.Resolution)
-	rep.Correction.ViolationsRemoved = rep.Before.Violations - rep.After.Violations
-	if rep.Model != nil {
-		rep.Correction.ViolationsRemoved = rep.Model.Violations - rep.After.Violations
-	}
-	rep.Params = paramsReport(&p.opts.Params, tr.Resolution)
-	issues := p.g.Issues
-	issues.Merge(&res.Dropped)
-	rep.Issues = issuesReport(&issues)
-	if p.truth != nil {
-		rep.Accuracy.Corrected = measure.AccuracyOf(p.times, p.truth)
+	p.rep = rep
+	// The corrected times include the clock offsets: the output has none.
+	for _, l := range tr.Locations {
+		l.Offsets = nil
 	}
 	if tr.Properties == nil {
 		tr.Properties = map[string]string{}
@@ -459,6 +385,11 @@ func (p *pipeline) correct(ctx context.Context) error {
 	tr.Properties["clc.corrected"] = "clc-correct"
 	return nil
 }
+
+// PropUnrecordedMPI is the trace property in which clc-trace lists,
+// comma-separated, the communicating MPI functions the program imports and
+// the tracer does not record.
+const PropUnrecordedMPI = "clc.unrecorded-mpi"
 
 func (p *pipeline) write(ctx context.Context) error {
 	if p.j.outDir == "" {
@@ -484,55 +415,6 @@ func (p *pipeline) write(ctx context.Context) error {
 	return nil
 }
 
-func ptr[T any](v T) *T { return &v }
-
-// MaxTime bounds the magnitude of the pre-synchronised times clc accepts,
-// leaving room for corrections in 64-bit ticks (2^62 ticks is 146 years at
-// 1 GHz).
-const MaxTime = 1 << 62
-
-// inRange checks the pre-synchronised times: every time within [0,
-// MaxTime]. A negative time of a location that pre-synchronisation
-// corrected (funcs[li] not the identity) comes from the input's clock offsets, so
-// the error names them; otherwise the input holds it (the native format
-// stores signed times).
-func inRange(t *trace.Trace, times [][]int64, offsets [][]trace.ClockOffset, funcs []*presync.Func) error {
-	for li, ts := range times {
-		for j, v := range ts {
-			switch {
-			case v > MaxTime:
-				return &trace.EventError{Location: li, Event: j,
-					Err: fmt.Errorf("time %d is beyond 2^62 ticks, which leaves no room for corrections", v)}
-			case v < 0 && (funcs[li] == nil || funcs[li].Identity()):
-				return &trace.EventError{Location: li, Event: j, Err: fmt.Errorf("time %d is negative", v)}
-			case v < 0:
-				return &trace.EventError{Location: li, Event: j,
-					Err: fmt.Errorf("time %d is negative after applying the clock offsets of location %q (%s): the offset records are wrong", v, t.Locations[li].Name, describeOffsets(offsets[li]))}
-			}
-		}
-	}
-	return nil
-}
-
-// describeOffsets lists clock-offset records briefly for an error message.
-func describeOffsets(offs []trace.ClockOffset) string {
-	if len(offs) == 0 {
-		return "none of its own; its node's"
-	}
-	var b strings.Builder
-	for k, o := range offs {
-		if k == 4 {
-			fmt.Fprintf(&b, ", … %d in all", len(offs))
-			break
-		}
-		if k > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "offset %d at local time %d", o.Offset, o.Time)
-	}
-	return b.String()
-}
-
 // Inconsistent reports whether the report lists problems that --strict
 // turns into a failure.
 func (r *Report) Inconsistent() bool {
@@ -548,8 +430,7 @@ func (r *Report) Inconsistent() bool {
 }
 
 // readTruth reads the true times of the input's events, when they are
-// known (Options.Truth, or the input's truth/ directory), into p.truth and
-// starts the report's accuracy section.
+// known (Options.Truth, or the input's truth/ directory), into p.truth.
 func (p *pipeline) readTruth() error {
 	dir := p.opts.Truth
 	switch dir {
@@ -577,8 +458,7 @@ func (p *pipeline) readTruth() error {
 		}
 		tt[i] = l.Events.Time
 	}
-	p.truth = tt
-	p.rep.Accuracy = &AccuracyReport{Truth: dir}
+	p.truth, p.truthDir = tt, dir
 	return nil
 }
 
@@ -597,5 +477,5 @@ func writeReportFile(path string, rep *Report) error {
 
 // matchOptions are the options of the happened-before relation.
 func (p *pipeline) matchOptions() *replay.MatchOptions {
-	return &replay.MatchOptions{Alltoallv: p.opts.Params.Alltoallv, Parallel: p.np}
+	return &replay.MatchOptions{Alltoallv: p.opts.Alltoallv, Parallel: p.np}
 }

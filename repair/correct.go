@@ -1,0 +1,377 @@
+package repair
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/clc-tools/clc/clc"
+	"github.com/clc-tools/clc/clockmodel"
+	"github.com/clc-tools/clc/internal/par"
+	"github.com/clc-tools/clc/measure"
+	"github.com/clc-tools/clc/presync"
+	"github.com/clc-tools/clc/replay"
+	"github.com/clc-tools/clc/trace"
+)
+
+// Trace is a trace in memory as Correct takes it.
+//
+// TraceOf makes one of a trace whose events are all in memory.
+type Trace struct {
+	// Defs holds the definitions: locations with their clock offsets,
+	// communicators, properties. Its locations' events are used only to
+	// match the messages when Graph is nil; their times are Times.
+	Defs *trace.Trace
+	// Times holds every event's time per location, as recorded; Correct
+	// replaces them by the corrected times, in place.
+	Times [][]int64
+	// Graph is the happened-before relation of the events (replay.Match,
+	// or a replay.Matcher fed as the trace was read); nil: Correct matches
+	// Defs' events.
+	Graph *replay.Graph
+	// Truth, if not nil, holds the true time of every event per location
+	// (the report then compares with it); TruthName names where it came
+	// from.
+	Truth     [][]int64
+	TruthName string
+}
+
+// Correction configures what Correct does with a trace: the options of
+// the correction itself, not of where it is read or written.
+type Correction struct {
+	// Params are the CLC's parameters; nil means clc.DefaultParams. μ in
+	// them is the default the clock model may lower (ClockModel).
+	Params  *clc.Params
+	Presync presync.Method
+	// ClockModel selects the method (the clock model, the default, or the
+	// pure CLC) and says which latencies the user gave.
+	ClockModel ClockModelOptions
+	// Alltoallv is how ALLTOALLV/W instances are matched (when Correct
+	// matches).
+	Alltoallv replay.AlltoallvPolicy
+	// Parallel bounds the goroutines of every parallel phase; 0 means
+	// GOMAXPROCS (par.Workers).
+	Parallel int
+	// Progress, if not nil, is told each stage as it starts.
+	Progress func(stage string)
+	// KeepPresync keeps a copy of the pre-synchronised times and what the
+	// pre-synchronisation did in the Result (for the HTML report).
+	KeepPresync bool
+}
+
+// params returns the CLC's parameters: the caller's or the defaults.
+func (c *Correction) params() clc.Params {
+	if c.Params == nil {
+		return clc.DefaultParams()
+	}
+	return *c.Params
+}
+
+// Result is what Correct did.
+type Result struct {
+	// Report describes the correction (the input's and output's fields
+	// are the caller's to fill).
+	Report *Report
+	// Latency is the μ the correction used, in ticks.
+	Latency replay.Latency
+	// Graph is the happened-before relation.
+	Graph *replay.Graph
+	// Model is the clock model's decision (nil without one).
+	Model *clockmodel.Result
+	// Domains are the clock domains the clock model saw (nil without it).
+	Domains *clockmodel.Domains
+	// With Correction.KeepPresync: the pre-synchronised times, the
+	// pre-synchronisation's method, its corrections and the
+	// pre-synchronised times of the clock-offset measurements.
+	Presync       [][]int64
+	PresyncMethod presync.Method
+	PresyncFuncs  []*presync.Func
+	Measured      [][]int64
+}
+
+// Correct repairs the timestamps of the trace in memory: it
+// pre-synchronises t.Times with the clock offsets of t.Defs, matches the messages when t.Graph is nil, chooses μ, runs the
+// clock model (by default) and the controlled logical clock, and measures
+// the result. The corrected times replace t.Times in place; nothing else
+// of t changes (a writer of the corrected times must leave out the clock
+// offsets, which they include). It stops at the next stage boundary when
+// ctx is cancelled.
+func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
+	np := par.Workers(c.Parallel)
+	progress := c.Progress
+	if progress == nil {
+		progress = func(string) {}
+	}
+	tr := t.Defs
+	rep := &Report{Tool: "clc-correct", ReportVersion: ReportVersion, Resolution: tr.Resolution,
+		Locations: len(tr.Locations)}
+	for _, ts := range t.Times {
+		rep.Events += int64(len(ts))
+	}
+	res := &Result{Report: rep}
+	params := c.params()
+	params.Alltoallv = c.Alltoallv
+	params.Parallel = np
+	stage := func(name string, timer *float64, run func() error) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		t0 := time.Now()
+		progress(name)
+		if err := run(); err != nil {
+			return err
+		}
+		*timer += time.Since(t0).Seconds()
+		return nil
+	}
+
+	var ps *presynced
+	if err := stage("pre-synchronising", &rep.Timing.Presync, func() (err error) {
+		ps, err = presynchronise(tr, t.Times, c.Presync, np, c.KeepPresync)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	rep.Presync = ps.report
+	if t.Truth != nil {
+		rep.Accuracy = &AccuracyReport{Truth: t.TruthName, Presync: measure.AccuracyOf(t.Times, t.Truth)}
+	}
+	if c.KeepPresync {
+		res.Presync, res.PresyncMethod, res.PresyncFuncs, res.Measured = ps.copy, ps.method, ps.funcs, ps.measured
+	}
+
+	g := t.Graph
+	if g == nil {
+		if err := stage("matching messages", &rep.Timing.Match, func() (err error) {
+			g, err = replay.Match(tr, &replay.MatchOptions{Alltoallv: c.Alltoallv, Parallel: np})
+			return err
+		}); err != nil {
+			return nil, err
+		}
+	}
+	res.Graph = g
+	rep.Messages = messagesReport(g)
+
+	var cm *modelStage
+	if err := stage("estimating the clocks", &rep.Timing.Model, func() (err error) {
+		cm, err = runClockModel(ctx, ps, t.Times, g, &params, c.ClockModel, np)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	res.Model, res.Domains, res.Latency = cm.result, &ps.cm.Domains, cm.lat
+	rep.Method, rep.Before, rep.Model, rep.ModelShift = cm.result, cm.beforeReport, cm.modelReport, cm.shift
+
+	if err := stage("correcting", &rep.Timing.Correct, func() error {
+		return runCLC(tr, t.Times, g, ps.node, &params, cm, rep, np, progress)
+	}); err != nil {
+		return nil, err
+	}
+	if t.Truth != nil {
+		rep.Accuracy.Corrected = measure.AccuracyOf(t.Times, t.Truth)
+	}
+	return res, nil
+}
+
+// presynced is what the pre-synchronisation stage hands on.
+type presynced struct {
+	method   presync.Method
+	funcs    []*presync.Func
+	measured [][]int64 // the measurements' pre-synchronised times (KeepPresync)
+	cm       *clockmodel.Input
+	node     []int32
+	report   PresyncReport
+	copy     [][]int64 // the pre-synchronised times (KeepPresync)
+}
+
+// presynchronise applies the clock-offset measurements of tr to times;
+// before that, it reads from them and the raw times the clock model's
+// input (clock domains and anchors).
+func presynchronise(tr *trace.Trace, times [][]int64, m presync.Method, np int, keep bool) (*presynced, error) {
+	ps := &presynced{method: presync.Resolve(tr, m)}
+	funcs, err := presync.Funcs(tr, m)
+	if err != nil {
+		return nil, fmt.Errorf("pre-synchronisation: %w", err)
+	}
+	ps.funcs = funcs
+	if keep {
+		ps.measured = presync.Measured(tr, funcs)
+	}
+	ps.cm = clockmodel.CaptureTimes(tr, times) // the raw times
+	ps.node = make([]int32, len(tr.Locations))
+	for i, l := range tr.Locations {
+		ps.node[i] = l.Node
+	}
+	n := presync.ApplyColumns(funcs, times, np)
+	ps.report = PresyncReport{Method: ps.method.String(), Locations: n}
+	if err := inRange(tr, times, funcs); err != nil {
+		return nil, err
+	}
+	if keep {
+		ps.copy = make([][]int64, len(times))
+		for i, ts := range times {
+			ps.copy[i] = slices.Clone(ts)
+		}
+	}
+	return ps, nil
+}
+
+// modelStage is what the clock-model stage hands on.
+type modelStage struct {
+	result *clockmodel.Result
+	lat    replay.Latency
+	// before is the clock condition of the times the CLC starts from (the
+	// clock model's when it moved them).
+	before       measure.Violations
+	beforeReport ViolationReport
+	modelReport  *ViolationReport
+	shift        *ModelShiftReport
+}
+
+// runClockModel chooses μ (setting params' latencies) and, with the clock
+// model, replaces times by the estimated clocks' when the guard passes
+// them.
+func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *replay.Graph, params *clc.Params, opt ClockModelOptions, np int) (*modelStage, error) {
+	res := ps.cm.Resolution
+	k := params.InTicks(res)
+	r, err := clockmodel.Run(ctx, ps.cm, times, g, ps.node, clockmodel.Options{
+		Method: opt.Method, Latency: k.Lat, Fixed: opt.LatencyGiven,
+		Estimate: opt.Estimate, Parallel: np, InPlace: true, Project: true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("clock model: %w", err)
+	}
+	SetLatencies(params, &r.Latency, res)
+	s := &modelStage{result: r, lat: params.InTicks(res).Lat}
+	// The guard measured the clock condition before (and with the model)
+	// when it got that far, also when it then fell back; with the same μ,
+	// that is reused.
+	same := s.lat == r.Latency.Replay()
+	if same && r.BeforeMeasured {
+		s.before = r.Before
+	} else {
+		s.before = measure.ClockCondition(times, g, ps.node, s.lat, np)
+	}
+	s.beforeReport = violationReport(s.before, res)
+	if r.Times == nil {
+		return s, nil
+	}
+	moves := make([]shiftStats, len(times))
+	par.ForEach(len(times), np, func(li int) { moves[li] = shifts(r.Original(li), r.Times[li]) })
+	r.Forget()
+	s.shift = modelShiftReport(moves, res)
+	// The model moved the times in place (Options.InPlace): the CLC starts
+	// from them.
+	if same && r.ModelViolations != nil {
+		s.before = *r.ModelViolations
+	} else {
+		s.before = measure.ClockCondition(times, g, ps.node, s.lat, np)
+	}
+	s.modelReport = ptr(violationReport(s.before, res))
+	return s, nil
+}
+
+// runCLC runs the controlled logical clock over times in place, measures
+// the result and fills the report's correction, after, fidelity,
+// parameters and issues.
+func runCLC(tr *trace.Trace, times [][]int64, g *replay.Graph, node []int32, params *clc.Params, cm *modelStage, rep *Report, np int, progress func(string)) error {
+	in := clc.Input{Times: times, Node: node, Resolution: tr.Resolution, Follow: clc.Leader(tr, g)}
+	res, err := clc.CorrectInPlace(in, g, *params, &clc.Options{Progress: progress, Before: &cm.before})
+	if err != nil {
+		return err
+	}
+	after := cm.before
+	if !res.Unmoved() {
+		after = measure.ClockCondition(times, g, node, cm.lat, np)
+	}
+	rep.After = violationReport(after, tr.Resolution)
+	// The times the CLC started from (pre-synchronised, or the clock
+	// model's), recovered from what it recorded as moved.
+	moves := make([]shiftStats, len(times))
+	rep.Fidelity.Position, rep.Fidelity.Distance = measure.IntervalFidelityOf(len(times), np,
+		func(li int) ([]int64, []int64) {
+			c := res.Moved[li].Original(times[li])
+			if len(c) > 0 && &c[0] != &times[li][0] {
+				moves[li] = shifts(c, times[li])
+			}
+			return c, times[li]
+		})
+	rep.Correction = correctionReport(moves, res, tr.Resolution)
+	rep.Correction.ViolationsRemoved = rep.Before.Violations - rep.After.Violations
+	if rep.Model != nil {
+		rep.Correction.ViolationsRemoved = rep.Model.Violations - rep.After.Violations
+	}
+	rep.Params = paramsReport(params, tr.Resolution)
+	issues := g.Issues
+	issues.Merge(&res.Dropped)
+	rep.Issues = issuesReport(&issues)
+	return nil
+}
+
+// messagesReport counts the messages of the happened-before relation.
+func messagesReport(g *replay.Graph) MessagesReport {
+	return MessagesReport{P2P: g.Messages, CollectiveLogical: g.LogicalMessages,
+		CollectiveInstances: mpiInstances(g), AlltoallvIgnored: g.Ignored, CollectiveSingle: g.Single, Shared: sharedRelations(g)}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// MaxTime bounds the magnitude of the pre-synchronised times clc accepts,
+// leaving room for corrections in 64-bit ticks (2^62 ticks is 146 years at
+// 1 GHz).
+const MaxTime = 1 << 62
+
+// inRange checks the pre-synchronised times: every time within [0,
+// MaxTime]. A negative time of a location that pre-synchronisation
+// corrected (funcs[li] not the identity) comes from the input's clock
+// offsets, so the error names them; otherwise the input holds it (the
+// native format stores signed times).
+func inRange(t *trace.Trace, times [][]int64, funcs []*presync.Func) error {
+	for li, ts := range times {
+		for j, v := range ts {
+			switch {
+			case v > MaxTime:
+				return &trace.EventError{Location: li, Event: j,
+					Err: fmt.Errorf("time %d is beyond 2^62 ticks, which leaves no room for corrections", v)}
+			case v < 0 && (funcs[li] == nil || funcs[li].Identity()):
+				return &trace.EventError{Location: li, Event: j, Err: fmt.Errorf("time %d is negative", v)}
+			case v < 0:
+				return &trace.EventError{Location: li, Event: j,
+					Err: fmt.Errorf("time %d is negative after applying the clock offsets of location %q (%s): the offset records are wrong", v, t.Locations[li].Name, describeOffsets(t.Locations[li].Offsets))}
+			}
+		}
+	}
+	return nil
+}
+
+// describeOffsets lists clock-offset records briefly for an error message.
+func describeOffsets(offs []trace.ClockOffset) string {
+	if len(offs) == 0 {
+		return "none of its own; its node's"
+	}
+	var b strings.Builder
+	for k, o := range offs {
+		if k == 4 {
+			fmt.Fprintf(&b, ", … %d in all", len(offs))
+			break
+		}
+		if k > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "offset %d at local time %d", o.Offset, o.Time)
+	}
+	return b.String()
+}
+
+// TraceOf returns tr as Correct takes it, with a copy of its events' times
+// (tr's own stay as they are) and its happened-before relation left for
+// Correct to match.
+func TraceOf(tr *trace.Trace) *Trace {
+	times := make([][]int64, len(tr.Locations))
+	for i, l := range tr.Locations {
+		times[i] = slices.Clone(l.Events.Time)
+	}
+	return &Trace{Defs: tr, Times: times}
+}
