@@ -42,11 +42,11 @@ func (r *Report) methodLines(p func(format string, args ...any)) {
 		p(" (%s requested: %s)", m.Requested, m.Fallback)
 	}
 	p("\n")
-	p("  clock domains: %s\n", domainsLine(m))
+	p("  clock domains: %s\n", DomainsLine(m))
 	p("  μ within a node %s\n  μ across nodes %s\n", m.Latency.Intra.String(r.Resolution), m.Latency.Inter.String(r.Resolution))
 	if e, g := m.Estimate, m.Guard; e != nil && g != nil && e.Bounds > 0 {
 		p("  clock model: %d bounds in %d windows (%d two-sided) between %d domain pairs, %d anchors; %d domains corrected, largest correction %s\n",
-			e.Bounds, e.Bands, e.TwoSided, e.Pairs, e.Anchors, g.Significant, dur(sec(g.MaxCorrection, r.Resolution)))
+			e.Bounds, e.Bands, e.TwoSided, e.Pairs, e.Anchors, g.Significant, dur(Seconds(g.MaxCorrection, r.Resolution)))
 	}
 	if pr := m.Project; pr != nil {
 		used := "used"
@@ -61,8 +61,8 @@ func (r *Report) methodLines(p func(format string, args ...any)) {
 	}
 }
 
-// domainsLine describes the clock domains.
-func domainsLine(m *clockmodel.Result) string {
+// DomainsLine describes the clock domains in one line.
+func DomainsLine(m *clockmodel.Result) string {
 	size := fmt.Sprintf("%d", m.Domains.MinSize)
 	if m.Domains.MaxSize != m.Domains.MinSize {
 		size = fmt.Sprintf("%d–%d", m.Domains.MinSize, m.Domains.MaxSize)

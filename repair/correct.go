@@ -1,3 +1,8 @@
+// Package repair is clc-correct's correction of a trace in memory
+// (Correct): pre-synchronisation, matching, the choice of μ, the clock
+// model, the controlled logical clock and the measurements, and the report
+// of what it did (Report, whose JSON schema docs/report.md documents).
+// Reading and writing files is package repair/job's.
 package repair
 
 import (

@@ -2,6 +2,7 @@ package repair
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -161,8 +162,8 @@ func modelShiftReport(moves []shiftStats, res uint64) *ModelShiftReport {
 	for _, s := range moves {
 		m.EventsMoved += s.moved
 		abs += s.abs
-		m.MaxLater = max(m.MaxLater, sec(s.maxShift, res))
-		m.MaxEarlier = max(m.MaxEarlier, sec(s.maxEarlier, res))
+		m.MaxLater = max(m.MaxLater, Seconds(s.maxShift, res))
+		m.MaxEarlier = max(m.MaxEarlier, Seconds(s.maxEarlier, res))
 	}
 	if m.EventsMoved > 0 {
 		m.MeanAbs = abs / float64(m.EventsMoved) / float64(res)
@@ -214,11 +215,12 @@ type TimingReport struct {
 	Total float64 `json:"total"`
 }
 
-func sec(ticks int64, res uint64) float64 { return float64(ticks) / float64(res) }
+// Seconds converts ticks of a timer with res ticks per second to seconds.
+func Seconds(ticks int64, res uint64) float64 { return float64(ticks) / float64(res) }
 
 func classReport(m measure.MessageStats, res uint64) ClassReport {
 	c := ClassReport{Messages: m.Messages, Reversed: m.Reversed, Violations: m.Violations,
-		MaxDisplacement: sec(m.MaxDisplacement, res), MaxViolation: sec(m.MaxViolation, res)}
+		MaxDisplacement: Seconds(m.MaxDisplacement, res), MaxViolation: Seconds(m.MaxViolation, res)}
 	if m.Reversed > 0 {
 		c.MeanDisplacement = float64(m.SumDisplacement) / float64(m.Reversed) / float64(res)
 	}
@@ -258,7 +260,7 @@ func shifts(c, lc []int64) shiftStats {
 // correctionReport describes the correction r from the moves of every
 // location.
 func correctionReport(moves []shiftStats, r *clc.Result, res uint64) CorrectionReport {
-	cr := CorrectionReport{ReceivesMoved: r.Jumps(), Gamma: r.Gamma(), Threshold: sec(r.Threshold, res)}
+	cr := CorrectionReport{ReceivesMoved: r.Jumps(), Gamma: r.Gamma(), Threshold: Seconds(r.Threshold, res)}
 	var sum float64
 	var maxShift int64
 	for _, m := range moves {
@@ -266,12 +268,12 @@ func correctionReport(moves []shiftStats, r *clc.Result, res uint64) CorrectionR
 		sum += m.sum
 		maxShift = max(maxShift, m.maxShift)
 	}
-	cr.MaxShift = sec(maxShift, res)
+	cr.MaxShift = Seconds(maxShift, res)
 	if cr.EventsMoved > 0 {
 		cr.MeanShift = sum / float64(cr.EventsMoved) / float64(res)
 	}
 	for _, p := range r.Passes {
-		cr.Passes = append(cr.Passes, PassReport{Gamma: p.Gamma, ReceivesMoved: p.Jumps, MaxShift: sec(p.MaxShift, res)})
+		cr.Passes = append(cr.Passes, PassReport{Gamma: p.Gamma, ReceivesMoved: p.Jumps, MaxShift: Seconds(p.MaxShift, res)})
 	}
 	cr.SharedMoved = r.Passes[len(r.Passes)-1].SharedJumps
 	return cr
@@ -324,7 +326,8 @@ func dur(s float64) string {
 	return d.String()
 }
 
-func pct(f float64) string {
+// Percent formats a share as a percentage (inf for an infinite one).
+func Percent(f float64) string {
 	if math.IsInf(f, 1) {
 		return "inf"
 	}
@@ -389,14 +392,14 @@ func (r *Report) WriteText(w io.Writer) {
 	r.writeSharedText(p)
 	d := r.Fidelity.Distance
 	p("  fidelity (event distance): weighted avg %s, max %s; intervals > 0.01%%: %s, > 1%%: %s, > 100%%: %s\n",
-		pct(d.WeightedAvg), pct(d.MaxRel), pct(d.Above[1]), pct(d.Above[3]), pct(d.Above[5]))
+		Percent(d.WeightedAvg), Percent(d.MaxRel), Percent(d.Above[1]), Percent(d.Above[3]), Percent(d.Above[5]))
 	pos := r.Fidelity.Position
-	p("  fidelity (event position): max relative %s, max absolute %s\n", pct(pos.MaxRel), dur(sec(pos.MaxAbs, r.Resolution)))
+	p("  fidelity (event position): max relative %s, max absolute %s\n", Percent(pos.MaxRel), dur(Seconds(pos.MaxAbs, r.Resolution)))
 	if a := r.Accuracy; a != nil {
 		p("  accuracy vs truth: mean |error| %s after pre-sync, %s corrected (99th percentile %s → %s, max %s → %s)\n",
-			dur(sec(int64(a.Presync.MeanAbs), r.Resolution)), dur(sec(int64(a.Corrected.MeanAbs), r.Resolution)),
-			dur(sec(a.Presync.P99Abs, r.Resolution)), dur(sec(a.Corrected.P99Abs, r.Resolution)),
-			dur(sec(a.Presync.MaxAbs, r.Resolution)), dur(sec(a.Corrected.MaxAbs, r.Resolution)))
+			dur(Seconds(int64(a.Presync.MeanAbs), r.Resolution)), dur(Seconds(int64(a.Corrected.MeanAbs), r.Resolution)),
+			dur(Seconds(a.Presync.P99Abs, r.Resolution)), dur(Seconds(a.Corrected.P99Abs, r.Resolution)),
+			dur(Seconds(a.Presync.MaxAbs, r.Resolution)), dur(Seconds(a.Corrected.MaxAbs, r.Resolution)))
 	}
 	if len(r.Issues.Counts) > 0 {
 		keys := make([]string, 0, len(r.Issues.Counts))
@@ -422,4 +425,22 @@ func (r *Report) WriteText(w io.Writer) {
 		p(", html %.2fs", r.Timing.HTML)
 	}
 	p(", total %.2fs\n", r.Timing.Total)
+}
+
+// ErrInconsistent is the error clc-correct's --strict wraps when the
+// report is Inconsistent.
+var ErrInconsistent = errors.New("the trace is inconsistent")
+
+// Inconsistent reports whether the report lists problems that --strict
+// turns into a failure.
+func (r *Report) Inconsistent() bool {
+	if r.Truncated {
+		return true
+	}
+	for _, n := range r.Issues.Counts {
+		if n > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/clc-tools/clc/perfetto"
 	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/repair"
+	"github.com/clc-tools/clc/repair/job"
 	"github.com/clc-tools/clc/replay"
 )
 
@@ -96,7 +97,7 @@ type flags struct {
 func newCommand(status *int) *cobra.Command {
 	def := clc.DefaultParams()
 	var (
-		opts       repair.Options
+		opts       job.Options
 		fl         flags
 		params     = def
 		paramsNote = "defaults chosen by measurement, see docs/parameters.md"
@@ -205,9 +206,9 @@ dependencies or was truncated (the corrected output is still written).`,
 
 // parseFlags checks and converts every flag value, in one place, before
 // anything is opened.
-func parseFlags(fl *flags, opts *repair.Options, params *clc.Params) error {
+func parseFlags(fl *flags, opts *job.Options, params *clc.Params) error {
 	var err error
-	if opts.Format, err = repair.ParseFormat(fl.format); err != nil {
+	if opts.Format, err = job.ParseFormat(fl.format); err != nil {
 		return err
 	}
 	if opts.Presync, err = presync.ParseMethod(fl.presync); err != nil {
@@ -228,7 +229,7 @@ func parseFlags(fl *flags, opts *repair.Options, params *clc.Params) error {
 		return fmt.Errorf("--progress %q: want auto, always or never", fl.progress)
 	}
 	if fl.perfettoWindow != "" {
-		if opts.Format != repair.FormatPerfetto {
+		if opts.Format != job.FormatPerfetto {
 			return errors.New("--perfetto-window needs --format perfetto")
 		}
 		if opts.Perfetto.From, opts.Perfetto.To, err = parseWindow(fl.perfettoWindow); err != nil {
@@ -266,7 +267,7 @@ func parseWindow(s string) (from, to time.Duration, err error) {
 
 // correct runs one repair: it claims every output path, runs the pipeline
 // into temporaries, prints the report and commits the outputs.
-func correct(ctx context.Context, stdout io.Writer, input string, fl *flags, opts repair.Options, status *int) error {
+func correct(ctx context.Context, stdout io.Writer, input string, fl *flags, opts job.Options, status *int) error {
 	progress := showProgress(fl.progress)
 	if progress {
 		start := time.Now()
@@ -274,7 +275,7 @@ func correct(ctx context.Context, stdout io.Writer, input string, fl *flags, opt
 			fmt.Fprintf(os.Stderr, "\r\033[K[%6.2fs] %s …", time.Since(start).Seconds(), stage)
 		}
 	}
-	job, err := repair.Prepare(input, opts)
+	job, err := job.Prepare(input, opts)
 	if err != nil {
 		return err
 	}

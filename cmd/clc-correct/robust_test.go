@@ -21,7 +21,7 @@ import (
 	"github.com/clc-tools/clc/clockmodel"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/output"
-	"github.com/clc-tools/clc/repair"
+	"github.com/clc-tools/clc/repair/job"
 	"github.com/clc-tools/clc/sim"
 	"github.com/clc-tools/clc/trace"
 )
@@ -311,6 +311,6 @@ func TestSignalLeavesNoTemporaries(t *testing.T) {
 }
 
 // testOptions are the options of a plain run into out.
-func testOptions(out string) repair.Options {
-	return repair.Options{Output: out}
+func testOptions(out string) job.Options {
+	return job.Options{Output: out}
 }

@@ -1,8 +1,10 @@
-// Package repair is clc-correct's pipeline: it reads a trace (native or
-// OTF2), pre-synchronises it, matches its messages, runs the controlled
-// logical clock, measures the result and writes the corrected trace
-// atomically in the same (or another) format.
-package repair
+// Package job runs clc-correct on files: it opens the input (OTF2 or
+// native), claims every path the run will write before anything is read
+// (package output), reads what the correction needs, corrects it with
+// repair.Correct, and writes the corrected trace (in the input's or
+// another format, or for Perfetto), the JSON report and the HTML page
+// atomically.
+package job
 
 import (
 	"context"

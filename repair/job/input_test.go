@@ -1,4 +1,4 @@
-package repair
+package job
 
 import (
 	"os"
@@ -13,7 +13,7 @@ import (
 // anchor, with the file and place, not as a directory without one.
 func TestCorruptAnchorIsNamed(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "arch")
-	require.NoError(t, os.CopyFS(dir, os.DirFS("../testdata/scorep-pingpong")))
+	require.NoError(t, os.CopyFS(dir, os.DirFS("../../testdata/scorep-pingpong")))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "traces.otf2"), []byte("this is not an anchor file at all"), 0o644))
 	for _, in := range []string{dir, filepath.Join(dir, "traces.otf2")} {
 		_, err := Open(in)

@@ -1,4 +1,4 @@
-package repair
+package job
 
 import (
 	"bufio"
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clc-tools/clc/repair"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -97,7 +99,7 @@ func TestOTF2CorrectionAsTheReferenceReaderSeesIt(t *testing.T) {
 	in := filepath.Join(t.TempDir(), "in")
 	require.NoError(t, otf.WriteTrace(context.Background(), in, rec, nil))
 	out := filepath.Join(t.TempDir(), "out")
-	rep, err := Run(context.Background(), in, Options{Output: out, Correction: Correction{ClockModel: ClockModelOptions{Method: clockmodel.MethodCLC}}})
+	rep, err := Run(context.Background(), in, Options{Output: out, Correction: repair.Correction{ClockModel: repair.ClockModelOptions{Method: clockmodel.MethodCLC}}})
 	require.NoError(t, err)
 	require.Positive(t, rep.Correction.EventsMoved, "the scenario must move events")
 	require.Zero(t, rep.After.Violations)
@@ -143,9 +145,9 @@ func TestConversionsAsTheReferenceReaderSeesThem(t *testing.T) {
 	require.NoError(t, native.WriteDir(context.Background(), simNative, rec, nil))
 	require.NoError(t, otf.WriteTrace(context.Background(), simOTF2, rec, nil))
 	scorepNative := filepath.Join(d, "scorep-native")
-	_, err := Run(context.Background(), "../testdata/scorep-pingpong", Options{Output: scorepNative, Format: FormatNative})
+	_, err := Run(context.Background(), "../../testdata/scorep-pingpong", Options{Output: scorepNative, Format: FormatNative})
 	require.NoError(t, err)
-	for _, in := range []string{simNative, simOTF2, scorepNative, "../testdata/scorep-pingpong"} {
+	for _, in := range []string{simNative, simOTF2, scorepNative, "../../testdata/scorep-pingpong"} {
 		name := filepath.Base(in)
 		nat, arc := filepath.Join(d, name+"-to-native"), filepath.Join(d, name+"-to-otf2")
 		repN, err := Run(context.Background(), in, Options{Output: nat, Format: FormatNative})

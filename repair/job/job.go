@@ -1,4 +1,4 @@
-package repair
+package job
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/clc-tools/clc/repair"
 
 	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/native"
@@ -20,7 +22,7 @@ import (
 
 // Options configure a run of clc-correct: where the trace is written and
 // what else is (the report, the HTML page), and the correction itself
-// (Correction, which Correct takes).
+// (repair.Correction, which repair.Correct takes).
 type Options struct {
 	// Output is the directory to write; "" with Check.
 	Output string
@@ -44,9 +46,9 @@ type Options struct {
 	HTML string
 	// Perfetto bounds the size of a FormatPerfetto output.
 	Perfetto perfetto.Options
-	// Correction configures the correction (Correct); its Parallel also
+	// Correction configures the correction (repair.Correct); its Parallel also
 	// bounds the goroutines of reading and writing.
-	Correction
+	repair.Correction
 }
 
 // Validate checks the options before anything is read or written.
@@ -69,11 +71,6 @@ func (o *Options) Validate() error {
 	}
 	return nil
 }
-
-// ErrInconsistent is wrapped by Run's error when Strict reports find
-// unmatched messages, incomplete or inconsistent collectives, a truncated
-// input or dropped dependencies.
-var ErrInconsistent = errors.New("the trace is inconsistent")
 
 // Job is one repair: the input, opened, and every path the run will write,
 // claimed in one output.Plan before anything is read. Run does the work
@@ -149,7 +146,7 @@ func (j *Job) Abort() { j.plan.Abort() }
 // Run repairs the trace at input as opts say and returns the report: it
 // prepares the job, runs it and commits its outputs, or leaves nothing
 // behind on error or cancellation.
-func Run(ctx context.Context, input string, opts Options) (*Report, error) {
+func Run(ctx context.Context, input string, opts Options) (*repair.Report, error) {
 	j, err := Prepare(input, opts)
 	if err != nil {
 		return nil, err
@@ -166,13 +163,13 @@ func Run(ctx context.Context, input string, opts Options) (*Report, error) {
 }
 
 // pipeline holds what the stages of one run hand to each other: the job's
-// I/O around Correct.
+// I/O around repair.Correct.
 //
 // The input is read once into what the correction needs: the definitions,
 // of every location the events the happened-before relation looks at (a
 // selection, trace.Events.Index, scanned by the matcher as each location is
 // read and then dropped) and every event's time in a column (times).
-// Correct works on the columns in place; the output is written by copying
+// repair.Correct works on the columns in place; the output is written by copying
 // the input with the new times. Conversions to another format and the
 // Perfetto export need whole events: then tr holds them, and times are its
 // time columns.
@@ -180,7 +177,7 @@ type pipeline struct {
 	j        *Job
 	opts     *Options
 	np       int
-	rep      *Report
+	rep      *repair.Report
 	tr       *trace.Trace
 	whole    bool      // tr holds whole event sequences
 	times    [][]int64 // every event's time: as read, then corrected
@@ -188,18 +185,18 @@ type pipeline struct {
 	matcher  *replay.Matcher // fed by the reader (selections) or by match (whole events)
 	truth    [][]int64       // true times, when known
 	truthDir string
-	res      *Result   // Correct's
-	html     *htmlHook // nil without --html
+	res      *repair.Result // repair.Correct's
+	html     *htmlHook      // nil without --html
 	outFmt   Format
 	progress func(string)
 }
 
 // Run does the work of the job into its temporaries and returns the
-// report: it reads the input, corrects it (Correct) and writes the output
+// report: it reads the input, corrects it (repair.Correct) and writes the output
 // and the reports. It stops at the next stage boundary or parallel task
 // when ctx is cancelled. It releases the input's open files when it
 // returns.
-func (j *Job) Run(ctx context.Context) (*Report, error) {
+func (j *Job) Run(ctx context.Context) (*repair.Report, error) {
 	start := time.Now()
 	defer j.in.Close()
 	p := &pipeline{j: j, opts: &j.opts, np: par.Workers(j.opts.Parallel), progress: j.opts.Progress}
@@ -213,7 +210,7 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	if p.outFmt == "" {
 		p.outFmt = j.in.Format
 	}
-	var timing TimingReport
+	var timing repair.TimingReport
 	htmlTimer := new(float64) // timing_s.html only with --html
 	if p.html != nil {
 		htmlTimer = &timing.HTML
@@ -247,7 +244,7 @@ func (j *Job) Run(ctx context.Context) (*Report, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	// Correct timed its own stages.
+	// repair.Correct timed its own stages.
 	timing.Presync, timing.Model, timing.Correct = p.rep.Timing.Presync, p.rep.Timing.Model, p.rep.Timing.Correct
 	timing.Total = time.Since(start).Seconds()
 	p.rep.Timing = timing
@@ -339,12 +336,12 @@ func (p *pipeline) match(ctx context.Context) error {
 	return nil
 }
 
-// correct runs Correct on what was read and completes its report with
+// correct runs repair.Correct on what was read and completes its report with
 // the input's and the output's.
 func (p *pipeline) correct(ctx context.Context) error {
 	c := p.opts.Correction
 	c.Parallel, c.Progress, c.KeepPresync = p.np, p.progress, p.html != nil
-	res, err := Correct(ctx, &Trace{Defs: p.tr, Times: p.times, Graph: p.g, Truth: p.truth, TruthName: p.truthDir}, &c)
+	res, err := repair.Correct(ctx, &repair.Trace{Defs: p.tr, Times: p.times, Graph: p.g, Truth: p.truth, TruthName: p.truthDir}, &c)
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return err
@@ -415,20 +412,6 @@ func (p *pipeline) write(ctx context.Context) error {
 	return nil
 }
 
-// Inconsistent reports whether the report lists problems that --strict
-// turns into a failure.
-func (r *Report) Inconsistent() bool {
-	if r.Truncated {
-		return true
-	}
-	for _, n := range r.Issues.Counts {
-		if n > 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // readTruth reads the true times of the input's events, when they are
 // known (Options.Truth, or the input's truth/ directory), into p.truth.
 func (p *pipeline) readTruth() error {
@@ -463,7 +446,7 @@ func (p *pipeline) readTruth() error {
 }
 
 // writeReportFile writes the JSON report to path.
-func writeReportFile(path string, rep *Report) error {
+func writeReportFile(path string, rep *repair.Report) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err

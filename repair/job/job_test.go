@@ -1,4 +1,4 @@
-package repair
+package job
 
 import (
 	"bytes"
@@ -15,6 +15,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/clc-tools/clc/repair"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -88,7 +90,7 @@ func TestScenarios(t *testing.T) {
 		t.Run(sc.name, func(t *testing.T) {
 			dir, rec := simDir(t, sc.cfg)
 			out := filepath.Join(t.TempDir(), "out")
-			opts := Options{Output: out, Correction: Correction{ClockModel: ClockModelOptions{Method: clockmodel.MethodCLC}}}
+			opts := Options{Output: out, Correction: repair.Correction{ClockModel: repair.ClockModelOptions{Method: clockmodel.MethodCLC}}}
 			rep, err := Run(context.Background(), dir, opts)
 			require.NoError(t, err)
 			assert.Positive(t, rep.Before.Violations, "the scenario should have violations to correct")
@@ -97,7 +99,7 @@ func TestScenarios(t *testing.T) {
 			ratios = append(ratios, rep.Accuracy.Corrected.MeanAbs/rep.Accuracy.Presync.MeanAbs)
 			t.Logf("%s: μ %d/%d ticks, %d events, violations %d → 0, moved %d, mean |err| %.1f → %.1f ticks, max shift %v",
 				sc.name, rep.Method.Latency.Intra.Ticks, rep.Method.Latency.Inter.Ticks, rep.Events, rep.Before.Violations, rep.Correction.EventsMoved,
-				rep.Accuracy.Presync.MeanAbs, rep.Accuracy.Corrected.MeanAbs, dur(rep.Correction.MaxShift))
+				rep.Accuracy.Presync.MeanAbs, rep.Accuracy.Corrected.MeanAbs, time.Duration(rep.Correction.MaxShift*1e9))
 
 			// Independent checks on the written output.
 			got, err := native.ReadDir(out, nil)
@@ -142,7 +144,7 @@ func TestMildClockError(t *testing.T) {
 	c := sim.DefaultConfig()
 	c.Ranks, c.RanksPerNode, c.Events, c.Seed, c.Compute = 32, 8, 100000, 6*7919+32, 2*time.Millisecond
 	dir, _ := simDir(t, c)
-	rep, err := Run(context.Background(), dir, Options{Check: true, Correction: Correction{ClockModel: ClockModelOptions{Method: clockmodel.MethodCLC}}})
+	rep, err := Run(context.Background(), dir, Options{Check: true, Correction: repair.Correction{ClockModel: repair.ClockModelOptions{Method: clockmodel.MethodCLC}}})
 	require.NoError(t, err)
 	assert.Positive(t, rep.Before.Violations)
 	assert.Zero(t, rep.After.Violations)
@@ -310,7 +312,7 @@ func TestInconsistentTraceReported(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "in")
 	require.NoError(t, native.WriteDir(context.Background(), dir, tr, nil))
 	done := make(chan struct{})
-	var rep *Report
+	var rep *repair.Report
 	var err error
 	go func() {
 		rep, err = Run(context.Background(), dir, Options{Output: filepath.Join(t.TempDir(), "out")})
@@ -355,7 +357,7 @@ func TestTraceCutMidRun(t *testing.T) {
 	require.NoError(t, os.WriteFile(mf, b, 0o644))
 
 	done := make(chan struct{})
-	var rep *Report
+	var rep *repair.Report
 	go func() {
 		defer close(done)
 		rep, err = Run(context.Background(), dir, Options{Output: filepath.Join(t.TempDir(), "out")})
@@ -609,7 +611,7 @@ func TestRandomTracesThroughRun(t *testing.T) {
 		require.NoError(t, native.WriteDir(context.Background(), in, tr, nil))
 		for _, m := range []clockmodel.Method{clockmodel.MethodModel, clockmodel.MethodCLC} {
 			out := filepath.Join(dir, fmt.Sprintf("out%d-%s", s, m))
-			rep, err := Run(context.Background(), in, Options{Output: out, Format: FormatNative, Correction: Correction{ClockModel: ClockModelOptions{Method: m}}})
+			rep, err := Run(context.Background(), in, Options{Output: out, Format: FormatNative, Correction: repair.Correction{ClockModel: repair.ClockModelOptions{Method: m}}})
 			require.NoError(t, err, "seed %d, %s, %+v", s, m, cfg)
 			require.Zero(t, rep.After.Violations, "seed %d, %s", s, m)
 			got, err := native.ReadDir(out, nil)

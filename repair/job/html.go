@@ -1,4 +1,4 @@
-package repair
+package job
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/clc-tools/clc/repair"
 
 	"github.com/clc-tools/clc/htmlreport"
 	"github.com/clc-tools/clc/measure"
@@ -20,7 +22,7 @@ type htmlHook struct {
 }
 
 // writeHTML is the pipeline's last stage with --html: the page of the run,
-// from what Correct kept (Correction.KeepPresync).
+// from what repair.Correct kept (repair.Correction.KeepPresync).
 func (p *pipeline) writeHTML(ctx context.Context) error {
 	if p.html == nil {
 		return nil
@@ -55,14 +57,14 @@ func (p *pipeline) writeHTML(ctx context.Context) error {
 	return nil
 }
 
-func htmlSummary(r *Report) []htmlreport.Fact {
+func htmlSummary(r *repair.Report) []htmlreport.Fact {
 	n, s := htmlreport.Count, htmlreport.Seconds
 	f := []htmlreport.Fact{
 		{Label: "locations / events", Value: n(int64(r.Locations)) + " / " + n(r.Events)},
 		{Label: "violations before", Value: n(r.Before.Violations), Note: n(r.Before.Total.Reversed) + " messages reversed"},
 		{Label: "violations after", Value: n(r.After.Violations), Bad: r.After.Violations > 0},
 		{Label: "events moved", Value: n(r.Correction.EventsMoved), Note: "largest shift " + s(r.Correction.MaxShift)},
-		{Label: "fidelity (event distance)", Value: pct(r.Fidelity.Distance.WeightedAvg), Note: "weighted average deviation"},
+		{Label: "fidelity (event distance)", Value: repair.Percent(r.Fidelity.Distance.WeightedAvg), Note: "weighted average deviation"},
 	}
 	if a := r.Accuracy; a != nil {
 		f = append(f, htmlreport.Fact{Label: "mean |error| vs truth", Value: s(a.Corrected.MeanAbs / float64(r.Resolution)),
@@ -78,7 +80,7 @@ func htmlSummary(r *Report) []htmlreport.Fact {
 	return f
 }
 
-func htmlSections(r *Report) []htmlreport.Section {
+func htmlSections(r *repair.Report) []htmlreport.Section {
 	n, s := htmlreport.Count, htmlreport.Seconds
 	p := r.Params
 	run := htmlreport.Section{Title: "Input and method", Rows: []htmlreport.Row{
@@ -99,7 +101,7 @@ func htmlSections(r *Report) []htmlreport.Section {
 		run.Rows = append(run.Rows, row)
 		if e, g := m.Estimate, m.Guard; e != nil && g != nil && e.Bounds > 0 {
 			run.Rows = append(run.Rows, htmlreport.Row{Key: "clock model", Value: fmt.Sprintf("%s domains corrected, the largest correction %s",
-				n(int64(g.Significant)), s(sec(g.MaxCorrection, r.Resolution))),
+				n(int64(g.Significant)), s(repair.Seconds(g.MaxCorrection, r.Resolution))),
 				Note: fmt.Sprintf("%s bounds in %s windows (%s two-sided) between %s domain pairs, %s anchors",
 					n(e.Bounds), n(int64(e.Bands)), n(int64(e.TwoSided)), n(int64(e.Pairs)), n(int64(e.Anchors)))})
 		}
@@ -141,9 +143,9 @@ func htmlSections(r *Report) []htmlreport.Section {
 
 // clockDomains says which locations the report treats as sharing a clock:
 // those pre-synchronisation gave one correction.
-func clockDomains(r *Report) string {
+func clockDomains(r *repair.Report) string {
 	if r.Method != nil {
-		return domainsLine(r.Method)
+		return repair.DomainsLine(r.Method)
 	}
 	if r.Presync.Method == presync.Node.String() {
 		return "one per node"
@@ -152,7 +154,7 @@ func clockDomains(r *Report) string {
 }
 
 // latencyNote says where μ came from.
-func latencyNote(r *Report) string {
+func latencyNote(r *repair.Report) string {
 	if r.Method == nil {
 		return ""
 	}
@@ -178,7 +180,7 @@ func durOrEmpty(s float64) string {
 // pre-synchronised times (pre-synchronised − true time: minus the
 // correction) for the page's domains, each read from the clock-model
 // domain of its first location; nil when the model was not used.
-func modelEstimate(res *Result, resolution uint64, dom htmlreport.Domains) []*htmlreport.ClockError {
+func modelEstimate(res *repair.Result, resolution uint64, dom htmlreport.Domains) []*htmlreport.ClockError {
 	if res.Model == nil || res.Model.Model == nil {
 		return nil
 	}

@@ -1,10 +1,12 @@
-package repair
+package job
 
 import (
 	"context"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/clc-tools/clc/repair"
 
 	"github.com/stretchr/testify/require"
 
@@ -20,16 +22,16 @@ import (
 // scheduling (round trips of milliseconds, latencies that differ by
 // direction), the case the clock model is weakest in.
 func TestEmulatedRealRuns(t *testing.T) {
-	dirs, err := filepath.Glob("../testdata/emulated/e-*")
+	dirs, err := filepath.Glob("../../testdata/emulated/e-*")
 	require.NoError(t, err)
 	require.NotEmpty(t, dirs)
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			_, err := os.Stat(filepath.Join(dir, "truth"))
 			require.NoError(t, err, "the trace has no truth/")
-			run := func(m clockmodel.Method) *Report {
+			run := func(m clockmodel.Method) *repair.Report {
 				rep, err := Run(context.Background(), dir, Options{Check: true,
-					Correction: Correction{ClockModel: ClockModelOptions{Method: m}}})
+					Correction: repair.Correction{ClockModel: repair.ClockModelOptions{Method: m}}})
 				require.NoError(t, err)
 				require.Zero(t, rep.After.Violations)
 				require.NotNil(t, rep.Accuracy)

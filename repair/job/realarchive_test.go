@@ -1,4 +1,4 @@
-package repair
+package job
 
 import (
 	"context"
@@ -27,8 +27,8 @@ func TestRealArchivesThroughRun(t *testing.T) {
 		}
 		t.Skip("otf2-print not installed")
 	}
-	archives := []string{"../testdata/scorep-pingpong/traces.otf2"}
-	m, err := filepath.Glob("../testdata/otf2/*/*.otf2")
+	archives := []string{"../../testdata/scorep-pingpong/traces.otf2"}
+	m, err := filepath.Glob("../../testdata/otf2/*/*.otf2")
 	require.NoError(t, err)
 	archives = append(archives, m...)
 	require.GreaterOrEqual(t, len(archives), 5)
@@ -65,20 +65,20 @@ func TestRealArchivesThroughRun(t *testing.T) {
 // on one-member communicators (sst-macro's COMM_SELF) instead of dropping
 // them without a word (issue 13).
 func TestReportWarningsAndSelfCollectives(t *testing.T) {
-	rep, err := Run(context.Background(), "../testdata/otf2/eztrace-mpi-openmp", Options{Check: true})
+	rep, err := Run(context.Background(), "../../testdata/otf2/eztrace-mpi-openmp", Options{Check: true})
 	require.NoError(t, err)
 	require.NotEmpty(t, rep.Warnings)
-	a, err := otf.Open("../testdata/otf2/eztrace-mpi-openmp")
+	a, err := otf.Open("../../testdata/otf2/eztrace-mpi-openmp")
 	require.NoError(t, err)
 	_, err = a.Read(context.Background(), nil)
 	require.NoError(t, err)
 	require.Len(t, rep.Warnings, len(a.Warnings()))
 
-	rep, err = Run(context.Background(), "../testdata/otf2/sst-macro-scorep2", Options{Check: true})
+	rep, err = Run(context.Background(), "../../testdata/otf2/sst-macro-scorep2", Options{Check: true})
 	require.NoError(t, err)
 	// The reference reader's count: collectives on communicators whose
 	// group is of type COMM_SELF, as otf2-print -A shows them.
-	out, err := exec.Command("otf2-print", "-A", "../testdata/otf2/sst-macro-scorep2/traces.otf2").Output()
+	out, err := exec.Command("otf2-print", "-A", "../../testdata/otf2/sst-macro-scorep2/traces.otf2").Output()
 	require.NoError(t, err)
 	groupRE := regexp.MustCompile(`^GROUP +(\d+) .*Type: COMM_SELF`)
 	commRE := regexp.MustCompile(`^COMM +(\d+) .*Group: "[^"]*" <(\d+)>`)
