@@ -1,26 +1,27 @@
-// Package pipetest runs clc-correct's pipeline on an in-memory trace for
-// the tests of the packages that present its results (the HTML report,
-// the Perfetto export): pre-synchronisation, matching, the CLC with the
-// default parameters.
+// Package pipetest runs clc-correct's correction (repair.Correct) on an
+// in-memory trace for the tests of the packages that present its results
+// (the HTML report, the Perfetto export).
 package pipetest
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/clc-tools/clc/clc"
+	"github.com/clc-tools/clc/clockmodel"
 	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/replay"
+	"github.com/clc-tools/clc/repair"
 	"github.com/clc-tools/clc/sim"
 	"github.com/clc-tools/clc/trace"
 )
 
-// Result is what the pipeline produced.
+// Result is what the correction produced.
 type Result struct {
-	// Trace holds the pre-synchronised times (Presync); its offsets are
-	// consumed.
+	// Trace is the trace as given (its times are the recorded ones; the
+	// corrected times are Corrected).
 	Trace *trace.Trace
 	// Funcs are the pre-synchronisation's corrections; Measured the
 	// pre-synchronised times of the clock-offset measurements.
@@ -32,32 +33,25 @@ type Result struct {
 	// Presync, Corrected and Truth (nil when not given) are the times per
 	// location.
 	Presync, Corrected, Truth [][]int64
+	// Report is Correct's.
+	Report *repair.Report
 }
 
-// Run corrects rec as clc-correct does with default flags; truth may be nil.
+// Run corrects rec as clc-correct does with --method clc (the pure CLC,
+// whose moves the presentation tests look at); truth may be nil.
 func Run(t testing.TB, rec, truth *trace.Trace) *Result {
 	t.Helper()
-	r := &Result{Trace: rec, Method: presync.Resolve(rec, presync.Auto)}
-	var err error
-	r.Funcs, err = presync.Funcs(rec, presync.Auto)
-	require.NoError(t, err)
-	r.Measured = presync.Measured(rec, r.Funcs)
-	_, err = presync.Apply(rec, nil)
-	require.NoError(t, err)
-	r.Graph, err = replay.Match(rec, nil)
-	require.NoError(t, err)
-	p := clc.DefaultParams()
-	r.Lat = p.InTicks(rec.Resolution).Lat
-	res, err := clc.Correct(rec, r.Graph, p, nil)
-	require.NoError(t, err)
-	for i, l := range rec.Locations {
-		r.Presync = append(r.Presync, l.Events.Time)
-		r.Corrected = append(r.Corrected, res.Times[i])
-		if truth != nil {
-			r.Truth = append(r.Truth, truth.Locations[i].Events.Time)
+	in := repair.TraceOf(rec)
+	if truth != nil {
+		for _, l := range truth.Locations {
+			in.Truth = append(in.Truth, l.Events.Time)
 		}
 	}
-	return r
+	res, err := repair.Correct(context.Background(), in, &repair.Correction{
+		ClockModel: repair.ClockModelOptions{Method: clockmodel.MethodCLC}, KeepPresync: true})
+	require.NoError(t, err)
+	return &Result{Trace: rec, Funcs: res.PresyncFuncs, Measured: res.Measured, Method: res.PresyncMethod,
+		Graph: res.Graph, Lat: res.Latency, Presync: res.Presync, Corrected: in.Times, Truth: in.Truth, Report: res.Report}
 }
 
 // Sim simulates a trace with cfg and corrects it.

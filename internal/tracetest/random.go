@@ -149,12 +149,14 @@ func Random(rng *rand.Rand, cfg Config) (*trace.Trace, [][]int64) {
 		g.barrier(RegFinalize)
 	}
 	// Record with clock error: C = t + offset + drift·t, monotone; the
-	// threads of a process share its clock unless ThreadClocks.
+	// threads of a process share its clock unless ThreadClocks. Every
+	// clock starts at cfg.Offset or later, so no recorded time is
+	// negative (clc-correct refuses negative times).
 	offs, drifts := make([]int64, len(tr.Locations)), make([]float64, len(tr.Locations))
 	for i, l := range tr.Locations {
 		off := int64(0)
 		if cfg.Offset > 0 {
-			off = rng.Int64N(2*cfg.Offset+1) - cfg.Offset
+			off = rng.Int64N(2*cfg.Offset + 1)
 		}
 		drift := (rng.Float64()*2 - 1) * cfg.Drift
 		if g.hy != nil && i >= n && !cfg.ThreadClocks {
