@@ -224,6 +224,12 @@ func (r *Result) Jumps() int64 { return r.Passes[len(r.Passes)-1].Jumps }
 type Options struct {
 	// Progress, if not nil, is told what the correction is doing.
 	Progress func(stage string)
+	// Latency, if not nil, is μ in ticks, replacing Params' latencies
+	// (their Shared too).
+	Latency *replay.Latency
+	// Parallel bounds the goroutines of the parallel phases other than
+	// the replay's scheduler; 0 means one per CPU.
+	Parallel int
 	// Before, if not nil, is measure.ClockCondition of the input with the
 	// same latencies; Correct computes it when it needs it and it is nil.
 	// When it says that nothing violates the clock condition and no
@@ -290,8 +296,11 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 	if progress == nil {
 		progress = func(string) {}
 	}
-	np := par.Workers(p.Parallel)
 	k := p.InTicks(in.Resolution)
+	if o.Latency != nil {
+		k.Lat = *o.Latency
+	}
+	np := par.Workers(o.Parallel)
 	times, node := in.Times, in.Node
 	n := len(times)
 	res := &Result{ReferenceNode: -1, Moved: make([]Moved, n)}

@@ -20,14 +20,9 @@ import (
 // Params are the parameters of the correction.
 type Params struct {
 	// LatencyIntra and LatencyInter are the minimum message latencies μ
-	// within a node and across nodes.
+	// within a node and across nodes (Options.Latency replaces them with a
+	// μ in ticks, as clc-correct's choice is).
 	LatencyIntra, LatencyInter time.Duration
-	// LatencyTicks, when Set, gives μ within and across nodes in timer
-	// ticks, exactly; InTicks then uses it instead of LatencyIntra and
-	// LatencyInter, which only describe it. A μ the trace chose (in
-	// ticks) cannot always be written as whole nanoseconds on a timer that
-	// does not tick every nanosecond.
-	LatencyTicks ExactLatency
 	// LatencyShared is μ of the shared-memory relations between the
 	// threads of a process (fork, join, barriers, locks, tasks, thread
 	// creation); 0 by default, so a thread's event may carry the time of
@@ -70,11 +65,6 @@ type Params struct {
 	MaxShift time.Duration
 	// ShiftFactor scales the automatic MaxShift.
 	ShiftFactor float64
-	// Alltoallv is how ALLTOALLV/W instances are treated.
-	Alltoallv replay.AlltoallvPolicy
-	// Parallel bounds the goroutines of the parallel phases other than
-	// the replay itself (which runs one per location); 0 = GOMAXPROCS.
-	Parallel int
 }
 
 // DefaultParams returns the defaults chosen by measurement
@@ -158,16 +148,6 @@ func (p *Params) InTicks(res uint64) Ticks {
 		OneMinusGamma: 1 - p.Gamma,
 		Slope:         p.Slope,
 	}
-	if p.LatencyTicks.Set {
-		k.Lat.Intra, k.Lat.Inter = p.LatencyTicks.Intra, p.LatencyTicks.Inter
-	}
 	k.Informed.OneMinusGamma, k.Informed.Slope = 1-p.InformedGamma, p.InformedSlope
 	return k
-}
-
-// ExactLatency is μ within (Intra) and across (Inter) nodes in timer
-// ticks, used when Set.
-type ExactLatency struct {
-	Set          bool
-	Intra, Inter int64
 }

@@ -2,10 +2,7 @@ package repair
 
 import (
 	"fmt"
-	"math"
-	"time"
 
-	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/clockmodel"
 )
 
@@ -19,16 +16,6 @@ type ClockModelOptions struct {
 	LatencyGiven [2]bool
 	// Estimate tunes the estimation.
 	Estimate clockmodel.EstimateOptions
-}
-
-// SetLatencies sets μ in p to the clock model's choice l, for a trace
-// whose timer has res ticks per second, as clc-correct does: exactly, in
-// ticks (Params.LatencyTicks), and to the nearest nanosecond for the
-// report.
-func SetLatencies(p *clc.Params, l *clockmodel.Latencies, res uint64) {
-	toDur := func(t int64) time.Duration { return time.Duration(math.Round(float64(t) * 1e9 / float64(res))) }
-	p.LatencyIntra, p.LatencyInter = toDur(l.Intra.Ticks), toDur(l.Inter.Ticks)
-	p.LatencyTicks = clc.ExactLatency{Set: true, Intra: l.Intra.Ticks, Inter: l.Inter.Ticks}
 }
 
 // methodLines writes the method section of the text report.

@@ -117,8 +117,6 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 	}
 	res := &Result{Report: rep}
 	params := c.params()
-	params.Alltoallv = c.Alltoallv
-	params.Parallel = np
 	stage := func(name string, timer *float64, run func() error) error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -170,7 +168,7 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 	rep.Method, rep.Before, rep.Model, rep.ModelShift = cm.result, cm.beforeReport, cm.modelReport, cm.shift
 
 	if err := stage("correcting", &rep.Timing.Correct, func() error {
-		return runCLC(tr, t.Times, g, ps.node, &params, cm, rep, np, progress)
+		return runCLC(tr, t.Times, g, ps.node, &params, c.Alltoallv, cm, rep, np, progress)
 	}); err != nil {
 		return nil, err
 	}
@@ -235,9 +233,9 @@ type modelStage struct {
 	shift        *ModelShiftReport
 }
 
-// runClockModel chooses μ (setting params' latencies) and, with the clock
-// model, replaces times by the estimated clocks' when the guard passes
-// them.
+// runClockModel chooses μ (params' latencies are the defaults it may
+// lower) and, with the clock model, replaces times by the estimated
+// clocks' when the guard passes them.
 func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *replay.Graph, params *clc.Params, opt ClockModelOptions, np int) (*modelStage, error) {
 	res := ps.cm.Resolution
 	k := params.InTicks(res)
@@ -248,13 +246,11 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 	if err != nil {
 		return nil, fmt.Errorf("clock model: %w", err)
 	}
-	SetLatencies(params, &r.Latency, res)
-	s := &modelStage{result: r, lat: params.InTicks(res).Lat}
+	// μ is the clock model's choice from here on, in ticks.
+	s := &modelStage{result: r, lat: r.Latency.Replay()}
 	// The guard measured the clock condition before (and with the model)
-	// when it got that far, also when it then fell back; with the same μ,
-	// that is reused.
-	same := s.lat == r.Latency.Replay()
-	if same && r.BeforeMeasured {
+	// when it got that far, also when it then fell back.
+	if r.BeforeMeasured {
 		s.before = r.Before
 	} else {
 		s.before = measure.ClockCondition(times, g, ps.node, s.lat, np)
@@ -269,7 +265,7 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 	s.shift = modelShiftReport(moves, res)
 	// The model moved the times in place (Options.InPlace): the CLC starts
 	// from them.
-	if same && r.ModelViolations != nil {
+	if r.ModelViolations != nil {
 		s.before = *r.ModelViolations
 	} else {
 		s.before = measure.ClockCondition(times, g, ps.node, s.lat, np)
@@ -281,9 +277,9 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 // runCLC runs the controlled logical clock over times in place, measures
 // the result and fills the report's correction, after, fidelity,
 // parameters and issues.
-func runCLC(tr *trace.Trace, times [][]int64, g *replay.Graph, node []int32, params *clc.Params, cm *modelStage, rep *Report, np int, progress func(string)) error {
+func runCLC(tr *trace.Trace, times [][]int64, g *replay.Graph, node []int32, params *clc.Params, alltoallv replay.AlltoallvPolicy, cm *modelStage, rep *Report, np int, progress func(string)) error {
 	in := clc.Input{Times: times, Node: node, Resolution: tr.Resolution, Follow: clc.Leader(tr, g)}
-	res, err := clc.CorrectInPlace(in, g, *params, &clc.Options{Progress: progress, Before: &cm.before})
+	res, err := clc.CorrectInPlace(in, g, *params, &clc.Options{Progress: progress, Before: &cm.before, Latency: &cm.lat, Parallel: np})
 	if err != nil {
 		return err
 	}
@@ -308,7 +304,7 @@ func runCLC(tr *trace.Trace, times [][]int64, g *replay.Graph, node []int32, par
 	if rep.Model != nil {
 		rep.Correction.ViolationsRemoved = rep.Model.Violations - rep.After.Violations
 	}
-	rep.Params = paramsReport(params, tr.Resolution)
+	rep.Params = paramsReport(params, alltoallv, cm.lat, tr.Resolution)
 	issues := g.Issues
 	issues.Merge(&res.Dropped)
 	rep.Issues = issuesReport(&issues)

@@ -279,12 +279,13 @@ func correctionReport(moves []shiftStats, r *clc.Result, res uint64) CorrectionR
 	return cr
 }
 
-func paramsReport(p *clc.Params, res uint64) ParamsReport {
+// paramsReport lists the CLC's parameters p with μ as used (lat, ticks).
+func paramsReport(p *clc.Params, alltoallv replay.AlltoallvPolicy, lat replay.Latency, res uint64) ParamsReport {
 	return ParamsReport{
-		LatencyIntra: p.LatencyIntra.Seconds(), LatencyInter: p.LatencyInter.Seconds(), LatencyShared: p.LatencyShared.Seconds(),
+		LatencyIntra: Seconds(lat.Intra, res), LatencyInter: Seconds(lat.Inter, res), LatencyShared: Seconds(lat.Shared, res),
 		Gamma: p.Gamma, TrustReference: p.TrustReference, ReferenceGamma: p.ReferenceGamma,
 		InformedGamma: p.InformedGamma, InformedSlope: p.InformedSlope, Delta: p.Delta.Seconds(), Slope: p.Slope, MaxPasses: p.MaxPasses,
-		MaxShift: p.MaxShift.Seconds(), ShiftFactor: p.ShiftFactor, Alltoallv: p.Alltoallv.String(),
+		MaxShift: p.MaxShift.Seconds(), ShiftFactor: p.ShiftFactor, Alltoallv: alltoallv.String(),
 	}
 }
 

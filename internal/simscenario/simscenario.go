@@ -60,3 +60,9 @@ func Moved(before, after [][]int64) float64 {
 	}
 	return float64(moved) / float64(n)
 }
+
+// Generate simulates scenario sc with seed: the recorded trace and the
+// truth.
+func Generate(sc Scenario, seed int64) (rec, truth *trace.Trace, err error) {
+	return sim.Generate(sc.Config(seed))
+}

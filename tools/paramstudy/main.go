@@ -5,8 +5,8 @@
 // fidelity of local intervals. docs/parameters.md holds its output and the
 // reasoning behind the defaults.
 //
-//	go run ./internal/cmd/paramstudy            # full study (a few minutes)
-//	go run ./internal/cmd/paramstudy -quick     # one seed per scenario
+//	go run ./tools/paramstudy            # full study (a few minutes)
+//	go run ./tools/paramstudy -quick     # one seed per scenario
 package main
 
 import (
@@ -25,6 +25,7 @@ import (
 	"github.com/clc-tools/clc/internal/tracetest"
 	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/presync"
+	"github.com/clc-tools/clc/repair"
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/sim"
 	"github.com/clc-tools/clc/trace"
@@ -53,6 +54,8 @@ var scenarios = []simscenario.Scenario{
 type setting struct {
 	name string
 	p    clc.Params
+	// alltoallv is how ALLTOALLV/W instances are matched.
+	alltoallv replay.AlltoallvPolicy
 	// model runs the clock model (clockmodel.Run) before the correction.
 	model bool
 	// muScale scales the simulator's true minimum latencies; 0 means the
@@ -96,7 +99,7 @@ func grid() []setting {
 		add(0.5, func(p *clc.Params) string { p.InformedSlope = im; return fmt.Sprintf("defaults, minf=%g", im) })
 	}
 	add(0.5, func(p *clc.Params) string { p.MaxPasses = 1; return "defaults, no γ control" })
-	add(0.5, func(p *clc.Params) string { p.Alltoallv = replay.AlltoallvNToN; return "defaults, alltoallv=nton" })
+	out = append(out, setting{name: "μ×0.5 defaults, alltoallv=nton", p: clc.DefaultParams(), muScale: 0.5, alltoallv: replay.AlltoallvNToN})
 	// Scalasca's choices: γ = 0.99999, μ = 1 µs everywhere, no trust.
 	sc := clc.DefaultParams()
 	sc.Gamma, sc.Slope, sc.TrustReference, sc.MaxPasses = 0.99999, 0.01, false, 1
@@ -148,21 +151,7 @@ func main() {
 				}
 				preAcc[sc.Name][mi] += measure.AccuracyOf(tracetest.Times(cp), tt).MeanAbs / float64(*seeds)
 			}
-			in := clockmodel.Capture(rec)
-			if _, err := presync.Apply(rec, nil); err != nil {
-				fail(err)
-			}
-			g, err := replay.Match(rec, nil)
-			if err != nil {
-				fail(err)
-			}
-			gn, err := replay.Match(rec, &replay.MatchOptions{Alltoallv: replay.AlltoallvNToN})
-			if err != nil {
-				fail(err)
-			}
-			c := tracetest.Times(rec)
-			node := simscenario.Nodes(rec)
-			pre := measure.AccuracyOf(c, tt)
+			pre := measure.AccuracyOf(tracetest.Times(presynced(rec)), tt)
 			runNames = append(runNames, fmt.Sprintf("%s #%d", sc.Name, s))
 			for i, st := range settings {
 				p := st.p
@@ -170,35 +159,23 @@ func main() {
 					p.LatencyIntra = time.Duration(st.muScale * float64(cfg.LatencyIntra))
 					p.LatencyInter = time.Duration(st.muScale * float64(cfg.LatencyInter))
 				}
-				gg := g
-				if p.Alltoallv == replay.AlltoallvNToN {
-					gg = gn
-				}
-				tr := rec
+				// μ as the setting says (not lowered by the trace), the
+				// clock model or the pure CLC: clc-correct's correction.
+				method := clockmodel.MethodCLC
 				if st.model {
-					tr = clone(rec)
-					k := p.InTicks(rec.Resolution)
-					mr, err := clockmodel.Run(context.Background(), in, c, gg, node, clockmodel.Options{Latency: k.Lat, Fixed: [2]bool{true, true}, Parallel: 2})
-					if err != nil {
-						fail(err)
-					}
-					if mr.Times != nil {
-						for li, l := range tr.Locations {
-							l.Events.Time = mr.Times[li]
-						}
-					}
+					method = clockmodel.MethodModel
 				}
-				r, err := clc.Correct(tr, gg, p, nil)
+				in := repair.TraceOf(rec)
+				cr, err := repair.Correct(context.Background(), in, &repair.Correction{Params: &p, Alltoallv: st.alltoallv,
+					ClockModel: repair.ClockModelOptions{Method: method, LatencyGiven: [2]bool{true, true}}, Parallel: 2, KeepPresync: true})
 				if err != nil {
 					fail(err)
 				}
-				k := p.InTicks(rec.Resolution)
-				v := measure.ClockCondition(r.Times, gg, node, k.Lat, 2)
-				acc := measure.AccuracyOf(r.Times, tt)
-				_, dist := measure.IntervalFidelity(c, r.Times, 2)
+				acc := measure.AccuracyOf(in.Times, tt)
+				_, dist := measure.IntervalFidelity(cr.Presync, in.Times, 2)
 				res[i] = append(res[i], result{
-					errRatio: acc.MeanAbs / pre.MeanAbs, moved: simscenario.Moved(c, r.Times),
-					fidAvg: dist.WeightedAvg, fidAbove1: dist.Above[3], left: v.Total().Violations, passes: len(r.Passes),
+					errRatio: acc.MeanAbs / pre.MeanAbs, moved: simscenario.Moved(cr.Presync, in.Times),
+					fidAvg: dist.WeightedAvg, fidAbove1: dist.Above[3], left: cr.Report.After.Violations, passes: len(cr.Report.Correction.Passes),
 				})
 			}
 			fmt.Fprintf(os.Stderr, "%s seed %d done (%.0fs)\n", sc.Name, s, time.Since(start).Seconds())
@@ -272,6 +249,16 @@ func main() {
 }
 
 var presyncMethods = []presync.Method{presync.Interpolate, presync.Regression, presync.Node}
+
+// presynced returns a copy of t pre-synchronised as clc-correct does by
+// default.
+func presynced(t *trace.Trace) *trace.Trace {
+	c := clone(t)
+	if _, err := presync.Apply(c, nil); err != nil {
+		fail(err)
+	}
+	return c
+}
 
 // clone copies the definitions and event times of t (events share the
 // other columns, which presync does not change).
