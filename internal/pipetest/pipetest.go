@@ -12,8 +12,8 @@ import (
 
 	"github.com/clc-tools/clc/clockmodel"
 	"github.com/clc-tools/clc/presync"
-	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/repair"
+	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/sim"
 	"github.com/clc-tools/clc/trace"
 )
