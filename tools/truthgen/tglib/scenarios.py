@@ -117,7 +117,7 @@ SCENARIOS = {
         "nodes": 8, "rpn": 4, "duration": 60.0, "resolution": 1.8e9,
         "program": "master_worker", "families": (),
         "clock": {"sines": (1, 3, 3.0, 30.0, 0.05, 0.3)},
-        "params": {"iter_mean": 0.05, "tasks_per_worker": 4, "task_mean": 0.08},
+        "params": {"iter_mean": 0.05, "tasks_per_worker": 6, "task_mean": 0.08},
     },
     "collectives": {
         "description": "Collectives only: every algorithm (binomial bcast/reduce, recursive "
@@ -240,11 +240,14 @@ def make_network_params(cfg, rng, duration):
 def iterations(cfg, duration):
     pr = cfg["params"]
     if cfg["program"] == "master_worker":
-        # mean task size exp(U(ln 256, ln 65536)) is (65536 - 256) / ln 256 bytes
+        # mean task size exp(U(ln 256, ln 65536)) is (65536 - 256) / ln 256 bytes;
+        # a round ends with the last task, on average half the longest (8 task_mean)
         mean_task = pr["task_mean"] * (65536 - 256) / math.log(256) / 8192.0
-        per_round = pr["tasks_per_worker"] * mean_task + pr["iter_mean"]
+        per_round = pr["tasks_per_worker"] * mean_task + 4.0 * pr["task_mean"] + pr["iter_mean"]
     else:
-        per_round = pr["iter_mean"] * math.exp(pr.get("iter_sigma", 0.3) ** 2 / 2.0)
+        # lognormal mean of the iteration, and the slowest rank sets the pace
+        per_round = pr["iter_mean"] * math.exp(pr.get("iter_sigma", 0.3) ** 2 / 2.0) * \
+            (1.0 + 2.0 * pr.get("imbalance", 0.05))
     return max(2, int(round(duration / per_round)))
 
 
