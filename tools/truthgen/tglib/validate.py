@@ -323,6 +323,10 @@ def validate(outdir, use_otf2_print=True):
         if len(set(got.values())) != 1:
             rep.fail("counts", "location %d: %s" % (loc, got))
 
+    if rep.checks["counts"]["failed"]:
+        # the truth cannot be aligned with the events: nothing else is meaningful
+        return rep, {"scenario": scen.get("scenario"), "error": "event counts differ"}
+
     # monotonicity ---------------------------------------------------------------
     for loc, evs in raw.items():
         rep.count("local_monotone", len(evs))
