@@ -36,6 +36,12 @@ HAVE_PRINT = shutil.which("otf2-print") is not None
 IN_CI = os.environ.get("CI") == "true"
 
 
+def truthgen(*args):
+    """Run the command line tool; returns the CompletedProcess."""
+    cmd = [sys.executable, os.path.join(HERE, "truthgen.py")] + [str(a) for a in args]
+    return subprocess.run(cmd, capture_output=True, text=True)
+
+
 def need_tools(test):
     missing = [n for n, ok in (("python3-otf2", HAVE_OTF2), ("otf2-print", HAVE_PRINT)) if not ok]
     if missing and not IN_CI:
@@ -233,14 +239,11 @@ class TestScenarios(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="truthgen-test-")
         cls.root = os.path.join(cls.tmp, "all")
-        cls.proc = subprocess.run(
-            [sys.executable, os.path.join(HERE, "truthgen.py"), cls.root, "--all", "--seed", "7",
-             "--duration-scale", "0.03"], capture_output=True, text=True)
+        cls.proc = truthgen(cls.root, "--all", "--seed", 7, "--duration-scale", 0.03)
         # long enough for the collectives program to call every operation
         cls.coll = os.path.join(cls.tmp, "collectives")
-        cls.proc_coll = subprocess.run(
-            [sys.executable, os.path.join(HERE, "truthgen.py"), cls.coll, "--scenario",
-             "collectives", "--seed", "7", "--duration-scale", "0.3"], capture_output=True, text=True)
+        cls.proc_coll = truthgen(cls.coll, "--scenario", "collectives", "--seed", 7,
+                                 "--duration-scale", 0.3)
 
     @classmethod
     def tearDownClass(cls):
@@ -310,9 +313,8 @@ class TestScenarios(unittest.TestCase):
         b = os.path.join(self.tmp, "b")
         c = os.path.join(self.tmp, "c")
         for d, seed in ((a, "7"), (b, "7"), (c, "8")):
-            r = subprocess.run([sys.executable, os.path.join(HERE, "truthgen.py"), d, "--scenario",
-                                "asymmetric", "--seed", seed, "--duration-scale", "0.02",
-                                "--no-validate"], capture_output=True, text=True)
+            r = truthgen(d, "--scenario", "asymmetric", "--seed", seed, "--duration-scale", 0.02,
+                         "--no-validate")
             self.assertEqual(r.returncode, 0, r.stderr)
 
         def events(d):
@@ -337,9 +339,7 @@ class TestValidatorCatches(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="truthgen-val-")
         cls.good = os.path.join(cls.tmp, "good")
-        r = subprocess.run([sys.executable, os.path.join(HERE, "truthgen.py"), cls.good,
-                            "--scenario", "linear", "--duration-scale", "0.02", "--no-validate"],
-                           capture_output=True, text=True)
+        r = truthgen(cls.good, "--scenario", "linear", "--duration-scale", 0.02, "--no-validate")
         assert r.returncode == 0, r.stderr
 
     @classmethod
@@ -413,17 +413,13 @@ class TestValidatorCatches(unittest.TestCase):
 
 
 class TestCLI(unittest.TestCase):
-    def run_cli(self, *args):
-        return subprocess.run([sys.executable, os.path.join(HERE, "truthgen.py")] + list(args),
-                              capture_output=True, text=True)
-
     def test_list(self):
-        r = self.run_cli("--list")
+        r = truthgen("--list")
         self.assertEqual(r.returncode, 0)
         self.assertGreaterEqual(len(r.stdout.splitlines()), 8)
 
     def test_unknown_scenario(self):
-        r = self.run_cli(tempfile.gettempdir() + "/never", "--scenario", "nope")
+        r = truthgen(tempfile.gettempdir() + "/never", "--scenario", "nope")
         self.assertEqual(r.returncode, 2)
         self.assertIn("unknown scenario", r.stderr)
 
@@ -432,7 +428,7 @@ class TestCLI(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             with open(os.path.join(d, "keep"), "w") as f:
                 f.write("x")
-            r = self.run_cli(d, "--scenario", "perfect", "--duration-scale", "0.01")
+            r = truthgen(d, "--scenario", "perfect", "--duration-scale", "0.01")
             self.assertEqual(r.returncode, 1)
             self.assertIn("not empty", r.stderr)
             self.assertEqual(os.listdir(d), ["keep"])

@@ -83,11 +83,12 @@ class RawReader(otf2.reader.Reader):
         _otf2.Reader_OpenDefFiles(self._handle)
         _otf2.Reader_OpenEvtFiles(self._handle)
         for location in locations:
-            evt = _otf2.Reader_GetEvtReader(self._handle, location._ref)
+            _otf2.Reader_GetEvtReader(self._handle, location._ref)
             if not self.apply_offsets:
-                # OTF2_EvtReader_ApplyClockOffsets(false) does not stop OTF2
-                # 3.0.2 from applying them; without the local definitions the
-                # reader knows no offsets (these archives have no mapping tables)
+                # With OTF2 3.0.2, OTF2_EvtReader_ApplyClockOffsets(false) before or
+                # after reading the local definitions still left the offsets
+                # applied; without the local definitions the reader knows none
+                # (these archives have no mapping tables).
                 continue
             def_reader = _otf2.Reader_GetDefReader(self._handle, location._ref)
             if def_reader:
