@@ -424,6 +424,20 @@ class TestCLI(unittest.TestCase):
         self.assertIn("unknown scenario", r.stderr)
 
     @need_tools
+    def test_validate_names_a_broken_archive(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "s")
+            r = truthgen(out, "--scenario", "perfect", "--duration-scale", 0.01, "--no-validate")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            evt = os.path.join(out, "traces", "3.evt")
+            with open(evt, "r+b") as f:
+                f.truncate(os.path.getsize(evt) // 2)
+            r = truthgen("--validate", out)
+            self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+            self.assertIn(out, r.stderr)
+            self.assertNotIn("Traceback", r.stderr)
+
+    @need_tools
     def test_refuses_non_empty_outdir(self):
         with tempfile.TemporaryDirectory() as d:
             with open(os.path.join(d, "keep"), "w") as f:

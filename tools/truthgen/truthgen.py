@@ -23,8 +23,19 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from tglib import scenarios  # noqa: E402
 from tglib.generate import simulate  # noqa: E402
-from tglib.otf2out import OutputError, write_all  # noqa: E402
-from tglib.validate import ValidationError, validate  # noqa: E402
+
+try:
+    from tglib.otf2out import OutputError, write_all
+    from tglib.validate import ValidationError, validate
+    OTF2_ERROR = None
+except ImportError as e:            # python3-otf2 missing: only --list works
+    OTF2_ERROR = e
+
+    class OutputError(Exception):
+        pass
+
+    class ValidationError(Exception):
+        pass
 
 
 def generate_one(name, outdir, seed, scale, force, check):
@@ -65,7 +76,12 @@ def validate_dirs(dirs):
                 raise ValidationError("%s: neither a scenario directory nor a directory of them" % d)
         for t in targets:
             t0 = time.time()
-            rep, summ = validate(t)
+            try:
+                rep, summ = validate(t)
+            except ValidationError:
+                raise
+            except Exception as e:      # the reader's errors, broken JSON: name the place
+                raise ValidationError("%s: cannot be read: %s: %s" % (t, type(e).__name__, e))
             summ["validate_s"] = round(time.time() - t0, 1)
             summ["checks"] = {k: "%d/%d failed" % (v["failed"], v["checked"])
                               for k, v in rep.checks.items()}
@@ -100,13 +116,21 @@ def main(argv=None):
         if a.validate:
             if not a.out:
                 ap.error("--validate needs at least one directory")
+        else:
+            if len(a.out) != 1:
+                ap.error("give exactly one OUTDIR (or OUTROOT with --all)")
+            if not (a.duration_scale > 0):
+                ap.error("--duration-scale must be positive")
+            if a.all == bool(a.scenario):
+                ap.error("give either --scenario NAME or --all")
+            if a.scenario and a.scenario not in scenarios.SCENARIOS:
+                ap.error("unknown scenario %r (see --list)" % a.scenario)
+        if OTF2_ERROR is not None:
+            print("truthgen: needs Debian's python3-otf2 (run it with /usr/bin/python3): %s"
+                  % OTF2_ERROR, file=sys.stderr)
+            return 1
+        if a.validate:
             return 0 if validate_dirs(a.out) else 2
-        if len(a.out) != 1:
-            ap.error("give exactly one OUTDIR (or OUTROOT with --all)")
-        if not (a.duration_scale > 0):
-            ap.error("--duration-scale must be positive")
-        if a.all == bool(a.scenario):
-            ap.error("give either --scenario NAME or --all")
         check = not a.no_validate
         if a.all:
             root = a.out[0]
@@ -116,8 +140,6 @@ def main(argv=None):
                 ok = generate_one(name, os.path.join(root, name), a.seed, a.duration_scale,
                                   a.force, check) and ok
             return 0 if ok else 2
-        if a.scenario not in scenarios.SCENARIOS:
-            ap.error("unknown scenario %r (see --list)" % a.scenario)
         ok = generate_one(a.scenario, a.out[0], a.seed, a.duration_scale, a.force, check)
         return 0 if ok else 2
     except (OutputError, ValidationError, OSError) as e:
