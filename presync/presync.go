@@ -43,6 +43,11 @@ const (
 	// Measurement noise averages out and ranks of one node stay exactly
 	// in step, as their clock is.
 	Node
+	// Domain is Node over clock domains instead of nodes: the locations
+	// that read one clock, as the caller found them (FuncsGrouped; the
+	// clock model's domains). Auto stands for it when the caller knows
+	// the domains and one of them holds more than one process.
+	Domain
 )
 
 // PropClockDomain is the trace property that says which locations share a
@@ -61,6 +66,8 @@ func (m Method) String() string {
 		return "regression"
 	case Node:
 		return "node"
+	case Domain:
+		return "domain"
 	}
 	return fmt.Sprintf("method(%d)", uint8(m))
 }
@@ -76,8 +83,10 @@ func ParseMethod(s string) (Method, error) {
 		return Regression, nil
 	case "node":
 		return Node, nil
+	case "domain":
+		return Domain, nil
 	}
-	return 0, fmt.Errorf("unknown pre-synchronisation method %q (want auto, interpolate, regression or node)", s)
+	return 0, fmt.Errorf("unknown pre-synchronisation method %q (want auto, interpolate, regression, node or domain)", s)
 }
 
 // segment is one interval of the piecewise-linear correction: for times up
@@ -229,19 +238,22 @@ func processFuncs(t *trace.Trace, funcs []*Func) {
 	}
 }
 
-// nodeFuncs replaces funcs by one correction per node (see Node).
-func nodeFuncs(t *trace.Trace, funcs []*Func) error {
+// groupFuncs replaces funcs by one correction per group of locations
+// (group[li]; see Node): the group of location 0 takes location 0's, every
+// other group one from all its locations' measurements, averaged per
+// epoch.
+func groupFuncs(t *trace.Trace, group []int32, funcs []*Func) error {
 	if len(t.Locations) == 0 {
 		return nil
 	}
-	refNode := t.Locations[0].Node
-	byNode := map[int32][]int{}
-	for i, l := range t.Locations {
-		byNode[l.Node] = append(byNode[l.Node], i)
+	ref := group[0]
+	byGroup := map[int32][]int{}
+	for i := range t.Locations {
+		byGroup[group[i]] = append(byGroup[group[i]], i)
 	}
-	for nd, locs := range byNode {
+	for g, locs := range byGroup {
 		var f *Func
-		if nd == refNode {
+		if g == ref {
 			f = funcs[0]
 		} else {
 			var all []trace.ClockOffset
@@ -251,7 +263,7 @@ func nodeFuncs(t *trace.Trace, funcs []*Func) error {
 			pts := epochs(all)
 			var err error
 			if f, err = New(pts, Node); err != nil {
-				return fmt.Errorf("node %d: %w", nd, err)
+				return fmt.Errorf("locations %v: %w", locs, err)
 			}
 		}
 		for _, i := range locs {
@@ -264,7 +276,8 @@ func nodeFuncs(t *trace.Trace, funcs []*Func) error {
 // epochs groups measurements that are close in time (a gap of more than
 // 1 % of their whole span, and at least 1000 ticks, separates two epochs)
 // and returns one point per epoch: the 1/RTT²-weighted means of time and
-// offset (equal weights where an RTT is unknown).
+// offset (1/StdDev² where the RTT is unknown, equal weights where both
+// are).
 func epochs(m []trace.ClockOffset) []trace.ClockOffset {
 	if len(m) == 0 {
 		return nil
@@ -283,11 +296,14 @@ func epochs(m []trace.ClockOffset) []trace.ClockOffset {
 		minRTT := int64(0)
 		for _, x := range m[lo:hi] {
 			w := 1.0
-			if x.RTT > 0 {
+			switch {
+			case x.RTT > 0:
 				w = 1 / (float64(x.RTT) * float64(x.RTT))
 				if minRTT == 0 || x.RTT < minRTT {
 					minRTT = x.RTT
 				}
+			case x.StdDev > 0:
+				w = 1 / (x.StdDev * x.StdDev)
 			}
 			sw += w
 			st += w * float64(x.Time-t0)
@@ -328,12 +344,39 @@ func Resolve(t *trace.Trace, m Method) Method {
 // would make, from the trace's clock-offset measurements, without changing
 // the trace. With Node, the locations of a node share one *Func; otherwise
 // those of a process share their first location's with measurements.
+// Domain needs the domains: FuncsGrouped.
 func Funcs(t *trace.Trace, m Method) ([]*Func, error) {
 	m = Resolve(t, m)
+	if m == Domain {
+		return nil, errors.New("pre-synchronisation by clock domain needs the domains (FuncsGrouped)")
+	}
+	var group []int32
+	if m == Node {
+		group = make([]int32, len(t.Locations))
+		for i, l := range t.Locations {
+			group[i] = l.Node
+		}
+	}
+	return funcs(t, m, group)
+}
+
+// FuncsGrouped is Funcs with method Domain: the locations of each group
+// (group[li], e.g. the clock model's domains) share one correction built
+// from all their measurements, the group of location 0 location 0's.
+func FuncsGrouped(t *trace.Trace, group []int32) ([]*Func, error) {
+	if len(group) != len(t.Locations) {
+		return nil, fmt.Errorf("%d groups for %d locations", len(group), len(t.Locations))
+	}
+	return funcs(t, Domain, group)
+}
+
+// funcs builds the corrections: each location's own, then pooled by group
+// when group is not nil, else shared within each process.
+func funcs(t *trace.Trace, m Method, group []int32) ([]*Func, error) {
 	funcs := make([]*Func, len(t.Locations))
 	for i, l := range t.Locations {
 		lm := m
-		if lm == Node {
+		if lm == Node || lm == Domain {
 			lm = Interpolate
 		}
 		f, err := New(l.Offsets, lm)
@@ -342,8 +385,8 @@ func Funcs(t *trace.Trace, m Method) ([]*Func, error) {
 		}
 		funcs[i] = f
 	}
-	if m == Node {
-		if err := nodeFuncs(t, funcs); err != nil {
+	if group != nil {
+		if err := groupFuncs(t, group, funcs); err != nil {
 			return nil, err
 		}
 	} else {

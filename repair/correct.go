@@ -132,7 +132,7 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 
 	var ps *presynced
 	if err := stage("pre-synchronising", &rep.Timing.Presync, func() (err error) {
-		ps, err = presynchronise(tr, t.Times, c.Presync, np, c.KeepPresync)
+		ps, err = presynchronise(tr, t.Times, c.Presync, c.ClockModel.Method, np, c.KeepPresync)
 		return err
 	}); err != nil {
 		return nil, err
@@ -192,9 +192,16 @@ type presynced struct {
 // presynchronise applies the clock-offset measurements of tr to times;
 // before that, it reads from them and the raw times the clock model's
 // input (clock domains and anchors).
-func presynchronise(tr *trace.Trace, times [][]int64, m presync.Method, np int, keep bool) (*presynced, error) {
-	ps := &presynced{method: presync.Resolve(tr, m)}
-	funcs, err := presync.Funcs(tr, m)
+func presynchronise(tr *trace.Trace, times [][]int64, m presync.Method, method clockmodel.Method, np int, keep bool) (*presynced, error) {
+	ps := &presynced{cm: clockmodel.CaptureTimes(tr, times)} // from the raw times
+	ps.method = presyncMethod(tr, m, method, &ps.cm.Domains)
+	var funcs []*presync.Func
+	var err error
+	if ps.method == presync.Domain {
+		funcs, err = presync.FuncsGrouped(tr, ps.cm.Domains.Of)
+	} else {
+		funcs, err = presync.Funcs(tr, ps.method)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("pre-synchronisation: %w", err)
 	}
@@ -202,7 +209,6 @@ func presynchronise(tr *trace.Trace, times [][]int64, m presync.Method, np int, 
 	if keep {
 		ps.measured = presync.Measured(tr, funcs)
 	}
-	ps.cm = clockmodel.CaptureTimes(tr, times) // the raw times
 	ps.node = make([]int32, len(tr.Locations))
 	for i, l := range tr.Locations {
 		ps.node[i] = l.Node
@@ -219,6 +225,32 @@ func presynchronise(tr *trace.Trace, times [][]int64, m presync.Method, np int, 
 		}
 	}
 	return ps, nil
+}
+
+// presyncMethod resolves presync.Auto: the trace's declaration (one clock
+// per node: presync.Node); with the clock model, one correction per clock
+// domain when a domain holds more than one process (they read one clock,
+// so they must get one correction: measured apart, each would carry its
+// own measurement error, which no model of the domain's clock could
+// remove); else the OTF2 reader's interpolation (the pure CLC keeps the
+// times the reference reader shows wherever it moves nothing).
+func presyncMethod(tr *trace.Trace, m presync.Method, method clockmodel.Method, dom *clockmodel.Domains) presync.Method {
+	if m != presync.Auto {
+		return m
+	}
+	if r := presync.Resolve(tr, m); r != presync.Interpolate || method == clockmodel.MethodCLC {
+		return r
+	}
+	first := make(map[int32]int32, dom.Count())
+	for li := range tr.Locations {
+		d, p := dom.Of[li], tr.ProcessOf(li)
+		if q, ok := first[d]; !ok {
+			first[d] = p
+		} else if q != p {
+			return presync.Domain
+		}
+	}
+	return presync.Interpolate
 }
 
 // modelStage is what the clock-model stage hands on.
