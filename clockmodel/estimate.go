@@ -3,7 +3,6 @@ package clockmodel
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"math"
 	"slices"
 
@@ -28,11 +27,8 @@ type EstimateOptions struct {
 	// PerKnot is the number of observations per knot of a domain's
 	// curve; 0 means 4.
 	PerKnot int
-	// Parallel bounds the goroutines; 0 means 1.
+	// Parallel bounds the goroutines; 0 means one per CPU.
 	Parallel int
-	// defaultPriors keeps the cross-validation from choosing the loose
-	// priors (for the tests that compare the two).
-	defaultPriors bool
 }
 
 func (o *EstimateOptions) defaults() {
@@ -45,9 +41,7 @@ func (o *EstimateOptions) defaults() {
 	if o.PerKnot <= 0 {
 		o.PerKnot = 4
 	}
-	if o.Parallel <= 0 {
-		o.Parallel = 1
-	}
+	o.Parallel = par.Workers(o.Parallel)
 }
 
 // EstimateStats describe an estimation.
@@ -62,12 +56,23 @@ type EstimateStats struct {
 	// Misfit is the root mean square of the windows' residuals in units
 	// of their uncertainty, after the last pass.
 	Misfit float64 `json:"misfit"`
-	// Priors says when the fit was made with the loose priors, and why.
-	Priors string `json:"priors,omitempty"`
 	// Curvature is the smoothness chosen by cross-validation.
 	Curvature float64 `json:"curvature"`
-	// Prior is the prior's scale of the corrections, ticks.
-	Prior float64 `json:"prior_ticks"`
+	// Groups counts the pairs of domains and sources (point to point,
+	// collective) whose windows share a bias: the asymmetry of their
+	// fastest messages.
+	Groups int `json:"bias_groups"`
+	// Wander is the prior's scale of the clocks' wander between their
+	// anchors, ticks.
+	Wander float64 `json:"wander_prior_ticks"`
+	// Score is how well the estimate predicts the windows of alternate
+	// segments of time from the others (the held-out windows' squared
+	// residuals in units of their σ, each at most 25), ScoreStay how well
+	// the pre-synchronised clocks do, in the last pass; Stay says the
+	// latter is no worse (no evidence to move the clocks).
+	Score     float64 `json:"cv_score"`
+	ScoreStay float64 `json:"cv_score_presync"`
+	Stay      bool    `json:"presync_predicts_as_well"`
 }
 
 // estimator holds what the passes share.
@@ -81,10 +86,19 @@ type estimator struct {
 	p2p   []rec
 	span  int64
 	bands []band
+	// groups are the windows' pairs and sources, each with the
+	// uncertainty of its bias (weigh); bias the last fit's biases; noise
+	// the groups' noise floors for the next pass (calibrate).
+	groups []group
+	bias   []float64
+	// wander is the prior's scale of the clocks' wander between their
+	// anchors (wanderScale), ticks.
+	wander float64
+	noise  map[groupKey]float64
+	// heldOut are the last cross-validation's held-out residuals.
+	heldOut []heldResidual
 	// curv is the curvature chosen by the first pass's fit.
 	curv float64
-	// priors are the priors the fit uses.
-	priors priorLevel
 	// anchors are the merged anchors (anchorObs).
 	anchors []anchorObs
 	// lists are the last pass's bounds: point to point, collective.
@@ -124,6 +138,7 @@ func (e *estimator) estimate(ctx context.Context, lastWindows func()) (*Model, E
 			return nil, st, err
 		}
 		st.Iterations = append(st.Iterations, iters)
+		e.calibrate()
 	}
 	return m, st, nil
 }
@@ -140,20 +155,96 @@ func (e *estimator) windows(m *Model) int {
 	prs := pairsOf(lists, &e.in.Domains)
 	wo := windowOptions{perSide: e.opt.PerSide, maxSpan: max(1, e.span/32)}
 	floor := e.floor()
-	parts := make([][]band, len(prs))
+	parts := make([][2][]band, len(prs))
+	sigma := make([][2]float64, len(prs))
+	noise := make([][2]float64, len(prs))
 	par.ForEach(len(prs), e.opt.Parallel, func(i int) {
-		parts[i] = bands(&prs[i], lists, e.lat, m, wo, nil)
-		weigh(parts[i], floor)
+		for src := range uint8(2) {
+			parts[i][src] = bands(&prs[i], src, lists, e.lat, m, wo, nil)
+			sigma[i][src], noise[i][src] = weigh(parts[i][src], floor, e.noise[groupKey{prs[i].p, prs[i].q, src}])
+		}
 	})
 	n := 0
 	for _, p := range parts {
-		n += len(p)
+		n += len(p[0]) + len(p[1])
 	}
 	e.bands = slices.Grow(e.bands[:0], n)
-	for _, p := range parts {
-		e.bands = append(e.bands, p...)
+	e.groups = e.groups[:0]
+	for i, p := range parts {
+		for src, bs := range p {
+			g := int32(-1)
+			if sigma[i][src] > 0 { // some band is two-sided
+				g = int32(len(e.groups))
+				e.groups = append(e.groups, group{p: prs[i].p, q: prs[i].q, src: uint8(src), sigma: sigma[i][src], noise: noise[i][src]})
+			}
+			for j := range bs {
+				bs[j].group = g
+			}
+			e.bands = append(e.bands, bs...)
+		}
 	}
 	return len(prs)
+}
+
+// unbiased is band b's midpoint without its group's bias as the last fit
+// estimated it.
+func (e *estimator) unbiased(b *band) float64 {
+	if b.group < 0 || int(b.group) >= len(e.bias) {
+		return b.mid()
+	}
+	return b.mid() - e.bias[b.group]
+}
+
+// group is a pair of domains p < q and a source of bounds whose windows
+// share a bias: the midpoints of its two-sided windows are off δ by the
+// same half difference of the two directions' minimum latencies, which
+// the messages cannot tell from a clock offset; sigma is its prior
+// uncertainty (weigh).
+type group struct {
+	p, q  int32
+	src   uint8
+	sigma float64
+	// noise is the random uncertainty of even the group's best window
+	// (weigh).
+	noise float64
+}
+
+// groupKey names a group across passes (whose windows differ).
+type groupKey struct {
+	p, q int32
+	src  uint8
+}
+
+// calibrate sets each group's noise for the next pass from the
+// cross-validation's held-out residuals r (the midpoint against the model
+// and its group's bias fitted on the other half of the windows): the
+// median of r² − (excess/2)² over the group's windows, the part of the
+// residuals their excess does not explain — an estimate of the noise's
+// variance that a few windows far off (a congested phase) do not sway and
+// that, unlike the fitted windows' own residuals, the fit does not shrink.
+func (e *estimator) calibrate() {
+	if e.noise == nil {
+		e.noise = map[groupKey]float64{}
+	}
+	floor := e.floor()
+	byGroup := map[int32][]float64{}
+	for _, h := range e.heldOut {
+		b := &e.bands[h.band]
+		v := h.r * h.r
+		if b.class == srcP2P {
+			// A collective window's excess is the waiting of its
+			// members, not a bound on its midpoint's error.
+			v -= b.excess * b.excess / 4
+		}
+		byGroup[b.group] = append(byGroup[b.group], v)
+	}
+	for g, v := range byGroup {
+		if g < 0 || len(v) < 4 {
+			continue
+		}
+		gr := &e.groups[g]
+		e.noise[groupKey{gr.p, gr.q, gr.src}] = math.Sqrt(math.Max(order.Nth(v, len(v)/2), floor*floor))
+	}
 }
 
 // obs is an observation of one or two domains' corrections.
@@ -214,17 +305,18 @@ func (e *estimator) anchorObs() []anchorObs {
 // fit solves for the domains' curves given the current bands and the
 // anchors; prev (may be nil) is the starting point. The curves' smoothness
 // is opt.Curvature, or else the one of curvatureGrid that cross-validation
-// picks in the first pass (with the priors, chooseCurvature).
+// picks in the first pass (chooseCurvature).
 func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats) (*Model, int, error) {
 	nd := e.in.Domains.Count()
 	anchors := e.anchorObs()
 	st.Anchors = len(anchors)
 	k := e.placeKnots(anchors, st)
-	st.Unknowns = k.n
-	st.Prior = e.priorScale()
-	p := e.newFitProblem(&k, anchors, st.Prior)
-	p.setPriors(e.priors)
-	x := make([]float64, k.n)
+	st.Groups = len(e.groups)
+	e.wander = e.wanderScale()
+	st.Wander = e.wander
+	p := e.newFitProblem(&k, anchors)
+	st.Unknowns = p.sys.n
+	x := make([]float64, p.sys.n)
 	if prev != nil {
 		for d := range nd {
 			for i, t := range k.T[d] {
@@ -232,19 +324,16 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats) (*M
 			}
 		}
 	}
-	if e.curv == 0 && e.opt.Curvature > 0 {
+	if e.opt.Curvature > 0 {
 		e.curv = e.opt.Curvature
-	}
-	if e.curv == 0 {
-		if err := e.chooseCurvature(ctx, p, x, st); err != nil {
-			return nil, p.iters, err
-		}
+	} else if err := e.chooseCurvature(ctx, p, x, st); err != nil {
+		return nil, p.iters, err
 	}
 	st.Curvature = e.curv
 	if err := p.solve(ctx, e.curv, x, 1e-6); err != nil {
 		return nil, p.iters, err
 	}
-	st.Misfit = residualScale(p.sys.rows[:p.nBand], x)
+	st.Misfit = p.misfit(x)
 	m := &Model{Curves: make([]Curve, nd)}
 	for d := range nd {
 		if k.first[d] < 0 {
@@ -252,40 +341,50 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats) (*M
 		}
 		m.Curves[d] = Curve{T: k.T[d], X: x[k.first[d] : int(k.first[d])+len(k.T[d])]}
 	}
+	e.bias = make([]float64, len(e.groups))
+	for gi, g := range p.groupOf {
+		e.bias[g] = p.sys.groupBias(gi, x)
+	}
 	return m, p.iters, nil
 }
 
-// fitProblem is one fit's weighted least-squares system over the knots:
-// the two-sided windows' rows first (nBand of them), then the anchors',
-// the smoothness terms' and the priors', with what sets the weights that
-// the curvature and the priors give the last two.
+// fitProblem is one fit's weighted least-squares system over the knots
+// and the groups' biases: the two-sided windows' rows first (nBand of
+// them), then the anchors', the biases' priors and the smoothness terms,
+// with what sets the weights that the curvature gives the last.
 type fitProblem struct {
 	sys   system
 	nBand int
-	res   float64 // timer ticks per second
+	// nAnchor is the number of anchor rows, after the windows'.
+	nAnchor int
+	res     float64 // timer ticks per second
+	// groupOf is the estimator's group of each of sys.groups; bandOf the
+	// band of each window row.
+	groupOf, bandOf []int32
 	// smooth are the smoothness rows, whose weights are base/curvature².
-	smooth []int32
-	base   []float64
-	// knot and rate are the priors' rows: a knot's weight has its share
-	// of the span, a rate row's is rateW at the default priors.
-	knot, rate   []int32
-	share, rateW []float64
-	ridge, prior float64
-	maxIter      int
-	iters        int // conjugate-gradient iterations so far
+	smooth  []int32
+	base    []float64
+	maxIter int
+	iters   int // conjugate-gradient iterations so far
 }
 
-// newFitProblem lays out the rows of a fit over the knots k: the bands'
-// two-sided windows (midpoint, weight 1/σ²), the anchors, the smoothness
-// (the rate change between consecutive segments, as an integrated random
-// walk with variance curvature²·h per h ticks) and the priors with scale
-// prior; a weak ridge (1 s) keeps the system definite.
-func (e *estimator) newFitProblem(k *knots, anchors []anchorObs, prior float64) *fitProblem {
+// newFitProblem lays out the rows of a fit over the knots k and the
+// groups' biases (unknowns k.n…): the bands' two-sided windows (midpoint
+// = δ plus the group's bias, weight 1/σ²), the anchors, each bias ≈ 0 with
+// its group's σ, and the smoothness (the rate change between consecutive
+// segments, as an integrated random walk with variance curvature²·h per h
+// ticks); a weak ridge (1 s) keeps the system definite.
+//
+// Nothing else pulls a curve: where no window and no anchor speak, the
+// smoothness carries the curve across from where they do, and a domain
+// with neither keeps its pre-synchronised clock.
+func (e *estimator) newFitProblem(k *knots, anchors []anchorObs) *fitProblem {
 	res := float64(e.in.Resolution)
-	p := &fitProblem{res: res, ridge: 1 / (res * res), prior: prior, maxIter: 4*k.n + 100}
-	// At most a row per window and per anchor, and three per knot
-	// (smoothness, knot prior, rate prior).
-	rows := make([]row, 0, len(e.bands)+len(anchors)+3*k.n)
+	ridge := 1 / (res * res)
+	n := k.n
+	p := &fitProblem{res: res, maxIter: 4*n + 100}
+	rows := make([]row, 0, len(e.bands)+len(anchors)+2*k.n)
+	var groups []rowGroup
 	for i := range e.bands {
 		b := &e.bands[i]
 		if !b.twoSided() {
@@ -294,9 +393,27 @@ func (e *estimator) newFitProblem(k *knots, anchors []anchorObs, prior float64) 
 		r := row{w: 1 / (b.sigma * b.sigma), y: b.mid()}
 		k.terms(&r, b.q, b.t, 1)
 		k.terms(&r, b.p, b.t, -1)
-		if r.n > 0 {
-			rows = append(rows, r)
+		if r.n == 0 {
+			continue
 		}
+		// The bands of a group are consecutive.
+		if n := len(groups); n == 0 || p.groupOf[n-1] != b.group {
+			// A collective's windows say nothing of the level: its
+			// logical messages run through its algorithm's tree, whose
+			// asymmetry has no bound the windows show (the member that
+			// sends last and the one that receives first change from
+			// one instance to the next); their bias is free.
+			sg := e.groups[b.group].sigma
+			wb := 1 / (sg * sg)
+			if b.class == srcColl {
+				wb = 0
+			}
+			groups = append(groups, rowGroup{lo: int32(len(rows)), wb: wb})
+			p.groupOf = append(p.groupOf, b.group)
+		}
+		groups[len(groups)-1].hi = int32(len(rows)) + 1
+		rows = append(rows, r)
+		p.bandOf = append(p.bandOf, int32(i))
 	}
 	p.nBand = len(rows)
 	for _, a := range anchors {
@@ -304,47 +421,51 @@ func (e *estimator) newFitProblem(k *knots, anchors []anchorObs, prior float64) 
 		k.terms(&r, a.d, a.t, 1)
 		rows = append(rows, r)
 	}
+	p.nAnchor = len(rows) - p.nBand
 	for d := range k.T {
 		ts := k.T[d]
 		f := k.first[d]
 		for i := 1; i+1 < len(ts); i++ {
 			h1, h2 := float64(ts[i]-ts[i-1]), float64(ts[i+1]-ts[i])
 			r := row{n: 3, w: 1 / ((h1 + h2) / 2)}
-			r.j = [4]int32{f + int32(i) - 1, f + int32(i), f + int32(i) + 1}
-			r.c = [4]float64{-1 / h1, 1/h1 + 1/h2, -1 / h2}
+			r.j = [5]int32{f + int32(i) - 1, f + int32(i), f + int32(i) + 1}
+			r.c = [5]float64{-1 / h1, 1/h1 + 1/h2, -1 / h2}
 			p.smooth = append(p.smooth, int32(len(rows)))
 			p.base = append(p.base, r.w)
 			rows = append(rows, r)
 		}
+		// Each knot's correction ≈ 0, the pre-synchronised clock, in two
+		// priors added in one row: a weak one on the level (σ levelPrior
+		// over the curve, each knot its share of the span), so that a
+		// domain whose windows say nothing of its level (their biases
+		// free) and that has no anchor stays where pre-synchronisation put
+		// it and the system stays definite; and, for a domain with
+		// anchors, the prior of the pre-synchronised clock: within its
+		// anchors' uncertainty at them and within the scale of the clocks'
+		// wander between and beyond them (anchorRange.sigmaAt), at each
+		// knot with its share of the span, as if the knots were evenly
+		// spaced.
 		if len(ts) == 0 {
 			continue
 		}
-		if len(ts) == 1 {
-			rows = append(rows, row{n: 1, j: [4]int32{f}, c: [4]float64{1}, w: p.ridge + 1/(prior*prior)})
-			continue
-		}
-		// The priors: each knot's correction ≈ 0 with σ prior/√knotPrior
-		// and each segment's rate ≈ 0 with σ prior/rateTime, both weighted
-		// by the knot's or segment's share of the span relative to an even
-		// spacing (so that their strength per unit of time does not depend
-		// on where the knots fall).
 		whole := float64(ts[len(ts)-1] - ts[0])
-		n := float64(len(ts) - 1)
-		rate := prior / (rateTime * res)
+		lp := levelPrior * res
+		ad := e.anchorSpan(anchors, int32(d))
+		pinned := ad.ok && !math.IsInf(e.wander, 1)
 		for i := range ts {
-			lo, hi := ts[max(i-1, 0)], ts[min(i+1, len(ts)-1)]
-			p.knot = append(p.knot, int32(len(rows)))
-			p.share = append(p.share, float64(hi-lo)/2/whole*n)
-			rows = append(rows, row{n: 1, j: [4]int32{f + int32(i)}, c: [4]float64{1}})
-		}
-		for i := 0; i+1 < len(ts); i++ {
-			h := float64(ts[i+1] - ts[i])
-			p.rate = append(p.rate, int32(len(rows)))
-			p.rateW = append(p.rateW, h/whole*n/(rate*rate))
-			rows = append(rows, row{n: 2, j: [4]int32{f + int32(i), f + int32(i) + 1}, c: [4]float64{-1 / h, 1 / h}})
+			share := 1.0
+			if len(ts) > 1 && whole > 0 {
+				share = float64(ts[min(i+1, len(ts)-1)]-ts[max(i-1, 0)]) / 2 / whole
+			}
+			w := ridge + share/(lp*lp)
+			if pinned {
+				sg := ad.sigmaAt(ts[i], e.wander)
+				w += share * float64(len(ts)) / (sg * sg)
+			}
+			rows = append(rows, row{n: 1, j: [5]int32{f + int32(i)}, c: [5]float64{1}, w: w})
 		}
 	}
-	p.sys = system{rows: rows, n: k.n, np: e.opt.Parallel, at: make([]int64, k.n)}
+	p.sys = system{rows: rows, n: n, np: e.opt.Parallel, at: make([]int64, k.n), groups: groups}
 	for d := range k.T {
 		for i, t := range k.T[d] {
 			p.sys.at[int(k.first[d])+i] = t
@@ -356,22 +477,22 @@ func (e *estimator) newFitProblem(k *knots, anchors []anchorObs, prior float64) 
 	return p
 }
 
-// setPriors weighs the priors' rows for level l.
-func (p *fitProblem) setPriors(l priorLevel) {
-	kp, rt := knotPrior, rateTime
-	if l != priorsDefault {
-		kp, rt = looseKnotPrior, looseRateTime
-	}
+// misfit is the root mean square of the windows' residuals at x (their
+// groups' biases removed), in units of their σ.
+func (p *fitProblem) misfit(x []float64) float64 {
 	rows := p.sys.rows
-	for i, r := range p.knot {
-		rows[r].w = p.ridge + p.share[i]*kp/(p.prior*p.prior)
-	}
-	for i, r := range p.rate {
-		rows[r].w = p.rateW[i] * (rateTime / rt) * (rateTime / rt)
-		if l == priorsNoRate {
-			rows[r].w = 0
+	var s float64
+	for gi, g := range p.sys.groups {
+		b := p.sys.groupBias(gi, x)
+		for i := g.lo; i < g.hi; i++ {
+			d := rows[i].dot(x) + b - rows[i].y
+			s += rows[i].w * d * d
 		}
 	}
+	if p.nBand == 0 {
+		return 0
+	}
+	return math.Sqrt(s / float64(p.nBand))
 }
 
 // solve fits x (its start) with curvature c, to relative residual tol.
@@ -382,195 +503,302 @@ func (p *fitProblem) solve(ctx context.Context, c float64, x []float64, tol floa
 	}
 	iters, err := p.sys.solve(ctx, x, tol, p.maxIter)
 	p.iters += iters
+
 	return err
 }
 
-// chooseCurvature sets e.curv to the curvature of curvatureGrid whose fits,
-// each on half of the windows, best predict the other half (two-fold
-// cross-validation, windows alternating within each pair), and takes the
-// loose priors (e.priors, p's weights) when their best fit predicts the
-// other half clearly better (looseGain) than the default priors' best:
-// the clocks then wander faster than the default priors let a curve
-// follow. x0 is the fits' start.
+// chooseCurvature sets e.curv to the curvature of curvatureGrid whose fit
+// on half of the windows best predicts the other half, the halves
+// alternating in blocks of cvBlock windows within each group (so that a
+// held-out window has fitted ones close by in time, as an interpolated
+// clock has). The first pass searches the grid by decades from
+// firstCurvature, a later one by its steps from the curvature before;
+// each direction stops at the first worse score. A held-out window's
+// prediction includes its group's bias as the other half estimates it.
+// The held-out residuals of the chosen fit set the groups' noise for the
+// next pass (calibrate). Then it decides whether the clocks should move
+// at all (decide). x0 is the fits' start.
 func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []float64, st *EstimateStats) error {
-	rows := p.sys.rows
-	weights := make([]float64, p.nBand)
-	for i := range weights {
-		weights[i] = rows[i].w
+	out := make([]bool, p.nBand)
+	for i := range out {
+		out[i] = (i/cvBlock)%2 == 0
 	}
-	defer func() {
-		for i := range weights {
-			rows[i].w = weights[i]
+	cv := newCrossValidation(p, out)
+	defer cv.restore()
+	score := func(c float64) (float64, error) {
+		copy(cv.x, x0)
+		// The score needs the fit roughly, not to the last digit.
+		if err := p.solve(ctx, c, cv.x, 1e-4); err != nil {
+			return 0, err
 		}
-	}()
-	x := make([]float64, len(x0))
-	// grid returns the best of the curvatures curvatureGrid[idx…] and its
-	// score, with the priors as set; firstMin stops at the first worse
-	// score. The default priors' fits are kept to start the loose ones' of
-	// the same curvature.
-	warm := make([][]float64, len(curvatureGrid))
-	grid := func(idx []int, firstMin bool) (int, float64, error) {
-		best, bestScore := idx[0], math.Inf(1)
-		for _, ci := range idx {
-			var score float64
-			for fold := range cvFolds {
-				for i := range weights {
-					rows[i].w = weights[i]
-					if (i/cvBlock)%2 == fold {
-						rows[i].w = 0
-					}
-				}
-				if warm[ci] != nil {
-					copy(x, warm[ci])
-				} else {
-					copy(x, x0)
-				}
-				// The score needs the fit roughly, not to the last digit.
-				if err := p.solve(ctx, curvatureGrid[ci], x, 1e-4); err != nil {
-					return 0, 0, err
-				}
-				if firstMin && cvFolds == 1 {
-					warm[ci] = slices.Clone(x)
-				}
-				for i := range p.nBand {
-					if (i/cvBlock)%2 != fold {
-						continue
-					}
-					d := rows[i].dot(x) - rows[i].y
-					score += math.Min(weights[i]*d*d, 25)
-				}
+		return cv.evaluate(), nil
+	}
+	start := slices.Index(curvatureGrid, firstCurvature)
+	if e.curv > 0 {
+		start = slices.Index(curvatureGrid, e.curv)
+	}
+	best := start
+	bestScore, err := score(curvatureGrid[start])
+	if err != nil {
+		return err
+	}
+	bestHeld := slices.Clone(cv.held)
+	step := 2
+	if e.curv > 0 {
+		step = 1
+	}
+	for _, dir := range []int{step, -step} {
+		if dir < 0 && best != start {
+			break // it improved towards the flexible end
+		}
+		for ci := start + dir; ci >= 0 && ci < len(curvatureGrid); ci += dir {
+			sc, err := score(curvatureGrid[ci])
+			if err != nil {
+				return err
 			}
-			if score < bestScore {
-				best, bestScore = ci, score
-			} else if firstMin {
-				// The score has passed its minimum: the grid is ordered
-				// from stiff to flexible, and flexible fits cost most.
+			if sc >= bestScore {
 				break
 			}
+			best, bestScore = ci, sc
+			copy(bestHeld, cv.held)
 		}
-		return best, bestScore, nil
 	}
-	all := make([]int, len(curvatureGrid))
-	for i := range all {
-		all[i] = i
+	e.curv = curvatureGrid[best]
+	e.heldOut = e.heldOut[:0]
+	for i := range p.nBand {
+		if out[i] {
+			e.heldOut = append(e.heldOut, heldResidual{band: p.bandOf[i], r: bestHeld[i]})
+		}
 	}
-	bi, score, err := grid(all, true)
-	if err != nil {
+	cv.restore()
+	return e.decide(ctx, p, x0, st)
+}
+
+// decide sets st.Stay when the estimate, with the chosen curvature, does
+// not predict held-out windows better than the pre-synchronised clocks
+// themselves (no correction): then the messages hold no evidence beyond
+// what pre-synchronisation knows, and the clocks stay. Here the halves
+// alternate in segments of time (cvSegments of the trace's span), not
+// window by window: a congested phase or a stretch of one-sided traffic
+// shifts the midpoints of all windows around it alike, and windows of the
+// same stretch on both sides would confirm each other's error.
+func (e *estimator) decide(ctx context.Context, p *fitProblem, x0 []float64, st *EstimateStats) error {
+	out := make([]bool, p.nBand)
+	seg := max(1, e.span/cvSegments)
+	for i := range out {
+		out[i] = ((e.bands[p.bandOf[i]].t-e.ga.lo)/seg)%2 == 0
+	}
+	cv := newCrossValidation(p, out)
+	defer cv.restore()
+	clear(cv.x)
+	st.ScoreStay = cv.evaluate()
+	copy(cv.x, x0)
+	if err := p.solve(ctx, e.curv, cv.x, 1e-4); err != nil {
 		return err
 	}
-	e.curv = curvatureGrid[bi]
-	if e.priors != priorsDefault || e.opt.defaultPriors {
-		return nil
-	}
-	// The loose priors, where the held-out windows say so: at the default
-	// priors' curvature and the next stiffer one (with a weaker rate prior
-	// a curve needs less curvature to bend alike).
-	p.setPriors(priorsLoose)
-	li, ls, err := grid(all[max(0, bi-1):bi+1], false)
-	if err != nil {
-		return err
-	}
-	if ls < (1-looseGain)*score {
-		e.priors, e.curv = priorsLoose, curvatureGrid[li]
-		st.Priors = fmt.Sprintf("loose: they predict the held-out windows better (score %.0f against %.0f)", ls, score)
-	} else {
-		p.setPriors(priorsDefault)
-	}
+	st.Score = cv.evaluate()
+	st.Stay = st.Score >= st.ScoreStay
 	return nil
 }
 
-// priorScale is the scale of the clock errors the pre-synchronisation
-// leaves, the prior's σ: four times the median |midpoint| of the tenth of
-// the two-sided windows with the smallest uncertainty (how far apart the
-// pre-synchronised clocks of two domains typically are), and at least
-// 1 µs. It keeps a domain near its pre-synchronised clock where only
-// wide windows speak for a correction.
-func (e *estimator) priorScale() float64 {
-	var sig, mids []float64
-	for i := range e.bands {
-		if e.bands[i].twoSided() {
-			sig = append(sig, e.bands[i].sigma)
-		}
-	}
-	one := 1e-6 * float64(e.in.Resolution)
-	if len(sig) == 0 {
-		return one
-	}
-	p10 := order.Nth(sig, len(sig)/10)
-	for i := range e.bands {
-		if b := &e.bands[i]; b.twoSided() && b.sigma <= p10 {
-			mids = append(mids, math.Abs(b.mid()))
-		}
-	}
-	return max(one, 4*order.Nth(mids, len(mids)/2))
+// crossValidation holds one split of a fit's windows: the held-out ones
+// lose their weight until restore.
+type crossValidation struct {
+	p       *fitProblem
+	out     []bool
+	weights []float64
+	x       []float64
+	held    []float64 // the held-out residuals of the last evaluation
 }
 
-// knotPrior is the weight of the prior at each knot as a fraction of
-// 1/prior²: each knot's correction is ≈ 0 with σ prior·√2 (about six times
-// the typical |midpoint| of the best windows), loose where narrow windows
-// speak and binding where only wide windows or none do. A prior on the
-// span's mean alone let a curve swing by several priors within a stretch
-// of wide windows: on a real 4-rank MPICH run (collectives only, 4
-// emulated clocks) 40 µs in 30 ms, where pre-synchronisation was never
-// 11 µs off. Chosen with rateTime on the study's scenarios and on real
-// runs with emulated clocks, and checked on others (docs/parameters.md).
-const knotPrior = 0.5
+func newCrossValidation(p *fitProblem, out []bool) *crossValidation {
+	cv := &crossValidation{p: p, out: out, weights: make([]float64, p.nBand), x: make([]float64, p.sys.n), held: make([]float64, p.nBand)}
+	rows := p.sys.rows
+	for i := range cv.weights {
+		cv.weights[i] = rows[i].w
+		if out[i] {
+			rows[i].w = 0
+		}
+	}
+	return cv
+}
 
-// rateTime (seconds) sets the rate prior: a domain's correction changes
-// by about prior per rateTime, σ prior/rateTime of slope per segment. It
-// keeps the curve from extrapolating a slope across a stretch without
-// narrow windows (the swing above ran at 1,500 ppm; the emulated clocks
-// wander at 300 ppm at most).
-const rateTime = 0.060
+// restore gives the held-out windows their weights back.
+func (cv *crossValidation) restore() {
+	for i, w := range cv.weights {
+		cv.p.sys.rows[i].w = w
+	}
+}
 
-// priorLevel says which priors a fit uses.
-type priorLevel uint8
+// evaluate scores the held-out windows against cv.x: Σ min(w·r², 25) over
+// their residuals r, each including its group's bias as the fitted half
+// estimates it at cv.x; and the anchors (all fitted) alike: a curve too
+// stiff to pass both its anchors and its windows does not pass.
+func (cv *crossValidation) evaluate() float64 {
+	p, rows := cv.p, cv.p.sys.rows
+	var score float64
+	for i := p.nBand; i < p.nBand+p.nAnchor; i++ {
+		d := rows[i].dot(cv.x) - rows[i].y
+		score += math.Min(rows[i].w*d*d, 25)
+	}
+	for gi, g := range p.sys.groups {
+		b := p.sys.groupBias(gi, cv.x)
+		for i := g.lo; i < g.hi; i++ {
+			if !cv.out[i] {
+				continue
+			}
+			d := rows[i].dot(cv.x) + b - rows[i].y
+			cv.held[i] = d
+			score += math.Min(cv.weights[i]*d*d, 25)
+		}
+	}
+	return score
+}
 
-const (
-	// priorsDefault: knotPrior and rateTime.
-	priorsDefault priorLevel = iota
-	// priorsLoose: looseKnotPrior and looseRateTime, for clocks that
-	// wander faster than the default priors allow; the cross-validation
-	// chooses them when they predict the held-out windows better.
-	priorsLoose
-	// priorsNoRate: looseKnotPrior and no rate prior, when the guard
-	// rejects a fit with the others for raising the violations or
-	// contradicting the windows (the python-written hybrid archives of
-	// the tests: 10–30 µs with periods of 20–60 ms).
-	priorsNoRate
-)
-
-// looseKnotPrior and looseRateTime replace knotPrior and rateTime in the
-// loose priors. Without a rate prior there, a curve of the study's fast
-// wander strayed 2 µs beyond pre-synchronisation's largest error at one
-// stretch (seeds 909 and 2424).
-const (
-	looseKnotPrior = 0.05
-	looseRateTime  = 4 * rateTime
-)
-
-// looseGain is how much better (a share of the default priors' score) the
-// loose priors must predict the held-out windows for the cross-validation
-// to choose them.
-const looseGain = 0.15
+// heldResidual is a window's residual in the cross-validation, as the
+// other half of the windows predicted it.
+type heldResidual struct {
+	band int32
+	r    float64
+}
 
 // floor is the uncertainty of even the best window (ticks): 10 ns.
 func (e *estimator) floor() float64 { return max(2, 10e-9*float64(e.in.Resolution)) }
 
-// cvFolds is the number of folds of the cross-validation that are fitted:
-// 1 fits on the even blocks of windows and scores on the odd ones only,
-// half the cost of both ways.
-const cvFolds = 1
+// cvBlock is the number of consecutive windows of a group that fall in one
+// half of the cross-validation that chooses the curvature.
+const cvBlock = 4
 
-// curvatureGrid are the curvatures fit chooses from.
-var curvatureGrid = []float64{1e-4, 1e-3, 1e-2, 1e-1}
+// cvSegments is the number of segments of time the halves of the
+// cross-validation that decides whether to move alternate in.
+const cvSegments = 32
+
+// curvatureGrid are the curvatures fit chooses from, stiff to flexible:
+// how fast a clock's rate changes, per √s (1e-8: 0.01 ppm; a crystal at a
+// steady temperature, up to 1e-1 for the fastest wander the simulator
+// makes).
+var curvatureGrid = []float64{1e-8, 3e-8, 1e-7, 3e-7, 1e-6, 3e-6, 1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1}
+
+// anchorRange is the span of a domain's anchors and their uncertainty at
+// its ends.
+type anchorRange struct {
+	ok         bool
+	t0, t1     int64
+	sig0, sig1 float64
+}
+
+// anchorSpan returns the first and last of domain d's anchors.
+func (e *estimator) anchorSpan(anchors []anchorObs, d int32) anchorRange {
+	var r anchorRange
+	for _, a := range anchors {
+		if a.d != d {
+			continue
+		}
+		if !r.ok || a.t < r.t0 {
+			r.t0, r.sig0 = a.t, a.sigma
+		}
+		if !r.ok || a.t > r.t1 {
+			r.t1, r.sig1 = a.t, a.sigma
+		}
+		r.ok = true
+	}
+	return r
+}
+
+// sigmaAt is the prior uncertainty of the pre-synchronised clock at t:
+// the anchors' (interpolated) at and between them, and a wander of scale
+// w that peaks half-way between them (a bridge, 4u(1−u) of w² for the
+// share u of the way) and grows beyond them with the distance in spans.
+func (r *anchorRange) sigmaAt(t int64, w float64) float64 {
+	span := float64(r.t1 - r.t0)
+	var a, b float64
+	switch {
+	case t <= r.t0:
+		a = r.sig0
+		if span > 0 {
+			b = float64(r.t0-t) / span
+		} else {
+			b = 1
+		}
+	case t >= r.t1:
+		a = r.sig1
+		if span > 0 {
+			b = float64(t-r.t1) / span
+		} else {
+			b = 1
+		}
+	default:
+		u := float64(t-r.t0) / span
+		a = r.sig0 + u*(r.sig1-r.sig0)
+		b = 4 * u * (1 - u)
+	}
+	return math.Sqrt(a*a + b*w*w)
+}
+
+// wanderScale is the scale of the clocks' wander that the prior of the
+// pre-synchronised clocks allows between their anchors (anchorRange): the
+// spread of the better half of each group's windows' midpoints around
+// their median (how far the pre-synchronised clocks of two domains move
+// apart over the run), divided by √2 for one domain, times wanderFactor.
+func (e *estimator) wanderScale() float64 {
+	var dev, sig []float64
+	for lo := 0; lo < len(e.bands); {
+		g := e.bands[lo].group
+		hi := lo + 1
+		for hi < len(e.bands) && e.bands[hi].group == g {
+			hi++
+		}
+		sig = sig[:0]
+		for i := lo; i < hi; i++ {
+			if b := &e.bands[i]; b.twoSided() {
+				sig = append(sig, b.sigma)
+			}
+		}
+		if g >= 0 && len(sig) >= 8 {
+			cut := order.Nth(sig, len(sig)/2)
+			var mids []float64
+			for i := lo; i < hi; i++ {
+				if b := &e.bands[i]; b.twoSided() && b.sigma <= cut {
+					mids = append(mids, b.mid())
+				}
+			}
+			med := order.Nth(slices.Clone(mids), len(mids)/2)
+			for _, m := range mids {
+				dev = append(dev, math.Abs(m-med))
+			}
+		}
+		lo = hi
+	}
+	if len(dev) == 0 {
+		return math.Inf(1) // no evidence of the scale: no prior
+	}
+	return math.Max(wanderFactor*order.Nth(dev, len(dev)/2)/math.Sqrt2, e.floor())
+}
+
+// wanderFactor scales the median deviation of the best windows' midpoints
+// into the prior's wander scale: the prior must let the curves follow a
+// wander several times the typical deviation (its peaks).
+const wanderFactor = 4
+
+// levelPrior is the σ of the weak prior on each domain's level, seconds:
+// far beyond any error pre-synchronisation leaves where a clock was
+// measured, and about what an unmeasured clock may be off.
+const levelPrior = 0.01
+
+// firstCurvature is where the first pass's search of curvatureGrid
+// starts: 1 ppm per √s, between the steady crystal and the fastest wander.
+const firstCurvature = 1e-6
 
 // placeKnots lays out the unknowns: per domain (but the reference),
 // knots at quantiles of its observations' times.
 func (e *estimator) placeKnots(anchors []anchorObs, st *EstimateStats) knots {
 	dom := &e.in.Domains
 	nd := dom.Count()
-	obsT := make([][]int64, nd)
+	// Windows far wider than a domain's typical one (a bound across
+	// MPI_Init, a message stuck in a congested phase) place no knot: a
+	// knot there, before the first anchor say, would let the curve carry
+	// the slope of its neighbours out where nothing supports it.
+	sig := make([][]float64, nd)
 	st.TwoSided = 0
 	for i := range e.bands {
 		b := &e.bands[i]
@@ -578,8 +806,27 @@ func (e *estimator) placeKnots(anchors []anchorObs, st *EstimateStats) knots {
 			continue
 		}
 		st.TwoSided++
-		obsT[b.p] = append(obsT[b.p], b.t)
-		obsT[b.q] = append(obsT[b.q], b.t)
+		sig[b.p] = append(sig[b.p], b.sigma)
+		sig[b.q] = append(sig[b.q], b.sigma)
+	}
+	cut := make([]float64, nd)
+	for d, v := range sig {
+		if len(v) > 0 {
+			cut[d] = wideWindow * order.Nth(v, len(v)/2)
+		}
+	}
+	obsT := make([][]int64, nd)
+	for i := range e.bands {
+		b := &e.bands[i]
+		if !b.twoSided() {
+			continue
+		}
+		if b.sigma <= cut[b.p] {
+			obsT[b.p] = append(obsT[b.p], b.t)
+		}
+		if b.sigma <= cut[b.q] {
+			obsT[b.q] = append(obsT[b.q], b.t)
+		}
 	}
 	anchorT := make([][]int64, nd)
 	for _, a := range anchors {
@@ -588,6 +835,7 @@ func (e *estimator) placeKnots(anchors []anchorObs, st *EstimateStats) knots {
 	}
 	k := knots{T: make([][]int64, nd), first: make([]int32, nd)}
 	gap := max(1, int64(knotGap*float64(e.in.Resolution)))
+	minGap := max(1, int64(minKnotGap*float64(e.in.Resolution)))
 	par.ForEach(nd, e.opt.Parallel, func(d int) {
 		if int32(d) == dom.Ref || len(obsT[d]) == 0 {
 			return
@@ -597,7 +845,7 @@ func (e *estimator) placeKnots(anchors []anchorObs, st *EstimateStats) knots {
 		// otherwise pulled the first knot before the anchor far off).
 		ts := append(placeKnots(obsT[d], e.opt.PerKnot, gap), anchorT[d]...)
 		slices.Sort(ts)
-		k.T[d] = slices.Compact(ts)
+		k.T[d] = spaced(ts, minGap)
 	})
 	for d := range nd {
 		k.first[d] = -1
@@ -607,6 +855,29 @@ func (e *estimator) placeKnots(anchors []anchorObs, st *EstimateStats) knots {
 		}
 	}
 	return k
+}
+
+// wideWindow is how many times its median σ a window of a domain may
+// have and still place a knot of the domain's curve.
+const wideWindow = 4
+
+// spaced drops from the ascending times ts each one closer than gap to
+// the last one kept (the last time is always kept, in place of a kept one
+// closer than gap before it). Knots a few ticks apart would make the
+// smoothness terms between them, whose coefficients grow as 1/h², swamp
+// everything else in the normal matrix; a clock's error does not change
+// on that scale.
+func spaced(ts []int64, gap int64) []int64 {
+	out := ts[:0]
+	for i, t := range ts {
+		switch {
+		case len(out) == 0 || t-out[len(out)-1] >= gap:
+			out = append(out, t)
+		case i == len(ts)-1 && len(out) > 1:
+			out[len(out)-1] = t
+		}
+	}
+	return out
 }
 
 // placeKnots returns knot times at quantiles of the observation times ts,
@@ -649,6 +920,8 @@ const (
 	// (temperature, NTP's slewing); piecewise linear with a knot every
 	// 25 ms follows a wander of period 0.35 s to a few percent.
 	knotGap = 0.025
+	// minKnotGap is the least spacing of a curve's knots, seconds.
+	minKnotGap = 0.001
 )
 
 // EstimateModel estimates every clock domain's correction of the
@@ -657,7 +930,3 @@ const (
 func EstimateModel(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, lat replay.Latency, opt EstimateOptions) (*Model, EstimateStats, error) {
 	return newEstimator(in, times, g, lat, opt).estimate(ctx, nil)
 }
-
-// cvBlock is the number of consecutive windows of a pair that fall in one
-// half of the cross-validation.
-const cvBlock = 4

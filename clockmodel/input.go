@@ -71,6 +71,7 @@ func CaptureTimes(t *trace.Trace, times [][]int64) *Input {
 	// most half its excess over that, if the latencies both ways are
 	// equal — far tighter than half its round trip.
 	var minRTT [2]int64
+	var minDev [2]float64
 	class := func(l *trace.Location) int {
 		if len(t.Locations) > 0 && l.Node == t.Locations[0].Node {
 			return 0
@@ -79,8 +80,12 @@ func CaptureTimes(t *trace.Trace, times [][]int64) *Input {
 	}
 	for _, l := range t.Locations {
 		for _, o := range l.Offsets {
-			if c := class(l); o.RTT > 0 && (minRTT[c] == 0 || o.RTT < minRTT[c]) {
+			c := class(l)
+			if o.RTT > 0 && (minRTT[c] == 0 || o.RTT < minRTT[c]) {
 				minRTT[c] = o.RTT
+			}
+			if o.StdDev > 0 && (minDev[c] == 0 || o.StdDev < minDev[c]) {
+				minDev[c] = o.StdDev
 			}
 		}
 	}
@@ -99,12 +104,15 @@ func CaptureTimes(t *trace.Trace, times [][]int64) *Input {
 			case k == len(ts):
 				i1 = k - 1
 			}
+			// A measurement's stated deviation (OTF2's, which tracers
+			// fill with half the round trip or leave 0) is read as its
+			// round trip is: what it exceeds the best of its class by.
 			sigma := floor
 			switch {
 			case o.RTT > 0:
 				sigma += float64(o.RTT-minRTT[class(l)]) / 2
 			case o.StdDev > 0:
-				sigma = max(sigma, o.StdDev)
+				sigma += o.StdDev - minDev[class(l)]
 			default:
 				sigma = max(sigma, float64(t.Resolution)*1e-6)
 			}

@@ -4,12 +4,8 @@ import (
 	"context"
 	"math"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/clc-tools/clc/internal/simscenario"
-	"github.com/clc-tools/clc/measure"
 )
 
 // fitBands fits domain 1 against the reference domain 0 from synthetic
@@ -36,7 +32,9 @@ func fitBandsStats(t *testing.T, truth func(int64) float64, ts []int64, half fun
 		m := truth(t) + bias(t)
 		e.bands = append(e.bands, band{p: 0, q: 1, t: t, lo: m - half(t), hi: m + half(t), nlo: 1, nhi: 1})
 	}
-	weigh(e.bands, e.floor())
+	e.ga = &gatherer{}
+	sb, noise := weigh(e.bands, e.floor(), 0)
+	e.groups = []group{{p: 0, q: 1, src: srcP2P, sigma: sb, noise: noise}}
 	for _, a := range as {
 		e.anchors = append(e.anchors, anchorObs{d: 1, t: a, v: truth(a), sigma: 100})
 	}
@@ -58,45 +56,22 @@ func TestAnchorIsAKnot(t *testing.T) {
 	for t := 1010 * ms; t <= 2000*ms; t += 10 * ms {
 		ts = append(ts, t)
 	}
+	// Windows of a real network: their widths and midpoints vary by
+	// hundreds of nanoseconds (a deterministic jitter here).
+	jitter := func(t int64) float64 { return 200 * math.Sin(float64(t)/(7*float64(ms))) }
 	half := func(t int64) float64 {
 		if t < 1000*ms {
 			return 2e5 // 200 µs: the bound across MPI_Init
 		}
-		return 500
+		return 500 + math.Abs(jitter(t*3))
 	}
-	m := fitBands(t, truth, ts, half, func(int64) float64 { return 0 }, []int64{1000 * ms, 2000 * ms})
+	m := fitBands(t, truth, ts, half, jitter, []int64{1000 * ms, 2000 * ms})
 	for _, at := range []int64{0, 500 * ms, 900 * ms} {
 		err := math.Abs(m.at(1, at) - truth(at))
 		t.Logf("at %d ms: correction %.0f ns, truth %.0f ns", at/ms, m.at(1, at), truth(at))
-		// 50 ppm extrapolated back from the anchor would be 25 µs at 500 ms.
-		require.Less(t, err, 2000.0, "at %d ms the curve before the anchor follows the slope after it", at/ms)
-	}
-}
-
-// Clocks that wander faster than the default priors let a curve follow
-// (the study's fast-wander scenario: 5 µs with a 50 ms period): the
-// cross-validation chooses the loose priors, and the estimated clocks
-// leave at most three quarters of the mean error the default priors
-// leave (0.34 against 0.60 of pre-synchronisation's for seed 101, 0.39
-// against 0.78 for 606).
-func TestCrossValidationChoosesLoosePriors(t *testing.T) {
-	for _, seed := range []int64{101, 606} {
-		c := simscenario.Base(seed)
-		c.ClockWander, c.WanderPeriod = 5*time.Microsecond, 50*time.Millisecond
-		p := prepare(t, c)
-		mean := func(fixed bool) (*Result, float64) {
-			r, err := Run(context.Background(), p.in, p.times, p.g, p.node, Options{Latency: defaultLat, Parallel: 2, Estimate: EstimateOptions{defaultPriors: fixed}})
-			require.NoError(t, err)
-			require.NotNil(t, r.Estimate)
-			require.Equal(t, "model + clc", r.Ran, "seed %d: %s", seed, r.Fallback)
-			return r, measure.AccuracyOf(r.Times, p.truth).MeanAbs
-		}
-		pre := measure.AccuracyOf(p.times, p.truth).MeanAbs
-		_, def := mean(true)
-		r, got := mean(false)
-		t.Logf("seed %d: priors %q, curvature %g; mean |err| %.0f after pre-synchronisation, %.0f (%.2f) with the default priors, %.0f (%.2f) chosen",
-			seed, r.Estimate.Priors, r.Estimate.Curvature, pre, def, def/pre, got, got/pre)
-		require.Contains(t, r.Estimate.Priors, "held-out", "seed %d: the default priors were kept", seed)
-		require.Less(t, got, 0.75*def, "seed %d", seed)
+		// 50 ppm extrapolated back from the anchor would be 25 µs at 500
+		// ms, 50 µs at 0; the curve may miss the kink at the anchor by a
+		// few microseconds.
+		require.Less(t, err, 5000.0, "at %d ms the curve before the anchor follows the slope after it", at/ms)
 	}
 }

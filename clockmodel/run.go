@@ -220,23 +220,7 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 	res.Estimate = &st
 	res.Timing.Estimate = time.Since(t0).Seconds()
 	t0 = time.Now()
-	if res.guard(est, m, times, g, node, np, opt) {
-		// The priors held the curves away from what the messages say: the
-		// clocks wander faster than they assume. Fit again without a rate
-		// prior.
-		res.Timing.Guard = time.Since(t0).Seconds()
-		t0 = time.Now()
-		est.priors, est.curv = priorsNoRate, 0
-		if m, st, err = est.estimate(ctx, nil); err != nil {
-			return nil, err
-		}
-		st.Priors = "loose, no rate prior: " + res.Fallback
-		res.Estimate = &st
-		res.Timing.Estimate += time.Since(t0).Seconds()
-		t0 = time.Now()
-		res.Fallback = ""
-		res.guard(est, m, times, g, node, np, opt)
-	}
+	res.guard(est, m, times, g, node, np, opt)
 	res.Timing.Guard += time.Since(t0).Seconds()
 	return res, nil
 }
@@ -245,10 +229,7 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 // if so (Result.Times, Result.Model). A domain whose correction raises the
 // violations of its own messages loses its correction first (where a
 // domain has only poor windows its fit can be misled), until none does.
-// It reports retry when it rejected the model for raising the violations
-// or contradicting the windows while the fit had a rate prior: a fit
-// without one may pass.
-func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Graph, node []int32, np int, opt Options) (retry bool) {
+func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Graph, node []int32, np int, opt Options) {
 	dom := &est.in.Domains
 	lat := res.Latency.Replay()
 	gd := &Guard{}
@@ -266,8 +247,12 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 		}
 		return work
 	}
-	if ok, _ := est.significant(m); !ok {
+	stay := res.Estimate != nil && res.Estimate.Stay
+	if ok, _ := est.significant(m); !ok || stay {
 		res.Fallback = "no clock domain's estimated correction exceeds its uncertainty"
+		if stay {
+			res.Fallback = fmt.Sprintf("the estimated clocks predict messages of held-out stretches of time no better than the pre-synchronised ones (score %.0f against %.0f)", res.Estimate.Score, res.Estimate.ScoreStay)
+		}
 		if opt.Project {
 			if !res.BeforeMeasured {
 				res.Before, res.BeforeMeasured = measure.ClockCondition(times, g, node, lat, np), true
@@ -277,7 +262,7 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 				res.projected(est, nil, a, workOn(), g, node, np, "bounds + clc", res.beforeCounts, v)
 			}
 		}
-		return false
+		return
 	}
 	work := workOn()
 	if res.domBefore == nil {
@@ -329,25 +314,21 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 		res.Fallback = fmt.Sprintf("the pre-synchronised times violate nothing and the largest correction (%d ticks) is below what the messages' round trips leave open (%.0f ticks)", gd.MaxCorrection, open)
 	case after.Violations > before.Violations:
 		res.Fallback = fmt.Sprintf("the estimated clocks raise the clock-condition violations from %d to %d", before.Violations, after.Violations)
-		retry = est.priors != priorsNoRate
 	case after.SumViolation > before.SumViolation:
 		res.Fallback = fmt.Sprintf("the estimated clocks raise the sum of the clock-condition violations from %d to %d ticks", before.SumViolation, after.SumViolation)
-		retry = est.priors != priorsNoRate
 	case float64(gd.Contradicted) > maxContradicted*float64(gd.Windows):
 		res.Fallback = fmt.Sprintf("the estimated clocks contradict %d of %d two-sided windows of message bounds", gd.Contradicted, gd.Windows)
-		retry = est.priors != priorsNoRate
 	default:
 		res.Ran, res.Times, res.Model, res.ModelViolations = "model + clc", work, m, &va
 		res.applied = a
 		if opt.Project && after.Violations > 0 {
 			res.projected(est, m, a, work, g, node, np, "model + clc", vc, after.Violations)
 		}
-		return false
+		return
 	}
 	if inPlace {
 		a.restore(work, np, func(int) bool { return true })
 	}
-	return retry
 }
 
 // projected projects m (nil: no correction), whose application a holds
@@ -460,12 +441,13 @@ func (e *estimator) significant(m *Model) (bool, int) {
 		}
 		w := 1 / (b.sigma * b.sigma)
 		xp, xq := m.at(b.p, b.t), m.at(b.q, b.t)
-		fit := xq - xp - b.mid()
+		mid := e.unbiased(b)
+		fit := xq - xp - mid
 		if b.q != e.in.Domains.Ref {
-			gain += w * ((-xp-b.mid())*(-xp-b.mid()) - fit*fit)
+			gain += w * ((-xp-mid)*(-xp-mid) - fit*fit)
 		}
 		if b.p != e.in.Domains.Ref {
-			gain += w * ((xq-b.mid())*(xq-b.mid()) - fit*fit)
+			gain += w * ((xq-mid)*(xq-mid) - fit*fit)
 		}
 	}
 	for _, a := range e.anchorObs() {
@@ -483,7 +465,9 @@ func (e *estimator) significant(m *Model) (bool, int) {
 }
 
 // contradicted counts the two-sided windows whose bounds the model leaves
-// by more than three times their uncertainty, and the two-sided windows.
+// by more than three times their midpoint's uncertainty (its random part
+// and a quarter of its group's narrowest width, for the asymmetry), and
+// the two-sided windows.
 func (e *estimator) contradicted(m *Model) (bad, all int) {
 	for i := range e.bands {
 		b := &e.bands[i]
@@ -491,8 +475,12 @@ func (e *estimator) contradicted(m *Model) (bad, all int) {
 			continue
 		}
 		all++
+		// The tolerance is the midpoint's uncertainty with the group's
+		// asymmetry: a band as wide as its group's narrowest has no
+		// excess to speak of, yet its midpoint is only known within w0.
+		tol := 3 * (b.sigma + math.Abs(b.w0)/4)
 		d := m.at(b.q, b.t) - m.at(b.p, b.t)
-		if d < b.lo-3*b.sigma || d > b.hi+3*b.sigma {
+		if d < b.lo-tol || d > b.hi+tol {
 			bad++
 		}
 	}

@@ -1,6 +1,7 @@
 package clockmodel
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"slices"
@@ -9,10 +10,11 @@ import (
 	"github.com/clc-tools/clc/internal/par"
 )
 
-// row is one weighted linear equation Σ c_i·x[j_i] ≈ y in the unknowns.
+// row is one weighted linear equation Σ c_i·x[j_i] ≈ y in the unknowns:
+// up to two knots of each of two domains and a bias.
 type row struct {
-	j [4]int32
-	c [4]float64
+	j [5]int32
+	c [5]float64
 	n uint8
 	w float64
 	y float64
@@ -106,13 +108,255 @@ type system struct {
 	// has been.
 	coarse      *coarse
 	coarseTried bool
+	// groups are ranges of rows that share an unknown eliminated from the
+	// system (a bias b with prior weight wb: each row's residual is
+	// row·x + b − y), which makes the normal matrix AᵀWA − Σ u·uᵀ/(W + wb)
+	// for u = Σ w·row over the group and W = Σ w (solve forms them).
+	groups []rowGroup
+	lr     []lowRank
 }
 
-// penta is the LDLᵀ factorisation of a symmetric pentadiagonal block.
+// rowGroup is a range of rows [lo, hi) that shares an eliminated unknown
+// with prior weight wb.
+type rowGroup struct {
+	lo, hi int32
+	wb     float64
+}
+
+// lowRank is one group's term of the normal matrix, −scale·u·uᵀ with u
+// sparse (idx, val), for the rows' current weights.
+type lowRank struct {
+	idx   []int32
+	val   []float64
+	pos   []int32 // the place in idx of each of the group's rows' terms
+	scale float64
+	// wy is Σ w·y over the group's rows.
+	wy float64
+}
+
+// lowRanks forms the groups' terms for the rows' current weights.
+func (s *system) lowRanks() {
+	if len(s.lr) != len(s.groups) {
+		s.lr = make([]lowRank, len(s.groups))
+	}
+	par.ForEach(len(s.groups), s.np, func(gi int) {
+		g := &s.groups[gi]
+		l := &s.lr[gi]
+		if l.pos == nil {
+			l.pattern(s.rows[g.lo:g.hi])
+		}
+		clear(l.val)
+		var w, wy float64
+		k := 0
+		for i := g.lo; i < g.hi; i++ {
+			r := &s.rows[i]
+			for t := range r.n {
+				l.val[l.pos[k]] += r.w * r.c[t]
+				k++
+			}
+			w += r.w
+			wy += r.w * r.y
+		}
+		l.scale, l.wy = 0, wy
+		if w > 0 {
+			l.scale = 1 / (w + g.wb)
+		}
+	})
+}
+
+// pattern sets l's sparsity pattern from the group's rows: idx the
+// unknowns they touch, ascending, and pos the place in idx of each of
+// their terms, in order.
+func (l *lowRank) pattern(rows []row) {
+	for i := range rows {
+		l.idx = append(l.idx, rows[i].j[:rows[i].n]...)
+	}
+	slices.Sort(l.idx)
+	l.idx = slices.Clip(slices.Compact(l.idx))
+	l.val = make([]float64, len(l.idx))
+	l.pos = make([]int32, 0, len(rows)*4)
+	for i := range rows {
+		for _, j := range rows[i].j[:rows[i].n] {
+			p, _ := slices.BinarySearch(l.idx, j)
+			l.pos = append(l.pos, int32(p))
+		}
+	}
+}
+
+// subLowRank sets y −= Σ scale·u·(u·v) over the groups' terms.
+func (s *system) subLowRank(v, y []float64) {
+	for gi := range s.lr {
+		l := &s.lr[gi]
+		if l.scale == 0 {
+			continue
+		}
+		var d float64
+		for k, j := range l.idx {
+			d += l.val[k] * v[j]
+		}
+		d *= l.scale
+		for k, j := range l.idx {
+			y[j] -= d * l.val[k]
+		}
+	}
+}
+
+// groupBias returns the eliminated unknown of group gi at x: Σ w·(y −
+// row·x) / (W + wb), for the rows' current weights.
+func (s *system) groupBias(gi int, x []float64) float64 {
+	g := &s.groups[gi]
+	var sw, sr float64
+	for i := g.lo; i < g.hi; i++ {
+		r := &s.rows[i]
+		sw += r.w
+		sr += r.w * (r.y - r.dot(x))
+	}
+	if sw == 0 {
+		return 0
+	}
+	return sr / (sw + g.wb)
+}
+
+// penta is the LDLᵀ factorisation of a symmetric pentadiagonal block P,
+// and, when the groups' terms reach into the block (system.groups), of
+// the block P − U·S·Uᵀ by Woodbury's identity: (P − USUᵀ)⁻¹ = P⁻¹ +
+// V·(S⁻¹ − UᵀV)⁻¹·Vᵀ with V = P⁻¹U; u holds U's columns (k of them, the
+// block's length each), v V's, and capL the Cholesky factor of the
+// capacitance S⁻¹ − UᵀV (k×k, row-major, lower).
 type penta struct {
 	lo     int32
 	d      []float64
 	l1, l2 []float64
+	k      int
+	u, v   []float64
+	capL   []float64
+}
+
+// maxWoodbury bounds the groups whose terms a block's preconditioner
+// takes (those with the largest weight): each costs two products of the
+// block's length per iteration, and the capacitance k² to store and k³/3
+// to factorise. Leaving out some keeps the preconditioner symmetric
+// positive definite (P − U'S'U'ᵀ lies between P − USUᵀ and P).
+const maxWoodbury = 32
+
+// solvePenta sets y = P⁻¹b for the pentadiagonal part (y may be b).
+func (p *penta) solvePenta(b, y []float64) {
+	m := len(p.d)
+	for i := 0; i < m; i++ {
+		v := b[i]
+		if i >= 1 {
+			v -= p.l1[i-1] * y[i-1]
+		}
+		if i >= 2 {
+			v -= p.l2[i-2] * y[i-2]
+		}
+		y[i] = v
+	}
+	for i := 0; i < m; i++ {
+		y[i] /= p.d[i]
+	}
+	for i := m - 1; i >= 0; i-- {
+		if i+1 < m {
+			y[i] -= p.l1[i] * y[i+1]
+		}
+		if i+2 < m {
+			y[i] -= p.l2[i] * y[i+2]
+		}
+	}
+}
+
+// woodbury adds to the factorised block the groups' terms U·S·Uᵀ
+// (subtracted from the block): cols are U's columns, scale S's diagonal.
+// It reports false (and leaves the block as it was) when the capacitance
+// is not positive definite numerically.
+func (p *penta) woodbury(cols [][]float64, scale []float64) bool {
+	m, k := len(p.d), len(cols)
+	u, v := make([]float64, m*k), make([]float64, m*k)
+	for c, col := range cols {
+		copy(u[c*m:], col)
+		p.solvePenta(col, v[c*m:(c+1)*m])
+	}
+	capL := make([]float64, k*k)
+	for a := range k {
+		for b := 0; b <= a; b++ {
+			var d float64
+			ua, vb := u[a*m:(a+1)*m], v[b*m:(b+1)*m]
+			for i := range m {
+				d += ua[i] * vb[i]
+			}
+			capL[a*k+b] = -d
+		}
+		capL[a*k+a] += 1 / scale[a]
+	}
+	if !cholesky(capL, k) {
+		return false
+	}
+	p.k, p.u, p.v, p.capL = k, u, v, capL
+	return true
+}
+
+// cholesky factorises the symmetric k×k matrix a (row-major, lower half
+// read) in place into its lower Cholesky factor; false if a is not
+// positive definite numerically.
+func cholesky(a []float64, k int) bool {
+	for j := range k {
+		d := a[j*k+j]
+		for q := range j {
+			d -= a[j*k+q] * a[j*k+q]
+		}
+		if !(d > 0) {
+			return false
+		}
+		d = math.Sqrt(d)
+		a[j*k+j] = d
+		for i := j + 1; i < k; i++ {
+			v := a[i*k+j]
+			for q := range j {
+				v -= a[i*k+q] * a[j*k+q]
+			}
+			a[i*k+j] = v / d
+		}
+	}
+	return true
+}
+
+// apply sets y = the block's inverse times b.
+func (p *penta) apply(b, y []float64) {
+	p.solvePenta(b, y)
+	if p.k == 0 {
+		return
+	}
+	m, k := len(p.d), p.k
+	w := make([]float64, k)
+	for c := range k {
+		var d float64
+		uc := p.u[c*m : (c+1)*m]
+		for i := range m {
+			d += uc[i] * y[i]
+		}
+		w[c] = d
+	}
+	// capL·capLᵀ·w' = w
+	for i := range k {
+		v := w[i]
+		for q := range i {
+			v -= p.capL[i*k+q] * w[q]
+		}
+		w[i] = v / p.capL[i*k+i]
+	}
+	for i := k - 1; i >= 0; i-- {
+		v := w[i]
+		for q := i + 1; q < k; q++ {
+			v -= p.capL[q*k+i] * w[q]
+		}
+		w[i] = v / p.capL[i*k+i]
+	}
+	for c := range k {
+		vc := p.v[c*m : (c+1)*m]
+		for i := range m {
+			y[i] += vc[i] * w[c]
+		}
+	}
 }
 
 // preconditioner returns the factorised diagonal blocks of the normal
@@ -163,8 +407,60 @@ func (s *system) preconditioner() (blocks []penta, diag []float64) {
 	}
 	all := make([]penta, len(s.blocks))
 	ok := make([]bool, len(s.blocks))
+	// The groups' terms within each block (lowRanks has formed them).
+	type term struct {
+		g  int32
+		lo int // the first of u's entries in the block
+		hi int
+	}
+	terms := make([][]term, len(s.blocks))
+	for gi := range s.lr {
+		l := &s.lr[gi]
+		if l.scale == 0 {
+			continue
+		}
+		for k := 0; k < len(l.idx); {
+			b := blockOf[l.idx[k]]
+			e := k + 1
+			for e < len(l.idx) && blockOf[l.idx[e]] == b {
+				e++
+			}
+			if b >= 0 {
+				terms[b] = append(terms[b], term{g: int32(gi), lo: k, hi: e})
+			}
+			k = e
+		}
+	}
 	par.ForEach(len(s.blocks), s.np, func(b int) {
 		all[b], ok[b] = factorBlock(s.blocks[b], diag, off1, off2)
+		ts := terms[b]
+		if !ok[b] || len(ts) == 0 {
+			return
+		}
+		sp := s.blocks[b]
+		m := int(sp.hi - sp.lo)
+		// The groups with the most weight in the block first.
+		weight := func(t term) float64 {
+			l := &s.lr[t.g]
+			var w float64
+			for _, v := range l.val[t.lo:t.hi] {
+				w += v * v
+			}
+			return w * l.scale
+		}
+		slices.SortFunc(ts, func(a, c term) int { return cmp.Compare(weight(c), weight(a)) })
+		ts = ts[:min(len(ts), maxWoodbury)]
+		cols := make([][]float64, len(ts))
+		scale := make([]float64, len(ts))
+		for c, t := range ts {
+			l := &s.lr[t.g]
+			col := make([]float64, m)
+			for k := t.lo; k < t.hi; k++ {
+				col[l.idx[k]-sp.lo] = l.val[k]
+			}
+			cols[c], scale[c] = col, l.scale
+		}
+		all[b].woodbury(cols, scale)
 	})
 	for b := range all {
 		if ok[b] {
@@ -215,29 +511,7 @@ func precondition(blocks []penta, diag, r, z []float64, np int) {
 	par.ForEach(len(blocks), np, func(bi int) {
 		p := &blocks[bi]
 		m := len(p.d)
-		y := z[p.lo : int(p.lo)+m]
-		b := r[p.lo : int(p.lo)+m]
-		for i := 0; i < m; i++ {
-			v := b[i]
-			if i >= 1 {
-				v -= p.l1[i-1] * y[i-1]
-			}
-			if i >= 2 {
-				v -= p.l2[i-2] * y[i-2]
-			}
-			y[i] = v
-		}
-		for i := 0; i < m; i++ {
-			y[i] /= p.d[i]
-		}
-		for i := m - 1; i >= 0; i-- {
-			if i+1 < m {
-				y[i] -= p.l1[i] * y[i+1]
-			}
-			if i+2 < m {
-				y[i] -= p.l2[i] * y[i+2]
-			}
-		}
+		p.apply(r[p.lo:int(p.lo)+m], z[p.lo:int(p.lo)+m])
 	})
 }
 
@@ -248,6 +522,7 @@ func precondition(blocks []penta, diag, r, z []float64, np int) {
 // iterations. It returns the iterations run.
 func (s *system) solve(ctx context.Context, x []float64, tol float64, maxIter int) (int, error) {
 	n := s.n
+	s.lowRanks()
 	blocks, diag := s.preconditioner()
 	cs := s.coarseLevel()
 	// On a large system the blocks are solved on several goroutines, and
@@ -289,6 +564,12 @@ func (s *system) solve(ctx context.Context, x []float64, tol float64, maxIter in
 			}
 		}
 	})
+	for gi := range s.lr {
+		l := &s.lr[gi]
+		for k, j := range l.idx {
+			b[j] -= l.scale * l.wy * l.val[k]
+		}
+	}
 	ax := make([]float64, n)
 	s.mul(x, ax)
 	res := make([]float64, n)
@@ -427,7 +708,7 @@ func (s *system) partsInto(out []float64, f func(rows []row, out []float64)) {
 	}
 }
 
-// mul sets y = AᵀWA·v, over the rows in parts.
+// mul sets y = (AᵀWA − the groups' terms)·v, over the rows in parts.
 func (s *system) mul(v, y []float64) {
 	s.partsInto(y, func(rows []row, out []float64) {
 		for i := range rows {
@@ -438,6 +719,7 @@ func (s *system) mul(v, y []float64) {
 			}
 		}
 	})
+	s.subLowRank(v, y)
 }
 
 // residualScale returns the weighted root mean square of the residuals

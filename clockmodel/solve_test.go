@@ -69,10 +69,10 @@ func randomSystem(rng *rand.Rand, nd, k int, smooth float64, pair func(*rand.Ran
 			s.at[int(lo)+i] = 1000 * int64(i)
 		}
 		for i := 1; i+1 < k; i++ {
-			s.rows = append(s.rows, row{n: 3, j: [4]int32{lo + int32(i) - 1, lo + int32(i), lo + int32(i) + 1}, c: [4]float64{-1, 2, -1}, w: smooth})
+			s.rows = append(s.rows, row{n: 3, j: [5]int32{lo + int32(i) - 1, lo + int32(i), lo + int32(i) + 1}, c: [5]float64{-1, 2, -1}, w: smooth})
 		}
 		for i := range k {
-			s.rows = append(s.rows, row{n: 1, j: [4]int32{lo + int32(i)}, c: [4]float64{1}, w: 1e-9})
+			s.rows = append(s.rows, row{n: 1, j: [5]int32{lo + int32(i)}, c: [5]float64{1}, w: 1e-9})
 		}
 	}
 	for range 6 * nd * k {
@@ -82,13 +82,13 @@ func randomSystem(rng *rand.Rand, nd, k int, smooth float64, pair func(*rand.Ran
 		}
 		i, u := rng.IntN(k-1), rng.Float64()
 		r := row{n: 4, w: 1 / (0.01 + rng.Float64()), y: 100 * rng.NormFloat64()}
-		r.j = [4]int32{int32(a*k + i), int32(a*k + i + 1), int32(b*k + i), int32(b*k + i + 1)}
-		r.c = [4]float64{1 - u, u, u - 1, -u}
+		r.j = [5]int32{int32(a*k + i), int32(a*k + i + 1), int32(b*k + i), int32(b*k + i + 1)}
+		r.c = [5]float64{1 - u, u, u - 1, -u}
 		s.rows = append(s.rows, r)
 	}
 	// One block tied to 0 (the reference's role).
 	for i := range k {
-		s.rows = append(s.rows, row{n: 1, j: [4]int32{int32(i)}, c: [4]float64{1}, w: 10})
+		s.rows = append(s.rows, row{n: 1, j: [5]int32{int32(i)}, c: [5]float64{1}, w: 10})
 	}
 	return s
 }

@@ -68,10 +68,21 @@ type band struct {
 	lo, hi float64
 	nlo    int32
 	nhi    int32
-	// sigma is the uncertainty of the band's midpoint and excess its
-	// width beyond the pair's narrowest band (set by weigh).
-	sigma, excess float64
+	// class is the source of its bounds (srcP2P, srcColl); group the
+	// index of its pair and class in estimator.groups (set by windows).
+	class uint8
+	group int32
+	// sigma is the random uncertainty of the band's midpoint, excess its
+	// width beyond its group's narrowest band and w0 that narrowest
+	// width (set by weigh).
+	sigma, excess, w0 float64
 }
+
+// The sources of bounds, the indices of the lists of a pair's bounds.
+const (
+	srcP2P  = 0
+	srcColl = 1
+)
 
 func (b *band) twoSided() bool { return b.nlo > 0 && b.nhi > 0 }
 
@@ -88,41 +99,38 @@ type windowOptions struct {
 	maxSpan int64
 }
 
-// bands cuts the bounds of pair pr into windows, each closing once it has
-// opt.perSide bounds in each direction (or reaches opt.maxSpan), and
-// returns per window the tightest lower and upper bound on δ, read
-// relative to the model m: the window's band for δ − δ_m shifted by δ_m
-// at the band's time.
-func bands(pr *pair, lists [2][]rec, lat replay.Latency, m *Model, opt windowOptions, out []band) []band {
+// bands cuts the bounds of pair pr from source src (srcP2P, srcColl) into
+// windows, each closing once it has opt.perSide bounds in each direction
+// (or reaches opt.maxSpan), and returns per window the tightest lower and
+// upper bound on δ, read relative to the model m: the window's band for
+// δ − δ_m shifted by δ_m at the band's time. The two sources are windowed
+// apart: their fastest messages need not be equally fast (a collective's
+// logical messages run through its algorithm's tree), so each source's
+// midpoints may be off by an amount of their own (estimator.groups).
+func bands(pr *pair, src uint8, lists [2][]rec, lat replay.Latency, m *Model, opt windowOptions, out []band) []band {
 	mu := float64(lat.Inter)
 	if pr.intra {
 		mu = float64(lat.Intra)
 	}
-	// Merge the four time-ordered streams.
-	var pos [2][2]int32
-	for s := range 2 {
-		for d := range 2 {
-			pos[s][d] = pr.seg[s][d].lo
-		}
-	}
+	// Merge the two directions' time-ordered streams.
+	seg, list := pr.seg[src], lists[src]
+	pos := [2]int32{seg[0].lo, seg[1].lo}
 	next := func() (r *rec, dir int, ok bool) {
-		bs, bd := -1, -1
+		bd := -1
 		var bt int64
-		for s := range 2 {
-			for d := range 2 {
-				if pos[s][d] < pr.seg[s][d].hi {
-					t := lists[s][pos[s][d]].t
-					if bs < 0 || t < bt {
-						bs, bd, bt = s, d, t
-					}
+		for d := range 2 {
+			if pos[d] < seg[d].hi {
+				t := list[pos[d]].t
+				if bd < 0 || t < bt {
+					bd, bt = d, t
 				}
 			}
 		}
-		if bs < 0 {
+		if bd < 0 {
 			return nil, 0, false
 		}
-		r = &lists[bs][pos[bs][bd]]
-		pos[bs][bd]++
+		r = &list[pos[bd]]
+		pos[bd]++
 		return r, bd, true
 	}
 	cp, cq := cursor{c: m.curve(pr.p)}, cursor{c: m.curve(pr.q)}
@@ -130,7 +138,7 @@ func bands(pr *pair, lists [2][]rec, lat replay.Latency, m *Model, opt windowOpt
 	var wstart int64
 	var tlo, thi int64
 	reset := func() {
-		w = band{p: pr.p, q: pr.q, lo: math.Inf(-1), hi: math.Inf(1)}
+		w = band{p: pr.p, q: pr.q, class: src, lo: math.Inf(-1), hi: math.Inf(1)}
 	}
 	flush := func() {
 		if w.nlo == 0 && w.nhi == 0 {
@@ -184,25 +192,51 @@ func bands(pr *pair, lists [2][]rec, lat replay.Latency, m *Model, opt windowOpt
 	return out
 }
 
-// weigh sets the uncertainty of each two-sided band of one pair: half its
-// width beyond the pair's narrowest band, plus floor and half the narrowest
-// width. The narrowest band measures the pair's round trip at its fastest
-// (2μ plus whatever μ underestimates the true minimum latencies); the
-// width beyond it is what the window's fastest messages were slower than
-// the pair's fastest, which bounds the error of the window's midpoint.
-func weigh(bs []band, floor float64) {
+// weigh sets the uncertainty of each two-sided band of one group (a pair
+// and a source) and returns the uncertainty of the group's bias and the
+// group's noise floor.
+//
+// A band's midpoint is off δ by half the difference of the excess delays
+// of its fastest messages each way, plus half the difference of the two
+// directions' minimum latencies (the asymmetry). The narrowest band of the
+// group measures the pair's round trip at its fastest; the width a band
+// has beyond it is what its fastest messages were slower than the pair's
+// fastest, which bounds the first part, and the fastest messages
+// themselves were slower than the minimum by an amount of the order of
+// the network's jitter (noise, the group's floor): σ = √((excess/2)² +
+// noise²). noise ≤ 0 means a first guess, half the first quartile's excess
+// (at least floor): estimator.calibrate refines it from the residuals.
+// The asymmetry is the same in every band of the group — averaging many
+// bands does not remove it — so it is one unknown per group (the bias),
+// of which the messages only say that it lies within half the narrowest
+// width on either side: uniform there, σ = w0/(2√3).
+func weigh(bs []band, floor, noise float64) (sigmaBias, noiseUsed float64) {
 	w0 := math.Inf(1)
+	var ex []float64
 	for i := range bs {
 		if bs[i].twoSided() {
 			w0 = math.Min(w0, bs[i].hi-bs[i].lo)
 		}
 	}
+	if math.IsInf(w0, 1) {
+		return 0, 0
+	}
 	for i := range bs {
 		b := &bs[i]
-		if !b.twoSided() {
-			continue
+		if b.twoSided() {
+			b.excess, b.w0 = math.Abs(b.hi-b.lo-w0), w0
+			ex = append(ex, b.excess)
 		}
-		b.excess = math.Abs(b.hi - b.lo - w0)
-		b.sigma = b.excess/2 + floor + math.Abs(w0)/4
 	}
+	if noise <= 0 {
+		slices.Sort(ex)
+		noise = ex[len(ex)/4] / 2
+	}
+	noise = math.Max(noise, floor)
+	for i := range bs {
+		if b := &bs[i]; b.twoSided() {
+			b.sigma = math.Hypot(b.excess/2, noise)
+		}
+	}
+	return math.Max(math.Abs(w0)/(2*math.Sqrt(3)), floor), noise
 }

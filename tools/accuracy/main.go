@@ -227,6 +227,7 @@ func run(ctx context.Context, k testCase, c *config) (row, error) {
 			left: rep.After.Violations, coverage: -1}
 		if rep.Method != nil {
 			o.ran, o.fallback = rep.Method.Ran, rep.Method.Fallback
+
 		}
 		if c.verbose {
 			rep.WriteText(os.Stderr)
