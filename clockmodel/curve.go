@@ -7,10 +7,22 @@ import (
 
 // Curve is one clock domain's correction as a function of (pre-synchronised)
 // time: linear between knots, held constant before the first and after the
-// last. The zero Curve is 0 everywhere.
+// last. The zero Curve is 0 everywhere. S, when not nil, is the
+// correction's posterior standard deviation at each knot.
 type Curve struct {
 	T []int64
 	X []float64
+	S []float64
+}
+
+// SD returns the correction's standard deviation at t (interpolated like
+// the correction), or 0 without one.
+func (c *Curve) SD(t int64) float64 {
+	if len(c.S) == 0 {
+		return 0
+	}
+	s := Curve{T: c.T, X: c.S}
+	return s.At(t)
 }
 
 // At returns the correction at t.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"math"
+	"math/rand/v2"
 	"slices"
 
 	"github.com/clc-tools/clc/internal/order"
@@ -133,7 +134,7 @@ func (e *estimator) estimate(ctx context.Context, lastWindows func()) (*Model, E
 		st.Bands = len(e.bands)
 		var iters int
 		var err error
-		m, iters, err = e.fit(ctx, m, &st)
+		m, iters, err = e.fit(ctx, m, &st, it == e.opt.Iterations-1)
 		if err != nil {
 			return nil, st, err
 		}
@@ -306,7 +307,7 @@ func (e *estimator) anchorObs() []anchorObs {
 // anchors; prev (may be nil) is the starting point. The curves' smoothness
 // is opt.Curvature, or else the one of curvatureGrid that cross-validation
 // picks in the first pass (chooseCurvature).
-func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats) (*Model, int, error) {
+func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats, last bool) (*Model, int, error) {
 	nd := e.in.Domains.Count()
 	anchors := e.anchorObs()
 	st.Anchors = len(anchors)
@@ -345,8 +346,83 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats) (*M
 	for gi, g := range p.groupOf {
 		e.bias[g] = p.sys.groupBias(gi, x)
 	}
+	if last {
+		sd, err := p.posteriorSD(ctx)
+		if err != nil {
+			return nil, p.iters, err
+		}
+		for d := range nd {
+			if k.first[d] >= 0 {
+				m.Curves[d].S = sd[k.first[d] : int(k.first[d])+len(k.T[d])]
+			}
+		}
+	}
 	return m, p.iters, nil
 }
+
+// posteriorSamples is the number of samples of the posterior whose spread
+// gives each knot's standard deviation: its relative error is about
+// 1/√(2·samples), 13 %.
+const posteriorSamples = 32
+
+// posteriorSD returns each unknown's posterior standard deviation, with
+// the rows' weights as the last solve left them: the spread of samples of
+// the posterior. A sample is the fit of noise drawn from the rows' own
+// uncertainties — each window's σ plus its group's bias (of its prior's σ;
+// a free bias needs none: the fit is blind to it), each anchor's and each
+// prior's σ — which has the posterior's covariance, the inverse of the
+// normal matrix (perturbation optimisation; Papandreou and Yuille, "Gaussian
+// sampling by local perturbations", NIPS 2010). The draws are seeded, so
+// the result is the same in every run.
+func (p *fitProblem) posteriorSD(ctx context.Context) ([]float64, error) {
+	sys := &p.sys
+	rows := sys.rows
+	ys := make([]float64, len(rows))
+	for i := range rows {
+		ys[i] = rows[i].y
+	}
+	defer func() {
+		for i := range rows {
+			rows[i].y = ys[i]
+		}
+	}()
+	sv := sys.prepare()
+	rng := rand.New(rand.NewPCG(posteriorSeed, uint64(sys.n)))
+	sum2 := make([]float64, sys.n)
+	x := make([]float64, sys.n)
+	for range posteriorSamples {
+		for i := range rows {
+			rows[i].y = 0
+			if rows[i].w > 0 {
+				rows[i].y = rng.NormFloat64() / math.Sqrt(rows[i].w)
+			}
+		}
+		for _, g := range sys.groups {
+			if g.wb > 0 {
+				b := rng.NormFloat64() / math.Sqrt(g.wb)
+				for i := g.lo; i < g.hi; i++ {
+					rows[i].y += b
+				}
+			}
+		}
+		clear(x)
+		iters, err := sv.solve(ctx, x, sv.rhs(), 1e-3, p.maxIter)
+		p.iters += iters
+		if err != nil {
+			return nil, err
+		}
+		for j, v := range x {
+			sum2[j] += v * v
+		}
+	}
+	for j := range sum2 {
+		sum2[j] = math.Sqrt(sum2[j] / posteriorSamples)
+	}
+	return sum2, nil
+}
+
+// posteriorSeed seeds the posterior's samples.
+const posteriorSeed = 0x636c63
 
 // fitProblem is one fit's weighted least-squares system over the knots
 // and the groups' biases: the two-sided windows' rows first (nBand of

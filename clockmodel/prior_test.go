@@ -39,7 +39,7 @@ func fitBandsStats(t *testing.T, truth func(int64) float64, ts []int64, half fun
 		e.anchors = append(e.anchors, anchorObs{d: 1, t: a, v: truth(a), sigma: 100})
 	}
 	var st EstimateStats
-	m, _, err := e.fit(context.Background(), nil, &st)
+	m, _, err := e.fit(context.Background(), nil, &st, true)
 	require.NoError(t, err)
 	return m, st
 }

@@ -106,6 +106,8 @@ type Result struct {
 	ModelViolations *measure.Violations `json:"-"`
 
 	applied *applied // what Original needs
+	// bars are the estimate's error bars (ErrorBar), nil without one.
+	bars *errorBars
 	// domBefore and beforeCounts are domainViolations of the
 	// pre-synchronised times, once measured.
 	domBefore    []int64
@@ -218,6 +220,7 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 		return nil, err
 	}
 	res.Estimate = &st
+	res.bars = est.errorBars(m)
 	res.Timing.Estimate = time.Since(t0).Seconds()
 	t0 = time.Now()
 	res.guard(est, m, times, g, node, np, opt)
@@ -369,14 +372,16 @@ func (res *Result) projected(est *estimator, m *Model, a *applied, work [][]int6
 }
 
 // Original returns the times of location li before the model moved them
-// (the pre-synchronised times Run was given) while the model is used and
-// Forget was not called; else nil. With Options.InPlace it computes them
-// from what it kept (a new slice, or a kept copy).
-func (res *Result) Original(li int) []int64 {
+// (the pre-synchronised times Run was given), given its times as the model
+// left them (Result.Times[li], or a copy of them from before any later
+// change), while the model is used and Forget was not called; else nil.
+// With Options.InPlace it computes them from what it kept (a new slice, or
+// a kept copy).
+func (res *Result) Original(li int, times []int64) []int64 {
 	if res.applied == nil || res.Times == nil {
 		return nil
 	}
-	return res.applied.undo[li].original(res.Times[li])
+	return res.applied.undo[li].original(times)
 }
 
 // Forget drops what Original needs (with Options.InPlace, 4 bytes per
@@ -485,4 +490,94 @@ func (e *estimator) contradicted(m *Model) (bad, all int) {
 		}
 	}
 	return bad, all
+}
+
+// BarZ is the error bars' half-width in standard deviations: 95 % of a
+// normal distribution lies within ±1.96σ.
+const BarZ = 1.96
+
+// errorBars is what ErrorBar needs of the estimate: the estimated curves
+// with their standard deviations, and for each domain without a curve
+// the prior of its pre-synchronised clock.
+type errorBars struct {
+	curves []Curve
+	prior  []anchorRange
+	wander float64
+	ref    int32
+}
+
+// errorBars keeps the estimate m (its curves as fitted, whatever the
+// guard then does with them) and the priors.
+func (e *estimator) errorBars(m *Model) *errorBars {
+	nd := e.in.Domains.Count()
+	b := &errorBars{curves: slices.Clone(m.Curves), prior: make([]anchorRange, nd), wander: e.wander, ref: e.in.Domains.Ref}
+	anchors := e.anchorObs()
+	for d := range nd {
+		b.prior[d] = e.anchorSpan(anchors, int32(d))
+	}
+	return b
+}
+
+// HasErrorBars reports whether ErrorBar can answer: the clock model
+// estimated the clocks.
+func (res *Result) HasErrorBars() bool { return res.bars != nil }
+
+// ErrorBar returns the half-width, in ticks, of the interval that holds
+// with 95 % probability the true time of an event of domain d whose
+// pre-synchronised time was c and whose corrected time is f. When the
+// estimate moved the clocks: BarZ times the estimate's standard deviation
+// there, plus how far f lies from the estimate's own correction of c (the
+// projection's and the CLC's moves). When the clocks stayed, or the
+// estimate has no curve for the domain: BarZ times the prior uncertainty
+// of the pre-synchronised clock (its anchors' and the wander's, +Inf
+// without anchors or without evidence of the wander's scale), plus the
+// CLC's move. The reference domain's clock is the reference: only moves
+// count there. It returns NaN without an estimate (HasErrorBars).
+func (res *Result) ErrorBar(d int32, c, f int64) float64 {
+	b := res.bars
+	if b == nil {
+		return math.NaN()
+	}
+	if d == b.ref {
+		return math.Abs(float64(f - c))
+	}
+	cv := &b.curves[d]
+	if res.Times != nil && len(cv.S) > 0 {
+		return BarZ*cv.SD(c) + math.Abs(float64(f-c)-cv.At(c))
+	}
+	// The clocks stayed (or this domain's has no curve): the estimate
+	// was not evidence enough, and the prior of the pre-synchronised
+	// clock is what is known.
+	if b.prior[d].ok && !math.IsInf(b.wander, 1) {
+		return BarZ*b.prior[d].sigmaAt(c, b.wander) + math.Abs(float64(f-c))
+	}
+	return math.Inf(1)
+}
+
+// Estimated returns the estimate's correction of domain d at t (whether
+// or not the guard applied it), 0 without an estimate.
+func (res *Result) Estimated(d int32, t int64) float64 {
+	if res.bars == nil {
+		return 0
+	}
+	return res.bars.curves[d].At(t)
+}
+
+// Uncertainty returns the half-width of the 95 % interval of domain d's
+// correction at t as ErrorBar sees it, without the moves: BarZ times the
+// estimate's standard deviation where it moved the clocks, else the
+// prior's; NaN without an estimate, +Inf where nothing bounds the clock.
+func (res *Result) Uncertainty(d int32, t int64) float64 {
+	b := res.bars
+	switch {
+	case b == nil:
+		return math.NaN()
+	case d == b.ref:
+		return 0
+	case res.Times != nil && len(b.curves[d].S) > 0:
+		return BarZ * b.curves[d].SD(t)
+	case b.prior[d].ok && !math.IsInf(b.wander, 1):
+		return BarZ * b.prior[d].sigmaAt(t, b.wander)
+	}
+	return math.Inf(1)
 }

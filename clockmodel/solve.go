@@ -130,8 +130,6 @@ type lowRank struct {
 	val   []float64
 	pos   []int32 // the place in idx of each of the group's rows' terms
 	scale float64
-	// wy is Σ w·y over the group's rows.
-	wy float64
 }
 
 // lowRanks forms the groups' terms for the rows' current weights.
@@ -146,7 +144,7 @@ func (s *system) lowRanks() {
 			l.pattern(s.rows[g.lo:g.hi])
 		}
 		clear(l.val)
-		var w, wy float64
+		var w float64
 		k := 0
 		for i := g.lo; i < g.hi; i++ {
 			r := &s.rows[i]
@@ -155,9 +153,8 @@ func (s *system) lowRanks() {
 				k++
 			}
 			w += r.w
-			wy += r.w * r.y
 		}
-		l.scale, l.wy = 0, wy
+		l.scale = 0
 		if w > 0 {
 			l.scale = 1 / (w + g.wb)
 		}
@@ -515,48 +512,75 @@ func precondition(blocks []penta, diag, r, z []float64, np int) {
 	})
 }
 
-// solve minimises Σ w·(row·x − y)² by conjugate gradients on the normal
-// equations, preconditioned by the blocks' exact solves plus the coarse
-// level when there is one (coarseLevel), starting from x (which it
-// overwrites), until the relative residual is below tol or after maxIter
-// iterations. It returns the iterations run.
+// solve minimises Σ w·(row·x − y)² (with the groups' unknowns
+// eliminated) by conjugate gradients on the normal equations,
+// preconditioned by the blocks' exact solves plus the coarse level when
+// there is one (coarseLevel), starting from x (which it overwrites),
+// until the relative residual is below tol or after maxIter iterations.
+// It returns the iterations run.
 func (s *system) solve(ctx context.Context, x []float64, tol float64, maxIter int) (int, error) {
-	n := s.n
+	sv := s.prepare()
+	return sv.solve(ctx, x, sv.rhs(), tol, maxIter)
+}
+
+// solver is a system prepared for solves with its rows' current weights:
+// the groups' terms formed, the preconditioner factorised.
+type solver struct {
+	s      *system
+	blocks []penta
+	diag   []float64
+	cs     *coarse
+	np     int // goroutines of the blocks' solves
+	zc     []float64
+}
+
+// prepare forms the groups' terms and the preconditioner for the rows'
+// current weights.
+func (s *system) prepare() *solver {
 	s.lowRanks()
-	blocks, diag := s.preconditioner()
-	cs := s.coarseLevel()
+	sv := &solver{s: s}
+	sv.blocks, sv.diag = s.preconditioner()
+	sv.cs = s.coarseLevel()
 	// On a large system the blocks are solved on several goroutines, and
 	// the coarse correction goes to zc on one more, beside them.
-	np := 1
-	if pmin := s.parallelMin; n >= parallelUnknowns && pmin == 0 || pmin > 0 && n >= pmin {
-		np = s.np
+	sv.np = 1
+	if pmin := s.parallelMin; s.n >= parallelUnknowns && pmin == 0 || pmin > 0 && s.n >= pmin {
+		sv.np = s.np
 	}
-	var zc []float64
-	if cs != nil && np > 1 {
-		zc = make([]float64, n)
+	if sv.cs != nil && sv.np > 1 {
+		sv.zc = make([]float64, s.n)
 	}
-	pre := func(r, z []float64) {
-		switch {
-		case cs == nil:
-			precondition(blocks, diag, r, z, np)
-		case zc == nil:
-			precondition(blocks, diag, r, z, np)
-			cs.apply(r, z)
-		default:
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				clear(zc)
-				cs.apply(r, zc)
-			}()
-			precondition(blocks, diag, r, z, np-1)
-			<-done
-			for i, v := range zc {
-				z[i] += v
-			}
+	return sv
+}
+
+// pre sets z to the preconditioner applied to r.
+func (sv *solver) pre(r, z []float64) {
+	switch {
+	case sv.cs == nil:
+		precondition(sv.blocks, sv.diag, r, z, sv.np)
+	case sv.zc == nil:
+		precondition(sv.blocks, sv.diag, r, z, sv.np)
+		sv.cs.apply(r, z)
+	default:
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			clear(sv.zc)
+			sv.cs.apply(r, sv.zc)
+		}()
+		precondition(sv.blocks, sv.diag, r, z, sv.np-1)
+		<-done
+		for i, v := range sv.zc {
+			z[i] += v
 		}
 	}
-	b := s.parts(n, func(rows []row, out []float64) {
+}
+
+// rhs returns the right-hand side of the normal equations for the rows'
+// y: Aᵀ W y less the groups' terms.
+func (sv *solver) rhs() []float64 {
+	s := sv.s
+	b := s.parts(s.n, func(rows []row, out []float64) {
 		for i := range rows {
 			r := &rows[i]
 			for k := range r.n {
@@ -566,10 +590,20 @@ func (s *system) solve(ctx context.Context, x []float64, tol float64, maxIter in
 	})
 	for gi := range s.lr {
 		l := &s.lr[gi]
+		var wy float64
+		for i := s.groups[gi].lo; i < s.groups[gi].hi; i++ {
+			wy += s.rows[i].w * s.rows[i].y
+		}
 		for k, j := range l.idx {
-			b[j] -= l.scale * l.wy * l.val[k]
+			b[j] -= l.scale * wy * l.val[k]
 		}
 	}
+	return b
+}
+
+// solve runs conjugate gradients for the right-hand side b from x.
+func (sv *solver) solve(ctx context.Context, x, b []float64, tol float64, maxIter int) (int, error) {
+	s, n := sv.s, sv.s.n
 	ax := make([]float64, n)
 	s.mul(x, ax)
 	res := make([]float64, n)
@@ -584,7 +618,7 @@ func (s *system) solve(ctx context.Context, x []float64, tol float64, maxIter in
 	z := make([]float64, n)
 	p := make([]float64, n)
 	var rz float64
-	pre(res, z)
+	sv.pre(res, z)
 	for i := range z {
 		p[i] = z[i]
 		rz += res[i] * z[i]
@@ -617,7 +651,7 @@ func (s *system) solve(ctx context.Context, x []float64, tol float64, maxIter in
 			x[i] += alpha * p[i]
 			res[i] -= alpha * ap[i]
 		}
-		pre(res, z)
+		sv.pre(res, z)
 		var rz2 float64
 		for i := range z {
 			rz2 += res[i] * z[i]

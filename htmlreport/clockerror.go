@@ -111,6 +111,10 @@ type ClockError struct {
 	Source string
 	Bins   Bins
 	Err    []float64
+	// Band, when not nil, is the estimate's error bar per domain and bin
+	// (like Err): the half-width, in seconds, of its interval (NaN: none,
+	// +Inf: unbounded); the page shades it around the domains it draws.
+	Band []float64
 }
 
 // NewClockError returns an estimate for domains clock domains with no
@@ -131,6 +135,14 @@ func (e *ClockError) At(d, b int) float64 { return e.Err[d*e.Bins.N+b] }
 
 // Set sets the error of domain d in bin b.
 func (e *ClockError) Set(d, b int, seconds float64) { e.Err[d*e.Bins.N+b] = seconds }
+
+// bandRow returns domain d's error bar per bin, or nil without one.
+func (e *ClockError) bandRow(d int) []float64 {
+	if e.Band == nil {
+		return nil
+	}
+	return e.Band[d*e.Bins.N : (d+1)*e.Bins.N]
+}
 
 // row returns the values of domain d.
 func (e *ClockError) row(d int) []float64 { return e.Err[d*e.Bins.N : (d+1)*e.Bins.N] }

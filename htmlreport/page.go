@@ -154,8 +154,10 @@ type curves struct {
 	source string
 	band   band        // when !lines
 	rows   [][]float64 // per drawn domain (all when lines, else highlight)
-	empty  bool        // no value at all
-	zero   bool        // every value is 0
+	// bars are the rows' error bars (nil without them).
+	bars  [][]float64
+	empty bool // no value at all
+	zero  bool // every value is 0
 }
 
 // Build aggregates in for the page.
@@ -295,15 +297,21 @@ func (p *Page) reduce(e *ClockError, np int) *curves {
 			}
 		}
 	}
+	keep := func(d int) {
+		c.rows = append(c.rows, append([]float64(nil), e.row(d)...))
+		if br := e.bandRow(d); br != nil {
+			c.bars = append(c.bars, append([]float64(nil), br...))
+		}
+	}
 	if p.lines {
 		for d := 0; d < e.Domains(); d++ {
-			c.rows = append(c.rows, append([]float64(nil), e.row(d)...))
+			keep(d)
 		}
 		return c
 	}
 	c.band = bandOf(e, np)
 	for _, d := range p.highlight {
-		c.rows = append(c.rows, append([]float64(nil), e.row(d)...))
+		keep(d)
 	}
 	return c
 }
@@ -315,13 +323,27 @@ func resample(e *ClockError, bins Bins) *ClockError {
 		return e
 	}
 	nd := e.Domains()
-	return SampleError(e.Source, bins, nd, func(d int, t int64) (float64, bool) {
-		if t < e.Bins.Start || t >= e.Bins.Start+e.Bins.Width*int64(e.Bins.N) {
+	inside := func(t int64) bool { return t >= e.Bins.Start && t < e.Bins.Start+e.Bins.Width*int64(e.Bins.N) }
+	out := SampleError(e.Source, bins, nd, func(d int, t int64) (float64, bool) {
+		if !inside(t) {
 			return 0, false
 		}
 		v := e.At(d, e.Bins.Of(t))
 		return v, !math.IsNaN(v)
 	})
+	if e.Band != nil {
+		out.Band = make([]float64, len(out.Err))
+		for d := range nd {
+			for b := range bins.N {
+				v := math.NaN()
+				if t := bins.Mid(b); inside(t) {
+					v = e.Band[d*e.Bins.N+e.Bins.Of(t)]
+				}
+				out.Band[d*bins.N+b] = v
+			}
+		}
+	}
+	return out
 }
 
 // Before and After return the violation counts by pair of groups.

@@ -165,8 +165,13 @@ func yRange(cs ...*curves) (lo, hi float64) {
 		if c == nil {
 			continue
 		}
-		for _, r := range c.rows {
+		for i, r := range c.rows {
 			see(r)
+			if i < len(c.bars) {
+				lo, hi := barEdges(r, c.bars[i])
+				see(lo)
+				see(hi)
+			}
 		}
 		if c.band.Q[0] != nil {
 			see(c.band.Q[0])
@@ -190,9 +195,12 @@ func yAxis(lo, hi float64) (ticks []float64, a, b float64, unit string, scale fl
 func (p *Page) writeClockError(d *doc) {
 	d.f(`<h2>Clock error of each clock domain over time</h2>`)
 	nd := len(p.domainNames)
-	if p.domainUnit == "node" {
+	switch p.domainUnit {
+	case "node":
 		d.f(`<p class="lead">%s clock domains, one per node: the locations of a node share its clock.`, count(int64(nd)))
-	} else {
+	case "clock domain":
+		d.f(`<p class="lead">%s clock domains, as the clock model found them: the locations that read one clock (the text report's "clock domains" line says how they were found). Shaded around a domain's clock model line: its 95 %% error bar.`, count(int64(nd)))
+	default:
 		d.f(`<p class="lead">%s clock domains, one per %s: pre-synchronisation corrected each one's clock on its own.`, count(int64(nd)), esc(p.domainUnit))
 	}
 	if !p.lines {
@@ -259,6 +267,10 @@ func (p *Page) errorChart(d *doc, cs []*curves, label, ytitle string, measured [
 		}
 		for i, r := range c.rows {
 			dc := domainColours[i%len(domainColours)]
+			if i < len(c.bars) {
+				lo, hi := barEdges(r, c.bars[i])
+				d.f(`<path d="%s" fill="%s" fill-opacity="0.12"><title>%s, %s: 95 %% error bar</title></path>`, area(lo, hi, x, y), dc, esc(p.domainNames[names[i]]), esc(c.source))
+			}
 			d.f(`<path d="%s" class="ln" stroke="%s"%s><title>%s, %s</title></path>`, path(r, x, y), dc, dashAttr(dash), esc(p.domainNames[names[i]]), esc(c.source))
 		}
 	}
@@ -273,6 +285,21 @@ func (p *Page) errorChart(d *doc, cs []*curves, label, ytitle string, measured [
 	d.f(`</svg>`)
 	p.errorLegend(d, cs, marks)
 	d.f(`</div>`)
+}
+
+// barEdges returns the lower and upper edges of an error bar around the
+// values r (NaN where either is unknown or the bar unbounded).
+func barEdges(r, bar []float64) (lo, hi []float64) {
+	lo, hi = make([]float64, len(r)), make([]float64, len(r))
+	for i, v := range r {
+		b := bar[i]
+		if math.IsNaN(v) || math.IsNaN(b) || math.IsInf(b, 0) {
+			lo[i], hi[i] = math.NaN(), math.NaN()
+			continue
+		}
+		lo[i], hi[i] = v-b, v+b
+	}
+	return lo, hi
 }
 
 func dashAttr(dash string) string {

@@ -167,11 +167,15 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 	res.Model, res.Domains, res.Latency = cm.result, &ps.cm.Domains, cm.lat
 	rep.Method, rep.Before, rep.Model, rep.ModelShift = cm.result, cm.beforeReport, cm.modelReport, cm.shift
 
-	if err := stage("correcting", &rep.Timing.Correct, func() error {
-		return runCLC(tr, t.Times, g, ps.node, &params, c.Alltoallv, cm, rep, np, progress)
+	var moved []clc.Moved
+	if err := stage("correcting", &rep.Timing.Correct, func() (err error) {
+		moved, err = runCLC(tr, t.Times, g, ps.node, &params, c.Alltoallv, cm, rep, np, progress)
+		return err
 	}); err != nil {
 		return nil, err
 	}
+	rep.Moved, rep.ErrorBars = finalReport(t.Times, moved, cm.result, &ps.cm.Domains, t.Truth, rep.Accuracy, tr.Resolution, np)
+	cm.result.Forget()
 	if t.Truth != nil {
 		rep.Accuracy.Corrected = measure.AccuracyOf(t.Times, t.Truth)
 	}
@@ -292,8 +296,7 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 		return s, nil
 	}
 	moves := make([]shiftStats, len(times))
-	par.ForEach(len(times), np, func(li int) { moves[li] = shifts(r.Original(li), r.Times[li]) })
-	r.Forget()
+	par.ForEach(len(times), np, func(li int) { moves[li] = shifts(r.Original(li, r.Times[li]), r.Times[li]) })
 	s.shift = modelShiftReport(moves, res)
 	// The model moved the times in place (Options.InPlace): the CLC starts
 	// from them.
@@ -309,11 +312,11 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 // runCLC runs the controlled logical clock over times in place, measures
 // the result and fills the report's correction, after, fidelity,
 // parameters and issues.
-func runCLC(tr *trace.Trace, times [][]int64, g *replay.Graph, node []int32, params *clc.Params, alltoallv replay.AlltoallvPolicy, cm *modelStage, rep *Report, np int, progress func(string)) error {
+func runCLC(tr *trace.Trace, times [][]int64, g *replay.Graph, node []int32, params *clc.Params, alltoallv replay.AlltoallvPolicy, cm *modelStage, rep *Report, np int, progress func(string)) ([]clc.Moved, error) {
 	in := clc.Input{Times: times, Node: node, Resolution: tr.Resolution, Follow: clc.Leader(tr, g)}
 	res, err := clc.CorrectInPlace(in, g, *params, &clc.Options{Progress: progress, Before: &cm.before, Latency: &cm.lat, Parallel: np})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	after := cm.before
 	if !res.Unmoved() {
@@ -340,7 +343,7 @@ func runCLC(tr *trace.Trace, times [][]int64, g *replay.Graph, node []int32, par
 	issues := g.Issues
 	issues.Merge(&res.Dropped)
 	rep.Issues = issuesReport(&issues)
-	return nil
+	return res.Moved, nil
 }
 
 // messagesReport counts the messages of the happened-before relation.

@@ -59,8 +59,14 @@ type Report struct {
 	// CLC did on top of it.
 	ModelShift *ModelShiftReport `json:"model_shift,omitempty"`
 	Correction CorrectionReport  `json:"correction"`
-	After      ViolationReport   `json:"after"`
-	Fidelity   struct {
+	// Moved counts what the whole correction moved (the clock model and
+	// the CLC, both ways) against the pre-synchronised times.
+	Moved MovedReport     `json:"moved"`
+	After ViolationReport `json:"after"`
+	// ErrorBars says how sure the corrected times are (with the clock
+	// model).
+	ErrorBars *ErrorBarsReport `json:"error_bars,omitempty"`
+	Fidelity  struct {
 		Position measure.Fidelity `json:"event_position"`
 		Distance measure.Fidelity `json:"event_distance"`
 	} `json:"fidelity"`
@@ -192,6 +198,9 @@ type AccuracyReport struct {
 	Truth     string           `json:"truth"`
 	Presync   measure.Accuracy `json:"presync_only"`
 	Corrected measure.Accuracy `json:"corrected"`
+	// WithinBars is the share of the events whose corrected time lies
+	// within its error bar of the truth (with error bars).
+	WithinBars float64 `json:"within_error_bars,omitempty"`
 }
 
 // IssuesReport lists matching problems.
@@ -390,6 +399,10 @@ func (r *Report) WriteText(w io.Writer) {
 	p("  correction (CLC): %d violations removed by moving %d receives later and amortizing; %d events moved later (by up to %s, mean %s), γ %g in %d pass(es)\n",
 		c.ViolationsRemoved, c.ReceivesMoved, c.EventsMoved, dur(c.MaxShift), dur(c.MeanShift), c.Gamma, len(c.Passes))
 	vline("after:", r.After)
+	p("  %s\n", r.MovedLine())
+	if line := r.ErrorBarsLine(); line != "" {
+		p("  %s\n", line)
+	}
 	r.writeSharedText(p)
 	d := r.Fidelity.Distance
 	p("  fidelity (event distance): weighted avg %s, max %s; intervals > 0.01%%: %s, > 1%%: %s, > 100%%: %s\n",
@@ -397,10 +410,14 @@ func (r *Report) WriteText(w io.Writer) {
 	pos := r.Fidelity.Position
 	p("  fidelity (event position): max relative %s, max absolute %s\n", Percent(pos.MaxRel), dur(Seconds(pos.MaxAbs, r.Resolution)))
 	if a := r.Accuracy; a != nil {
-		p("  accuracy vs truth: mean |error| %s after pre-sync, %s corrected (99th percentile %s → %s, max %s → %s)\n",
+		p("  accuracy vs truth: mean |error| %s after pre-sync, %s corrected (99th percentile %s → %s, max %s → %s)",
 			dur(Seconds(int64(a.Presync.MeanAbs), r.Resolution)), dur(Seconds(int64(a.Corrected.MeanAbs), r.Resolution)),
 			dur(Seconds(a.Presync.P99Abs, r.Resolution)), dur(Seconds(a.Corrected.P99Abs, r.Resolution)),
 			dur(Seconds(a.Presync.MaxAbs, r.Resolution)), dur(Seconds(a.Corrected.MaxAbs, r.Resolution)))
+		if r.ErrorBars != nil && r.ErrorBars.Events > 0 {
+			p("; %s of events within their error bars", Percent(a.WithinBars))
+		}
+		p("\n")
 	}
 	if len(r.Issues.Counts) > 0 {
 		keys := make([]string, 0, len(r.Issues.Counts))
@@ -444,4 +461,31 @@ func (r *Report) Inconsistent() bool {
 		}
 	}
 	return false
+}
+
+// MovedLine says in one line what the whole correction moved (the clock
+// model and the CLC, both ways), as the text report and the HTML page
+// print it.
+func (r *Report) MovedLine() string {
+	m := r.Moved
+	if m.Events == 0 {
+		return "events moved: none"
+	}
+	return fmt.Sprintf("events moved: %d of %d in all (clock model and CLC; later by up to %s, earlier by up to %s, mean |shift| %s)",
+		m.Events, r.Events, dur(m.MaxLater), dur(m.MaxEarlier), dur(m.MeanAbs))
+}
+
+// ErrorBarsLine says in one line how sure the corrected times are, or ""
+// without error bars.
+func (r *Report) ErrorBarsLine() string {
+	e := r.ErrorBars
+	if e == nil || e.Events == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("error bars (%.0f %% confidence, against the reference clock): ±%s or less for 95 %% of events, median ±%s, largest ±%s",
+		100*e.Confidence, dur(e.P95), dur(e.Median), dur(e.Max))
+	if e.Unbounded > 0 {
+		s += fmt.Sprintf("; %d events of clocks nothing bounds", e.Unbounded)
+	}
+	return s
 }

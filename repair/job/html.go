@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"slices"
 	"strings"
 
 	"github.com/clc-tools/clc/repair"
+	"github.com/clc-tools/clc/trace"
 
 	"github.com/clc-tools/clc/htmlreport"
 	"github.com/clc-tools/clc/measure"
@@ -28,10 +30,7 @@ func (p *pipeline) writeHTML(ctx context.Context) error {
 		return nil
 	}
 	res, r := p.res, p.rep
-	dom := htmlreport.LocationDomains(p.tr)
-	if res.PresyncMethod == presync.Node {
-		dom = htmlreport.NodeDomains(p.tr)
-	}
+	dom := pageDomains(p.tr, res)
 	fid := [2]measure.Fidelity{r.Fidelity.Position, r.Fidelity.Distance}
 	in := &htmlreport.Input{
 		Title: r.Input, Trace: p.tr, Presync: res.Presync, Corrected: p.times, Truth: p.truth,
@@ -63,12 +62,19 @@ func htmlSummary(r *repair.Report) []htmlreport.Fact {
 		{Label: "locations / events", Value: n(int64(r.Locations)) + " / " + n(r.Events)},
 		{Label: "violations before", Value: n(r.Before.Violations), Note: n(r.Before.Total.Reversed) + " messages reversed"},
 		{Label: "violations after", Value: n(r.After.Violations), Bad: r.After.Violations > 0},
-		{Label: "events moved", Value: n(r.Correction.EventsMoved), Note: "largest shift " + s(r.Correction.MaxShift)},
+		{Label: "events moved", Value: n(r.Moved.Events), Note: fmt.Sprintf("clock model and CLC: later by up to %s, earlier by up to %s", s(r.Moved.MaxLater), s(r.Moved.MaxEarlier))},
 		{Label: "fidelity (event distance)", Value: repair.Percent(r.Fidelity.Distance.WeightedAvg), Note: "weighted average deviation"},
 	}
+	if e := r.ErrorBars; e != nil && e.Events > 0 {
+		f = append(f, htmlreport.Fact{Label: "error bars (95 % confidence)", Value: "±" + s(e.P95) + " or less",
+			Note: fmt.Sprintf("for 95 %% of events, against the reference clock; median ±%s, largest ±%s", s(e.Median), s(e.Max))})
+	}
 	if a := r.Accuracy; a != nil {
-		f = append(f, htmlreport.Fact{Label: "mean |error| vs truth", Value: s(a.Corrected.MeanAbs / float64(r.Resolution)),
-			Note: "after pre-synchronisation: " + s(a.Presync.MeanAbs/float64(r.Resolution))})
+		note := "after pre-synchronisation: " + s(a.Presync.MeanAbs/float64(r.Resolution))
+		if r.ErrorBars != nil && r.ErrorBars.Events > 0 {
+			note += "; " + repair.Percent(a.WithinBars) + " of events within their error bars"
+		}
+		f = append(f, htmlreport.Fact{Label: "mean |error| vs truth", Value: s(a.Corrected.MeanAbs / float64(r.Resolution)), Note: note})
 	}
 	var issues int64
 	for _, c := range r.Issues.Counts {
@@ -176,12 +182,39 @@ func durOrEmpty(s float64) string {
 	return htmlreport.Seconds(s)
 }
 
+// pageDomains are the clock domains the page draws: the clock model's
+// when it ran (so that the page and the text report name the same
+// domains), else what pre-synchronisation assumed (per node, or per
+// location).
+func pageDomains(tr *trace.Trace, res *repair.Result) htmlreport.Domains {
+	if d := res.Domains; d != nil && res.Model != nil && res.Model.Domains.Count > 0 {
+		nodes := htmlreport.NodeDomains(tr).Names
+		out := htmlreport.Domains{Of: d.Of, Names: make([]string, d.Count()), Unit: "clock domain"}
+		for k := range out.Names {
+			switch {
+			case d.Node[k] >= 0 && int(d.Node[k]) < len(nodes):
+				out.Names[k] = fmt.Sprintf("domain %d (%s)", k, nodes[d.Node[k]])
+			default:
+				out.Names[k] = fmt.Sprintf("domain %d", k)
+			}
+		}
+		return out
+	}
+	if res.PresyncMethod == presync.Node {
+		return htmlreport.NodeDomains(tr)
+	}
+	return htmlreport.LocationDomains(tr)
+}
+
 // modelEstimate is the clock model's estimate of the error left in the
 // pre-synchronised times (pre-synchronised − true time: minus the
 // correction) for the page's domains, each read from the clock-model
-// domain of its first location; nil when the model was not used.
+// domain of its first location, with its error bar (BarZ standard
+// deviations) as a band; nil without an estimate. An estimate the guard
+// did not apply is drawn too, named so.
 func modelEstimate(res *repair.Result, resolution uint64, dom htmlreport.Domains) []*htmlreport.ClockError {
-	if res.Model == nil || res.Model.Model == nil {
+	m := res.Model
+	if m == nil || !m.HasErrorBars() {
 		return nil
 	}
 	lo, hi, ok := htmlreport.Span(res.Presync)
@@ -198,13 +231,26 @@ func modelEstimate(res *repair.Result, resolution uint64, dom htmlreport.Domains
 		}
 	}
 	r := float64(resolution)
-	m, cd := res.Model.Model, res.Domains.Of
-	e := htmlreport.SampleError("clock model", htmlreport.NewBins(lo, hi, 512), len(dom.Names), func(d int, t int64) (float64, bool) {
+	name := "clock model"
+	if m.Times == nil {
+		name = "clock model (not applied)"
+	}
+	cd := res.Domains.Of
+	e := htmlreport.SampleError(name, htmlreport.NewBins(lo, hi, 512), len(dom.Names), func(d int, t int64) (float64, bool) {
 		if first[d] < 0 {
 			return 0, false
 		}
-		c := &m.Curves[cd[first[d]]]
-		return -c.At(t) / r, true
+		return -m.Estimated(cd[first[d]], t) / r, true
 	})
+	e.Band = make([]float64, len(e.Err))
+	for d := range dom.Names {
+		for b := range e.Bins.N {
+			v := math.NaN()
+			if first[d] >= 0 {
+				v = m.Uncertainty(cd[first[d]], e.Bins.Mid(b)) / r
+			}
+			e.Band[d*e.Bins.N+b] = v
+		}
+	}
 	return []*htmlreport.ClockError{e}
 }

@@ -190,6 +190,7 @@ type outcome struct {
 	ran      string  // the method that ran
 	fallback string
 	coverage float64 // share of events within the report's error bars; −1 without them
+	barP95   float64 // the error bars' 95th percentile, seconds
 }
 
 // row is one trace of a table.
@@ -225,6 +226,10 @@ func run(ctx context.Context, k testCase, c *config) (row, error) {
 		r.pre = accOf(res.Presync, truth)
 		o := outcome{ratio: accOf(in.Times, truth).over(r.pre), moved: simscenario.Moved(res.Presync, in.Times),
 			left: rep.After.Violations, coverage: -1}
+		if rep.ErrorBars != nil && rep.Accuracy != nil && rep.ErrorBars.Events > 0 {
+			o.coverage = rep.Accuracy.WithinBars
+			o.barP95 = rep.ErrorBars.P95
+		}
 		if rep.Method != nil {
 			o.ran, o.fallback = rep.Method.Ran, rep.Method.Fallback
 
@@ -258,14 +263,15 @@ func printTable(source string, rows []row, c *config, took time.Duration) {
 	}
 	fmt.Println(head)
 	fmt.Println(sep)
-	var means []float64
+	var means, covs []float64
 	var overMean, overP99, withLeft int
 	worstMean, worstP99, worstMax := 0.0, 0.0, 0.0
 	for _, r := range rows {
 		o := r.def
 		cov := "–"
 		if o.coverage >= 0 {
-			cov = fmt.Sprintf("%.1f %%", 100*o.coverage)
+			cov = fmt.Sprintf("%.1f %% (±%s µs)", 100*o.coverage, strconv.FormatFloat(o.barP95*1e6, 'g', 3, 64))
+			covs = append(covs, o.coverage)
 		}
 		ran := o.ran
 		if o.fallback != "" {
@@ -297,6 +303,18 @@ func printTable(source string, rows []row, c *config, took time.Duration) {
 		return
 	}
 	slices.Sort(means)
-	fmt.Printf("\n%s: over the %d traces with clock error, the mean distance is a median **%.3f** of pre-synchronisation's (largest %.3f); mean above 1.0 in %d, 99th percentile above 1.0 in %d (largest %.3f), largest distance up to %.2f; violations left in %d.\n",
+	fmt.Printf("\n%s: over the %d traces with clock error, the mean distance is a median **%.3f** of pre-synchronisation's (largest %.3f); mean above 1.0 in %d, 99th percentile above 1.0 in %d (largest %.3f), largest distance up to %.2f; violations left in %d.",
 		source, len(means), order.Nth(means, len(means)/2), worstMean, overMean, overP99, worstP99, worstMax, withLeft)
+	if len(covs) > 0 {
+		slices.Sort(covs)
+		var in int
+		for _, c := range covs {
+			if c >= 0.90 && c <= 1.0 {
+				in++
+			}
+		}
+		fmt.Printf(" Error bars (95 %%) cover the truth for a median %.1f %% of events (%.1f %% to %.1f %%); within 95 ± 5 %% in %d of %d traces.",
+			100*covs[len(covs)/2], 100*covs[0], 100*covs[len(covs)-1], in, len(covs))
+	}
+	fmt.Println()
 }

@@ -1,0 +1,188 @@
+package repair
+
+import (
+	"math"
+
+	"github.com/clc-tools/clc/clc"
+	"github.com/clc-tools/clc/clockmodel"
+	"github.com/clc-tools/clc/internal/par"
+)
+
+// MovedReport counts everything the correction moved, the clock model and
+// the CLC together, against the pre-synchronised times: the events whose
+// time changed, how far later and earlier, and the mean |shift|.
+type MovedReport struct {
+	Events     int64   `json:"events"`
+	MaxLater   float64 `json:"max_later"`
+	MaxEarlier float64 `json:"max_earlier"`
+	MeanAbs    float64 `json:"mean_abs"`
+}
+
+// ErrorBarsReport says how sure the corrected times are: per event the
+// half-width of the interval that holds its true time (relative to the
+// reference clock) with the stated confidence, from the clock model's
+// posterior (clockmodel.Result.ErrorBar), summarised over the events and
+// per clock domain. Times in seconds.
+type ErrorBarsReport struct {
+	Confidence float64 `json:"confidence"`
+	// Events have a finite error bar; Unbounded are the events of clock
+	// domains that neither messages nor offset measurements bound.
+	Events    int64   `json:"events"`
+	Unbounded int64   `json:"unbounded_events"`
+	Median    float64 `json:"median"`
+	P95       float64 `json:"p95"`
+	Max       float64 `json:"max"`
+	// Domains gives each clock domain's largest and mean half-width
+	// (domain index as in the method's clock domains).
+	Domains []DomainBar `json:"domains"`
+}
+
+// DomainBar is one clock domain's error bars.
+type DomainBar struct {
+	Domain int32   `json:"domain"`
+	Max    float64 `json:"max"`
+	Mean   float64 `json:"mean"`
+}
+
+// barBins is the histogram of error bars: barPerDecade bins per decade
+// from 1e-12 s.
+const (
+	barPerDecade = 100
+	barDecades   = 15
+	barBins      = barPerDecade * barDecades
+)
+
+// barBin returns the histogram bin of a half-width of s seconds.
+func barBin(s float64) int {
+	if s <= 1e-12 {
+		return 0
+	}
+	return min(barBins-1, max(0, int(math.Floor((math.Log10(s)+12)*barPerDecade))))
+}
+
+// binUpper is the upper end of bin i, seconds.
+func binUpper(i int) float64 { return math.Pow(10, float64(i+1)/barPerDecade-12) }
+
+// finalTally is one location's share of finalReport.
+type finalTally struct {
+	moved                int64
+	abs                  float64
+	later, earlier       int64
+	hist                 []int64
+	finite, unbounded    int64
+	covered, judged      int64
+	barMax, barSum       float64
+	domainMax, domainSum float64
+}
+
+// finalReport compares the corrected times with the pre-synchronised
+// ones, which it recovers from what the CLC (moved) and the clock model
+// (model, before its Forget) recorded as moved: what moved, and, when the
+// clock model estimated the clocks, every event's error bar and, with the
+// truth, the share of events within their error bars (acc.WithinBars).
+func finalReport(times [][]int64, moved []clc.Moved, model *clockmodel.Result, dom *clockmodel.Domains, truth [][]int64, acc *AccuracyReport, res uint64, np int) (MovedReport, *ErrorBarsReport) {
+	bars := model.HasErrorBars()
+	r := float64(res)
+	tallies := make([]finalTally, len(times))
+	par.ForEach(len(times), np, func(li int) {
+		f := times[li]
+		if len(f) == 0 {
+			return
+		}
+		c := moved[li].Original(f) // the model's times (or the pre-synchronised)
+		if pre := model.Original(li, c); pre != nil {
+			c = pre
+		}
+		t := &tallies[li]
+		d := dom.Of[li]
+		if bars {
+			t.hist = make([]int64, barBins)
+		}
+		for j, v := range f {
+			if delta := v - c[j]; delta != 0 {
+				t.moved++
+				t.abs += math.Abs(float64(delta))
+				t.later = max(t.later, delta)
+				t.earlier = max(t.earlier, -delta)
+			}
+			if !bars {
+				continue
+			}
+			b := model.ErrorBar(d, c[j], v)
+			if math.IsInf(b, 1) {
+				t.unbounded++
+				continue
+			}
+			t.finite++
+			s := b / r
+			t.hist[barBin(s)]++
+			t.barMax = math.Max(t.barMax, s)
+			t.barSum += s
+			if truth != nil {
+				t.judged++
+				if math.Abs(float64(v-truth[li][j])) <= b {
+					t.covered++
+				}
+			}
+		}
+	})
+	var m MovedReport
+	var abs float64
+	for i := range tallies {
+		t := &tallies[i]
+		m.Events += t.moved
+		abs += t.abs
+		m.MaxLater = math.Max(m.MaxLater, float64(t.later)/r)
+		m.MaxEarlier = math.Max(m.MaxEarlier, float64(t.earlier)/r)
+	}
+	if m.Events > 0 {
+		m.MeanAbs = abs / float64(m.Events) / r
+	}
+	if !bars {
+		return m, nil
+	}
+	eb := &ErrorBarsReport{Confidence: 0.95}
+	hist := make([]int64, barBins)
+	dmax := make([]float64, dom.Count())
+	dsum := make([]float64, dom.Count())
+	dn := make([]int64, dom.Count())
+	var covered, judged int64
+	for li := range tallies {
+		t := &tallies[li]
+		eb.Events += t.finite
+		eb.Unbounded += t.unbounded
+		covered += t.covered
+		judged += t.judged
+		for i, n := range t.hist {
+			hist[i] += n
+		}
+		d := dom.Of[li]
+		dmax[d] = math.Max(dmax[d], t.barMax)
+		dsum[d] += t.barSum
+		dn[d] += t.finite
+		eb.Max = math.Max(eb.Max, t.barMax)
+	}
+	quantile := func(q float64) float64 {
+		want := int64(math.Ceil(q * float64(eb.Events)))
+		var seen int64
+		for i, n := range hist {
+			seen += n
+			if seen >= want && n > 0 {
+				return math.Min(binUpper(i), eb.Max)
+			}
+		}
+		return eb.Max
+	}
+	if eb.Events > 0 {
+		eb.Median, eb.P95 = quantile(0.5), quantile(0.95)
+	}
+	for d := range dmax {
+		if dn[d] > 0 {
+			eb.Domains = append(eb.Domains, DomainBar{Domain: int32(d), Max: dmax[d], Mean: dsum[d] / float64(dn[d])})
+		}
+	}
+	if acc != nil && judged > 0 {
+		acc.WithinBars = float64(covered) / float64(judged)
+	}
+	return m, eb
+}

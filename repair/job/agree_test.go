@@ -1,0 +1,94 @@
+package job
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The text report and the HTML page state the same figures: events and
+// locations, violations before and after, everything the correction moved
+// (the clock model's and the CLC's moves together), the error bars and
+// the distance to the truth, on a simulated run whose clock model moves
+// the clocks.
+func TestTextAndHTMLAgree(t *testing.T) {
+	dir, _ := simDir(t, scenarios(true)[0].cfg)
+	page := filepath.Join(t.TempDir(), "r.html")
+	rep, err := Run(context.Background(), dir, Options{Check: true, HTML: page})
+	require.NoError(t, err)
+	require.NotNil(t, rep.ErrorBars, "the clock model ran")
+	require.Positive(t, rep.Moved.Events)
+	var text bytes.Buffer
+	rep.WriteText(&text)
+	b, err := os.ReadFile(page)
+	require.NoError(t, err)
+	html := string(b)
+
+	// fact returns the value and note of the page's summary fact label.
+	fact := func(label string) string {
+		i := strings.Index(html, ">"+label+"<")
+		require.GreaterOrEqual(t, i, 0, "the page has no fact %q", label)
+		end := strings.Index(html[i:], "</div></div>")
+		require.Positive(t, end)
+		return html[i : i+end]
+	}
+	ints := func(s string) []int64 {
+		var out []int64
+		for _, m := range regexp.MustCompile(`\d[\d,]*`).FindAllString(s, -1) {
+			v, err := strconv.ParseInt(strings.ReplaceAll(m, ",", ""), 10, 64)
+			require.NoError(t, err)
+			out = append(out, v)
+		}
+		return out
+	}
+	line := func(prefix string) string {
+		for _, l := range strings.Split(text.String(), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), prefix) {
+				return l
+			}
+		}
+		t.Fatalf("the text report has no line %q:\n%s", prefix, text.String())
+		return ""
+	}
+	// Times: the text's Go durations and the page's three digits agree
+	// to the page's rounding.
+	durations := func(s string) []float64 {
+		var out []float64
+		for _, m := range regexp.MustCompile(`([\d.]+) ?(ns|µs|ms|s)\b`).FindAllStringSubmatch(s, -1) {
+			d, err := time.ParseDuration(m[1] + m[2])
+			require.NoError(t, err)
+			out = append(out, d.Seconds())
+		}
+		return out
+	}
+	near := func(a, b float64) bool { return a == b || (a-b)/b < 0.006 && (b-a)/b < 0.006 }
+
+	require.Equal(t, []int64{int64(rep.Locations), rep.Events}, ints(fact("locations / events"))[:2])
+	require.Equal(t, rep.Before.Violations, ints(fact("violations before"))[0])
+	require.Equal(t, rep.After.Violations, ints(fact("violations after"))[0])
+
+	moved := ints(line("events moved:"))
+	require.Equal(t, rep.Moved.Events, moved[0], "text: events moved")
+	require.Equal(t, rep.Moved.Events, ints(fact("events moved"))[0], "page: events moved")
+	tm, hm := durations(line("events moved:")), durations(fact("events moved"))
+	require.Len(t, tm, 3)
+	require.Len(t, hm, 2)
+	require.True(t, near(hm[0], tm[0]) && near(hm[1], tm[1]), "later/earlier: text %v, page %v", tm, hm)
+
+	tb, hb := durations(line("error bars")), durations(fact("error bars (95 % confidence)"))
+	require.Len(t, tb, 3)
+	require.Len(t, hb, 3)
+	for i := range tb {
+		require.True(t, near(hb[i], tb[i]), "error bar %d: text %v, page %v", i, tb, hb)
+	}
+	ta := line("accuracy vs truth")
+	require.Contains(t, fact("mean |error| vs truth"), strings.TrimSpace(regexp.MustCompile(`[\d.]+% of events within`).FindString(ta)))
+}
