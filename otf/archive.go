@@ -218,10 +218,12 @@ func (a *Archive) strOf(id uint32, rec int, what string) (string, error) {
 	return s, nil
 }
 
-// CLCProperties maps the anchor properties clc-trace writes
-// (tracer.ConvertToOTF2) to the properties of the native manifest; Read sets
-// both.
+// CLCProperties maps the anchor properties of clc's archives to the
+// properties of the native manifest: the writer writes the native names
+// under these (an empty value as "none": OTF2 cannot hold one), and Read
+// sets both.
 var CLCProperties = map[string]string{
+	"CLC::CLOCK_DOMAIN":   "clc.clock-domain",
 	"CLC::INCOMPLETE":     "clc.incomplete",
 	"CLC::TRUNCATED":      "clc.truncated",
 	"CLC::UNRECORDED_MPI": "clc.unrecorded-mpi",

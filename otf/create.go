@@ -5,8 +5,10 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -555,17 +557,24 @@ func (w *Writer) Close() (err error) {
 	if an.Creator == "" {
 		an.Creator = "clc"
 	}
-	keys := make([]string, 0, len(w.defs.Properties))
-	for k := range w.defs.Properties {
-		// OTF2 cannot hold an empty value: the reference reader takes it
-		// for the removal of a property and refuses the archive.
-		if validPropertyName(k) && w.defs.Properties[k] != "" {
-			keys = append(keys, k)
+	props := map[string]string{}
+	for k, v := range w.defs.Properties {
+		switch {
+		case validPropertyName(k) && v != "":
+			// OTF2 cannot hold an empty value: the reference reader takes
+			// it for the removal of a property and refuses the archive.
+			props[k] = v
+		case nativeToOTF2[k] != "":
+			if v == "" {
+				v = "none"
+			}
+			if _, set := props[nativeToOTF2[k]]; !set {
+				props[nativeToOTF2[k]] = v
+			}
 		}
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		an.Properties = append(an.Properties, Property{k, w.defs.Properties[k]})
+	for _, k := range slices.Sorted(maps.Keys(props)) {
+		an.Properties = append(an.Properties, Property{k, props[k]})
 	}
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%d %d %d %d", w.defs.Resolution, len(w.locs), all.min, all.max)
@@ -605,6 +614,18 @@ func (w *Writer) writeLocalDefs(li int) error {
 	return f.Close()
 }
 
+// offsetDeviation is what an OTF2 ClockOffset record states of a
+// measurement's uncertainty: its standard deviation, or, when only its
+// round trip is known (OTF2 has no field for it), half the round trip,
+// the bound of a ping-pong measurement's error, in ticks. clc's readers
+// weigh and bound measurements alike by either (presync, clockmodel).
+func offsetDeviation(o trace.ClockOffset) float64 {
+	if o.StdDev == 0 && o.RTT > 0 {
+		return float64(o.RTT) / 2
+	}
+	return o.StdDev
+}
+
 // putOffsets writes the ClockOffset records of location li.
 func putOffsets(cw *chunkWriter, li int, offsets []trace.ClockOffset) error {
 	e := enc{be: cw.be}
@@ -615,7 +636,7 @@ func putOffsets(cw *chunkWriter, li int, offsets []trace.ClockOffset) error {
 		e.b = e.b[:0]
 		e.u64full(uint64(o.Time))
 		e.i64c(o.Offset)
-		e.f64(o.StdDev)
+		e.f64(offsetDeviation(o))
 		if err := cw.def(defClockOffset, e.b); err != nil {
 			return err
 		}
@@ -1052,3 +1073,12 @@ func WriteTrace(ctx context.Context, dir string, t *trace.Trace, opt *WriteOptio
 }
 
 var _ trace.Sink = (*Writer)(nil)
+
+// nativeToOTF2 is CLCProperties the other way.
+var nativeToOTF2 = func() map[string]string {
+	m := map[string]string{}
+	for o, n := range CLCProperties {
+		m[n] = o
+	}
+	return m
+}()

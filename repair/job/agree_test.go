@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clc-tools/clc/repair"
 	"github.com/stretchr/testify/require"
 )
 
@@ -91,4 +92,45 @@ func TestTextAndHTMLAgree(t *testing.T) {
 	}
 	ta := line("accuracy vs truth")
 	require.Contains(t, fact("mean |error| vs truth"), strings.TrimSpace(regexp.MustCompile(`[\d.]+% of events within`).FindString(ta)))
+}
+
+// One recording, native or OTF2, gets the same correction: the OTF2 archive
+// carries the nodes (its system tree) and the declaration that every node
+// has one clock (the anchor property CLC::CLOCK_DOMAIN), so the clock
+// domains, the pre-synchronisation and the model are the same, and every
+// corrected time is.
+func TestSameCorrectionNativeOrOTF2(t *testing.T) {
+	cfg := scenarios(true)[0].cfg
+	cfg.Ranks, cfg.RanksPerNode = 8, 2
+	var times [2][][]int64
+	var reps [2]*repair.Report
+	for i, f := range []Format{FormatNative, FormatOTF2} {
+		in, _ := hybridSimDir(t, cfg, f)
+		out := filepath.Join(t.TempDir(), "out")
+		rep, err := Run(context.Background(), in, Options{Output: out, Format: FormatNative})
+		require.NoError(t, err)
+		reps[i] = rep
+		got := readAny(t, out)
+		for _, l := range got.Locations {
+			times[i] = append(times[i], l.Events.Time)
+		}
+	}
+	for li := range times[0] {
+		for j := range times[0][li] {
+			if times[0][li][j] != times[1][li][j] {
+				t.Logf("first difference: location %d event %d: %d vs %d (of %d)", li, j, times[0][li][j], times[1][li][j], len(times[0][li]))
+				break
+			}
+		}
+	}
+	t.Logf("native: %s %+v; otf2: %s %+v", reps[0].Method.Ran, *reps[0].Method.Estimate, reps[1].Method.Ran, *reps[1].Method.Estimate)
+	require.Equal(t, reps[0].Presync.Method, reps[1].Presync.Method)
+	require.Equal(t, reps[0].Method.Domains, reps[1].Method.Domains)
+	require.Equal(t, reps[0].Method.Ran, reps[1].Method.Ran)
+	for li := range times[0] {
+		require.Equal(t, len(times[0][li]), len(times[1][li]))
+		for j := range times[0][li] {
+			require.Equal(t, times[0][li][j], times[1][li][j], "location %d event %d", li, j)
+		}
+	}
 }
