@@ -25,6 +25,7 @@ import (
 
 	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/clockmodel"
+	"github.com/clc-tools/clc/internal/cli"
 	"github.com/clc-tools/clc/internal/memlimit"
 	"github.com/clc-tools/clc/perfetto"
 	"github.com/clc-tools/clc/presync"
@@ -33,11 +34,12 @@ import (
 	"github.com/clc-tools/clc/replay"
 )
 
-// Exit statuses.
+// Exit statuses: cli's (0 success, 1 failure, 2 usage error) and, with
+// --strict, 3 for an inconsistent trace.
 const (
-	exitOK           = 0
-	exitError        = 1
-	exitInconsistent = 2
+	exitOK           = cli.ExitOK
+	exitError        = cli.ExitFailure
+	exitInconsistent = 3
 )
 
 func main() {
@@ -75,7 +77,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stderr, "clc-correct:", err)
 		if status == exitOK {
-			status = exitError
+			status = cli.Status(err)
 		}
 	}
 	return status
@@ -150,9 +152,10 @@ directory that holds nothing but a trace.
 If the input directory holds truth/ (true times, written by clc-sim and by
 clc-trace --emulate-clock), the report also compares the times with the truth.
 
-Exit status: 0 success; 1 error (nothing written); 2 with --strict when the
-trace had unmatched messages, incomplete or inconsistent collectives, dropped
-dependencies or was truncated (the corrected output is still written).`,
+Exit status: 0 success; 1 error (nothing written); 2 usage error (nothing
+done); 3 with --strict when the trace had unmatched messages, incomplete or
+inconsistent collectives, dropped dependencies or was truncated (the
+corrected output is still written).`,
 		Example: `  clc-correct traces/ -o fixed/
   clc-correct scorep-20261122/traces.otf2 -o fixed/ --report report.json
   clc-correct traces/ --check --latency-inter 2us
@@ -164,7 +167,7 @@ dependencies or was truncated (the corrected output is still written).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fl.latencyGiven = [2]bool{cmd.Flags().Changed("latency-intra"), cmd.Flags().Changed("latency-inter")}
 			if err := parseFlags(&fl, &opts, &params); err != nil {
-				return err
+				return cli.Usage(err)
 			}
 			return correct(cmd.Context(), cmd.OutOrStdout(), args[0], &fl, opts, status)
 		},
@@ -196,11 +199,12 @@ dependencies or was truncated (the corrected output is still written).`,
 	f.StringVar(&fl.alltoallv, "alltoallv", "ignore", "ALLTOALLV/W: ignore (keep internal) or nton (N-to-N among members with bytes; may over-constrain)")
 	f.StringVar(&fl.presync, "presync", "auto", "offset pre-synchronisation: interpolate (OTF2's, exact), regression (RTT-weighted line per location), node (one clock per node, epochs averaged), auto (node when the trace says its clocks are per node, else interpolate)")
 	f.StringVar(&fl.method, "method", "model", "model: estimate each clock domain's error from the messages and offsets, correct it when the estimate passes the guard, project the clocks onto the messages' one-sided bounds where violations remain, then the CLC (falls back to clc and says why); clc: the paper's pure controlled logical clock (nothing moves earlier, a trace without violations is unchanged)")
-	f.BoolVar(&fl.strict, "strict", false, "exit with status 2 when the trace is inconsistent (unmatched messages, …)")
+	f.BoolVar(&fl.strict, "strict", false, "exit with status 3 when the trace is inconsistent (unmatched messages, …)")
 	f.BoolVarP(&fl.quiet, "quiet", "q", false, "do not print the report")
 	f.StringVar(&fl.progress, "progress", "auto", "progress on stderr: auto (when a terminal), always, never")
 	f.IntVarP(&fl.parallel, "jobs", "j", 0, "parallel file readers/writers and workers (0: number of CPUs)")
 	f.StringVar(&fl.cpuProfile, "cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
+	cli.Setup(cmd)
 	return cmd
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clc-tools/clc/internal/cli"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/trace"
@@ -65,22 +66,31 @@ func TestCheckWritesNothing(t *testing.T) {
 	ents, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	assert.Empty(t, ents)
-	assert.Equal(t, exitError, run(context.Background(), []string{simTrace, "--check", "-o", filepath.Join(dir, "x")}, io.Discard, io.Discard))
+	assert.Equal(t, cli.ExitUsage, run(context.Background(), []string{simTrace, "--check", "-o", filepath.Join(dir, "x")}, io.Discard, io.Discard))
 }
 
 func TestBadArguments(t *testing.T) {
 	d := t.TempDir()
+	// the command line is wrong: status 2
 	for _, args := range [][]string{
-		{}, // no input
-		{filepath.Join(d, "nope"), "-o", d + "/o"}, // missing input
-		{d, "-o", d + "/o"},                        // not a trace
-		{simTrace},                                 // no output
+		{},                       // no input
+		{simTrace, simTrace},     // two inputs
+		{simTrace},               // no output
+		{simTrace, "--bogus"},    // no such flag
+		{simTrace, "-j", "many"}, // not a number
 		{simTrace, "-o", d + "/o", "--gamma", "1.5"},
 		{simTrace, "-o", d + "/o", "--latency-intra", "2us", "--latency-inter", "1us"},
 		{simTrace, "-o", d + "/o", "--format", "csv"},
 		{simTrace, "-o", d + "/o", "--max-shift", "soon"},
 		{simTrace, "-o", d + "/o", "--alltoallv", "maybe"},
-		{simTrace, "-o", simTrace + "/out"}, // into the input
+	} {
+		assert.Equal(t, cli.ExitUsage, run(context.Background(), args, io.Discard, io.Discard), "%q", args)
+	}
+	// the command cannot do it: status 1
+	for _, args := range [][]string{
+		{filepath.Join(d, "nope"), "-o", d + "/o"}, // missing input
+		{d, "-o", d + "/o"},                        // not a trace
+		{simTrace, "-o", simTrace + "/out"},        // into the input
 	} {
 		assert.Equal(t, exitError, run(context.Background(), args, io.Discard, io.Discard), "%q", args)
 	}
@@ -215,8 +225,8 @@ func TestPerfettoFormat(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b, &r))
 	require.NotEmpty(t, r.Notes)
 	assert.Contains(t, strings.Join(r.Notes, "\n"), "event budget of 500")
-	assert.Equal(t, exitError, run(context.Background(), []string{simTrace, "-o", filepath.Join(t.TempDir(), "v"), "--format", "perfetto", "--perfetto-window", "5ms"}, io.Discard, io.Discard))
-	assert.Equal(t, exitError, run(context.Background(), []string{simTrace, "--check", "--perfetto-window", "0s:5ms"}, io.Discard, io.Discard))
+	assert.Equal(t, cli.ExitUsage, run(context.Background(), []string{simTrace, "-o", filepath.Join(t.TempDir(), "v"), "--format", "perfetto", "--perfetto-window", "5ms"}, io.Discard, io.Discard))
+	assert.Equal(t, cli.ExitUsage, run(context.Background(), []string{simTrace, "--check", "--perfetto-window", "0s:5ms"}, io.Discard, io.Discard))
 }
 
 // The report names the method that ran, μ and its source, and the clock
@@ -251,5 +261,12 @@ func TestMethodAndLatencyInReport(t *testing.T) {
 	intra := m["latency"].(map[string]any)["intra"].(map[string]any)
 	assert.Equal(t, "flag", intra["source"])
 	assert.Equal(t, 100.0, intra["ticks"])
-	assert.Equal(t, exitError, run(context.Background(), []string{simTrace, "--check", "--method", "fastest"}, io.Discard, io.Discard))
+	assert.Equal(t, cli.ExitUsage, run(context.Background(), []string{simTrace, "--check", "--method", "fastest"}, io.Discard, io.Discard))
+}
+
+// TestVersion: --version prints the command's name and its build.
+func TestVersion(t *testing.T) {
+	var out bytes.Buffer
+	require.Equal(t, exitOK, run(context.Background(), []string{"--version"}, &out, io.Discard))
+	assert.Regexp(t, `^clc-correct \S+, (commit [0-9a-f]+|no VCS commit recorded).*, go1\.`, out.String())
 }

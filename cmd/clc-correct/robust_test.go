@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clc-tools/clc/clockmodel"
+	"github.com/clc-tools/clc/internal/cli"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/output"
 	"github.com/clc-tools/clc/repair/job"
@@ -181,7 +182,7 @@ func TestInvalidFlagValues(t *testing.T) {
 		{"--max-passes", "0"},
 	} {
 		code, msg := runErr(append([]string{simTrace, "-o", out}, extra...)...)
-		assert.Equal(t, exitError, code, "%q was accepted", extra)
+		assert.Equal(t, cli.ExitUsage, code, "%q was accepted", extra)
 		assert.NotEmpty(t, msg, "%q", extra)
 		_, err := os.Stat(out)
 		assert.ErrorIs(t, err, os.ErrNotExist, "%q", extra)

@@ -23,6 +23,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/clc-tools/clc/internal/cli"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/output"
@@ -40,7 +41,7 @@ func main() {
 			err = errors.New("interrupted; nothing was written")
 		}
 		fmt.Fprintln(os.Stderr, "clc-sim:", err)
-		os.Exit(1)
+		os.Exit(cli.Status(err))
 	}
 }
 
@@ -83,19 +84,19 @@ Patterns (--patterns, a comma list run in order once per step): ` + strings.Join
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f := cmd.Flags()
 			if f.Changed("events") && f.Changed("steps") {
-				return errors.New("give --events or --steps, not both")
+				return cli.Usagef("give --events or --steps, not both")
 			}
 			if f.Changed("steps") {
 				cfg.Events = 0
 				if cfg.Steps <= 0 {
-					return fmt.Errorf("--steps %d: need at least 1", cfg.Steps)
+					return cli.Usagef("--steps %d: need at least 1", cfg.Steps)
 				}
 			} else {
 				cfg.Steps = 0
 			}
 			p, err := sim.ParsePatterns(o.patterns)
 			if err != nil {
-				return fmt.Errorf("--patterns: %w", err)
+				return cli.Usagef("--patterns: %w", err)
 			}
 			cfg.Patterns = p
 			if o.perfectClocks {
@@ -103,7 +104,7 @@ Patterns (--patterns, a comma list run in order once per step): ` + strings.Join
 			}
 			if !f.Changed("events") && !f.Changed("steps") {
 				if err := checkSize(cfg, log); err != nil {
-					return err
+					return cli.Usage(err)
 				}
 			}
 			return write(cmd.Context(), cfg, args[0], o, log)
@@ -149,15 +150,16 @@ Patterns (--patterns, a comma list run in order once per step): ` + strings.Join
 	f.StringVar(&o.format, "format", "native", "format of the recorded trace: native or otf2 (the truth is always native)")
 	f.BoolVar(&o.force, "force", false, "replace an existing non-empty OUTDIR")
 	f.IntVar(&cfg.FlushEvents, "flush-events", 0, "buffered events after which they are written (0 = max(4194304, 64 per rank))")
+	cli.Setup(cmd)
 	return cmd
 }
 
 func write(ctx context.Context, cfg sim.Config, out string, o options, log io.Writer) (err error) {
 	if o.format != "native" && o.format != "otf2" {
-		return fmt.Errorf("--format %q: want native or otf2", o.format)
+		return cli.Usagef("--format %q: want native or otf2", o.format)
 	}
 	if err := cfg.Validate(); err != nil {
-		return err
+		return cli.Usage(err)
 	}
 	plan, err := output.NewPlan()
 	if err != nil {

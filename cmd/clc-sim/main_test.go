@@ -7,11 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/clc-tools/clc/internal/cli"
 	"github.com/clc-tools/clc/internal/tracetest"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
@@ -313,5 +315,28 @@ func TestForceReplacesOnlyATrace(t *testing.T) {
 	ents, _ := os.ReadDir(d)
 	if len(ents) != 2 {
 		t.Fatalf("left %v beside the outputs", ents)
+	}
+}
+
+// TestExitStatus: --version prints the build; a wrong command line is a
+// usage error (status 2), an output that cannot be written a failure (1).
+func TestExitStatus(t *testing.T) {
+	log, err := runCmd(t, "--version")
+	if err != nil || !regexp.MustCompile(`^clc-sim \S+, (commit [0-9a-f]+|no VCS commit recorded).*, go1\.`).MatchString(log) {
+		t.Errorf("--version: %v, %q", err, log)
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	for _, args := range [][]string{{}, {dir, "--bogus"}, {dir, "--ranks", "x"}, {dir, "--steps", "0"}, {dir, "--format", "csv", "--steps", "1"},
+		{dir, "--events", "10", "--steps", "1"}, {dir, "--patterns", "nosuch", "--steps", "1"}} {
+		if _, err := runCmd(t, args...); cli.Status(err) != cli.ExitUsage {
+			t.Errorf("%q: status %d (%v), want %d", args, cli.Status(err), err, cli.ExitUsage)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCmd(t, filepath.Join(file, "out"), "--ranks", "2", "--steps", "1"); cli.Status(err) != cli.ExitFailure {
+		t.Errorf("an output inside a file: status %d (%v), want %d", cli.Status(err), err, cli.ExitFailure)
 	}
 }
