@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "format_gen.h"
 #include "regions_gen.h"
 
 /* The library is built with -fvisibility=hidden: only the MPI functions it
@@ -27,35 +28,9 @@
 enum clc_region { CLC_REGIONS(CLC_X_ENUM) R_COUNT };
 #undef CLC_X_ENUM
 
-/* Event kinds (docs/format.md). */
-enum clc_kind {
-  K_ENTER = 1, K_LEAVE = 2, K_SEND = 3, K_ISEND = 4, K_ISEND_COMPLETE = 5,
-  K_IRECV_REQUEST = 6, K_RECV = 7, K_IRECV = 8, K_REQUEST_TEST = 9,
-  K_REQUEST_CANCELLED = 10, K_COLL_BEGIN = 11, K_COLL_END = 12,
-  K_NBCOLL_REQUEST = 13, K_NBCOLL_COMPLETE = 14, K_COMM_CREATE = 15,
-  K_COMM_DESTROY = 16
-};
-
-/* Collective operations, OTF2's numbering. */
-enum clc_op {
-  OP_BARRIER = 0, OP_BCAST, OP_GATHER, OP_GATHERV, OP_SCATTER, OP_SCATTERV,
-  OP_ALLGATHER, OP_ALLGATHERV, OP_ALLTOALL, OP_ALLTOALLV, OP_ALLTOALLW,
-  OP_ALLREDUCE, OP_REDUCE, OP_REDUCE_SCATTER, OP_SCAN, OP_EXSCAN,
-  OP_REDUCE_SCATTER_BLOCK
-};
-
 /* The tag of the logical messages a neighbourhood collective is recorded
  * as: above any MPI tag (tags are non-negative ints). */
 #define CLC_NBR_TAG 0x80000000u
-
-/* OTF2 attributes the library attaches to events (ids of the manifest
- * property clc.otf2-attributes). */
-enum { ATTR_CALLS = 0, ATTR_BYTES = 1 };
-/* Their definitions, one per line: id, type, name, description (the
- * manifest's clc.otf2-attributes; tracer.OTF2Attributes in Go). */
-#define CLC_OTF2_ATTRIBUTES                                                                          \
-  "0 uint64 clc::calls Calls in the run of unsuccessful tests or probes that this call ends\n"       \
-  "1 uint64 clc::bytes Bytes the call reads, writes or moves (MPI-IO, one-sided communication)"
 
 /* Thread state: 1 = the recording thread, outside any wrapper; anything
  * else (0 = not recording, 2 = inside a wrapper) passes calls through. */
@@ -260,6 +235,17 @@ clc_bytes b_reduce_scatter(MPI_Comm comm, const int *rcs, MPI_Datatype dt);
 clc_bytes b_reduce_scatter_block(MPI_Comm comm, int rc, MPI_Datatype dt);
 clc_bytes b_exscan(MPI_Comm comm, int count, MPI_Datatype dt);
 
+/* --------------------------------------------------------- user regions */
+
+/* clc_user_init reads the region filter (user.c). */
+void clc_user_init(void);
+/* clc_user_close leaves the user regions still open, at t. */
+void clc_user_close(int64_t t);
+/* clc_user_event records the enter or leave of a user region (core.c). */
+void clc_user_event(int kind, int64_t t, uint32_t region);
+/* clc_define_user_region writes a region's definition into the metadata. */
+void clc_define_user_region(uint32_t id, const char *name);
+
 /* ----------------------------------------------------------- life cycle */
 
 /* The wrappers of MPI_Init, MPI_Init_thread, MPI_Finalize and MPI_Abort,
@@ -272,5 +258,17 @@ void clc_init(int64_t t_enter, int region);
 void clc_finalize(int64_t t_enter);
 void clc_abort(void);
 extern int clc_world_rank, clc_world_size;
+
+/* Signals (signals.c): clc_signals_install hands crashes and terminating
+ * signals to the library first; clc_signals_restore undoes it. */
+void clc_signals_install(void);
+void clc_signals_restore(void);
+/* clc_signal_note records a signal and the events written in the
+ * metadata (async-signal-safe). */
+void clc_signal_note(int sig, uint64_t events);
+/* clc_trace_dir is the (native) trace directory, clc_trace_out the
+ * directory clc-trace was given (of an OTF2 run: the archive's). */
+const char *clc_trace_dir(void);
+const char *clc_trace_out(void);
 
 #endif
