@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/replay"
@@ -168,10 +169,7 @@ func checkOTF2Reference(t *testing.T, dir string, tr *trace.Trace, exp map[int]*
 // events it prints.
 func otf2PrintEvents(t *testing.T, anchor string) (string, int) {
 	t.Helper()
-	op, err := exec.LookPath("otf2-print")
-	if err != nil {
-		skipOrFail(t, "otf2-print not found (package otf2-tools)")
-	}
+	op := testenv.Tool(t, "otf2-print", "otf2-tools")
 	out, err := exec.Command(op, anchor).CombinedOutput()
 	if err != nil {
 		t.Fatalf("otf2-print rejects the archive: %v\n%s", err, out)
@@ -434,7 +432,7 @@ func checkTruthCausality(t *testing.T, truth *trace.Trace, exp map[int]*expectat
 // violation and keeps the events' order.
 func checkCorrected(t *testing.T, dir, format string, truth *trace.Trace) {
 	if correct == "" {
-		if os.Getenv("CI") == "true" {
+		if testenv.CI() {
 			t.Log("cmd/clc-correct does not exist yet: the correction step of this end-to-end test did not run")
 		}
 		return

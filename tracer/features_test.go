@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/trace"
 	"github.com/clc-tools/clc/tracer/mpifn"
@@ -142,10 +143,7 @@ func contains(list []string, s string) bool {
 // binutils' nm: an independent reader of what ScanImports reads.
 func nmImports(t *testing.T, path string) []string {
 	t.Helper()
-	nm, err := exec.LookPath("nm")
-	if err != nil {
-		skipOrFail(t, "nm not found (binutils)")
-	}
+	nm := testenv.Tool(t, "nm", "binutils")
 	out, err := exec.Command(nm, "-D", "--undefined-only", path).Output()
 	if err != nil {
 		t.Fatalf("nm %s: %v", path, err)

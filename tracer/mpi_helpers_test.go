@@ -13,12 +13,14 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/clc-tools/clc/internal/testenv"
 )
 
 // The MPI tests build clc-trace and the programs of tests/mpi with the MPI
 // compilers found on the machine, run them under mpirun with up to 4 ranks
 // and check the traces. Without an MPI they skip, except under CI=true, where
-// they fail: CI must not silently skip them.
+// they fail (testenv): CI must not silently skip them.
 
 // mpiKit is one MPI installation.
 type mpiKit struct {
@@ -33,22 +35,14 @@ var kits = []mpiKit{
 	{fl: MPICH, cc: "mpicc.mpich", fc: "mpif90.mpich", launcher: "mpirun.mpich"},
 }
 
-func skipOrFail(t testing.TB, format string, args ...any) {
-	t.Helper()
-	msg := fmt.Sprintf(format, args...)
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s (CI=true: this test must run; install openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran)", msg)
-	}
-	t.Skip(msg)
-}
+// mpiPackages are the Debian packages the MPI tests need.
+const mpiPackages = "openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran"
 
 // need returns the kit if its tools exist, else skips (or fails under CI).
 func need(t testing.TB, k mpiKit) mpiKit {
 	t.Helper()
 	for _, tool := range []string{k.cc, k.launcher} {
-		if _, err := exec.LookPath(tool); err != nil {
-			skipOrFail(t, "%s not found: cannot test %s", tool, k.fl)
-		}
+		testenv.Tool(t, tool, mpiPackages)
 	}
 	return k
 }
@@ -136,7 +130,7 @@ func prog(t testing.TB, k mpiKit, name string) string {
 	}
 	p := filepath.Join(buildDir, name+"."+string(k.fl))
 	if _, err := os.Stat(p); err != nil {
-		skipOrFail(t, "%s not built (%s missing?)", p, k.fc)
+		testenv.Unavailable(t, mpiPackages, "%s not built (%s missing?)", p, k.fc)
 	}
 	return p
 }
@@ -198,26 +192,37 @@ func traceRun(t testing.TB, k mpiKit, wrap bool, n int, dir string, flags []stri
 	return traceRunEnv(t, k, wrap, n, dir, flags, nil, p, args...)
 }
 
-// traceRunEnv is traceRun with extra environment variables.
-func traceRunEnv(t testing.TB, k mpiKit, wrap bool, n int, dir string, flags, extraEnv []string, p string, args ...string) runResult {
-	t.Helper()
+// traceArgs is the command line of a traced run of p with n ranks, per rank
+// (mpirun clc-trace ./p) or wrapping the launcher (clc-trace -- mpirun
+// ./p), into dir ("": clc-trace's new directory).
+func traceArgs(t testing.TB, k mpiKit, wrap bool, n int, dir string, flags []string, p string, args ...string) (string, []string) {
 	ct := tools(t)
 	var name string
 	var argv []string
 	launch := append([]string{k.launcher}, k.extra...)
 	launch = append(launch, "-np", fmt.Sprint(n))
+	out := []string{"-o", dir}
+	if dir == "" {
+		out = nil
+	}
 	if wrap {
 		name = ct
-		argv = append(append([]string{"-o", dir}, flags...), "--")
+		argv = append(append(out, flags...), "--")
 		argv = append(argv, launch...)
 		argv = append(argv, p)
 	} else {
 		name = launch[0]
-		argv = append(launch[1:], ct, "-o", dir)
+		argv = append(append(launch[1:], ct), out...)
 		argv = append(argv, flags...)
 		argv = append(argv, p)
 	}
-	argv = append(argv, args...)
+	return name, append(argv, args...)
+}
+
+// traceRunEnv is traceRun with extra environment variables.
+func traceRunEnv(t testing.TB, k mpiKit, wrap bool, n int, dir string, flags, extraEnv []string, p string, args ...string) runResult {
+	t.Helper()
+	name, argv := traceArgs(t, k, wrap, n, dir, flags, p, args...)
 	exp := t.TempDir()
 	env := append(append(mpiEnv(t), "CLC_EXPECT_DIR="+exp), extraEnv...)
 	res := run(t, 3*time.Minute, env, name, argv...)
@@ -249,6 +254,9 @@ type expectation struct {
 	// per operation (only the operations the program counts them of).
 	CollSent  map[string]int64 `json:"coll_sent"`
 	CollRecvd map[string]int64 `json:"coll_recvd"`
+	// Regions counts the user regions entered, by name (0: one the trace
+	// must not hold).
+	Regions map[string]int `json:"regions"`
 }
 
 // parseExpect reads the CLC-EXPECT lines of a run: the files the programs

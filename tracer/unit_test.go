@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/trace"
 )
@@ -298,10 +299,7 @@ func TestParseGroups(t *testing.T) {
 // program needs count (found through DT_RUNPATH with $ORIGIN), those of
 // the MPI library itself do not.
 func TestScanImportsFollowsLibraries(t *testing.T) {
-	cc, err := exec.LookPath("mpicc.mpich")
-	if err != nil {
-		skipOrFail(t, "mpicc.mpich not found")
-	}
+	cc := testenv.Tool(t, "mpicc.mpich", "mpich libmpich-dev")
 	dir := t.TempDir()
 	lib := filepath.Join(dir, "lib", "libhelper.so")
 	if err := os.MkdirAll(filepath.Dir(lib), 0o755); err != nil {
