@@ -78,7 +78,7 @@ func oldLibrary(b *testing.B, k mpiKit) string {
 	if err != nil {
 		b.Fatal(err)
 	}
-	lib, err := Build(os.DirFS(src), c, filepath.Join(b.TempDir(), "cache"))
+	lib, err := Build(os.DirFS(src), c, filepath.Join(b.TempDir(), "cache"), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func BenchmarkTracingOverhead(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			newLib, err := Build(src, c, filepath.Join(buildDir, "cache"))
+			newLib, err := Build(src, c, filepath.Join(buildDir, "cache"), nil)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -10,10 +10,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // Compiler is an MPI C compiler wrapper of a known flavour.
@@ -142,11 +145,18 @@ func BuildKey(src fs.FS, c *Compiler) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:20], nil
 }
 
+// BuildNotice is told, by the process that builds the library (not by one
+// that finds it built or waits for another), what it builds before it
+// starts and how long it took when it is done (took > 0).
+type BuildNotice func(c *Compiler, dest string, took time.Duration)
+
 // Build returns the path of the library for compiler c, building it into
-// cacheDir/<flavour>-<key>/ if it is not there yet. Concurrent callers (one
-// clc-trace per rank) wait for one another on a lock file; the result
-// appears atomically.
-func Build(src fs.FS, c *Compiler, cacheDir string) (string, error) {
+// cacheDir/<flavour>-<key>/ if it is not there yet: one compiler process
+// per source file, as many at once as there are CPUs, then the link.
+// Concurrent callers (one clc-trace per rank) wait for one another on a
+// lock file; the result appears atomically. notice, if not nil, hears
+// about a build.
+func Build(src fs.FS, c *Compiler, cacheDir string, notice BuildNotice) (string, error) {
 	key, err := BuildKey(src, c)
 	if err != nil {
 		return "", err
@@ -171,23 +181,42 @@ func Build(src fs.FS, c *Compiler, cacheDir string) (string, error) {
 	if _, err := os.Stat(lib); err == nil {
 		return lib, nil
 	}
+	start := time.Now()
+	if notice != nil {
+		notice(c, dest, 0)
+	}
+	if err := compile(src, c, cacheDir, dest); err != nil {
+		return "", err
+	}
+	if notice != nil {
+		notice(c, dest, time.Since(start))
+	}
+	return lib, nil
+}
+
+// compileFlags are the flags of every compilation.
+var compileFlags = []string{"-O2", "-g", "-fPIC", "-std=gnu11", "-fvisibility=hidden"}
+
+// compile builds the library into a temporary directory of cacheDir and
+// renames it to dest.
+func compile(src fs.FS, c *Compiler, cacheDir, dest string) error {
 	tmp, err := os.MkdirTemp(cacheDir, ".build-")
 	if err != nil {
-		return "", fmt.Errorf("creating a build directory: %w", err)
+		return fmt.Errorf("creating a build directory: %w", err)
 	}
 	defer os.RemoveAll(tmp)
 	names, err := sourceFiles(src)
 	if err != nil {
-		return "", err
+		return err
 	}
 	var cfiles []string
 	for _, n := range names {
 		b, err := fs.ReadFile(src, n)
 		if err != nil {
-			return "", fmt.Errorf("reading embedded %s: %w", n, err)
+			return fmt.Errorf("reading embedded %s: %w", n, err)
 		}
 		if err := os.WriteFile(filepath.Join(tmp, filepath.Base(n)), b, 0o644); err != nil {
-			return "", fmt.Errorf("writing the library source: %w", err)
+			return fmt.Errorf("writing the library source: %w", err)
 		}
 		if strings.HasSuffix(n, ".c") {
 			if strings.HasPrefix(filepath.Base(n), "fortran") && c.Flavour != OpenMPI {
@@ -196,24 +225,44 @@ func Build(src fs.FS, c *Compiler, cacheDir string) (string, error) {
 			cfiles = append(cfiles, filepath.Base(n))
 		}
 	}
-	args := []string{"-O2", "-g", "-fPIC", "-shared", "-std=gnu11", "-fvisibility=hidden", "-Wl,-z,lazy", "-o", LibName}
-	args = append(args, cfiles...)
-	args = append(args, "-lpthread", "-lm", "-ldl")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, c.Path, args...)
-	cmd.Dir = tmp
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building the tracing library with %s %s: %w\n%s", c.Path, strings.Join(args, " "), err, out)
+	run := func(args ...string) error {
+		cmd := exec.CommandContext(ctx, c.Path, args...)
+		cmd.Dir = tmp
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("building the tracing library with %s %s: %w\n%s", c.Path, strings.Join(args, " "), err, out)
+		}
+		return nil
 	}
-	if err := os.WriteFile(filepath.Join(tmp, "BUILD"), []byte(fmt.Sprintf("flavour %s\ncompiler %s\nshow %s\nargs %s\n", c.Flavour, c.Path, c.Show, strings.Join(args, " "))), 0o644); err != nil {
-		return "", fmt.Errorf("writing the build record: %w", err)
+	var g errgroup.Group
+	g.SetLimit(runtime.NumCPU())
+	var objs []string
+	for _, f := range cfiles {
+		obj := strings.TrimSuffix(f, ".c") + ".o"
+		objs = append(objs, obj)
+		g.Go(func() error { return run(append(append([]string{}, compileFlags...), "-c", "-o", obj, f)...) })
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	link := append([]string{"-shared", "-Wl,-z,lazy", "-o", LibName}, objs...)
+	if err := run(append(link, "-lpthread", "-lm", "-ldl")...); err != nil {
+		return err
+	}
+	record := fmt.Sprintf("flavour %s\ncompiler %s\nshow %s\ncompile %s -c\nlink %s -lpthread -lm -ldl\n", c.Flavour, c.Path, c.Show,
+		strings.Join(compileFlags, " "), strings.Join(link, " "))
+	if err := os.WriteFile(filepath.Join(tmp, "BUILD"), []byte(record), 0o644); err != nil {
+		return fmt.Errorf("writing the build record: %w", err)
+	}
+	for _, o := range objs {
+		os.Remove(filepath.Join(tmp, o))
 	}
 	if err := os.Rename(tmp, dest); err != nil {
-		if _, serr := os.Stat(lib); serr == nil {
-			return lib, nil
+		if _, serr := os.Stat(filepath.Join(dest, LibName)); serr == nil {
+			return nil
 		}
-		return "", fmt.Errorf("installing the library into %s: %w", dest, err)
+		return fmt.Errorf("installing the library into %s: %w", dest, err)
 	}
-	return lib, nil
+	return nil
 }

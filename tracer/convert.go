@@ -36,7 +36,7 @@ func ConvertToOTF2(src, dir string) (int64, error) {
 		return 0, fmt.Errorf("reading the native trace: %w", err)
 	}
 	defer r.Close()
-	tr := r.Defs()
+	tr, remap := unifyRegions(r.Defs())
 	tmp := filepath.Join(dir, ".clc-otf2")
 	if err := os.RemoveAll(tmp); err != nil {
 		return 0, err
@@ -45,7 +45,11 @@ func ConvertToOTF2(src, dir string) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("writing OTF2: %w", err)
 	}
-	sink := &trace.CountingSink{Sink: w}
+	var inner trace.Sink = w
+	if remap != nil {
+		inner = &regionSink{Sink: w, remap: remap}
+	}
+	sink := &trace.CountingSink{Sink: inner}
 	if err := r.CopyTo(context.Background(), sink, nil, nil); err != nil {
 		w.Abort()
 		return 0, fmt.Errorf("converting the native trace: %w", err)
@@ -75,28 +79,92 @@ func ConvertToOTF2(src, dir string) (int64, error) {
 	return sink.Events(), nil
 }
 
+// ErrPending is returned by FinishOTF2 when ranks' buffers are left to be
+// written later: converting now would lose them.
+var ErrPending = errors.New("some ranks' buffers are not written yet")
+
 // FinishOTF2 converts the native trace of an OTF2 run in dir/clc-native to
 // the archive in dir, moves its truth (if any) to dir/truth and removes
-// the native trace. A native trace without a manifest (a run that did not
-// finish) gets an incomplete one first, with props.
-func FinishOTF2(dir string, props map[string]string) (int64, error) {
+// the native trace. A run that did not finish is finished first
+// (FinishUnfinished with o): the returned *Unfinished says what the ranks
+// kept (nil when the run finished).
+func FinishOTF2(dir string, props map[string]string, o RecoverOptions) (int64, *Unfinished, error) {
 	src := filepath.Join(dir, NativeSubdir)
-	if _, err := os.Stat(filepath.Join(src, "clc.json")); errors.Is(err, os.ErrNotExist) {
-		if _, err := WriteIncompleteManifest(src, props); err != nil {
-			return 0, err
+	if _, err := os.Stat(src); err != nil {
+		return 0, nil, fmt.Errorf("no native trace of an OTF2 run in %s: %w", dir, err)
+	}
+	var u *Unfinished
+	if complete, err := ManifestComplete(src); err != nil || !complete {
+		if u, err = FinishUnfinished(src, props, o); err != nil {
+			return 0, u, err
+		}
+		if u.Pending() {
+			return 0, u, ErrPending
 		}
 	}
 	n, err := ConvertToOTF2(src, dir)
 	if err != nil {
-		return 0, err
+		return 0, u, err
 	}
 	if _, err := os.Stat(filepath.Join(src, "truth", "clc.json")); err == nil {
 		if err := os.RemoveAll(filepath.Join(dir, "truth")); err != nil {
-			return n, err
+			return n, u, err
 		}
 		if err := os.Rename(filepath.Join(src, "truth"), filepath.Join(dir, "truth")); err != nil {
-			return n, err
+			return n, u, err
 		}
 	}
-	return n, os.RemoveAll(src)
+	return n, u, os.RemoveAll(src)
 }
+
+// unifyRegions gives a region defined by several ranks (a user region,
+// which each rank defines itself) one definition: the first of its name,
+// role and paradigm. It returns the definitions to write and the map from
+// the trace's region positions to theirs (nil when nothing changes).
+func unifyRegions(tr *trace.Trace) (*trace.Trace, []uint32) {
+	type key struct {
+		name     string
+		role     trace.RegionRole
+		paradigm trace.Paradigm
+	}
+	first := map[key]uint32{}
+	remap := make([]uint32, len(tr.Regions))
+	var regions []trace.Region
+	for i, r := range tr.Regions {
+		k := key{r.Name, r.Role, r.Paradigm}
+		j, ok := first[k]
+		if !ok {
+			j = uint32(len(regions))
+			first[k] = j
+			regions = append(regions, r)
+		}
+		remap[i] = j
+	}
+	if len(regions) == len(tr.Regions) {
+		return tr, nil
+	}
+	u := *tr
+	u.Regions = regions
+	return &u, remap
+}
+
+// regionSink rewrites the regions of enter and leave events by remap.
+type regionSink struct {
+	trace.Sink
+	remap []uint32
+}
+
+func (s *regionSink) Append(loc int, ev *trace.Events) error {
+	e := *ev
+	e.Ref = make([]uint32, len(ev.Ref))
+	for i, k := range ev.Kind {
+		e.Ref[i] = ev.Ref[i]
+		if (k == trace.KindEnter || k == trace.KindLeave) && int(ev.Ref[i]) < len(s.remap) {
+			e.Ref[i] = s.remap[ev.Ref[i]]
+		}
+	}
+	return s.Sink.Append(loc, &e)
+}
+
+// Ranges returns the wrapped sink's ranges.
+func (s *regionSink) Ranges() []int { return trace.SinkRanges(s.Sink) }

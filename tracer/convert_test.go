@@ -14,6 +14,7 @@ import (
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/sim"
+	"github.com/clc-tools/clc/trace"
 )
 
 // ConvertToOTF2 streams a native trace into an archive: of a run cut short
@@ -64,4 +65,41 @@ func TestConvertToOTF2StreamsACutTrace(t *testing.T) {
 	require.NoError(t, err, "%s", out)
 	assert.Contains(t, string(out), "CLC::INCOMPLETE")
 	assert.Contains(t, string(out), "CLC::TRUNCATED")
+}
+
+// TestConvertUnifiesUserRegions: a user region each rank defined for
+// itself (rank r's k-th region is a position of its own) is one region in
+// the archive, and every enter and leave refers to it.
+func TestConvertUnifiesUserRegions(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "src")
+	regions := []trace.Region{{Name: "MPI_Init"}, {Name: "solve"}, {Name: "solve"}, {Name: "io"}, {Name: ""}, {Name: "io"}}
+	tr := &trace.Trace{Resolution: 1e9, Nodes: []trace.Node{{Name: "n"}}, Regions: regions,
+		Comms: []trace.Comm{{Name: "w", Members: []int32{0, 1}}}, Locations: []*trace.Location{{ID: 0, Name: "rank 0"}, {ID: 1, Name: "rank 1"}}}
+	for r, own := range [][2]uint32{{1, 3}, {2, 5}} { // rank 0's solve and io, rank 1's
+		ev := &tr.Locations[r].Events
+		ev.AppendRegion(trace.KindEnter, 10, own[0])
+		ev.AppendRegion(trace.KindEnter, 20, own[1])
+		ev.AppendRegion(trace.KindLeave, 30, own[1])
+		ev.AppendRegion(trace.KindLeave, 40, own[0])
+	}
+	require.NoError(t, native.WriteDir(context.Background(), src, tr, nil))
+	dir := t.TempDir()
+	_, err := ConvertToOTF2(src, dir)
+	require.NoError(t, err)
+	a, err := otf.Open(filepath.Join(dir, "traces.otf2"))
+	require.NoError(t, err)
+	got, err := a.Read(context.Background(), nil)
+	require.NoError(t, err)
+	var names []string
+	for _, r := range got.Regions {
+		names = append(names, r.Name)
+	}
+	assert.Equal(t, []string{"MPI_Init", "solve", "io", ""}, names)
+	for r, l := range got.Locations {
+		var seq []string
+		for i := 0; i < l.Events.Len(); i++ {
+			seq = append(seq, got.Regions[l.Events.Ref[i]].Name)
+		}
+		assert.Equal(t, []string{"solve", "io", "io", "solve"}, seq, "rank %d", r)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Options are what the PMPI library reads from its environment.
@@ -30,16 +31,47 @@ type Options struct {
 	Polls string
 	// Out is the output directory of an OTF2 run (Dir is its native part);
 	// the library names it when it must leave the conversion to the user.
+	// With NewDir, any Out makes it an OTF2 run.
 	Out string
 	// Unrecorded lists, comma-separated, the communicating MPI functions
 	// the program imports that the trace will not hold (the manifest's
 	// clc.unrecorded-mpi); nil when they were not checked.
 	Unrecorded *string
+	// FlushEvents and FlushAfter bound how long events stay in a rank's
+	// buffer: it is written after FlushEvents events or FlushAfter,
+	// whichever comes first (0: no bound; both 0: only when full).
+	FlushEvents uint32
+	FlushAfter  time.Duration
+	// Filter is the region filter (nil: every user region).
+	Filter Filter
+	// NewDir, when not empty, makes rank 0's library create the trace
+	// directory NewDir + a date (NewDirName) at MPI_Init and tell every
+	// rank: the per-rank launch, whose clc-trace processes cannot agree on
+	// a new directory themselves. Dir is then ignored; the library writes
+	// into the new directory (below it into NativeSubdir when Out is set)
+	// and its path into the file DirNote.
+	NewDir, DirNote string
 }
+
+// NewDirLayout is the date the library appends to Options.NewDir
+// (strftime's %Y%m%d_%H%M%S; Go's layout below), then _2, _3, … when a
+// directory of that name exists.
+const NewDirLayout = "20060102_150405"
 
 // Vars returns the CLC_TRACE_* variables for the library.
 func (o *Options) Vars() []string {
-	v := []string{"CLC_TRACE_DIR=" + o.Dir, "CLC_TRACE_FLAVOUR=" + string(o.Flavour)}
+	v := []string{"CLC_TRACE_FLAVOUR=" + string(o.Flavour)}
+	if o.NewDir == "" {
+		v = append(v, "CLC_TRACE_DIR="+o.Dir)
+		if o.Out != "" {
+			v = append(v, "CLC_TRACE_OTF2_OUT="+o.Out)
+		}
+	} else {
+		v = append(v, "CLC_TRACE_NEWDIR="+o.NewDir, "CLC_TRACE_DIR_NOTE="+o.DirNote)
+		if o.Out != "" {
+			v = append(v, "CLC_TRACE_NEWDIR_SUB="+NativeSubdir)
+		}
+	}
 	if o.Sync != "" {
 		v = append(v, "CLC_TRACE_SYNC="+o.Sync)
 	}
@@ -58,15 +90,18 @@ func (o *Options) Vars() []string {
 	if o.Groups != 0 && o.Groups != AllGroups {
 		v = append(v, "CLC_TRACE_GROUPS="+strconv.FormatUint(uint64(o.Groups), 10))
 	}
-	if o.Out != "" {
-		v = append(v, "CLC_TRACE_OTF2_OUT="+o.Out)
-	}
 	if o.Polls == "all" {
 		v = append(v, "CLC_TRACE_POLLS=all")
 	}
 	if o.Unrecorded != nil {
 		// never empty: Open MPI's mca_base_env_list may drop empty values
 		v = append(v, "CLC_TRACE_UNRECORDED=list:"+*o.Unrecorded)
+	}
+	if o.FlushEvents != 0 || o.FlushAfter != 0 {
+		v = append(v, fmt.Sprintf("CLC_TRACE_FLUSH=%d,%g", o.FlushEvents, o.FlushAfter.Seconds()))
+	}
+	if len(o.Filter) > 0 {
+		v = append(v, "CLC_TRACE_FILTER="+o.Filter.Spec())
 	}
 	return v
 }

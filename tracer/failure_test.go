@@ -1,92 +1,232 @@
 package tracer
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/trace"
 )
 
-// TestAbortedRunLeavesReadableTrace: a program whose last rank calls
-// MPI_Abort, kills itself or crashes mid-run leaves a trace whose manifest
-// says "complete": false and whose flushed blocks read.
-func TestAbortedRunLeavesReadableTrace(t *testing.T) {
+// A dying run: how the program dies (tests/mpi/abort.c's argument, or
+// "interrupt": the test interrupts the launcher, or clc-trace wrapping it,
+// with SIGINT once every rank waits), the launch style and the format.
+type dyingCase struct {
+	how  string
+	wrap bool
+	otf2 bool
+	// noFlush turns the periodic flush off (--flush 0,0): only the crash
+	// handling and the tails keep the events.
+	noFlush bool
+}
+
+func (c dyingCase) name() string {
+	n := c.how + "-per-rank"
+	if c.wrap {
+		n = c.how + "-wrap"
+	}
+	if c.otf2 {
+		n += "-otf2"
+	}
+	if c.noFlush {
+		n += "-noflush"
+	}
+	return n
+}
+
+// dyingCases are the runs TestDyingRunKeepsItsEvents makes of one MPI:
+// every way of dying once, the launch style alternating between the two
+// MPIs (so each MPI sees each way and each style), two in OTF2; with
+// CLC_TEST_FULL=1 every way in both styles and both formats.
+func dyingCases(k mpiKit) []dyingCase {
+	hows := []string{"segv", "kill", "term", "abort", "exit", "return", "interrupt"}
+	var out []dyingCase
+	if testenv.Full() {
+		for _, h := range append(hows, "bus") {
+			for _, wrap := range []bool{false, true} {
+				for _, otf2 := range []bool{false, true} {
+					out = append(out, dyingCase{h, wrap, otf2, !wrap})
+				}
+			}
+		}
+		return out
+	}
+	for i, h := range hows {
+		wrap := (i%2 == 0) == (k.fl == OpenMPI)
+		out = append(out, dyingCase{how: h, wrap: wrap, otf2: h == "abort" || h == "segv", noFlush: i%3 != 0})
+	}
+	return out
+}
+
+// TestDyingRunKeepsItsEvents: a program that dies mid-run — a rank
+// crashes (SIGSEGV, SIGBUS), is killed (SIGKILL, SIGTERM), calls MPI_Abort
+// or exits without MPI_Finalize, every rank returns without it, or the
+// user interrupts the launcher — with the default buffer, which holds
+// every event of the run (about 4,000 per rank), so that nothing reaches
+// the disk unless the tracer writes it when the process dies (or its
+// writer thread's periodic flush). After the
+// run, and clc-trace --convert when clc-trace was killed too (as its
+// message says), the trace reads, says it is incomplete, and every rank
+// holds at least 90 % of the events it recorded before the end (what the
+// program says it did: CLC-EXPECT), in the truth too; clc-correct reads it
+// and says it is incomplete.
+func TestDyingRunKeepsItsEvents(t *testing.T) {
 	for _, k := range kits {
 		t.Run(string(k.fl), func(t *testing.T) {
 			k := need(t, k)
 			p := prog(t, k, "abort")
-			for _, c := range []struct {
-				how  string
-				wrap bool
-				otf2 bool
-			}{{"abort", true, false}, {"kill", true, false}, {"segv", false, false}, {"abort", false, false},
-				{"abort", true, true}, {"kill", false, true}, {"abort", false, true}} {
-				name := c.how + "-per-rank"
-				if c.wrap {
-					name = c.how + "-wrap"
-				}
-				flags := []string{"--buffer", "4KiB", "--emulate-clock", "on"}
-				if c.otf2 {
-					name += "-otf2"
-					flags = append(flags, "--format", "otf2")
-				}
-				t.Run(name, func(t *testing.T) {
+			for _, c := range dyingCases(k) {
+				t.Run(c.name(), func(t *testing.T) {
 					dir := filepath.Join(t.TempDir(), "trace")
-					res := traceRun(t, k, c.wrap, 3, dir, flags, p, c.how, "3000")
-					if res.err == nil {
-						t.Fatalf("the run succeeded, but one rank died\n%s", res.stderr)
-					}
-					var tr *trace.Trace
+					flags := []string{"--emulate-clock", "on"}
 					if c.otf2 {
-						tr = abortedOTF2(t, dir, res)
+						flags = append(flags, "--format", "otf2")
+					}
+					if c.noFlush {
+						flags = append(flags, "--flush", "0,0")
+					}
+					const ranks, iters = 4, 1000
+					var res runResult
+					if c.how == "interrupt" {
+						res = interruptedRun(t, k, c.wrap, ranks, dir, flags, p, iters)
 					} else {
-						var err error
-						if tr, err = native.ReadDir(dir, nil); err != nil {
-							t.Fatalf("the trace of an aborted run does not read: %v\nstderr:\n%s", err, res.stderr)
-						}
-						if tr.Properties[native.PropIncomplete] != "true" {
-							t.Fatalf("manifest does not say incomplete; properties %v", tr.Properties)
-						}
+						res = traceRun(t, k, c.wrap, ranks, dir, flags, p, c.how, fmt.Sprint(iters))
 					}
-					if len(tr.Locations) != 3 {
-						t.Fatalf("%d locations, want 3", len(tr.Locations))
+					if res.err == nil && c.how != "return" && c.how != "exit" {
+						t.Errorf("the run succeeded, but it died (%s)\n%s", c.how, res.stderr)
 					}
-					for r, l := range tr.Locations {
-						// 3000 Sendrecv calls make ~12000 events per rank; with 4 KiB
-						// blocks, whole blocks of most of them must be on disk
-						if l.Events.Len() < 1000 {
-							t.Errorf("rank %d: only %d events read", r, l.Events.Len())
-						}
-						if len(l.Offsets) == 0 {
-							t.Errorf("rank %d: the MPI_Init offset measurement is missing", r)
-						}
+					exp := parseExpect(t, res)
+					if len(exp) != ranks {
+						t.Fatalf("%d ranks said what they did, want %d\n%s", len(exp), ranks, res.stderr)
 					}
-					if _, err := native.ReadDir(filepath.Join(dir, "truth"), nil); err != nil {
-						t.Errorf("truth of an aborted run: %v", err)
+					tr := finishedTrace(t, dir, c.otf2, res)
+					checkKept(t, tr, exp, ranks)
+					if truth, err := native.ReadDir(filepath.Join(dir, "truth"), nil); err != nil {
+						t.Errorf("truth of a dying run: %v", err)
+					} else {
+						for r := range truth.Locations {
+							if a, b := truth.Locations[r].Events.Len(), tr.Locations[r].Events.Len(); a != b {
+								t.Errorf("rank %d: %d events in the truth, %d in the trace", r, a, b)
+							}
+						}
 					}
 					if m, err := matchMessages(tr); err != nil {
-						t.Errorf("matching an aborted trace: %v", err)
+						t.Errorf("matching a dying run's trace: %v", err)
 					} else {
-						t.Logf("%d events read, %d messages matched, %d sends and %d receives unmatched (cut off)", tr.NumEvents(), len(m.pairs), m.unmatchedSends, m.unmatchedRecvs)
+						t.Logf("%d messages matched, %d sends and %d receives unmatched (cut off)", len(m.pairs), m.unmatchedSends, m.unmatchedRecvs)
 					}
 					if correct != "" {
 						in := dir
 						if c.otf2 {
 							in = filepath.Join(dir, "traces.otf2")
 						}
-						res := run(t, timeoutCorrect, os.Environ(), correct, in, "-o", filepath.Join(t.TempDir(), "fixed"))
-						if !strings.Contains(strings.ToLower(res.stdout+res.stderr), "truncat") && !strings.Contains(strings.ToLower(res.stdout+res.stderr), "incomplete") {
-							t.Errorf("clc-correct does not say the trace is truncated:\n%s%s", res.stdout, res.stderr)
+						cr := run(t, timeoutCorrect, os.Environ(), correct, in, "-o", filepath.Join(t.TempDir(), "fixed"))
+						out := strings.ToLower(cr.stdout + cr.stderr)
+						if !strings.Contains(out, "truncat") && !strings.Contains(out, "incomplete") {
+							t.Errorf("clc-correct does not say the trace is incomplete:\n%s%s", cr.stdout, cr.stderr)
 						}
 					}
 				})
 			}
 		})
 	}
+}
+
+// interruptedRun starts the abort program in mode "hang" (every rank waits
+// after its iterations) and, once every rank has said what it did,
+// interrupts the launcher (per rank) or clc-trace (wrapping it), as a user
+// at a terminal does.
+func interruptedRun(t *testing.T, k mpiKit, wrap bool, n int, dir string, flags []string, p string, iters int) runResult {
+	t.Helper()
+	exp := t.TempDir()
+	name, argv := traceArgs(t, k, wrap, n, dir, flags, p, "hang", fmt.Sprint(iters))
+	cmd := exec.Command(name, argv...)
+	cmd.Env = append(mpiEnv(t), "CLC_EXPECT_DIR="+exp)
+	var so, se strings.Builder
+	cmd.Stdout, cmd.Stderr = &so, &se
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	deadline := time.After(3 * time.Minute)
+	for sent := false; ; {
+		select {
+		case err := <-done:
+			return runResult{stdout: so.String(), stderr: se.String(), err: err, expectDir: exp}
+		case <-deadline:
+			_ = cmd.Process.Kill()
+			t.Fatalf("%s did not end within 3 minutes\n%s", name, se.String())
+		case <-time.After(100 * time.Millisecond):
+			if files, _ := filepath.Glob(filepath.Join(exp, "expect.*")); !sent && len(files) == n {
+				_ = cmd.Process.Signal(syscall.SIGINT)
+				sent = true
+			}
+		}
+	}
+}
+
+// finishedTrace reads the trace of a dying run. When clc-trace died with
+// the program (launchers kill every process of the job), the trace is
+// finished with clc-trace --convert, as its messages say.
+func finishedTrace(t *testing.T, dir string, otf2 bool, res runResult) *trace.Trace {
+	t.Helper()
+	if otf2 {
+		return abortedOTF2(t, dir, res)
+	}
+	tails, _ := filepath.Glob(filepath.Join(dir, MetaDir, "*"+TailExt))
+	if _, err := os.Stat(filepath.Join(dir, "clc.json")); err != nil || len(tails) > 0 {
+		t.Logf("clc-trace did not finish the trace (manifest: %v, %d tails left): --convert", err, len(tails))
+		cv := run(t, timeoutCorrect, mpiEnv(t), tools(t), "--convert", dir)
+		if cv.err != nil {
+			t.Fatalf("clc-trace --convert %s: %v\n%s", dir, cv.err, cv.stderr)
+		}
+		t.Logf("--convert: %s", cv.stderr)
+	}
+	tr, err := native.ReadDir(dir, nil)
+	if err != nil {
+		t.Fatalf("the trace of a dying run does not read: %v\nstderr:\n%s", err, res.stderr)
+	}
+	if tr.Properties[native.PropIncomplete] != "true" {
+		t.Fatalf("manifest does not say incomplete; properties %v", tr.Properties)
+	}
+	return tr
+}
+
+// checkKept: every rank holds at least 90 % of the events it recorded
+// before the run ended — its calls' enter and leave, the message of each
+// send and receive, the collective's begin and end (CLC-EXPECT) — and
+// the MPI_Init offset measurement.
+func checkKept(t *testing.T, tr *trace.Trace, exp map[int]*expectation, ranks int) {
+	t.Helper()
+	if len(tr.Locations) != ranks {
+		t.Fatalf("%d locations, want %d", len(tr.Locations), ranks)
+	}
+	var kept, want int
+	for r, l := range tr.Locations {
+		e := exp[r]
+		w := e.Sends + e.Recvs + 2*e.Colls
+		for _, n := range e.Calls {
+			w += 2 * n
+		}
+		got := l.Events.Len()
+		kept += min(got, w)
+		want += w
+		if float64(got) < 0.9*float64(w) {
+			t.Errorf("rank %d: %d events kept of the %d it recorded before the end (%.1f %%)", r, got, w, 100*float64(got)/float64(w))
+		}
+		if len(l.Offsets) == 0 {
+			t.Errorf("rank %d: the MPI_Init offset measurement is missing", r)
+		}
+	}
+	t.Logf("%d of %d events kept (%.2f %%)", kept, want, 100*float64(kept)/float64(want))
 }
 
 // abortedOTF2 reads the OTF2 archive of an aborted run: clc-trace wrote it
@@ -112,7 +252,7 @@ func abortedOTF2(t *testing.T, dir string, res runResult) *trace.Trace {
 		if cv.err != nil {
 			t.Fatalf("clc-trace --convert %s: %v\n%s", dir, cv.err, cv.stderr)
 		}
-		t.Logf("the launcher killed clc-trace: --convert wrote the archive")
+		t.Logf("the launcher killed clc-trace: --convert wrote the archive: %s", cv.stderr)
 	}
 	tr := readTrace(t, dir, "otf2")
 	if tr.Properties["CLC::INCOMPLETE"] != "true" {

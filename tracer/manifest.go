@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/clc-tools/clc/tracer/abi"
 )
 
 // MetaDir is the directory, inside a trace directory, where every rank of a
@@ -29,9 +31,14 @@ type RankMeta struct {
 	Regions    map[int]string
 	Comms      map[uint32]*MetaComm
 	Offsets    [][3]int64
-	// Events is the count the rank wrote at MPI_Finalize or MPI_Abort (-1: none).
+	// Events is the count the rank wrote at MPI_Finalize, MPI_Abort or an
+	// exit without MPI_Finalize (-1: none).
 	Events int64
 	Done   bool // the rank finished MPI_Finalize's part
+	// Ended says how a rank that did not finish ended, as far as it could
+	// say: "aborted" (MPI_Abort), "exited" (exit without MPI_Finalize),
+	// "signal N" (the last signal it handled); "" when it said nothing.
+	Ended string
 }
 
 // MetaComm is a communicator definition from a metadata file.
@@ -88,6 +95,24 @@ func ParseMeta(path string) (*RankMeta, error) {
 				return nil, bad()
 			}
 			m.Regions[int(num(1))] = fs[2]
+		case "uregion":
+			// uregion ID NAME: a user region; the name may hold blanks
+			parts := strings.SplitN(sc.Text(), " ", 3)
+			if len(parts) != 3 {
+				return nil, bad()
+			}
+			id, err := strconv.Atoi(parts[1])
+			if err != nil || id < 0 || id >= 1<<31 {
+				return nil, bad()
+			}
+			m.Regions[id] = parts[2]
+		case "aborted", "exited":
+			m.Ended = fs[0]
+		case "signal": // signal SIG EVENTS
+			if len(fs) != 3 {
+				return nil, bad()
+			}
+			m.Ended = "signal " + fs[1]
 		case "comm":
 			if len(fs) < 4 {
 				return nil, bad()
@@ -209,8 +234,7 @@ var ErrNoMeta = errors.New("no tracer metadata")
 // OTF2Attributes defines the OTF2 attributes the PMPI library attaches to
 // events (the manifest's clc.otf2-attributes, otf.PropAttributes; the C
 // library's CLC_OTF2_ATTRIBUTES): one per line, id, type, name, description.
-const OTF2Attributes = "0 uint64 clc::calls Calls in the run of unsuccessful tests or probes that this call ends\n" +
-	"1 uint64 clc::bytes Bytes the call reads, writes or moves (MPI-IO, one-sided communication)"
+var OTF2Attributes = abi.AttributeSpec()
 
 // WriteIncompleteManifest writes DIR/clc.json (and DIR/truth/clc.json when
 // there are truth streams) with "complete": false from the metadata the

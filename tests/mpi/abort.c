@@ -1,7 +1,20 @@
-/* abort: a ring that dies mid-run: the last rank calls MPI_Abort ("abort")
- * or kills itself with SIGKILL ("kill") after the given iterations; with
- * "segv" it crashes. Usage: abort abort|kill|segv [iterations] */
+/* abort: a ring that dies mid-run. After the given iterations of
+ * MPI_Sendrecv and a barrier, the last rank
+ *   abort   calls MPI_Abort,
+ *   kill    kills itself with SIGKILL,
+ *   term    kills itself with SIGTERM (as a launcher kills),
+ *   segv    crashes (SIGSEGV),
+ *   bus     dies of SIGBUS (raised),
+ *   exit    calls exit(0) without MPI_Finalize,
+ * and the others wait in a barrier to be killed; with
+ *   return  every rank returns from main without MPI_Finalize,
+ *   hang    the last rank sleeps and the others wait in the barrier, until
+ *           someone kills them.
+ * Every rank first writes how many iterations it did (CLC_EXPECT_DIR,
+ * "iters"). Usage: abort HOW [iterations] */
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "expect.h"
@@ -18,9 +31,26 @@ int main(int argc, char **argv) {
     MPI_Sendrecv(x, 4, MPI_DOUBLE, (r + 1) % n, 1, x, 4, MPI_DOUBLE, (r + n - 1) % n, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   }
   MPI_Barrier(MPI_COMM_WORLD);
+  /* what the trace holds before the rank dies (the calls so far) */
+  const char *dir = getenv("CLC_EXPECT_DIR");
+  char path[4096];
+  snprintf(path, sizeof path, "%s/expect.%d", dir && *dir ? dir : ".", r);
+  FILE *f = dir && *dir ? fopen(path, "w") : stdout;
+  if (f) {
+    fprintf(f, "CLC-EXPECT {\"program\": \"abort\", \"rank\": %d, \"size\": %d, \"calls\": {\"MPI_Init\": 1, "
+            "\"MPI_Comm_rank\": 1, \"MPI_Comm_size\": 1, \"MPI_Sendrecv\": %d, \"MPI_Barrier\": 1}, \"sends\": %d, "
+            "\"recvs\": %d, \"colls\": 1}\n", r, n, iters, iters, iters);
+    if (f != stdout) fclose(f);
+    else fflush(f);
+  }
+  if (!strcmp(how, "return")) return 0;
   if (r == n - 1) {
     if (!strcmp(how, "kill")) kill(getpid(), SIGKILL);
+    else if (!strcmp(how, "term")) kill(getpid(), SIGTERM);
     else if (!strcmp(how, "segv")) { volatile int *p = 0; *p = 1; }
+    else if (!strcmp(how, "bus")) raise(SIGBUS);
+    else if (!strcmp(how, "exit")) exit(0);
+    else if (!strcmp(how, "hang")) for (;;) pause();
     else MPI_Abort(MPI_COMM_WORLD, 3);
   }
   /* the others wait to be killed by the launcher */

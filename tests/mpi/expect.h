@@ -14,7 +14,8 @@
  * bytes: bytes of MPI-IO and one-sided calls per function;
  * coll_sent / coll_recvd: bytes collectives sent to and received from other
  * members (docs/tracer.md), blocking and non-blocking together, per
- * operation, for the operations the program counts them of. */
+ * operation, for the operations the program counts them of;
+ * regions: user regions entered, by the name the trace gives them. */
 #ifndef EXPECT_H
 #define EXPECT_H
 #include <mpi.h>
@@ -23,8 +24,8 @@
 #include <string.h>
 
 typedef struct { const char *name; long n; } ex_counter;
-static ex_counter ex_calls[96], ex_ops[32], ex_nbops[32], ex_bytes[32], ex_csent[32], ex_crecvd[32];
-static int ex_ncalls, ex_nops, ex_nnbops, ex_nbytes, ex_ncsent, ex_ncrecvd;
+static ex_counter ex_calls[96], ex_ops[32], ex_nbops[32], ex_bytes[32], ex_csent[32], ex_crecvd[32], ex_regions[32];
+static int ex_ncalls, ex_nops, ex_nnbops, ex_nbytes, ex_ncsent, ex_ncrecvd, ex_nregions;
 static long ex_sends, ex_recvs, ex_colls, ex_comms, ex_cancelled, ex_nbr;
 
 static void ex_count(ex_counter *c, int *n, const char *name, long by) {
@@ -49,6 +50,8 @@ __attribute__((unused)) static void ex_call(const char *name) { ex_count(ex_call
 #define BYTES(fn, b) ex_count(ex_bytes, &ex_nbytes, #fn, (long)(b))
 /* bytes a collective of operation op sent to and received from other members */
 #define COLLBYTES(op, s, r) (ex_count(ex_csent, &ex_ncsent, op, (long)(s)), ex_count(ex_crecvd, &ex_ncrecvd, op, (long)(r)))
+/* a user region entered (0 times: a region the trace must not hold) */
+#define REGION(name, n) ex_count(ex_regions, &ex_nregions, name, n)
 
 static int ex_json(char *buf, size_t size, const char *key, const ex_counter *c, int n) {
   int k = snprintf(buf, size, ", \"%s\": {", key);
@@ -69,6 +72,7 @@ __attribute__((unused)) static void ex_print(const char *prog) {
   if (ex_nbytes) k += ex_json(buf + k, sizeof buf - (size_t)k, "bytes", ex_bytes, ex_nbytes);
   if (ex_ncsent) k += ex_json(buf + k, sizeof buf - (size_t)k, "coll_sent", ex_csent, ex_ncsent);
   if (ex_ncrecvd) k += ex_json(buf + k, sizeof buf - (size_t)k, "coll_recvd", ex_crecvd, ex_ncrecvd);
+  if (ex_nregions) k += ex_json(buf + k, sizeof buf - (size_t)k, "regions", ex_regions, ex_nregions);
   k += snprintf(buf + k, sizeof buf - (size_t)k,
                 ", \"sends\": %ld, \"recvs\": %ld, \"colls\": %ld, \"comms\": %ld, \"cancelled\": %ld, \"nbr_msgs\": %ld}\n",
                 ex_sends, ex_recvs, ex_colls, ex_comms, ex_cancelled, ex_nbr);

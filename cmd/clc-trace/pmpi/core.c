@@ -3,6 +3,7 @@
  * the manifest. See docs/tracer.md and docs/format.md. */
 #define _GNU_SOURCE
 #include "clc.h"
+#include "stream.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,210 +45,6 @@ static void warnf(const char *fmt, ...) {
   if (l + 1 < sizeof buf) { buf[l++] = '\n'; }
   ssize_t w = write(2, buf, l);
   (void)w;
-}
-
-/* ---------------------------------------------------------------- CRC-32C */
-
-static uint32_t crc_table[256];
-static void crc_init(void) {
-  for (uint32_t i = 0; i < 256; i++) {
-    uint32_t c = i;
-    for (int k = 0; k < 8; k++) c = (c & 1) ? (c >> 1) ^ 0x82F63B78u : c >> 1;
-    crc_table[i] = c;
-  }
-}
-/* crc32c continues crc over p[0..n), as Go's crc32.Update with the
- * Castagnoli table: table-driven, or with the SSE4.2 crc32 instruction
- * (same polynomial) when the CPU has it; it runs in the writer thread. */
-static uint32_t crc32c_table(uint32_t crc, const unsigned char *p, size_t n) {
-  crc = ~crc;
-  while (n--) crc = crc_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
-  return ~crc;
-}
-#if defined(__x86_64__)
-__attribute__((target("sse4.2"))) static uint32_t crc32c_hw(uint32_t crc, const unsigned char *p, size_t n) {
-  uint64_t c = ~crc & 0xffffffffu;
-  while (n && ((uintptr_t)p & 7)) { c = __builtin_ia32_crc32qi((uint32_t)c, *p++); n--; }
-  while (n >= 8) {
-    uint64_t v;
-    memcpy(&v, p, 8);
-    c = __builtin_ia32_crc32di(c, v);
-    p += 8;
-    n -= 8;
-  }
-  while (n--) c = __builtin_ia32_crc32qi((uint32_t)c, *p++);
-  return ~(uint32_t)c;
-}
-static int have_sse42 = -1;
-static uint32_t crc32c(uint32_t crc, const unsigned char *p, size_t n) {
-  if (have_sse42 < 0) have_sse42 = __builtin_cpu_supports("sse4.2") ? 1 : 0;
-  return have_sse42 ? crc32c_hw(crc, p, n) : crc32c_table(crc, p, n);
-}
-#else
-static uint32_t crc32c(uint32_t crc, const unsigned char *p, size_t n) { return crc32c_table(crc, p, n); }
-#endif
-
-static void le32(unsigned char *p, uint32_t v) { for (int i = 0; i < 4; i++) p[i] = (unsigned char)(v >> (8 * i)); }
-static void le64(unsigned char *p, uint64_t v) { for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i)); }
-
-static inline unsigned char *put_uv(unsigned char *p, uint64_t v) {
-  while (v >= 0x80) { *p++ = (unsigned char)(v | 0x80); v >>= 7; }
-  *p++ = (unsigned char)v;
-  return p;
-}
-static inline unsigned char *put_sv(unsigned char *p, int64_t v) {
-  return put_uv(p, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
-}
-
-/* ---------------------------------------------------------------- streams */
-
-#define BLOCK_HDR 24
-#define MAX_RECORD 128 /* room kept for one record and its attachment */
-
-typedef struct stream {
-  int fd;
-  unsigned char *buf[2];
-  int cur;
-  size_t cap, len; /* len includes the BLOCK_HDR bytes reserved at the front */
-  uint32_t nev;
-  int64_t last;
-  uint64_t total;  /* events in flushed blocks */
-  /* hand-over to the writer thread */
-  int pending;     /* a full buffer waits for the writer */
-  unsigned char *pbuf;
-  size_t plen;
-  uint32_t pnev;
-  int err;         /* errno of the first failed write */
-} stream;
-
-static stream st_main, st_truth;
-static int have_truth;
-static size_t buf_cap = 1u << 20;
-static pthread_t writer;
-static int writer_up, writer_quit;
-static pthread_mutex_t wmu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t wcv_work = PTHREAD_COND_INITIALIZER, wcv_done = PTHREAD_COND_INITIALIZER;
-
-static void write_all(stream *s, const unsigned char *p, size_t n) {
-  while (n > 0 && !s->err) {
-    ssize_t w = write(s->fd, p, n);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      s->err = errno;
-      return;
-    }
-    p += w;
-    n -= (size_t)w;
-  }
-}
-
-/* write_block fills in the block header of b (len bytes including the
- * header) and writes it. */
-static void write_block(stream *s, unsigned char *b, size_t len, uint32_t nev) {
-  uint32_t S = (uint32_t)(len - BLOCK_HDR);
-  memcpy(b, "CLCB", 4);
-  b[4] = 0; b[5] = b[6] = b[7] = 0;
-  le32(b + 8, S);
-  le32(b + 12, S);
-  le32(b + 16, nev);
-  uint32_t c = crc32c(0, b, 20);
-  c = crc32c(c, b + BLOCK_HDR, S);
-  le32(b + 20, c);
-  write_all(s, b, len);
-}
-
-static void *writer_main(void *arg) {
-  (void)arg;
-  pthread_mutex_lock(&wmu);
-  for (;;) {
-    stream *s = NULL;
-    if (st_main.pending == 1) s = &st_main;
-    else if (st_truth.pending == 1) s = &st_truth;
-    if (!s) {
-      if (writer_quit) break;
-      pthread_cond_wait(&wcv_work, &wmu);
-      continue;
-    }
-    s->pending = 2; /* being written */
-    pthread_mutex_unlock(&wmu);
-    write_block(s, s->pbuf, s->plen, s->pnev);
-    pthread_mutex_lock(&wmu);
-    s->total += s->pnev;
-    s->pending = 0;
-    pthread_cond_broadcast(&wcv_done);
-  }
-  pthread_mutex_unlock(&wmu);
-  return NULL;
-}
-
-/* flush hands the current block to the writer thread (or writes it itself
- * when there is none) and continues in the other buffer. It waits only if
- * the writer has not finished the previous block: memory stays bounded at
- * two buffers per stream. */
-static void flush(stream *s) {
-  if (s->nev == 0) return;
-  if (!writer_up) {
-    write_block(s, s->buf[s->cur], s->len, s->nev);
-    s->total += s->nev;
-  } else {
-    pthread_mutex_lock(&wmu);
-    while (s->pending) pthread_cond_wait(&wcv_done, &wmu);
-    s->pbuf = s->buf[s->cur];
-    s->plen = s->len;
-    s->pnev = s->nev;
-    s->pending = 1;
-    pthread_cond_signal(&wcv_work);
-    pthread_mutex_unlock(&wmu);
-    s->cur ^= 1;
-  }
-  s->len = BLOCK_HDR;
-  s->nev = 0;
-  s->last = 0;
-}
-
-static void drain(void) {
-  if (!writer_up) return;
-  pthread_mutex_lock(&wmu);
-  while (st_main.pending || st_truth.pending) pthread_cond_wait(&wcv_done, &wmu);
-  pthread_mutex_unlock(&wmu);
-}
-
-static void stop_writer(void) {
-  if (!writer_up) return;
-  drain();
-  pthread_mutex_lock(&wmu);
-  writer_quit = 1;
-  pthread_cond_signal(&wcv_work);
-  pthread_mutex_unlock(&wmu);
-  pthread_join(writer, NULL);
-  writer_up = 0;
-}
-
-static int open_stream(stream *s, const char *path, uint64_t loc) {
-  s->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (s->fd < 0) return -1;
-  for (int i = 0; i < 2; i++) {
-    s->buf[i] = malloc(buf_cap + MAX_RECORD + BLOCK_HDR);
-    if (!s->buf[i]) return -1;
-  }
-  s->cap = buf_cap + BLOCK_HDR;
-  s->len = BLOCK_HDR;
-  unsigned char h[32];
-  memcpy(h, "\x89" "CLCEVT\n", 8);
-  le32(h + 8, 1);
-  le32(h + 12, 0);
-  le64(h + 16, loc);
-  le32(h + 24, 0);
-  le32(h + 28, crc32c(0, h, 28));
-  write_all(s, h, 32);
-  return s->err ? -1 : 0;
-}
-
-static void close_stream(stream *s) {
-  if (s->fd >= 0) {
-    if (close(s->fd) != 0 && !s->err) s->err = errno;
-    s->fd = -1;
-  }
 }
 
 /* ------------------------------------------------------ emulated clocks */
@@ -324,21 +121,12 @@ static inline int64_t local_now(void) { return emu_time(clc_now()); }
 
 /* --------------------------------------------------------------- emitting */
 
-static inline void put_record(stream *s, int kind, int64_t t, const unsigned char *body, size_t n) {
-  if (s->len + MAX_RECORD > s->cap) flush(s);
-  unsigned char *p = s->buf[s->cur] + s->len;
-  *p++ = (unsigned char)kind;
-  p = put_sv(p, t - s->last);
-  memcpy(p, body, n);
-  p += n;
-  s->len = (size_t)(p - s->buf[s->cur]);
-  s->last = t;
-  s->nev++;
-}
-
 static inline void emit(int kind, int64_t t, const unsigned char *body, size_t n) {
   if (have_truth) put_record(&st_truth, kind, t, body, n);
   put_record(&st_main, kind, emu_time(t), body, n);
+  /* both streams hold the event before either says so */
+  if (have_truth) commit(&st_truth);
+  commit(&st_main);
 }
 
 /* emit_attr writes an attachment (an OTF2 attribute list with one uint64
@@ -372,9 +160,13 @@ static void emit_attr(int attr, uint64_t v) {
     q += n;
     s->len = (size_t)(q - s->buf[s->cur]);
   }
+  if (have_truth) commit(&st_truth);
+  commit(&st_main);
 }
 
 /* ------------------------------------------------- calls and poll runs */
+
+static void end_run(void);
 
 /* A run of unsuccessful calls of one test or probe function with nothing
  * else recorded in between: its first call is written as it happens, its
@@ -456,6 +248,12 @@ void clc_collend(int kind, int64_t t, int op, uint32_t comm, uint32_t root1, uin
 void clc_commev(int kind, int64_t t, uint32_t comm) {
   unsigned char b[16];
   record(kind, t, b, (size_t)(put_uv(b, comm) - b));
+}
+
+void clc_user_event(int kind, int64_t t, uint32_t region) {
+  end_run();
+  unsigned char b[16];
+  emit(kind, t, b, (size_t)(put_uv(b, region) - b));
 }
 
 void clc_add_bytes(uint64_t b) {
@@ -543,6 +341,7 @@ static char *meta;
 static size_t meta_len, meta_cap;
 static int meta_fd = -1;
 static char dir[4096];
+static char otf2_out[4096]; /* the OTF2 archive's directory of an OTF2 run */
 
 static void metaf(const char *fmt, ...) {
   char line[8192];
@@ -567,6 +366,14 @@ static void metaf(const char *fmt, ...) {
     ssize_t w = write(meta_fd, line, (size_t)n);
     (void)w;
   }
+}
+
+void clc_define_user_region(uint32_t id, const char *name) {
+  char line[4096];
+  size_t n = 0;
+  for (; name[n] && n + 1 < sizeof line; n++) line[n] = name[n] == '\n' || name[n] == '\r' ? ' ' : name[n];
+  line[n] = 0;
+  metaf("uregion %u %s\n", id, line);
 }
 
 /* Long member lists are written in pieces of at most this many ranks. */
@@ -1068,23 +875,42 @@ static int traced;
 
 static double ts_ns(const struct timespec *a) { return (double)a->tv_sec * 1e9 + (double)a->tv_nsec; }
 
-static int check_invariant_tsc(void) {
+/* tsc_flags returns which of constant_tsc (the TSC ticks at one rate
+ * whatever the CPU's frequency) and nonstop_tsc (it does not stop in deep
+ * sleep states) /proc/cpuinfo reports: bit 0 and bit 1; -1 when it cannot
+ * tell. Both make the TSC invariant. (rdtscp, which the library executes,
+ * needs no check: without it the first MPI call would fault.) */
+static int tsc_flags(void) {
 #if defined(__x86_64__) || defined(__i386__)
   FILE *f = fopen("/proc/cpuinfo", "r");
   if (!f) return -1;
   char line[8192];
-  int c = 0, n = 0, r = 0;
+  int got = -1;
   while (fgets(line, sizeof line, f)) {
     if (strncmp(line, "flags", 5)) continue;
-    c = strstr(line, " constant_tsc") != NULL;
-    n = strstr(line, " nonstop_tsc") != NULL;
-    r = strstr(line, " rdtscp") != NULL;
+    got = (strstr(line, " constant_tsc") != NULL) | (strstr(line, " nonstop_tsc") != NULL) << 1;
     break;
   }
   fclose(f);
-  return c && n && r;
+  return got;
 #else
   return 0;
+#endif
+}
+
+/* warn_tsc says which invariance the timer lacks (rank 0). */
+static void warn_tsc(int flags) {
+#if defined(__x86_64__) || defined(__i386__)
+  if (flags < 0) {
+    warnf("cannot read /proc/cpuinfo: whether the TSC ticks at a constant rate and never stops is unknown");
+  } else if (flags != 3) {
+    warnf("the CPU does not report %s%s%s: %s%s%s; the trace's times may be wrong",
+          flags & 1 ? "" : "constant_tsc", flags == 0 ? " and " : "", flags & 2 ? "" : "nonstop_tsc",
+          flags & 1 ? "" : "the TSC may tick faster or slower with the CPU's frequency", flags == 0 ? ", and " : "",
+          flags & 2 ? "" : "the TSC may stop while a core sleeps in a deep C-state");
+  }
+#else
+  (void)flags;
 #endif
 }
 
@@ -1101,22 +927,74 @@ static int mkdirs(const char *path) {
   return 0;
 }
 
-void clc_init(int64_t t_enter, int region) {
-  const char *d = getenv("CLC_TRACE_DIR");
-  PMPI_Comm_rank(MPI_COMM_WORLD, &clc_world_rank);
-  PMPI_Comm_size(MPI_COMM_WORLD, &clc_world_size);
+static void at_exit(void);
+static void in_child(void);
+
+/* new_dir creates prefix + the date (+ _2, _3, ... when it exists) and
+ * returns its name in out ("" when it cannot). */
+static void new_dir(const char *prefix, char *out, size_t n) {
+  char date[64];
+  time_t now = time(NULL);
+  struct tm tm;
+  localtime_r(&now, &tm);
+  strftime(date, sizeof date, "%Y%m%d_%H%M%S", &tm);
+  out[0] = 0;
+  for (int k = 1; k < 1000; k++) {
+    char name[4096];
+    if (k == 1) snprintf(name, sizeof name, "%s%s", prefix, date);
+    else snprintf(name, sizeof name, "%s%s_%d", prefix, date, k);
+    if (mkdir(name, 0755) == 0) {
+      snprintf(out, n, "%s", name);
+      return;
+    }
+    if (errno != EEXIST) {
+      warnf("cannot create the trace directory %s: %s", name, strerror(errno));
+      return;
+    }
+  }
+}
+
+/* trace_dir settles the trace directory: CLC_TRACE_DIR, or a new one rank
+ * 0 creates from CLC_TRACE_NEWDIR and tells the others (then also into the
+ * file CLC_TRACE_DIR_NOTE, for this rank's clc-trace). */
+static int trace_dir(void) {
+  const char *d = getenv("CLC_TRACE_DIR"), *nd = getenv("CLC_TRACE_NEWDIR");
+  const char *o = getenv("CLC_TRACE_OTF2_OUT");
+  if (o) snprintf(otf2_out, sizeof otf2_out, "%s", o);
+  if (nd && *nd) {
+    char chosen[4096] = "";
+    if (clc_world_rank == 0) new_dir(nd, chosen, sizeof chosen);
+    PMPI_Bcast(chosen, (int)sizeof chosen, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (!chosen[0]) return -1;
+    const char *note = getenv("CLC_TRACE_DIR_NOTE");
+    int fd = note && *note ? open(note, O_WRONLY | O_TRUNC | O_CLOEXEC) : -1;
+    if (fd >= 0) {
+      ssize_t w = write(fd, chosen, strlen(chosen));
+      (void)w;
+      close(fd);
+    }
+    const char *sub = getenv("CLC_TRACE_NEWDIR_SUB");
+    if (sub && *sub) {
+      snprintf(dir, sizeof dir, "%s/%s", chosen, sub);
+      snprintf(otf2_out, sizeof otf2_out, "%s", chosen);
+    } else {
+      snprintf(dir, sizeof dir, "%s", chosen);
+    }
+    return 0;
+  }
   if (!d || !*d) {
     if (clc_world_rank == 0) warnf("CLC_TRACE_DIR is not set (the launcher did not pass the environment on?): not tracing");
-    return;
+    return -1;
   }
   snprintf(dir, sizeof dir, "%s", d);
-  crc_init();
-  (void)crc32c(0, (const unsigned char *)"", 0);
-  const char *b = getenv("CLC_TRACE_BUFFER");
-  if (b && *b) {
-    long long v = atoll(b);
-    if (v >= 4096 && v <= (64ll << 20)) buf_cap = (size_t)v;
-  }
+  return 0;
+}
+
+void clc_init(int64_t t_enter, int region) {
+  PMPI_Comm_rank(MPI_COMM_WORLD, &clc_world_rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &clc_world_size);
+  if (trace_dir() != 0) return;
+  clc_user_init();
   const char *gr = getenv("CLC_TRACE_GROUPS");
   if (gr && *gr) clc_groups = (unsigned)strtoul(gr, NULL, 0) | (1u << G_ENV);
   const char *po = getenv("CLC_TRACE_POLLS");
@@ -1128,9 +1006,23 @@ void clc_init(int64_t t_enter, int region) {
     int a = 0, b2 = 0, c = 0;
     if (sscanf(rounds, "%d,%d,%d", &a, &b2, &c) == 3 && a > 0 && b2 > 0 && c >= a) { sync_min = a; sync_patience = b2; sync_max = c; }
   }
-  invariant_tsc = check_invariant_tsc();
-  if (invariant_tsc == 0 && clc_world_rank == 0)
-    warnf("the CPU does not report an invariant TSC (constant_tsc nonstop_tsc rdtscp): timestamps may be wrong if the frequency changes");
+  int tf = tsc_flags();
+  invariant_tsc = tf < 0 ? -1 : tf == 3;
+  if (clc_world_rank == 0) warn_tsc(tf);
+  size_t buf_cap = 1u << 20;
+  const char *b = getenv("CLC_TRACE_BUFFER");
+  if (b && *b) {
+    long long v = atoll(b);
+    if (v >= 4096 && v <= (64ll << 20)) buf_cap = (size_t)v;
+  }
+  unsigned long flush_events = 65536;
+  double flush_seconds = 1;
+  const char *fl = getenv("CLC_TRACE_FLUSH");
+  if (fl && *fl && sscanf(fl, "%lu,%lf", &flush_events, &flush_seconds) != 2) {
+    flush_events = 65536;
+    flush_seconds = 1;
+  }
+  streams_config(buf_cap, flush_events > UINT32_MAX ? UINT32_MAX : (uint32_t)flush_events, flush_seconds);
 
   /* a first frequency estimate, needed by the clock emulation and by a
    * manifest written after an aborted run */
@@ -1152,7 +1044,10 @@ void clc_init(int64_t t_enter, int region) {
     have_truth = 1;
   }
 
-  char path[4200];
+  char host[256] = "unknown";
+  gethostname(host, sizeof host - 1);
+  for (char *p = host; *p; p++) if (*p <= ' ' || *p == '"' || *p == '\\') *p = '_';
+  char path[4200], tpath[4200], tail[4200];
   snprintf(path, sizeof path, "%s/events", dir);
   int bad = mkdirs(path);
   snprintf(path, sizeof path, "%s/.clc-meta", dir);
@@ -1163,22 +1058,17 @@ void clc_init(int64_t t_enter, int region) {
   }
   snprintf(path, sizeof path, "%s/.clc-meta/%d.txt", dir, clc_world_rank);
   meta_fd = bad ? -1 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-  st_main.fd = st_truth.fd = -1;
   snprintf(path, sizeof path, "%s/events/%d.clce", dir, clc_world_rank);
-  int fail = meta_fd < 0 || open_stream(&st_main, path, (uint64_t)clc_world_rank) != 0;
-  if (!fail && have_truth) {
-    snprintf(path, sizeof path, "%s/truth/events/%d.clce", dir, clc_world_rank);
-    fail = open_stream(&st_truth, path, (uint64_t)clc_world_rank) != 0;
-  }
-  if (fail) {
+  snprintf(tpath, sizeof tpath, "%s/truth/events/%d.clce", dir, clc_world_rank);
+  snprintf(tail, sizeof tail, "%s/.clc-meta/%d.tail", dir, clc_world_rank);
+  const char *warning = NULL;
+  if (meta_fd < 0 || streams_open(path, have_truth ? tpath : NULL, tail, clc_world_rank, host, &warning) != 0) {
     warnf("cannot write the trace into %s: %s; not tracing", dir, strerror(errno));
+    have_truth = 0;
     return;
   }
-  writer_up = pthread_create(&writer, NULL, writer_main, NULL) == 0;
+  if (warning) warnf("%s", warning);
 
-  char host[256] = "unknown";
-  gethostname(host, sizeof host - 1);
-  for (char *p = host; *p; p++) if (*p <= ' ' || *p == '"' || *p == '\\') *p = '_';
   /* With emulated clocks, each group of ranks sharing an emulated clock is
    * a node of its own: the node is the clock domain the correction needs
    * (pre-synchronisation per node, the reference node's trust). */
@@ -1198,6 +1088,13 @@ void clc_init(int64_t t_enter, int region) {
   PMPI_Comm_dup(MPI_COMM_WORLD, &sync_comm);
 
   traced = 1;
+  static int registered;
+  if (!registered) {
+    registered = 1;
+    atexit(at_exit);
+    pthread_atfork(NULL, NULL, in_child);
+  }
+  clc_signals_install();
   clc_region(K_ENTER, t_enter, region);
   sync_offsets();
   clc_region(K_LEAVE, clc_now(), region);
@@ -1229,6 +1126,9 @@ static void json_str(FILE *f, const char *s) {
 static int write_manifest(const char *base, char **texts, int p, double hz, int truth, int complete) {
   rankinfo *ri = calloc((size_t)p, sizeof *ri);
   uint32_t ncomms = 1;
+  /* user regions: "uregion ID NAME" of every rank */
+  uint32_t nreg = R_COUNT;
+  char **unames = NULL;
   /* pass 1: sizes */
   for (int r = 0; r < p; r++) {
     snprintf(ri[r].host, sizeof ri[r].host, "unknown");
@@ -1240,6 +1140,21 @@ static int write_manifest(const char *base, char **texts, int p, double hz, int 
       if (!strncmp(l, "host ", 5)) snprintf(ri[r].host, sizeof ri[r].host, "%s", l + 5);
       else if (!strncmp(l, "events ", 7)) ri[r].events = atoll(l + 7);
       else if (!strncmp(l, "truth_events ", 13)) ri[r].truth_events = atoll(l + 13);
+      else if (!strncmp(l, "uregion ", 8)) {
+        char *q;
+        unsigned long id = strtoul(l + 8, &q, 10);
+        if (*q == ' ' && id >= R_COUNT && id < (1ul << 31)) {
+          if (id + 1 > nreg) {
+            char **u = realloc(unames, sizeof *unames * (id + 1 - R_COUNT));
+            if (!u) continue;
+            memset(u + (nreg - R_COUNT), 0, sizeof *u * (id + 1 - nreg));
+            unames = u;
+            nreg = (uint32_t)id + 1;
+          }
+          free(unames[id - R_COUNT]);
+          unames[id - R_COUNT] = strdup(q + 1);
+        }
+      }
       else if (!strncmp(l, "comm ", 5)) {
         unsigned pos = (unsigned)strtoul(l + 5, NULL, 10);
         if (pos + 1 > ncomms) ncomms = pos + 1;
@@ -1326,7 +1241,11 @@ static int write_manifest(const char *base, char **texts, int p, double hz, int 
     fprintf(f, "},\n  \"nodes\": [");
     for (int k = 0; k < nnodes; k++) { fprintf(f, "%s{\"name\": ", k ? ", " : ""); json_str(f, nodes[k]); fputc('}', f); }
     fprintf(f, "],\n  \"regions\": [");
-    for (int r = 0; r < R_COUNT; r++) fprintf(f, "%s{\"name\": \"%s\"}", r ? ", " : "", region_names[r]);
+    for (uint32_t r = 0; r < nreg; r++) {
+      fprintf(f, "%s{\"name\": ", r ? ", " : "");
+      json_str(f, r < R_COUNT ? region_names[r] : unames[r - R_COUNT] ? unames[r - R_COUNT] : "");
+      fputc('}', f);
+    }
     fprintf(f, "],\n  \"communicators\": [\n");
     for (uint32_t c = 0; c < ncomms; c++) {
       fprintf(f, "    {\"name\": ");
@@ -1350,6 +1269,8 @@ static int write_manifest(const char *base, char **texts, int p, double hz, int 
     if (rc != 0 || !complete) unlink(tmp);
   }
   for (uint32_t c = 0; c < ncomms; c++) { free(cname[c]); free(cmem[c]); }
+  for (uint32_t r = R_COUNT; r < nreg; r++) free(unames[r - R_COUNT]);
+  free(unames);
   free(cname); free(cmem); free(cmlen); free(cmcap);
   for (int r = 0; r < p; r++) free(ri[r].offsets);
   free(ri);
@@ -1359,11 +1280,9 @@ static int write_manifest(const char *base, char **texts, int p, double hz, int 
 
 static void close_all(void) {
   end_run();
-  flush(&st_main);
-  if (have_truth) flush(&st_truth);
-  stop_writer();
-  close_stream(&st_main);
-  if (have_truth) close_stream(&st_truth);
+  clc_user_close(clc_now());
+  streams_close();
+  clc_signals_restore();
 }
 
 void clc_finalize(int64_t t_enter) {
@@ -1426,18 +1345,18 @@ void clc_finalize(int64_t t_enter) {
   traced = 0;
 }
 
-/* clc_abort writes what was recorded so far, so that the trace up to here
- * stays readable; clc-trace then writes a manifest with "complete": false. */
-void clc_abort(void) {
-  if (!traced) return;
+/* unfinished ends a run that will not reach MPI_Finalize (why: the
+ * metadata's word for it): every event written, and, since the launcher
+ * may kill every process (clc-trace included) right after, the incomplete
+ * manifest written now from the metadata files of all ranks. A finishing
+ * rank 0 or clc-trace never replaces it; clc-trace finishes the streams of
+ * the ranks that die without writing theirs (tracer.RecoverTails). */
+static void unfinished(const char *why) {
   clc_t = 0;
   close_all();
-  metaf("events %llu\naborted\n", (unsigned long long)st_main.total);
+  metaf("events %llu\n%s\n", (unsigned long long)st_main.total, why);
   if (meta_fd >= 0) { close(meta_fd); meta_fd = -1; }
   traced = 0;
-  /* The launcher may kill every process (clc-trace included) right after
-   * this: write the incomplete manifest now from the metadata files of
-   * all ranks. A finishing rank 0 or clc-trace never replaces it. */
   char **texts = calloc((size_t)clc_world_size, sizeof *texts);
   for (int r = 0; r < clc_world_size; r++) {
     char path[4200];
@@ -1464,8 +1383,54 @@ void clc_abort(void) {
   }
   for (int r = 0; r < clc_world_size; r++) free(texts[r]);
   free(texts);
-  const char *out = getenv("CLC_TRACE_OTF2_OUT");
-  if (out && *out)
-    warnf("MPI_Abort: the trace so far is in %s (native, incomplete); clc-trace converts it to OTF2 unless the launcher "
-          "kills it too, and then `clc-trace --convert %s` does", dir, out);
 }
+
+/* clc_abort writes what was recorded so far, so that the trace up to here
+ * stays readable. */
+void clc_abort(void) {
+  if (!traced) return;
+  unfinished("aborted");
+  warnf("MPI_Abort: the trace so far is in %s (incomplete); clc-trace finishes it%s unless the launcher kills it too, "
+        "and then `clc-trace --convert %s` does", dir, otf2_out[0] ? " and converts it to OTF2" : "", clc_trace_out());
+}
+
+/* at_exit runs when the program returns from main or calls exit() without
+ * MPI_Finalize. */
+static void at_exit(void) {
+  if (!traced) return;
+  unfinished("exited");
+  if (clc_world_rank == 0)
+    warnf("the program exited without calling MPI_Finalize: the trace in %s is incomplete (\"complete\": false); "
+          "if the launcher kills clc-trace, `clc-trace --convert %s` finishes it", dir, clc_trace_out());
+}
+
+/* in_child: a forked child does not trace, and leaves its parent's streams
+ * and files alone. */
+static void in_child(void) {
+  if (!traced) return;
+  traced = 0;
+  clc_t = 0;
+  streams_forget();
+  clc_signals_restore();
+  if (meta_fd >= 0) { close(meta_fd); meta_fd = -1; }
+}
+
+/* clc_signal_note records in the metadata that signal sig hit the process
+ * and that n events were written (async-signal-safe). */
+void clc_signal_note(int sig, uint64_t n) {
+  char line[64], *p = line + sizeof line;
+  *--p = '\n';
+  uint64_t v = n;
+  do { *--p = (char)('0' + v % 10); v /= 10; } while (v);
+  *--p = ' ';
+  unsigned u = (unsigned)sig;
+  do { *--p = (char)('0' + u % 10); u /= 10; } while (u);
+  memcpy(p -= 7, "signal ", 7);
+  if (meta_fd >= 0) {
+    ssize_t w = write(meta_fd, p, (size_t)(line + sizeof line - p));
+    (void)w;
+  }
+}
+
+const char *clc_trace_dir(void) { return dir; }
+const char *clc_trace_out(void) { return otf2_out[0] ? otf2_out : dir; }

@@ -1,0 +1,504 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/clc-tools/clc/internal/cli"
+	"github.com/clc-tools/clc/tracer"
+)
+
+// execute does what the flags ask: a side task (--completion, --write-api,
+// --convert, --build-only), or the traced run. It returns the exit status
+// (-1: cli's for the error).
+func execute(c *config, args []string, stdout, stderr io.Writer, cmd *cobra.Command) (int, error) {
+	say := func(format string, a ...any) {
+		if !c.quiet {
+			fmt.Fprintf(stderr, "clc-trace: "+format+"\n", a...)
+		}
+	}
+	switch {
+	case c.completion != "":
+		return -1, completionScript(cmd, c.completion, stdout)
+	case c.writeAPI != "":
+		files, err := writeAPI(c.writeAPI)
+		if err == nil {
+			say("wrote %s", strings.Join(files, ", "))
+		}
+		return -1, err
+	case c.convert != "":
+		return -1, convert(c.convert, say)
+	}
+	s, err := check(c)
+	if err != nil {
+		return -1, err
+	}
+	if c.buildOnly {
+		if s.flavour == "" {
+			return -1, cli.Usagef("--build-only needs --mpi openmpi|mpich")
+		}
+		lib, err := build(c, s.flavour, stderr)
+		if err != nil {
+			return -1, err
+		}
+		fmt.Fprintln(stdout, lib)
+		return 0, nil
+	}
+	if len(args) == 0 {
+		return -1, cli.Usagef("no program given (see --help)")
+	}
+	return traced(c, s, args, stderr, say)
+}
+
+// traced runs the program with the library and finishes its trace.
+func traced(c *config, s *settings, args []string, stderr io.Writer, say func(string, ...any)) (int, error) {
+	launch := tracer.IsLauncher(args[0])
+	rank := tracer.RankOfEnv(os.Environ())
+	if launch && rank >= 0 {
+		return -1, cli.Usagef("%s started by an MPI launcher: use either mpirun clc-trace ./app or clc-trace -- mpirun ./app", args[0])
+	}
+	reporter := launch || rank <= 0
+	prog, err := tracer.LookPath(args[0])
+	if err != nil {
+		return -1, cli.Usagef("program %s: %w", args[0], err)
+	}
+	app := prog
+	if launch {
+		app = tracer.ProgramOfLaunch(args)
+	}
+	fl, err := pickFlavour(s.flavour, launch, prog, app, args)
+	if err != nil {
+		return -1, cli.Usage(err)
+	}
+	unrecorded, err := checkImports(app, fl, s.groups, reporter && !c.quiet, stderr)
+	if err != nil {
+		return -1, cli.Usage(err)
+	}
+	opt := &tracer.Options{Flavour: fl, Sync: c.sync, SyncRounds: c.syncRounds, Emulate: s.emulate, Buffer: s.buffer,
+		Command: strings.Join(args, " "), Groups: s.groups, Polls: c.polls, Unrecorded: unrecorded,
+		FlushEvents: s.flushEvents, FlushAfter: s.flushAfter, Filter: s.filter}
+	// The trace directory: -o, or a new dated one; per rank, rank 0's
+	// library creates that one and tells each rank's clc-trace.
+	dir := ""
+	switch {
+	case c.out != "":
+		if dir, err = prepareDir(c.out, c.format, c.force, reporter); err != nil {
+			return -1, err
+		}
+	case launch:
+		if dir, err = newDir(); err != nil {
+			return -1, err
+		}
+	default:
+		wd, err := os.Getwd()
+		if err != nil {
+			return -1, err
+		}
+		note, err := os.CreateTemp("", "clc-trace-dir-")
+		if err != nil {
+			return -1, fmt.Errorf("a note for the trace directory: %w", err)
+		}
+		note.Close()
+		defer os.Remove(note.Name())
+		opt.NewDir, opt.DirNote = filepath.Join(wd, newDirPrefix), note.Name()
+	}
+	if c.format == "otf2" {
+		opt.Out = dir
+		if dir == "" {
+			opt.Out = "new"
+		}
+	}
+	opt.Dir = dir
+	if c.format == "otf2" && dir != "" {
+		opt.Dir = filepath.Join(dir, tracer.NativeSubdir)
+	}
+	if opt.Lib, err = build(c, fl, stderr); err != nil {
+		return -1, err
+	}
+	var env []string
+	if launch {
+		if env, err = tracer.LauncherEnv(os.Environ(), opt); err != nil {
+			return -1, err
+		}
+	} else {
+		env = tracer.RankEnv(os.Environ(), opt)
+	}
+	status, killed, err := runChild(prog, args, env)
+	if err != nil {
+		return status, err
+	}
+	if dir == "" { // per rank into a new directory: what rank 0's library made
+		b, _ := os.ReadFile(opt.DirNote)
+		if dir = strings.TrimSpace(string(b)); dir == "" {
+			if reporter {
+				fmt.Fprintf(stderr, "clc-trace: no trace: the program ended (exit status %d) before MPI_Init made the trace directory\n", status)
+			}
+			return status, nil
+		}
+	}
+	return finish(c, s, dir, launch, reporter, rank, status, killed, unrecorded, stderr, say), nil
+}
+
+// finish completes the trace after the run: a run that did not reach
+// MPI_Finalize gets what its ranks left written and an incomplete
+// manifest; an OTF2 run is converted. It returns the exit status.
+func finish(c *config, s *settings, dir string, launch, reporter bool, rank, status int, killed bool, unrecorded *string,
+	stderr io.Writer, say func(string, ...any)) int {
+	nativeDir := dir
+	if c.format == "otf2" {
+		nativeDir = filepath.Join(dir, tracer.NativeSubdir)
+	}
+	props := map[string]string{"clc.mpi-groups": s.groups.String(), "clc.polls": c.polls}
+	if unrecorded != nil {
+		props["clc.unrecorded-mpi"] = *unrecorded
+	}
+	// Launched by this clc-trace, every rank has ended; per rank, this
+	// clc-trace knows its own rank ended, rank 0's also finishes the ranks
+	// of this host that ended.
+	o := tracer.RecoverOptions{}
+	if !launch {
+		o.ThisHost = true
+		if !reporter {
+			o.Only = func(r int) bool { return r == rank }
+		}
+	}
+	complete, _ := tracer.ManifestComplete(nativeDir)
+	if !complete {
+		u, err := tracer.FinishUnfinished(nativeDir, props, o)
+		switch {
+		case err != nil && u == nil:
+			if reporter {
+				fmt.Fprintf(stderr, "clc-trace: no trace in %s: %v\n", dir, err)
+			}
+			return status
+		case err != nil:
+			fmt.Fprintf(stderr, "clc-trace: finishing the trace in %s: %v\n", dir, err)
+		}
+		if !u.Complete && (reporter || u.Wrote) {
+			next := ""
+			switch {
+			case u.Pending():
+				next = fmt.Sprintf("; once every rank has ended, `clc-trace --convert %s` writes what their buffers still hold", dir)
+				if c.format == "otf2" {
+					next += " and the OTF2 archive"
+				}
+			case c.format == "otf2":
+				next = fmt.Sprintf("; clc-trace converts it to OTF2 unless the launcher kills it first, and then `clc-trace --convert %s` does", dir)
+			}
+			fmt.Fprintf(stderr, "clc-trace: the run did not finish (exit status %d): the trace in %s is incomplete (\"complete\": false); %s%s\n",
+				status, nativeDir, u.Summary(), next)
+		}
+	}
+	if !reporter {
+		return status
+	}
+	if c.format == "otf2" {
+		n, u, err := tracer.FinishOTF2(dir, props, o)
+		if errors.Is(err, tracer.ErrPending) {
+			return status // said above
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "clc-trace: converting the trace to OTF2 failed: %v; the native trace stays in %s (clc-correct reads it; clc-trace --convert %s retries)\n", err, nativeDir, dir)
+			if status == 0 {
+				status = cli.ExitFailure
+			}
+			return status
+		}
+		_ = u // its summary was printed above
+		say("OTF2 archive written to %s (%d events)", filepath.Join(dir, "traces.otf2"), n)
+		return status
+	}
+	if complete {
+		say("trace written to %s", dir)
+	}
+	return status
+}
+
+// convert finishes the trace in dir that a run left: the native streams
+// of an OTF2 run (dir/clc-native) into the archive, or a native trace
+// without its manifest.
+func convert(dir string, say func(string, ...any)) error {
+	if _, err := os.Stat(filepath.Join(dir, tracer.NativeSubdir)); err == nil {
+		n, u, err := tracer.FinishOTF2(dir, nil, tracer.RecoverOptions{})
+		if err != nil {
+			return fmt.Errorf("converting %s: %w", filepath.Join(dir, tracer.NativeSubdir), err)
+		}
+		if u != nil && !u.Complete {
+			say("the run did not finish: %s", u.Summary())
+		}
+		say("OTF2 archive written to %s (%d events)", filepath.Join(dir, "traces.otf2"), n)
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(dir, tracer.MetaDir)); err != nil {
+		if _, err := os.Stat(filepath.Join(dir, "traces.otf2")); err == nil {
+			say("%s holds a finished OTF2 archive: nothing to do", dir)
+			return nil
+		}
+		return fmt.Errorf("%s holds no trace that clc-trace left (neither %s nor %s)", dir, tracer.NativeSubdir, tracer.MetaDir)
+	}
+	u, err := tracer.FinishUnfinished(dir, nil, tracer.RecoverOptions{})
+	if err != nil && u == nil {
+		return fmt.Errorf("finishing %s: %w", dir, err)
+	}
+	if u.Complete {
+		say("%s holds a complete trace: nothing to do", dir)
+		return err
+	}
+	say("the trace in %s is incomplete (\"complete\": false): %s", dir, u.Summary())
+	return err
+}
+
+// newDirPrefix is the name of a new trace directory before its date.
+const newDirPrefix = "clc-trace-"
+
+// newDir makes a new trace directory in the working directory, named by
+// the date (tracer.NewDirLayout), _2, _3 … when the name is taken.
+func newDir() (string, error) {
+	base := newDirPrefix + time.Now().Format(tracer.NewDirLayout)
+	for k := 1; k < 1000; k++ {
+		name := base
+		if k > 1 {
+			name = fmt.Sprintf("%s_%d", base, k)
+		}
+		err := os.Mkdir(name, 0o755)
+		if err == nil {
+			return filepath.Abs(name)
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", fmt.Errorf("creating the trace directory: %w", err)
+		}
+	}
+	return "", fmt.Errorf("creating the trace directory: %s and 998 more exist", base)
+}
+
+// checkImports lists the communicating MPI functions the program imports
+// that the trace will not hold (printed when tell is set), and refuses
+// MPICH's "use mpi_f08" bindings, which bypass the C functions. It
+// returns nil when the program could not be read.
+func checkImports(app string, fl tracer.Flavour, groups tracer.GroupSet, tell bool, stderr io.Writer) (*string, error) {
+	if app == "" {
+		if tell {
+			fmt.Fprintln(stderr, "clc-trace: the program was not found in the launch command: its MPI imports are not checked")
+		}
+		return nil, nil
+	}
+	im, err := tracer.ScanImports(app, os.Environ())
+	if err != nil {
+		if tell {
+			fmt.Fprintf(stderr, "clc-trace: cannot check the MPI functions %s imports: %v\n", app, err)
+		}
+		return nil, nil
+	}
+	if fl == tracer.MPICH && len(im.F08) > 0 {
+		return nil, fmt.Errorf("%s calls MPI through MPICH's \"use mpi_f08\" bindings, which call MPICH's internal entry points, not the MPI functions a PMPI tool sees: clc-trace cannot record it; use \"use mpi\" (or mpif.h), or Open MPI, whose mpi_f08 bindings it records", strings.Join(im.F08, ", "))
+	}
+	u := im.Unrecorded(groups)
+	if tell && len(u) > 0 {
+		var b strings.Builder
+		for _, x := range u {
+			fmt.Fprintf(&b, "\n  %s (%s)", x.Name, x.Why)
+		}
+		fmt.Fprintf(stderr, "clc-trace: %s imports %d communicating MPI functions that the trace will not hold (its property clc.unrecorded-mpi lists them):%s\n", app, len(u), b.String())
+	}
+	if tell && len(im.Missing) > 0 {
+		fmt.Fprintf(stderr, "clc-trace: libraries %s needs were not found, so their MPI imports are not checked: %s\n", app, strings.Join(im.Missing, ", "))
+	}
+	names := tracer.UnrecordedNames(u)
+	return &names, nil
+}
+
+// runChild runs the program (or launcher) with env, forwarding signals,
+// and returns its exit status and whether a signal was forwarded.
+func runChild(prog string, args, env []string) (status int, killed bool, err error) {
+	child := exec.Command(prog, args[1:]...)
+	child.Args[0] = args[0]
+	child.Env = env
+	child.Stdin, child.Stdout, child.Stderr = os.Stdin, os.Stdout, os.Stderr
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	defer signal.Stop(sigs)
+	if err := child.Start(); err != nil {
+		return cli.ExitFailure, false, fmt.Errorf("starting %s: %w", args[0], err)
+	}
+	done := make(chan struct{})
+	var mu sync.Mutex
+	go func() {
+		for {
+			select {
+			case s := <-sigs:
+				mu.Lock()
+				killed = true
+				mu.Unlock()
+				_ = child.Process.Signal(s)
+			case <-done:
+				return
+			}
+		}
+	}()
+	werr := child.Wait()
+	close(done)
+	mu.Lock()
+	defer mu.Unlock()
+	var ee *exec.ExitError
+	if errors.As(werr, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return 128 + int(ws.Signal()), killed, nil
+		}
+		return ee.ExitCode(), killed, nil
+	} else if werr != nil {
+		return cli.ExitFailure, killed, fmt.Errorf("waiting for %s: %w", args[0], werr)
+	}
+	return 0, killed, nil
+}
+
+// pickFlavour settles the MPI flavour and refuses a mismatch between the
+// program, the launcher and the environment. prog is args[0] found on the
+// path, app the MPI program: prog, or with a launcher the program it
+// starts ("" if not found).
+func pickFlavour(given tracer.Flavour, launch bool, prog, app string, args []string) (tracer.Flavour, error) {
+	var appFl tracer.Flavour
+	var appErr error
+	if app != "" {
+		appFl, appErr = tracer.FlavourOfProgram(app)
+		if appErr != nil && !errors.Is(appErr, tracer.ErrUnknownFlavour) {
+			return "", appErr
+		}
+	}
+	var otherFl tracer.Flavour
+	other := ""
+	if launch {
+		f, err := tracer.FlavourOfLauncher(prog)
+		if err == nil {
+			otherFl, other = f, args[0]
+		} else if given == "" && appFl == "" {
+			return "", fmt.Errorf("%v; pass --mpi openmpi|mpich", err)
+		}
+	} else if f := tracer.FlavourOfEnv(os.Environ()); f != "" {
+		otherFl, other = f, "the launcher of this rank"
+	}
+	if appFl != "" && otherFl != "" && appFl != otherFl {
+		return "", fmt.Errorf("wrong MPI flavour: %s links %s but %s is %s; start it with the launcher of its own MPI", app, name(appFl), other, name(otherFl))
+	}
+	found := appFl
+	if found == "" {
+		found = otherFl
+	}
+	if given != "" {
+		if found != "" && found != given {
+			return "", fmt.Errorf("wrong MPI flavour: --mpi %s, but %s", given, describe(app, appFl, other, otherFl))
+		}
+		return given, nil
+	}
+	if found == "" {
+		what := "the program"
+		if appErr != nil {
+			what = appErr.Error()
+		}
+		return "", fmt.Errorf("%w: %s; pass --mpi openmpi|mpich", tracer.ErrUnknownFlavour, what)
+	}
+	return found, nil
+}
+
+func describe(app string, appFl tracer.Flavour, other string, otherFl tracer.Flavour) string {
+	if appFl != "" {
+		return fmt.Sprintf("%s links %s", app, name(appFl))
+	}
+	return fmt.Sprintf("%s is %s", other, name(otherFl))
+}
+
+func name(f tracer.Flavour) string {
+	if f == tracer.OpenMPI {
+		return "Open MPI"
+	}
+	return "MPICH"
+}
+
+// build finds or builds the library, saying on stderr when it builds
+// (unless quiet) and how long it took.
+func build(c *config, fl tracer.Flavour, stderr io.Writer) (string, error) {
+	comp, err := tracer.FindCompiler(fl, c.mpicc)
+	if err != nil {
+		return "", err
+	}
+	cache := c.cache
+	if cache == "" {
+		if cache, err = tracer.DefaultCacheDir(); err != nil {
+			return "", err
+		}
+	}
+	src, err := fs.Sub(sources, "pmpi")
+	if err != nil {
+		return "", err
+	}
+	var notice tracer.BuildNotice
+	if !c.quiet {
+		notice = func(comp *tracer.Compiler, dest string, took time.Duration) {
+			if took == 0 {
+				fmt.Fprintf(stderr, "clc-trace: building the tracing library for %s with %s (once per MPI installation; into %s) …\n", name(comp.Flavour), comp.Path, dest)
+			} else {
+				fmt.Fprintf(stderr, "clc-trace: built the tracing library in %.1f s\n", took.Seconds())
+			}
+		}
+	}
+	return tracer.Build(src, comp, cache, notice)
+}
+
+// nativeFiles are what a native trace (or the native part of an OTF2
+// run) holds in its directory.
+var nativeFiles = []string{"clc.json", "events", "truth", tracer.MetaDir}
+
+// prepareDir makes the output directory and checks that it is writable. The
+// first process (the launcher wrapper, or rank 0) refuses a directory that
+// already holds a trace unless force is set.
+func prepareDir(out, format string, force, first bool) (string, error) {
+	dir, err := filepath.Abs(out)
+	if err != nil {
+		return "", fmt.Errorf("output directory %s: %w", out, err)
+	}
+	native := dir
+	if format == "otf2" {
+		native = filepath.Join(dir, tracer.NativeSubdir)
+	}
+	if first {
+		var held []string
+		// (not the bare clc-native/: in per-rank mode the other ranks may
+		// have made it already)
+		for _, n := range []string{"clc.json", "traces.otf2", filepath.Join(tracer.NativeSubdir, "clc.json")} {
+			if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
+				held = append(held, n)
+			}
+		}
+		if len(held) > 0 {
+			if !force {
+				return "", fmt.Errorf("output directory %s already holds a trace (%s; use --force to replace it, or another -o, or none for a new directory)", dir, strings.Join(held, ", "))
+			}
+			for _, n := range append([]string{"traces.otf2", "traces.def", "traces", tracer.NativeSubdir}, nativeFiles...) {
+				if err := os.RemoveAll(filepath.Join(dir, n)); err != nil {
+					return "", fmt.Errorf("replacing the trace in %s: %w", dir, err)
+				}
+			}
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(native, "events"), 0o755); err != nil {
+		return "", fmt.Errorf("output directory %s is not writable: %w", dir, err)
+	}
+	probe, err := os.CreateTemp(native, ".clc-write-test-")
+	if err != nil {
+		return "", fmt.Errorf("output directory %s is not writable: %w", dir, err)
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return dir, nil
+}

@@ -1,0 +1,208 @@
+package tracer
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/clc-tools/clc/native"
+	"github.com/clc-tools/clc/trace"
+	"github.com/clc-tools/clc/tracer/abi"
+)
+
+// blocks splits a stream file into its header and blocks.
+func blocks(t *testing.T, data []byte) [][]byte {
+	t.Helper()
+	var out [][]byte
+	for off := 32; off < len(data); {
+		n := 24 + int(binary.LittleEndian.Uint32(data[off+8:]))
+		out = append(out, data[off:off+n])
+		off += n
+	}
+	return out
+}
+
+// tailOf writes a tail file for rank 0 whose stream 0 holds the given
+// blocks in buffers 0 and 1 (nil: empty), as the library leaves it when
+// it dies: written says which the writer thread wrote.
+func tailOf(t *testing.T, path string, bufs [2][]byte, offs [2]uint64, written [2]bool, pid int64, host string) {
+	t.Helper()
+	const bufBytes = 8192
+	data := make([]byte, abi.TailData+2*bufBytes)
+	le := binary.LittleEndian
+	copy(data, abi.TailMagic)
+	le.PutUint32(data[abi.TailOffVersion:], abi.TailVersion)
+	le.PutUint32(data[abi.TailOffStreams:], 1)
+	le.PutUint64(data[abi.TailOffBufBytes:], bufBytes)
+	le.PutUint64(data[abi.TailOffData:], abi.TailData)
+	le.PutUint64(data[abi.TailOffPID:], uint64(pid))
+	copy(data[abi.TailOffHost:], host)
+	for b := 0; b < 2; b++ {
+		commit := uint64(24)
+		if bufs[b] != nil {
+			if len(bufs[b]) > bufBytes {
+				t.Fatalf("block of %d bytes does not fit the buffer", len(bufs[b]))
+			}
+			// the library's buffer: the header's room, then the records
+			copy(data[abi.TailData+b*bufBytes+24:], bufs[b][24:])
+			commit = uint64(le.Uint32(bufs[b][16:]))<<32 | uint64(len(bufs[b]))
+		}
+		o := abi.TailOffStream
+		le.PutUint64(data[o+abi.TailStreamOffCommit+8*b:], commit)
+		le.PutUint64(data[o+abi.TailStreamOffOff+8*b:], offs[b])
+		if written[b] {
+			le.PutUint32(data[o+abi.TailStreamOffWritten+4*b:], 1)
+		}
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRecoverTails: a stream cut after k blocks and a tail holding the
+// next two (one handed to the writer, one being filled) recover to the
+// stream the trace package's writer wrote, byte for byte; a block the
+// process wrote itself counts as nothing recovered; a closed tail is only
+// removed; the tail of a process that runs (this one, mapping it) is left
+// alone and its events counted as pending; a tail that is not one is an
+// error naming it.
+func TestRecoverTails(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "src")
+	tr := &trace.Trace{Resolution: 1e9, Nodes: []trace.Node{{Name: "n"}}, Regions: []trace.Region{{Name: "MPI_Init"}},
+		Comms: []trace.Comm{{Name: "w", Members: []int32{0}}}, Locations: []*trace.Location{{ID: 0, Name: "rank 0"}}}
+	for i := 0; i < 2000; i++ {
+		tr.Locations[0].Events.AppendRegion(trace.KindEnter, int64(i*10), 0)
+	}
+	opt := native.DefaultWriteOptions()
+	opt.Codec = native.CodecNone
+	opt.BlockSize = 1000
+	if err := native.WriteDir(context.Background(), src, tr, opt); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join(src, "events", "0.clce"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bl := blocks(t, want)
+	if len(bl) < 4 {
+		t.Fatalf("%d blocks, want at least 4", len(bl))
+	}
+	n := len(bl)
+	offA := uint64(len(want) - len(bl[n-1]) - len(bl[n-2])) // block n-2
+	offB := offA + uint64(len(bl[n-2]))                     // block n-1
+	lastTwo := int64(binary.LittleEndian.Uint32(bl[n-2][16:]) + binary.LittleEndian.Uint32(bl[n-1][16:]))
+	host := hostName()
+
+	setup := func(t *testing.T, cut int, written [2]bool, closed bool) (dir, stream, tail string) {
+		dir = t.TempDir()
+		for _, d := range []string{"events", MetaDir} {
+			if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		stream = filepath.Join(dir, "events", "0.clce")
+		// the file as the dying process left it, with junk of a cut write
+		if err := os.WriteFile(stream, append(append([]byte{}, want[:cut]...), 1, 2, 3), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tail = filepath.Join(dir, MetaDir, "0"+TailExt)
+		tailOf(t, tail, [2][]byte{bl[n-2], bl[n-1]}, [2]uint64{offA, offB}, written, 1<<30, host)
+		if closed {
+			f, err := os.OpenFile(tail, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteAt([]byte{1}, abi.TailOffClosed)
+			f.Close()
+		}
+		return dir, stream, tail
+	}
+	check := func(t *testing.T, stream string, wantLen int) {
+		t.Helper()
+		got, err := os.ReadFile(stream)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want[:wantLen]) {
+			t.Errorf("recovered stream: %d bytes, want the writer's first %d", len(got), wantLen)
+		}
+	}
+
+	t.Run("both-buffers", func(t *testing.T) {
+		dir, stream, tail := setup(t, int(offA), [2]bool{}, false)
+		res, err := RecoverTails(dir, RecoverOptions{})
+		if err != nil || len(res) != 1 || res[0].Events != lastTwo || res[0].Running {
+			t.Fatalf("RecoverTails: %+v, %v; want %d events recovered", res, err, lastTwo)
+		}
+		check(t, stream, len(want))
+		if _, err := os.Stat(tail); !os.IsNotExist(err) {
+			t.Errorf("the tail is still there: %v", err)
+		}
+		if back, err := native.ReadDir(src, nil); err != nil || back.NumEvents() != 2000 {
+			t.Fatalf("the writer's trace: %v", err)
+		}
+	})
+	t.Run("written-by-the-process", func(t *testing.T) {
+		// the process wrote block n-2 (its writer thread) and the current
+		// block's committed part (a signal handler) itself
+		dir, stream, _ := setup(t, len(want), [2]bool{true, false}, false)
+		res, err := RecoverTails(dir, RecoverOptions{})
+		if err != nil || len(res) != 1 || res[0].Events != 0 {
+			t.Fatalf("RecoverTails: %+v, %v; want nothing recovered", res, err)
+		}
+		check(t, stream, len(want))
+	})
+	t.Run("closed", func(t *testing.T) {
+		dir, stream, tail := setup(t, int(offA), [2]bool{}, true)
+		if res, err := RecoverTails(dir, RecoverOptions{}); err != nil || len(res) != 1 || res[0].Events != 0 {
+			t.Fatalf("RecoverTails: %+v, %v", res, err)
+		}
+		got, _ := os.ReadFile(stream)
+		if len(got) != int(offA)+3 {
+			t.Errorf("a closed tail changed the stream: %d bytes", len(got))
+		}
+		if _, err := os.Stat(tail); !os.IsNotExist(err) {
+			t.Errorf("the closed tail is still there: %v", err)
+		}
+	})
+	t.Run("running", func(t *testing.T) {
+		dir, stream, tail := setup(t, int(offA), [2]bool{}, false)
+		tailOf(t, tail, [2][]byte{bl[n-2], bl[n-1]}, [2]uint64{offA, offB}, [2]bool{}, int64(os.Getpid()), host)
+		f, err := os.Open(tail)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		m, err := syscall.Mmap(int(f.Fd()), 0, abi.TailData, syscall.PROT_READ, syscall.MAP_SHARED)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer syscall.Munmap(m)
+		res, err := RecoverTails(dir, RecoverOptions{})
+		if err != nil || len(res) != 1 || !res[0].Running || res[0].Pending != lastTwo || res[0].Events != 0 {
+			t.Fatalf("RecoverTails: %+v, %v; want it left alone with %d pending", res, err, lastTwo)
+		}
+		if got, _ := os.ReadFile(stream); len(got) != int(offA)+3 {
+			t.Errorf("the stream of a running process changed: %d bytes", len(got))
+		}
+		// not selected: left alone too
+		res, err = RecoverTails(dir, RecoverOptions{Only: func(r int) bool { return r == 1 }})
+		if err != nil || len(res) != 1 || res[0].Pending != lastTwo {
+			t.Fatalf("RecoverTails of rank 1 only: %+v, %v", res, err)
+		}
+	})
+	t.Run("not-a-tail", func(t *testing.T) {
+		dir, _, tail := setup(t, int(offA), [2]bool{}, false)
+		if err := os.WriteFile(tail, []byte("garbage"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := RecoverTails(dir, RecoverOptions{}); err == nil || !strings.Contains(err.Error(), tail) {
+			t.Errorf("a broken tail: %v, want an error naming %s", err, tail)
+		}
+	})
+}
