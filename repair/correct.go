@@ -111,7 +111,7 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 	}
 	tr := t.Defs
 	rep := &Report{Tool: "clc-correct", ReportVersion: ReportVersion, Resolution: tr.Resolution,
-		Locations: len(tr.Locations)}
+		Locations: len(tr.Locations), Regions: regionsReport(tr)}
 	for _, ts := range t.Times {
 		rep.Events += int64(len(ts))
 	}

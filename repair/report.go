@@ -14,6 +14,7 @@ import (
 	"github.com/clc-tools/clc/clockmodel"
 	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/replay"
+	"github.com/clc-tools/clc/trace"
 )
 
 // ReportVersion is the version of the JSON report (docs/report.md).
@@ -43,6 +44,8 @@ type Report struct {
 	// imported that the tracer did not record (clc-trace): messages
 	// through them are missing from the trace.
 	UnrecordedMPI []string `json:"unrecorded_mpi,omitempty"`
+	// Regions counts the code regions the trace defines.
+	Regions RegionsReport `json:"regions"`
 
 	Params   ParamsReport    `json:"parameters"`
 	Presync  PresyncReport   `json:"presync"`
@@ -73,6 +76,45 @@ type Report struct {
 	Accuracy *AccuracyReport `json:"accuracy,omitempty"`
 	Issues   IssuesReport    `json:"issues"`
 	Timing   TimingReport    `json:"timing_s"`
+}
+
+// RegionsReport counts the regions a trace defines by distinct name: MPI
+// functions, and the user's (regions a tracer made of the program's own
+// code: marked regions, instrumented functions).
+type RegionsReport struct {
+	MPI  int `json:"mpi"`
+	User int `json:"user"`
+	// UserNames are the user regions' names, sorted (at most 50).
+	UserNames []string `json:"user_names,omitempty"`
+}
+
+// paradigmCompiler is OTF2's paradigm of compiler-instrumented functions.
+const paradigmCompiler trace.Paradigm = 2
+
+// regionsReport counts t's regions: a region is the user's when its
+// paradigm says so (user, compiler), or, with none, when its name is not
+// an MPI function's.
+func regionsReport(t *trace.Trace) RegionsReport {
+	mpi, user := map[string]bool{}, map[string]bool{}
+	for _, r := range t.Regions {
+		switch {
+		case r.Name == "":
+		case r.Paradigm == trace.ParadigmUser || r.Paradigm == paradigmCompiler ||
+			(r.Paradigm == trace.ParadigmUnknown && !strings.HasPrefix(r.Name, "MPI_")):
+			user[r.Name] = true
+		case r.Paradigm == trace.ParadigmMPI || r.Paradigm == trace.ParadigmUnknown:
+			mpi[r.Name] = true
+		}
+	}
+	rep := RegionsReport{MPI: len(mpi), User: len(user)}
+	for n := range user {
+		rep.UserNames = append(rep.UserNames, n)
+	}
+	sort.Strings(rep.UserNames)
+	if len(rep.UserNames) > 50 {
+		rep.UserNames = rep.UserNames[:50]
+	}
+	return rep
 }
 
 // ParamsReport lists the parameters used.
@@ -355,6 +397,13 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 	p("\n")
 	p("  %d locations, %d events, timer %d ticks/s\n", r.Locations, r.Events, r.Resolution)
+	if g := r.Regions; g.User > 0 {
+		names := strings.Join(g.UserNames, ", ")
+		if g.User > len(g.UserNames) {
+			names += ", …"
+		}
+		p("  regions: %d MPI, user regions: %d (%s)\n", g.MPI, g.User, names)
+	}
 	p("  messages: %d point-to-point, %d logical in %d collective instances",
 		r.Messages.P2P, r.Messages.CollectiveLogical, r.Messages.CollectiveInstances)
 	if r.Messages.AlltoallvIgnored > 0 {
