@@ -63,14 +63,21 @@ func median(v []float64) float64 {
 const oldLibCommit = "ba1d64e"
 
 // oldLibrary builds the PMPI library of oldLibCommit (from git) for kit k.
-func oldLibrary(b *testing.B, k mpiKit) string {
+func oldLibrary(b *testing.B, k mpiKit) string { return libraryAt(b, k, oldLibCommit) }
+
+// libraryAt builds the PMPI library of commit (from git) for kit k.
+func libraryAt(b *testing.B, k mpiKit, commit string) string {
 	src := b.TempDir()
-	for _, f := range []string{"clc.h", "core.c", "wrap.c", "fortran.c"} {
-		out, err := exec.Command("git", "-C", "..", "show", oldLibCommit+":cmd/clc-trace/pmpi/"+f).Output()
+	files, err := exec.Command("git", "-C", "..", "ls-tree", "--name-only", commit, "cmd/clc-trace/pmpi/").Output()
+	if err != nil {
+		b.Skipf("the library of %s is not in git here: %v", commit, err)
+	}
+	for _, f := range strings.Fields(string(files)) {
+		out, err := exec.Command("git", "-C", "..", "show", commit+":"+f).Output()
 		if err != nil {
-			b.Skipf("the library of %s is not in git here: %v", oldLibCommit, err)
+			b.Skipf("the library of %s is not in git here: %v", commit, err)
 		}
-		if err := os.WriteFile(filepath.Join(src, f), out, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(src, filepath.Base(f)), out, 0o644); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -149,6 +156,75 @@ func BenchmarkTracingOverhead(b *testing.B) {
 				b.Logf("%s %s (11 runs each, ns per iteration, %d calls per iteration per rank): untraced median %.0f min %.0f %v; before median %.0f min %.0f %v; now median %.0f min %.0f %v; added per call (medians) before %.0f ns, now %.0f ns, (minima) before %.0f ns, now %.0f ns; ratios of medians before %.3f, now %.3f, now/before %.3f, of minima now/before %.3f; rdtscp %.1f ns",
 					k.fl, mode, calls, mu, lu, round(ns[0]), mo, lo, round(ns[1]), mn, ln, round(ns[2]),
 					(mo-mu)/float64(calls), (mn-mu)/float64(calls), (lo-lu)/float64(calls), (ln-lu)/float64(calls), mo/mu, mn/mu, mn/mo, ln/lo, tm.NsPerIter)
+			}
+		})
+	}
+}
+
+// beforeCrashSafety is the library before its buffers became a file and
+// the writer thread got its flush bounds: the "before" of
+// BenchmarkFlushOverhead.
+const beforeCrashSafety = "a4a5600"
+
+// BenchmarkFlushOverhead measures what the periodic flush and the
+// crash-safe buffers cost per event: a single rank calls MPI_Send to
+// MPI_PROC_NULL (an enter and a leave per call, no partner), 400,000
+// times (best of 5 repetitions), with the library before the buffers were
+// a file (beforeCrashSafety), the current one with the flush bounds off
+// (--flush 0,0: only full buffers are written), with the default bounds
+// (65536 events, 1 s) and with tight ones (4096 events, 10 ms); 11 runs
+// each, in turn. The added time per event is the difference of the
+// medians (and of the minima) over the flush-off runs, halved (two events
+// per call).
+func BenchmarkFlushOverhead(b *testing.B) {
+	for _, k := range kits {
+		b.Run(string(k.fl), func(b *testing.B) {
+			k := need(b, k)
+			p := prog(b, k, "bench")
+			c, err := FindCompiler(k.fl, "")
+			if err != nil {
+				b.Fatal(err)
+			}
+			src, err := fs.Sub(os.DirFS(".."), "cmd/clc-trace/pmpi")
+			if err != nil {
+				b.Fatal(err)
+			}
+			lib, err := Build(src, c, filepath.Join(buildDir, "cache"), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			type variant struct {
+				name, lib   string
+				flushEvents uint32
+				flushAfter  time.Duration
+			}
+			variants := []variant{
+				{"before (" + beforeCrashSafety + ")", libraryAt(b, k, beforeCrashSafety), 0, 0},
+				{"flush off", lib, 0, 0},
+				{"default 65536,1s", lib, 65536, time.Second},
+				{"tight 4096,10ms", lib, 4096, 10 * time.Millisecond},
+			}
+			const iters = 400000
+			ns := make([][]float64, len(variants))
+			for i := 0; i < 11; i++ {
+				for v, x := range variants {
+					dir := filepath.Join(b.TempDir(), "t")
+					env := RankEnv(mpiEnv(b), &Options{Dir: dir, Lib: x.lib, Flavour: k.fl, FlushEvents: x.flushEvents, FlushAfter: x.flushAfter})
+					argv := append(append([]string{}, k.extra...), "-np", "1", p, "procnull", fmt.Sprint(iters))
+					res := run(b, 5*time.Minute, env, k.launcher, argv...)
+					if res.err != nil {
+						b.Fatalf("%s: %v\n%s", x.name, res.err, res.stderr)
+					}
+					ns[v] = append(ns[v], parseBench(b, res.stdout).NsPerIter)
+					os.RemoveAll(dir)
+				}
+			}
+			base, baseMin := median(ns[1]), minimum(ns[1])
+			for v, x := range variants {
+				m, l := median(ns[v]), minimum(ns[v])
+				b.Logf("%s %s: ns per call median %.1f min %.1f %v; per event against flush off: median %+.2f ns, min %+.2f ns",
+					k.fl, x.name, m, l, round(ns[v]), (m-base)/2, (l-baseMin)/2)
+				b.ReportMetric((m-base)/2, "ns/event-"+strings.Fields(x.name)[0])
 			}
 		})
 	}

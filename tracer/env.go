@@ -39,7 +39,8 @@ type Options struct {
 	Unrecorded *string
 	// FlushEvents and FlushAfter bound how long events stay in a rank's
 	// buffer: it is written after FlushEvents events or FlushAfter,
-	// whichever comes first (0: no bound; both 0: only when full).
+	// whichever comes first (0: no bound; both 0, as in the zero Options:
+	// only when full).
 	FlushEvents uint32
 	FlushAfter  time.Duration
 	// Filter is the region filter (nil: every user region).
@@ -60,18 +61,13 @@ const NewDirLayout = "20060102_150405"
 
 // Vars returns the CLC_TRACE_* variables for the library.
 func (o *Options) Vars() []string {
-	v := []string{"CLC_TRACE_FLAVOUR=" + string(o.Flavour)}
+	var v []string
 	if o.NewDir == "" {
 		v = append(v, "CLC_TRACE_DIR="+o.Dir)
-		if o.Out != "" {
-			v = append(v, "CLC_TRACE_OTF2_OUT="+o.Out)
-		}
 	} else {
 		v = append(v, "CLC_TRACE_NEWDIR="+o.NewDir, "CLC_TRACE_DIR_NOTE="+o.DirNote)
-		if o.Out != "" {
-			v = append(v, "CLC_TRACE_NEWDIR_SUB="+NativeSubdir)
-		}
 	}
+	v = append(v, "CLC_TRACE_FLAVOUR="+string(o.Flavour))
 	if o.Sync != "" {
 		v = append(v, "CLC_TRACE_SYNC="+o.Sync)
 	}
@@ -90,6 +86,11 @@ func (o *Options) Vars() []string {
 	if o.Groups != 0 && o.Groups != AllGroups {
 		v = append(v, "CLC_TRACE_GROUPS="+strconv.FormatUint(uint64(o.Groups), 10))
 	}
+	if o.Out != "" && o.NewDir == "" {
+		v = append(v, "CLC_TRACE_OTF2_OUT="+o.Out)
+	} else if o.Out != "" {
+		v = append(v, "CLC_TRACE_NEWDIR_SUB="+NativeSubdir)
+	}
 	if o.Polls == "all" {
 		v = append(v, "CLC_TRACE_POLLS=all")
 	}
@@ -97,9 +98,7 @@ func (o *Options) Vars() []string {
 		// never empty: Open MPI's mca_base_env_list may drop empty values
 		v = append(v, "CLC_TRACE_UNRECORDED=list:"+*o.Unrecorded)
 	}
-	if o.FlushEvents != 0 || o.FlushAfter != 0 {
-		v = append(v, fmt.Sprintf("CLC_TRACE_FLUSH=%d,%g", o.FlushEvents, o.FlushAfter.Seconds()))
-	}
+	v = append(v, fmt.Sprintf("CLC_TRACE_FLUSH=%d,%g", o.FlushEvents, o.FlushAfter.Seconds()))
 	if len(o.Filter) > 0 {
 		v = append(v, "CLC_TRACE_FILTER="+o.Filter.Spec())
 	}

@@ -69,7 +69,7 @@ type regionCase struct {
 // every rank holds exactly the regions the program says it entered (none
 // of those the filter leaves out) and its MPI calls, properly nested; the
 // OTF2 archive defines each region once and the reference library counts
-// the same.
+// the same; clc-correct's report counts the user regions.
 func TestUserRegions(t *testing.T) {
 	filter := filepath.Join(t.TempDir(), "test.filter")
 	if err := os.WriteFile(filter, []byte(testFilter), 0o644); err != nil {
@@ -126,6 +126,22 @@ func TestUserRegions(t *testing.T) {
 							seen[rg.Name] = true
 						}
 						checkCounts(t, "python3-otf2", countPython(t, filepath.Join(dir, "traces.otf2"), ranks), exp)
+					}
+					if correct != "" {
+						in := dir
+						if c.otf2 {
+							in = filepath.Join(dir, "traces.otf2")
+						}
+						cr := run(t, timeoutCorrect, os.Environ(), correct, in, "--check")
+						user := 0
+						for _, n := range exp[0].Regions {
+							if n > 0 {
+								user++
+							}
+						}
+						if cr.err != nil || !strings.Contains(cr.stdout, fmt.Sprintf("user regions: %d (", user)) {
+							t.Errorf("clc-correct does not report the %d user regions: %v\n%s%s", user, cr.err, cr.stdout, cr.stderr)
+						}
 					}
 				})
 			}

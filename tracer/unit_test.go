@@ -83,7 +83,7 @@ func TestLauncherEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	list := getEnv(env, "OMPI_MCA_mca_base_env_list")
-	if list != "LD_PRELOAD=/c/lib.so:/x.so;CLC_TRACE_DIR;CLC_TRACE_FLAVOUR;CLC_TRACE_EMULATE;FOO" {
+	if list != "LD_PRELOAD=/c/lib.so:/x.so;CLC_TRACE_DIR;CLC_TRACE_FLAVOUR;CLC_TRACE_EMULATE;CLC_TRACE_FLUSH;FOO" {
 		t.Errorf("env list %q", list)
 	}
 	if getEnv(env, "LD_PRELOAD") != "/x.so" {
