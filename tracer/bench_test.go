@@ -62,6 +62,25 @@ func median(v []float64) float64 {
 // group filter): the "before" of BenchmarkTracingOverhead.
 const oldLibCommit = "ba1d64e"
 
+// currentLibrary builds (or finds) the PMPI library of the working tree
+// for kit k.
+func currentLibrary(b *testing.B, k mpiKit) string {
+	tools(b)
+	c, err := FindCompiler(k.fl, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	src, err := fs.Sub(os.DirFS(".."), "cmd/clc-trace/pmpi")
+	if err != nil {
+		b.Fatal(err)
+	}
+	lib, err := Build(src, c, filepath.Join(buildDir, "cache"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return lib
+}
+
 // oldLibrary builds the PMPI library of oldLibCommit (from git) for kit k.
 func oldLibrary(b *testing.B, k mpiKit) string { return libraryAt(b, k, oldLibCommit) }
 
@@ -106,20 +125,7 @@ func BenchmarkTracingOverhead(b *testing.B) {
 		b.Run(string(k.fl), func(b *testing.B) {
 			k := need(b, k)
 			p := prog(b, k, "bench")
-			tools(b)
-			c, err := FindCompiler(k.fl, "")
-			if err != nil {
-				b.Fatal(err)
-			}
-			src, err := fs.Sub(os.DirFS(".."), "cmd/clc-trace/pmpi")
-			if err != nil {
-				b.Fatal(err)
-			}
-			newLib, err := Build(src, c, filepath.Join(buildDir, "cache"), nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			libs := []string{"", oldLibrary(b, k), newLib}
+			libs := []string{"", oldLibrary(b, k), currentLibrary(b, k)}
 			launch := func(lib string, args ...string) benchLine {
 				np := "2"
 				if args[0] == "procnull" || args[0] == "self" || args[0] == "timer" || args[0] == "test" {
@@ -181,18 +187,7 @@ func BenchmarkFlushOverhead(b *testing.B) {
 		b.Run(string(k.fl), func(b *testing.B) {
 			k := need(b, k)
 			p := prog(b, k, "bench")
-			c, err := FindCompiler(k.fl, "")
-			if err != nil {
-				b.Fatal(err)
-			}
-			src, err := fs.Sub(os.DirFS(".."), "cmd/clc-trace/pmpi")
-			if err != nil {
-				b.Fatal(err)
-			}
-			lib, err := Build(src, c, filepath.Join(buildDir, "cache"), nil)
-			if err != nil {
-				b.Fatal(err)
-			}
+			lib := currentLibrary(b, k)
 			type variant struct {
 				name, lib   string
 				flushEvents uint32

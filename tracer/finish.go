@@ -129,9 +129,9 @@ func (u *Unfinished) Summary() string {
 		recovered += r.Recovered
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s events kept", thousands(total))
+	fmt.Fprintf(&b, "%s events kept", Thousands(total))
 	if recovered > 0 {
-		fmt.Fprintf(&b, " (%s of them written from the buffers of ranks that died)", thousands(recovered))
+		fmt.Fprintf(&b, " (%s of them written from the buffers of ranks that died)", Thousands(recovered))
 	}
 	if len(u.Ranks) <= 16 {
 		b.WriteString(": ")
@@ -139,7 +139,7 @@ func (u *Unfinished) Summary() string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			fmt.Fprintf(&b, "rank %d %s", r.Rank, thousands(r.Events))
+			fmt.Fprintf(&b, "rank %d %s", r.Rank, Thousands(r.Events))
 			if note := r.note(); note != "" {
 				fmt.Fprintf(&b, " (%s)", note)
 			}
@@ -155,7 +155,7 @@ func (u *Unfinished) Summary() string {
 		}
 	}
 	sort.Slice(ev, func(i, j int) bool { return ev[i] < ev[j] })
-	fmt.Fprintf(&b, "; per rank %s to %s, median %s", thousands(ev[0]), thousands(ev[len(ev)-1]), thousands(ev[len(ev)/2]))
+	fmt.Fprintf(&b, "; per rank %s to %s, median %s", Thousands(ev[0]), Thousands(ev[len(ev)-1]), Thousands(ev[len(ev)/2]))
 	if len(none) > 0 {
 		fmt.Fprintf(&b, "; no events from rank(s) %s", strings.Join(none, ","))
 	}
@@ -182,16 +182,16 @@ func (r *RankOutcome) note() string {
 		}
 	}
 	if r.Recovered > 0 {
-		parts = append(parts, thousands(r.Recovered)+" from its buffers")
+		parts = append(parts, Thousands(r.Recovered)+" from its buffers")
 	}
 	if r.Pending > 0 {
-		parts = append(parts, "+"+thousands(r.Pending)+" still in its buffers")
+		parts = append(parts, "+"+Thousands(r.Pending)+" still in its buffers")
 	}
 	return strings.Join(parts, ", ")
 }
 
-// thousands writes n with thousands separators.
-func thousands(n int64) string {
+// Thousands writes n with thousands separators (1,234,567).
+func Thousands(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")

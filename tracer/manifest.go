@@ -27,7 +27,7 @@ const MetaDir = ".clc-meta"
 type RankMeta struct {
 	Rank, Size int
 	Host       string
-	Resolution uint64
+	Resolution uint64 // the first estimate, at MPI_Init
 	Regions    map[int]string
 	Comms      map[uint32]*MetaComm
 	Offsets    [][3]int64
@@ -85,7 +85,10 @@ func ParseMeta(path string) (*RankMeta, error) {
 			if len(fs) >= 2 {
 				m.Host = fs[1]
 			}
-		case "resolution", "final_resolution":
+		case "resolution":
+			// the first estimate, at MPI_Init: what an incomplete manifest
+			// takes, whoever writes it (the library after MPI_Abort or an
+			// exit, or clc-trace)
 			v, err := strconv.ParseFloat(fs[len(fs)-1], 64)
 			if err == nil && v > 0 {
 				m.Resolution = uint64(v + 0.5)

@@ -284,3 +284,17 @@ func RecoverTails(dir string, o RecoverOptions) ([]TailResult, error) {
 	sort.Slice(out, func(i, j int) bool { return out[i].Rank < out[j].Rank })
 	return out, errors.Join(errs...)
 }
+
+// RunningRanks lists the ranks of the trace in dir whose process still
+// runs on this host with its tail open.
+func RunningRanks(dir string) []int {
+	paths, _ := filepath.Glob(filepath.Join(dir, MetaDir, "*"+TailExt))
+	var out []int
+	for _, p := range paths {
+		if t, err := parseTail(p); err == nil && !t.closed && t.running() {
+			out = append(out, t.rank)
+		}
+	}
+	sort.Ints(out)
+	return out
+}

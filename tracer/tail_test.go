@@ -206,3 +206,40 @@ func TestRecoverTails(t *testing.T) {
 		}
 	})
 }
+
+// TestUnfinishedSummary: the message after a run that did not finish says
+// what each rank kept and why; with many ranks, the spread and the ranks
+// without events.
+func TestUnfinishedSummary(t *testing.T) {
+	u := &Unfinished{Ranks: []RankOutcome{
+		{Rank: 0, Events: 4010, Recovered: 188},
+		{Rank: 1, Events: 4010, Ended: "signal 15"},
+		{Rank: 2, Events: 1234567, Ended: "aborted"},
+		{Rank: 3, Events: 12, Pending: 30, Running: true},
+		{Rank: 4, NoMeta: true},
+		{Rank: 5, Events: 7, Ended: "exited"},
+	}}
+	want := "1,242,606 events kept (188 of them written from the buffers of ranks that died): rank 0 4,010 (188 from its buffers), " +
+		"rank 1 4,010 (signal 15, terminated), rank 2 1,234,567 (MPI_Abort), rank 3 12 (still running, +30 still in its buffers), " +
+		"rank 4 0 (did not start tracing), rank 5 7 (exited without MPI_Finalize)"
+	if got := u.Summary(); got != want {
+		t.Errorf("Summary:\n %q\nwant\n %q", got, want)
+	}
+	if !u.Pending() {
+		t.Error("a running rank is not pending")
+	}
+	var many Unfinished
+	for r := 0; r < 20; r++ {
+		n := int64(100 + r)
+		if r == 7 || r == 12 {
+			n = 0
+		}
+		many.Ranks = append(many.Ranks, RankOutcome{Rank: r, Events: n})
+	}
+	if got, want := many.Summary(), "1,971 events kept; per rank 0 to 119, median 109; no events from rank(s) 7,12"; got != want {
+		t.Errorf("Summary of 20 ranks %q, want %q", got, want)
+	}
+	if many.Pending() {
+		t.Error("nothing is pending")
+	}
+}

@@ -61,22 +61,13 @@ func parseSize(s string) (int64, error) {
 	if err != nil || v < 0 {
 		return 0, cli.Usagef("--buffer %q: not a size (bytes, or with a unit: 64KiB, 1MiB, 4MB …)", s)
 	}
-	if v > math.MaxInt64/mult || v*mult < minBuffer || v*mult > maxBuffer {
-		return 0, cli.Usagef("--buffer %s: %s bytes is outside 4KiB..64MiB", s, grouped(v, mult))
+	if v > math.MaxInt64/mult {
+		return 0, cli.Usagef("--buffer %s: more than %s bytes, outside 4KiB..64MiB", s, tracer.Thousands(math.MaxInt64))
+	}
+	if v*mult < minBuffer || v*mult > maxBuffer {
+		return 0, cli.Usagef("--buffer %s: %s bytes is outside 4KiB..64MiB", s, tracer.Thousands(v*mult))
 	}
 	return v * mult, nil
-}
-
-// grouped writes v·mult with thousands separators (or says it is huge).
-func grouped(v, mult int64) string {
-	if v > math.MaxInt64/mult {
-		return "more than 9,223,372,036,854,775,807"
-	}
-	s := strconv.FormatInt(v*mult, 10)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // parseSyncRounds checks --sync-rounds MIN,PATIENCE,MAX.

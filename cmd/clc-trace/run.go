@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -205,7 +206,7 @@ func finish(c *config, s *settings, dir string, launch, reporter bool, rank, sta
 		return status
 	}
 	if c.format == "otf2" {
-		n, u, err := tracer.FinishOTF2(dir, props, o)
+		n, _, err := tracer.FinishOTF2(dir, props, o) // what the ranks kept was said above
 		if errors.Is(err, tracer.ErrPending) {
 			return status // said above
 		}
@@ -216,7 +217,6 @@ func finish(c *config, s *settings, dir string, launch, reporter bool, rank, sta
 			}
 			return status
 		}
-		_ = u // its summary was printed above
 		say("OTF2 archive written to %s (%d events)", filepath.Join(dir, "traces.otf2"), n)
 		return status
 	}
@@ -226,11 +226,29 @@ func finish(c *config, s *settings, dir string, launch, reporter bool, rank, sta
 	return status
 }
 
+// convertWait is how long --convert waits for ranks whose process still
+// runs (an orphan the launcher left, on its way out).
+const convertWait = 10 * time.Second
+
 // convert finishes the trace in dir that a run left: the native streams
 // of an OTF2 run (dir/clc-native) into the archive, or a native trace
 // without its manifest.
 func convert(dir string, say func(string, ...any)) error {
+	native := dir
 	if _, err := os.Stat(filepath.Join(dir, tracer.NativeSubdir)); err == nil {
+		native = filepath.Join(dir, tracer.NativeSubdir)
+	}
+	for start := time.Now(); ; time.Sleep(100 * time.Millisecond) {
+		running := tracer.RunningRanks(native)
+		if len(running) == 0 {
+			break
+		}
+		if time.Since(start) > convertWait {
+			say("ranks %v still run after %v: their events stay in their buffers (run --convert again once they have ended)", running, convertWait)
+			break
+		}
+	}
+	if native != dir {
 		n, u, err := tracer.FinishOTF2(dir, nil, tracer.RecoverOptions{})
 		if err != nil {
 			return fmt.Errorf("converting %s: %w", filepath.Join(dir, tracer.NativeSubdir), err)
@@ -326,6 +344,13 @@ func runChild(prog string, args, env []string) (status int, killed bool, err err
 	child.Args[0] = args[0]
 	child.Env = env
 	child.Stdin, child.Stdout, child.Stderr = os.Stdin, os.Stdout, os.Stderr
+	// A launcher that kills this clc-trace (MPICH's hydra, with SIGKILL)
+	// leaves the program to the kernel: it gets SIGTERM, which the library
+	// turns into its events written. (The signal follows the thread that
+	// started the child: it stays locked until the child ends.)
+	child.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer signal.Stop(sigs)

@@ -10,8 +10,8 @@
  *   return  every rank returns from main without MPI_Finalize,
  *   hang    the last rank sleeps and the others wait in the barrier, until
  *           someone kills them.
- * Every rank first writes how many iterations it did (CLC_EXPECT_DIR,
- * "iters"). Usage: abort HOW [iterations] */
+ * Every rank first writes what it did (CLC_EXPECT_DIR) and waits in a
+ * barrier for the others to have done so. Usage: abort HOW [iterations] */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +43,8 @@ int main(int argc, char **argv) {
     if (f != stdout) fclose(f);
     else fflush(f);
   }
+  /* every rank has said what it did before one dies */
+  MPI_Barrier(MPI_COMM_WORLD);
   if (!strcmp(how, "return")) return 0;
   if (r == n - 1) {
     if (!strcmp(how, "kill")) kill(getpid(), SIGKILL);

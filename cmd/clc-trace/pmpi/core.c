@@ -1376,10 +1376,15 @@ static void unfinished(const char *why) {
   }
   int regions = texts[0] && strstr(texts[0], "\nregion ");
   if (regions) {
+    /* rank 0's first estimate, whichever rank writes (as clc-trace does):
+     * the trace and its truth get one resolution */
+    double hz = hz_init;
+    const char *res = strstr(texts[0], "\nresolution ");
+    if (res) hz = strtod(res + 12, NULL);
     char tdir[4200];
     snprintf(tdir, sizeof tdir, "%s/truth", dir);
-    if (have_truth) write_manifest(tdir, texts, clc_world_size, hz_init, 1, 0);
-    write_manifest(dir, texts, clc_world_size, hz_init, 0, 0);
+    if (have_truth) write_manifest(tdir, texts, clc_world_size, hz, 1, 0);
+    write_manifest(dir, texts, clc_world_size, hz, 0, 0);
   }
   for (int r = 0; r < clc_world_size; r++) free(texts[r]);
   free(texts);
