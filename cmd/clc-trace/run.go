@@ -176,7 +176,9 @@ func finish(c *config, s *settings, dir string, launch, reporter bool, rank, sta
 		}
 	}
 	complete, _ := tracer.ManifestComplete(nativeDir)
-	if !complete {
+	// A rank other than 0 whose program ended well leaves the trace to
+	// rank 0's library, which may not have written the manifest yet.
+	if !complete && (reporter || status != 0 || killed) {
 		u, err := tracer.FinishUnfinished(nativeDir, props, o)
 		switch {
 		case err != nil && u == nil:
