@@ -30,6 +30,8 @@ program fio
   call MPI_Win_fence(0, win, ierr)
   call MPI_Win_free(win, ierr)
   if (how == 'abort') then
+    ! every rank is done with the file and the window before rank 1 aborts
+    call MPI_Barrier(MPI_COMM_WORLD, ierr)
     if (rank == 1) call MPI_Abort(MPI_COMM_WORLD, 3, ierr)
     call MPI_Barrier(MPI_COMM_WORLD, ierr)
   end if
