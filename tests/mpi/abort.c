@@ -3,7 +3,9 @@
  *   abort   calls MPI_Abort,
  *   kill    kills itself with SIGKILL,
  *   term    kills itself with SIGTERM (as a launcher kills),
+ *   hup     kills itself with SIGHUP (as a closing terminal does),
  *   segv    crashes (SIGSEGV),
+ *   sigabrt calls abort() (SIGABRT),
  *   bus     dies of SIGBUS (raised),
  *   exit    calls exit(0) without MPI_Finalize,
  * and the others wait in a barrier to be killed; with
@@ -49,6 +51,8 @@ int main(int argc, char **argv) {
   if (r == n - 1) {
     if (!strcmp(how, "kill")) kill(getpid(), SIGKILL);
     else if (!strcmp(how, "term")) kill(getpid(), SIGTERM);
+    else if (!strcmp(how, "hup")) kill(getpid(), SIGHUP);
+    else if (!strcmp(how, "sigabrt")) abort();
     else if (!strcmp(how, "segv")) { volatile int *p = 0; *p = 1; }
     else if (!strcmp(how, "bus")) raise(SIGBUS);
     else if (!strcmp(how, "exit")) exit(0);
