@@ -54,18 +54,10 @@ func ConvertToOTF2(src, dir string) (int64, error) {
 		w.Abort()
 		return 0, fmt.Errorf("converting the native trace: %w", err)
 	}
-	// The native manifest's clc.* properties (and those CopyTo set for a
-	// run that did not finish) as OTF2 anchor properties
-	// (NAMESPACE::NAME), which the writer takes at Close; otf's reader maps
-	// them back.
-	for v, k := range otf.CLCProperties {
-		if x, ok := tr.Properties[k]; ok {
-			if x == "" {
-				x = "none" // OTF2 anchor properties cannot be empty
-			}
-			tr.Properties[v] = x
-		}
-	}
+	// The native manifest's clc.* properties (and those CopyTo sets for a
+	// run that did not finish) become OTF2 anchor properties at Close:
+	// the writer maps them (otf.CLCProperties) and otf's reader maps them
+	// back.
 	if err := w.Close(); err != nil {
 		return 0, fmt.Errorf("writing OTF2: %w", err)
 	}
