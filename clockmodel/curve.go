@@ -120,3 +120,34 @@ func (m *Model) curve(d int32) *Curve {
 	}
 	return &m.Curves[d]
 }
+
+// proven returns m with every knot's correction x shrunk toward 0 (the
+// pre-synchronised clock) by the non-negative garrote with threshold z·s,
+// s the knot's posterior standard deviation: x·max(0, 1 − (z·s/x)²). A
+// correction whose interval of ±z·s holds 0 (the messages do not prove the
+// pre-synchronised clock wrong there) becomes 0; one far beyond it keeps
+// nearly all of itself (x − (z·s)²/x). The curves stay continuous, as x
+// and s vary smoothly between knots. It also returns how many knots it
+// held at 0 and how many it has. Curves without S are kept as they are.
+func (m *Model) proven(z float64) (*Model, int, int) {
+	out := &Model{Curves: make([]Curve, len(m.Curves))}
+	held, all := 0, 0
+	for d, c := range m.Curves {
+		out.Curves[d] = c
+		if len(c.S) != len(c.X) {
+			continue
+		}
+		x := make([]float64, len(c.X))
+		for k, v := range c.X {
+			all++
+			t := z * c.S[k]
+			if math.Abs(v) <= t {
+				held++
+				continue
+			}
+			x[k] = v * (1 - t*t/(v*v))
+		}
+		out.Curves[d].X = x
+	}
+	return out, held, all
+}

@@ -118,3 +118,49 @@ func TestDomainViolationsAddUp(t *testing.T) {
 		assert.Equal(t, measure.ClockCondition(times, g, node, lat, 2), cc, "trace %d", it)
 	}
 }
+
+// proven keeps 0 wherever a knot's interval of ±z·s holds it, never moves
+// a knot farther than the estimate nor across 0, keeps nearly all of a
+// correction far beyond its uncertainty, leaves the estimate itself (and
+// curves without standard deviations) untouched, and is continuous in the
+// correction (no jump at the threshold).
+func TestProvenGarrote(t *testing.T) {
+	const z = 1.96
+	rng := rand.New(rand.NewPCG(3, 4))
+	c := Curve{T: make([]int64, 200), X: make([]float64, 200), S: make([]float64, 200)}
+	for k := range c.T {
+		c.T[k] = int64(k) * 1000
+		c.S[k] = 10 + 90*rng.Float64()
+		c.X[k] = c.S[k] * 8 * (rng.Float64() - 0.5) // within ±4 s
+	}
+	bare := Curve{T: []int64{0, 10}, X: []float64{5, -5}}
+	m := &Model{Curves: []Curve{{}, c, bare}}
+	orig := slices.Clone(c.X)
+	p, held, all := m.proven(z)
+	require.Equal(t, orig, m.Curves[1].X, "the estimate is not changed")
+	assert.Equal(t, bare.X, p.Curves[2].X, "a curve without standard deviations is kept")
+	assert.Empty(t, p.Curves[0].T)
+	assert.Equal(t, len(c.X), all)
+	n := 0
+	for k, x := range c.X {
+		y := p.Curves[1].X[k]
+		if math.Abs(x) <= z*c.S[k] {
+			n++
+			assert.Zero(t, y, "knot %d: %.1f within ±%.1f", k, x, z*c.S[k])
+			continue
+		}
+		assert.True(t, y*x > 0 && math.Abs(y) < math.Abs(x), "knot %d: %.3f from %.3f", k, y, x)
+	}
+	assert.Equal(t, n, held)
+	assert.Positive(t, held)
+	assert.Less(t, held, all)
+
+	// Far beyond: 10 standard deviations keep 96 % of the correction.
+	far := &Model{Curves: []Curve{{T: []int64{0}, X: []float64{10}, S: []float64{1}}}}
+	f, _, _ := far.proven(z)
+	assert.InDelta(t, 10-z*z/10, f.Curves[0].X[0], 1e-12)
+	// Continuity at the threshold: just beyond it the correction is ~0.
+	edge := &Model{Curves: []Curve{{T: []int64{0}, X: []float64{z * (1 + 1e-9)}, S: []float64{1}}}}
+	e, _, _ := edge.proven(z)
+	assert.InDelta(t, 0, e.Curves[0].X[0], 1e-8)
+}

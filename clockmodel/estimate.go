@@ -74,6 +74,11 @@ type EstimateStats struct {
 	Score     float64 `json:"cv_score"`
 	ScoreStay float64 `json:"cv_score_presync"`
 	Stay      bool    `json:"presync_predicts_as_well"`
+	// Knots counts the knots of the estimated curves, HeldKnots those
+	// whose correction the messages do not prove (within BarZ standard
+	// deviations of 0): held at the pre-synchronised clock.
+	Knots     int `json:"knots"`
+	HeldKnots int `json:"knots_held"`
 }
 
 // estimator holds what the passes share.

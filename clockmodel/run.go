@@ -221,6 +221,9 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 	}
 	res.Estimate = &st
 	res.bars = est.errorBars(m)
+	// The error bars keep the estimate; the guard weighs, and applies,
+	// only what the messages prove of it.
+	m, st.HeldKnots, st.Knots = m.proven(BarZ)
 	res.Timing.Estimate = time.Since(t0).Seconds()
 	t0 = time.Now()
 	res.guard(est, m, times, g, node, np, opt)
@@ -329,8 +332,12 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 		}
 		return
 	}
-	if inPlace {
-		a.restore(work, np, func(int) bool { return true })
+	// The estimate is refused; the pre-synchronised times, projected onto
+	// the bounds where they violate some, are the next best.
+	a.restore(work, np, func(int) bool { return true })
+	if opt.Project && before.Violations > 0 {
+		b := &applied{undo: make([]undo, len(times))}
+		res.projected(est, nil, b, work, g, node, np, "bounds + clc", res.beforeCounts, before.Violations)
 	}
 }
 

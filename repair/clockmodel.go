@@ -32,8 +32,12 @@ func (r *Report) methodLines(p func(format string, args ...any)) {
 	p("  clock domains: %s\n", DomainsLine(m))
 	p("  μ within a node %s\n  μ across nodes %s\n", m.Latency.Intra.String(r.Resolution), m.Latency.Inter.String(r.Resolution))
 	if e, g := m.Estimate, m.Guard; e != nil && g != nil && e.Bounds > 0 {
-		p("  clock model: %d bounds in %d windows (%d two-sided) between %d domain pairs, %d anchors; %d domains corrected, largest correction %s\n",
+		p("  clock model: %d bounds in %d windows (%d two-sided) between %d domain pairs, %d anchors; %d domains corrected, largest correction %s",
 			e.Bounds, e.Bands, e.TwoSided, e.Pairs, e.Anchors, g.Significant, dur(Seconds(g.MaxCorrection, r.Resolution)))
+		if e.Knots > 0 {
+			p("; %d of %d knots held at the pre-synchronised clock (their 95 %% interval holds it)", e.HeldKnots, e.Knots)
+		}
+		p("\n")
 	}
 	if pr := m.Project; pr != nil {
 		used := "used"

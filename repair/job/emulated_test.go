@@ -6,38 +6,31 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/clc-tools/clc/repair"
-
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/clc-tools/clc/clockmodel"
+	"github.com/clc-tools/clc/internal/truthfile"
+	"github.com/clc-tools/clc/repair"
 )
 
-// The real MPICH runs of testdata/emulated (four ranks on two cores, each
-// rank's clock emulated by clc-trace with offset, drift and wander, the
-// TSC times kept as the truth): the default method leaves no violation,
-// moves no event farther from the truth than pre-synchronisation left the
-// farthest one (within 50 ns), and its mean distance to the truth is no larger than both
-// pre-synchronisation's and the pure CLC's. Their timing is mostly
-// scheduling (round trips of milliseconds, latencies that differ by
-// direction), the case the clock model is weakest in.
+// The real runs of testdata/emulated (the test programs under Open MPI and
+// MPICH, LAMMPS; four ranks on two cores, each rank's or node's clock
+// emulated by clc-trace with offset, drift and wander, the TSC times kept
+// as the truth): the default method leaves no violation, moves no event
+// farther from the truth than pre-synchronisation left the farthest one
+// (within 50 ns), and its mean and 99th-percentile distances to the truth
+// are no larger than pre-synchronisation's or the pure CLC's. Their timing
+// is mostly scheduling (round trips of milliseconds, latencies that differ
+// by direction), the case the clock model is weakest in.
 func TestEmulatedRealRuns(t *testing.T) {
-	dirs, err := filepath.Glob("../../testdata/emulated/e-*")
+	dirs, err := filepath.Glob("../../testdata/emulated/*/truth")
 	require.NoError(t, err)
 	require.NotEmpty(t, dirs)
-	for _, dir := range dirs {
+	for _, truth := range dirs {
+		dir := filepath.Dir(truth)
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			_, err := os.Stat(filepath.Join(dir, "truth"))
-			require.NoError(t, err, "the trace has no truth/")
-			run := func(m clockmodel.Method) *repair.Report {
-				rep, err := Run(context.Background(), dir, Options{Check: true,
-					Correction: repair.Correction{ClockModel: repair.ClockModelOptions{Method: m}}})
-				require.NoError(t, err)
-				require.Zero(t, rep.After.Violations)
-				require.NotNil(t, rep.Accuracy)
-				return rep
-			}
-			def, pure := run(clockmodel.MethodModel), run(clockmodel.MethodCLC)
+			def, pure := runWithTruth(t, dir, clockmodel.MethodModel), runWithTruth(t, dir, clockmodel.MethodCLC)
 			a, p := def.Accuracy, pure.Accuracy
 			t.Logf("%s: mean %.0f → %.0f ticks (pure CLC %.0f), max %d → %d", def.Method.Ran,
 				a.Presync.MeanAbs, a.Corrected.MeanAbs, p.Corrected.MeanAbs, a.Presync.MaxAbs, a.Corrected.MaxAbs)
@@ -47,6 +40,61 @@ func TestEmulatedRealRuns(t *testing.T) {
 			tol := int64(def.Resolution / 20_000_000)
 			require.LessOrEqual(t, a.Corrected.MaxAbs, a.Presync.MaxAbs+tol, "largest distance to the truth")
 			require.LessOrEqual(t, a.Corrected.MeanAbs, max(a.Presync.MeanAbs, p.Corrected.MeanAbs), "mean distance to the truth")
+			require.LessOrEqual(t, a.Corrected.P99Abs, max(a.Presync.P99Abs, p.Corrected.P99Abs)+tol, "99th percentile of the distance to the truth")
 		})
+	}
+}
+
+// The traces users reported with their true times (testdata/cases, each an
+// OTF2 archive with truth.json written by its reporter's own tools): the
+// default method leaves no violation, its mean and 99th-percentile
+// distances to the truth are at most pre-synchronisation's, and the error
+// bars hold the truth for at least 90 % of the events (they state 95 %).
+func TestReportedCases(t *testing.T) {
+	files, err := filepath.Glob("../../testdata/cases/*/" + truthfile.Name)
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		dir := filepath.Dir(f)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			rep := runWithTruth(t, dir, clockmodel.MethodModel)
+			a := rep.Accuracy
+			t.Logf("%s: mean %.0f → %.0f ticks, p99 %d → %d, %.1f %% within the error bars", rep.Method.Ran,
+				a.Presync.MeanAbs, a.Corrected.MeanAbs, a.Presync.P99Abs, a.Corrected.P99Abs, 100*a.WithinBars)
+			assert.LessOrEqual(t, a.Corrected.MeanAbs, a.Presync.MeanAbs, "mean distance to the truth")
+			assert.LessOrEqual(t, a.Corrected.P99Abs, a.Presync.P99Abs, "99th percentile of the distance to the truth")
+			assert.GreaterOrEqual(t, a.WithinBars, 0.90, "share of the events within their error bars")
+		})
+	}
+}
+
+// runWithTruth checks the trace in dir with method m, comparing with the
+// true times beside it, and returns the report.
+func runWithTruth(t *testing.T, dir string, m clockmodel.Method) *repair.Report {
+	t.Helper()
+	rep, err := Run(context.Background(), dir, Options{Check: true,
+		Correction: repair.Correction{ClockModel: repair.ClockModelOptions{Method: m}}})
+	require.NoError(t, err)
+	require.Zero(t, rep.After.Violations)
+	require.NotNil(t, rep.Accuracy, "no true times found beside %s", dir)
+	return rep
+}
+
+// A truth.json that does not fit the trace is an error that names the
+// file and the location, not a comparison with the wrong times.
+func TestTruthJSONMismatch(t *testing.T) {
+	d := t.TempDir()
+	bad := filepath.Join(d, "bad.json")
+	for _, c := range []struct{ body, want string }{
+		{`{"resolution": 1}`, "resolution 1"},
+		{`{"resolution": 2400000000}`, "no times for location"},
+		{`{"resolution": 2400000000, "0": [1, 2]}`, "has 2 times for"},
+		{`not json`, "bad.json"},
+	} {
+		require.NoError(t, os.WriteFile(bad, []byte(c.body), 0o644))
+		_, err := Run(context.Background(), "../../testdata/cases/linear-clocks", Options{Check: true, Truth: bad})
+		require.Error(t, err, c.body)
+		assert.Contains(t, err.Error(), c.want)
+		assert.Contains(t, err.Error(), bad)
 	}
 }

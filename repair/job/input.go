@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/clc-tools/clc/internal/truthfile"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/replay"
@@ -213,14 +214,24 @@ func (in *Input) Close() error {
 // Archive returns the OTF2 archive of an OTF2 input, or nil.
 func (in *Input) Archive() *otf.Archive { return in.archive }
 
-// truthDir returns the directory of the true times beside the input, or ""
-// when there is none. A truth/ directory with a manifest counts even if the
-// manifest is corrupt, so that reading it reports the damage instead of
-// silently leaving out the comparison.
+// truthDir returns the true times beside the input: its truth/ directory,
+// else its truth.json file; "" when there is neither. A truth/ directory
+// with a manifest, or a truth.json, counts even if it is corrupt, so that
+// reading it reports the damage instead of silently leaving out the
+// comparison.
 func (in *Input) truthDir() string {
 	d := filepath.Join(in.Dir, "truth")
 	if _, err := os.Stat(filepath.Join(d, native.ManifestName)); err == nil {
 		return d
 	}
+	if f := filepath.Join(in.Dir, truthfile.Name); fileExists(f) {
+		return f
+	}
 	return ""
+}
+
+// fileExists reports whether path names something other than a directory.
+func fileExists(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && !fi.IsDir()
 }

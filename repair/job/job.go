@@ -12,6 +12,7 @@ import (
 	"github.com/clc-tools/clc/repair"
 
 	"github.com/clc-tools/clc/internal/par"
+	"github.com/clc-tools/clc/internal/truthfile"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/output"
@@ -38,8 +39,9 @@ type Options struct {
 	// Report, if not "", is a file to write the JSON report to; it is
 	// written atomically, together with the output.
 	Report string
-	// Truth is a native trace with the true times of the input's events;
-	// "" means the input's truth/ directory if there is one, "-" none.
+	// Truth is a native trace with the true times of the input's events,
+	// or a JSON file of them (package truthfile); "" means the input's
+	// truth/ directory or truth.json beside it if there is one, "-" none.
 	Truth string
 	// HTML, if not "", is a file to write the HTML report to (also with
 	// Check); it is claimed and written like Report.
@@ -413,7 +415,8 @@ func (p *pipeline) write(ctx context.Context) error {
 }
 
 // readTruth reads the true times of the input's events, when they are
-// known (Options.Truth, or the input's truth/ directory), into p.truth.
+// known (Options.Truth, or the input's truth/ directory or truth.json),
+// into p.truth.
 func (p *pipeline) readTruth() error {
 	dir := p.opts.Truth
 	switch dir {
@@ -423,6 +426,19 @@ func (p *pipeline) readTruth() error {
 		if dir = p.j.in.truthDir(); dir == "" {
 			return nil
 		}
+	}
+	if strings.HasSuffix(dir, ".json") {
+		ids := make([]uint64, len(p.tr.Locations))
+		events := make([]int, len(p.times))
+		for i, l := range p.tr.Locations {
+			ids[i], events[i] = l.ID, len(p.times[i])
+		}
+		tt, err := truthfile.Read(dir, p.tr.Resolution, ids, events)
+		if err != nil {
+			return fmt.Errorf("truth: %w", err)
+		}
+		p.truth, p.truthDir = tt, dir
+		return nil
 	}
 	truth, err := native.ReadDir(dir, &native.ReadOptions{Parallel: p.np})
 	if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/clc-tools/clc/internal/truthfile"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/repair/job"
 	"github.com/clc-tools/clc/trace"
@@ -79,33 +79,9 @@ func loadArchive(ctx context.Context, dir string) (*trace.Trace, [][]int64, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "truth.json"))
+	truth, err := truthfile.ReadFor(filepath.Join(dir, truthfile.Name), tr)
 	if err != nil {
 		return nil, nil, err
-	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return nil, nil, fmt.Errorf("%s/truth.json: %w", dir, err)
-	}
-	var res uint64
-	if err := json.Unmarshal(raw["resolution"], &res); err != nil {
-		return nil, nil, fmt.Errorf("%s/truth.json: resolution: %w", dir, err)
-	}
-	if res != tr.Resolution {
-		return nil, nil, fmt.Errorf("%s/truth.json: resolution %d, the trace's %d", dir, res, tr.Resolution)
-	}
-	truth := make([][]int64, len(tr.Locations))
-	for i, l := range tr.Locations {
-		v, ok := raw[strconv.FormatUint(l.ID, 10)]
-		if !ok {
-			return nil, nil, fmt.Errorf("%s/truth.json: no times for location %d", dir, l.ID)
-		}
-		if err := json.Unmarshal(v, &truth[i]); err != nil {
-			return nil, nil, fmt.Errorf("%s/truth.json: location %d: %w", dir, l.ID, err)
-		}
-		if len(truth[i]) != l.Events.Len() {
-			return nil, nil, fmt.Errorf("%s/truth.json: location %d has %d times for %d events", dir, l.ID, len(truth[i]), l.Events.Len())
-		}
 	}
 	return tr, truth, nil
 }
