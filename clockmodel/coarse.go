@@ -339,6 +339,39 @@ func (sk *skyline) solve(b []float64) {
 	}
 }
 
+// solveColumns is solve for the s columns of b, interleaved (row i's
+// column k at i·s+k); acc is scratch of s elements.
+func (sk *skyline) solveColumns(b []float64, s int, acc []float64) {
+	n := len(sk.first)
+	for i := range n {
+		fi := int(sk.first[i])
+		clear(acc)
+		for q, l := range sk.row(i)[:i-fi] {
+			bq := b[(fi+q)*s : (fi+q+1)*s]
+			for k := range acc {
+				acc[k] += l * bq[k]
+			}
+		}
+		bi, inv := b[i*s:(i+1)*s], sk.inv[i]
+		for k := range bi {
+			bi[k] = (bi[k] - acc[k]) * inv
+		}
+	}
+	for i := n - 1; i >= 0; i-- {
+		fi := int(sk.first[i])
+		bi, inv := b[i*s:(i+1)*s], sk.inv[i]
+		for k := range bi {
+			bi[k] *= inv
+		}
+		for q, l := range sk.row(i)[:i-fi] {
+			bq := b[(fi+q)*s : (fi+q+1)*s]
+			for k := range bq {
+				bq[k] -= l * bi[k]
+			}
+		}
+	}
+}
+
 // dot is Σ a[i]·b[i] (four sums at a time: the factorisation's inner
 // loop).
 func dot(a, b []float64) float64 {

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"math"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/clc-tools/clc/internal/order"
@@ -364,70 +363,6 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats, las
 	}
 	return m, p.iters, nil
 }
-
-// posteriorSamples is the number of samples of the posterior whose spread
-// gives each knot's standard deviation: its relative error is about
-// 1/√(2·samples), 13 %.
-const posteriorSamples = 32
-
-// posteriorSD returns each unknown's posterior standard deviation, with
-// the rows' weights as the last solve left them: the spread of samples of
-// the posterior. A sample is the fit of noise drawn from the rows' own
-// uncertainties — each window's σ plus its group's bias (of its prior's σ;
-// a free bias needs none: the fit is blind to it), each anchor's and each
-// prior's σ — which has the posterior's covariance, the inverse of the
-// normal matrix (perturbation optimisation; Papandreou and Yuille, "Gaussian
-// sampling by local perturbations", NIPS 2010). The draws are seeded, so
-// the result is the same in every run.
-func (p *fitProblem) posteriorSD(ctx context.Context) ([]float64, error) {
-	sys := &p.sys
-	rows := sys.rows
-	ys := make([]float64, len(rows))
-	for i := range rows {
-		ys[i] = rows[i].y
-	}
-	defer func() {
-		for i := range rows {
-			rows[i].y = ys[i]
-		}
-	}()
-	sv := sys.prepare()
-	rng := rand.New(rand.NewPCG(posteriorSeed, uint64(sys.n)))
-	sum2 := make([]float64, sys.n)
-	x := make([]float64, sys.n)
-	for range posteriorSamples {
-		for i := range rows {
-			rows[i].y = 0
-			if rows[i].w > 0 {
-				rows[i].y = rng.NormFloat64() / math.Sqrt(rows[i].w)
-			}
-		}
-		for _, g := range sys.groups {
-			if g.wb > 0 {
-				b := rng.NormFloat64() / math.Sqrt(g.wb)
-				for i := g.lo; i < g.hi; i++ {
-					rows[i].y += b
-				}
-			}
-		}
-		clear(x)
-		iters, err := sv.solve(ctx, x, sv.rhs(), 1e-3, p.maxIter)
-		p.iters += iters
-		if err != nil {
-			return nil, err
-		}
-		for j, v := range x {
-			sum2[j] += v * v
-		}
-	}
-	for j := range sum2 {
-		sum2[j] = math.Sqrt(sum2[j] / posteriorSamples)
-	}
-	return sum2, nil
-}
-
-// posteriorSeed seeds the posterior's samples.
-const posteriorSeed = 0x636c63
 
 // fitProblem is one fit's weighted least-squares system over the knots
 // and the groups' biases: the two-sided windows' rows first (nBand of
