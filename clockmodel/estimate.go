@@ -73,6 +73,10 @@ type EstimateStats struct {
 	Score     float64 `json:"cv_score"`
 	ScoreStay float64 `json:"cv_score_presync"`
 	Stay      bool    `json:"presync_predicts_as_well"`
+	// Passes is the number of passes run: fewer than EstimateOptions'
+	// Iterations when the first already found no evidence to move the
+	// clocks (Stay, or no significant correction).
+	Passes int `json:"passes"`
 	// Knots counts the knots of the estimated curves, HeldKnots those
 	// whose correction the messages do not prove (within BarZ standard
 	// deviations of 0): held at the pre-synchronised clock.
@@ -143,6 +147,16 @@ func (e *estimator) estimate(ctx context.Context, lastWindows func()) (*Model, E
 			return nil, st, err
 		}
 		st.Iterations = append(st.Iterations, iters)
+		st.Passes = it + 1
+		if sig, _ := e.significant(m); it < e.opt.Iterations-1 && (st.Stay || !sig) {
+			// No evidence beyond pre-synchronisation in the windows read
+			// in the pre-synchronised clocks: the clocks stay, and the
+			// passes left (and the posterior) are not paid for.
+			if lastWindows != nil {
+				lastWindows()
+			}
+			break
+		}
 		e.calibrate()
 	}
 	return m, st, nil
@@ -438,6 +452,7 @@ func (e *estimator) newFitProblem(k *knots, anchors []anchorObs) *fitProblem {
 		rows = append(rows, r)
 	}
 	p.nAnchor = len(rows) - p.nBand
+	spans := anchorSpans(anchors, len(k.T))
 	for d := range k.T {
 		ts := k.T[d]
 		f := k.first[d]
@@ -466,7 +481,7 @@ func (e *estimator) newFitProblem(k *knots, anchors []anchorObs) *fitProblem {
 		}
 		whole := float64(ts[len(ts)-1] - ts[0])
 		lp := levelPrior * res
-		ad := e.anchorSpan(anchors, int32(d))
+		ad := spans[d]
 		pinned := ad.ok && !math.IsInf(e.wander, 1)
 		for i := range ts {
 			share := 1.0
@@ -703,13 +718,12 @@ type anchorRange struct {
 	sig0, sig1 float64
 }
 
-// anchorSpan returns the first and last of domain d's anchors.
-func (e *estimator) anchorSpan(anchors []anchorObs, d int32) anchorRange {
-	var r anchorRange
+// anchorSpans returns the first and last anchor of each of nd domains,
+// in one pass over the anchors.
+func anchorSpans(anchors []anchorObs, nd int) []anchorRange {
+	out := make([]anchorRange, nd)
 	for _, a := range anchors {
-		if a.d != d {
-			continue
-		}
+		r := &out[a.d]
 		if !r.ok || a.t < r.t0 {
 			r.t0, r.sig0 = a.t, a.sigma
 		}
@@ -718,7 +732,7 @@ func (e *estimator) anchorSpan(anchors []anchorObs, d int32) anchorRange {
 		}
 		r.ok = true
 	}
-	return r
+	return out
 }
 
 // sigmaAt is the prior uncertainty of the pre-synchronised clock at t:

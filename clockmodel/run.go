@@ -517,12 +517,7 @@ type errorBars struct {
 // guard then does with them) and the priors.
 func (e *estimator) errorBars(m *Model) *errorBars {
 	nd := e.in.Domains.Count()
-	b := &errorBars{curves: slices.Clone(m.Curves), prior: make([]anchorRange, nd), wander: e.wander, ref: e.in.Domains.Ref}
-	anchors := e.anchorObs()
-	for d := range nd {
-		b.prior[d] = e.anchorSpan(anchors, int32(d))
-	}
-	return b
+	return &errorBars{curves: slices.Clone(m.Curves), prior: anchorSpans(e.anchorObs(), nd), wander: e.wander, ref: e.in.Domains.Ref}
 }
 
 // HasErrorBars reports whether ErrorBar can answer: the clock model
