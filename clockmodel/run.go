@@ -272,8 +272,7 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 	}
 	work := workOn()
 	if res.domBefore == nil {
-		// Run measured it beside the estimate; a second guard, after a
-		// refit, finds the times as the first did.
+		// Run usually measured it beside the estimate's last pass.
 		res.domBefore, res.Before, res.beforeCounts = domainViolations(work, g, node, dom, lat, np)
 		res.BeforeMeasured = true
 	}

@@ -150,7 +150,9 @@ clc-correct never writes into its input, and --force replaces only a
 directory that holds nothing but a trace.
 
 If the input directory holds truth/ (true times, written by clc-sim and by
-clc-trace --emulate-clock), the report also compares the times with the truth.
+clc-trace --emulate-clock) or truth.json ({"resolution": ticks per second,
+"<location id>": [true times in event order], ...}), the report also compares
+the times with the truth and says how many fall within their error bars.
 
 Exit status: 0 success; 1 error (nothing written); 2 usage error (nothing
 done); 3 with --strict when the trace had unmatched messages, incomplete or
@@ -182,7 +184,7 @@ corrected output is still written).`,
 	f.StringVar(&fl.perfettoWindow, "perfetto-window", "", "with --format perfetto: only FROM:TO after the first event, e.g. 1.5s:1.6s")
 	f.BoolVar(&opts.Check, "check", false, "analyse and report only; write no trace")
 	f.BoolVar(&opts.Force, "force", false, "replace a non-empty output directory")
-	f.StringVar(&opts.Truth, "truth", "", "native trace with the true times (default: INPUT/truth if present; - for none)")
+	f.StringVar(&opts.Truth, "truth", "", "true times: a native trace or a truth.json file (default: INPUT/truth or INPUT/truth.json if present; - for none)")
 	f.DurationVar(&params.LatencyIntra, "latency-intra", def.LatencyIntra, "minimum message latency μ within a node ("+paramsNote+"; lowered by the trace unless given)")
 	f.DurationVar(&params.LatencyInter, "latency-inter", def.LatencyInter, "minimum message latency μ across nodes (lowered by the trace unless given)")
 	f.DurationVar(&params.LatencyShared, "latency-shared", def.LatencyShared, "latency μ of the shared-memory relations between the threads of a process (fork, join, barriers, locks, tasks, thread creation); 0: a thread event may carry the time of the event that enabled it")
