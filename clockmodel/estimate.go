@@ -63,7 +63,9 @@ type EstimateStats struct {
 	// fastest messages.
 	Groups int `json:"bias_groups"`
 	// Wander is the prior's scale of the clocks' wander between their
-	// anchors, ticks.
+	// anchors, ticks; 0 when the windows give no evidence of it (no group
+	// has eight two-sided windows): then nothing bounds a clock between
+	// its anchors unless the estimate moved it.
 	Wander float64 `json:"wander_prior_ticks"`
 	// Score is how well the estimate predicts the windows of alternate
 	// segments of time from the others (the held-out windows' squared
@@ -333,6 +335,9 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats, las
 	st.Groups = len(e.groups)
 	e.wander = e.wanderScale()
 	st.Wander = e.wander
+	if math.IsInf(st.Wander, 1) {
+		st.Wander = 0
+	}
 	p := e.newFitProblem(&k, anchors)
 	st.Unknowns = p.sys.n
 	x := make([]float64, p.sys.n)

@@ -2,6 +2,8 @@ package clockmodel
 
 import (
 	"context"
+	"encoding/json"
+	"math"
 	"testing"
 	"time"
 
@@ -203,4 +205,25 @@ func TestLongRunKeepsItsResolution(t *testing.T) {
 	assert.Greater(t, r.Estimate.Unknowns, 3*baseKnots, "knots beyond the base count")
 	assert.Less(t, got, pre/5)
 	assert.Less(t, r.Guard.ViolationsModel, r.Guard.ViolationsBefore/10)
+}
+
+// A trace too short to show the clocks' wander (one step of pair
+// exchanges: no group of windows has eight) gets the wander's scale 0, not
+// +Inf, so that its report can be written as JSON, and its clocks between
+// the anchors have no error bar (+Inf) unless the estimate moved them.
+func TestNoWanderEvidence(t *testing.T) {
+	c := baseConfig(3)
+	c.Ranks, c.RanksPerNode, c.Steps, c.Events = 8, 1, 1, 0
+	c.Patterns = []string{"pairs"}
+	p := prepare(t, c)
+	res, err := Run(context.Background(), p.in, p.times, p.g, p.node, Options{Latency: defaultLat})
+	require.NoError(t, err)
+	require.NotNil(t, res.Estimate)
+	assert.Zero(t, res.Estimate.Wander)
+	_, err = json.Marshal(res)
+	require.NoError(t, err)
+	if res.Times == nil {
+		d := p.in.Domains.Of[len(p.times)-1]
+		assert.True(t, math.IsInf(res.ErrorBar(d, p.times[len(p.times)-1][1], p.times[len(p.times)-1][1]), 1))
+	}
 }
