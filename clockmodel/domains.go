@@ -1,3 +1,17 @@
+// Package clockmodel estimates the error of every clock of a trace from its
+// messages and clock-offset measurements, and decides how far to correct it.
+//
+// The locations that read one clock form a clock domain (DetectDomains).
+// Run chooses the minimum latencies μ from the trace (Latencies), gathers
+// the messages' bounds on the difference of every two domains' clocks into
+// windows, fits one smooth correction per domain by weighted least squares
+// with a prior centred on the pre-synchronised clock (EstimateModel), gives
+// every knot a posterior standard deviation, applies only what the
+// messages prove beyond it (the garrote), and guards the result: it is
+// used only if it predicts held-out messages better than the
+// pre-synchronised clocks, is significant, and raises no violation. The
+// corrected times then go to the controlled logical clock (package clc).
+// Result.ErrorBar gives every event's 95 % interval.
 package clockmodel
 
 import (

@@ -211,7 +211,9 @@ func eventMean(source string, times, x, y [][]int64, dom Domains, bins Bins, res
 
 // ShiftError is the error of the pre-synchronised times c that the
 // correction lc implies: pre-synchronised − corrected time, averaged per
-// domain and bin of c. The CLC moves events only later, so it is ≤ 0.
+// domain and bin of c. The CLC alone moves events only later, which makes
+// it ≤ 0; with the clock model, which moves them both ways, it has either
+// sign.
 func ShiftError(c, lc [][]int64, dom Domains, bins Bins, res uint64, np int) *ClockError {
 	return eventMean("correction", c, c, lc, dom, bins, res, np)
 }

@@ -62,10 +62,9 @@ type Step func(loc int) (done bool, err error)
 // into the run queue when it publishes. Senders' times are read straight
 // from their time columns once published; a check is an atomic load.
 //
-// A goroutine per location, the first design, parked and woke one
-// goroutine per wait (a scheduler round trip, 8 KiB of stack per location):
-// at 65,536 locations that was a third of the correction's time and half its
-// memory. Tasks cost a queue push per wait and about 100 bytes per location.
+// A task costs a queue push per wait and about 100 bytes per location; a
+// goroutine per location would cost a scheduler round trip per wait and
+// 8 KiB of stack per location.
 //
 // Shared detects a stuck replay exactly: when the run queue is empty and no
 // worker runs a step while locations have not finished, every one of them
