@@ -4,5 +4,6 @@
 // otf2copy/otf2copy.c (the reference library's plain read + rewrite of an
 // OTF2 archive, the yardstick). The package's test keeps otf2copy honest: its
 // copies must print the same events and definitions as their inputs in
-// otf2-print. See docs/performance.md.
+// otf2-print. It runs only with CLC_TEST_FULL=1 (as .ci/run sets it): the
+// harness is not part of the product. See docs/performance.md.
 package bench

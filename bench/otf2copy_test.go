@@ -13,22 +13,10 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/sim"
 )
-
-// need skips the test when an external tool is missing, except under CI=true,
-// where a missing tool fails it.
-func need(t *testing.T, what string, err error) {
-	t.Helper()
-	if err == nil {
-		return
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s is required under CI=true: %v", what, err)
-	}
-	t.Skipf("%s is missing: %v", what, err)
-}
 
 // run runs a command and returns its stdout and stderr; a failure is fatal.
 func run(t *testing.T, name string, args ...string) (string, string) {
@@ -67,10 +55,11 @@ var otf2copy struct {
 // (warnings are errors here), once for all tests.
 func buildOTF2Copy(t *testing.T) string {
 	t.Helper()
-	gcc, err := exec.LookPath("gcc")
-	need(t, "gcc", err)
-	flags, err := exec.Command("pkg-config", "--cflags", "--libs", "otf2").Output()
-	need(t, "libotf2 (pkg-config otf2; Debian: libopen-trace-format2-dev)", err)
+	gcc := testenv.Tool(t, "gcc", "build-essential")
+	flags, err := exec.Command(testenv.Tool(t, "pkg-config", "pkg-config"), "--cflags", "--libs", "otf2").Output()
+	if err != nil {
+		testenv.Unavailable(t, "libopen-trace-format2-dev", "pkg-config finds no otf2: %v", err)
+	}
 	otf2copy.once.Do(func() {
 		bin := filepath.Join(binDir, "otf2copy")
 		args := append([]string{"-O2", "-std=c11", "-Wall", "-Wextra", "-Werror", "-o", bin,
@@ -93,12 +82,7 @@ func buildOTF2Copy(t *testing.T) string {
 // clc-sim archive (clock offsets that move the times).
 func inputs(t *testing.T) map[string]string {
 	dir := t.TempDir()
-	py := "/usr/bin/python3"
-	out, err := exec.Command(py, "-c", "import otf2").CombinedOutput()
-	if err != nil {
-		err = fmt.Errorf("%v: %s", err, out)
-	}
-	need(t, "python3-otf2", err)
+	py := testenv.PythonOTF2(t)
 	in := map[string]string{
 		"scorep-pingpong":      filepath.Join("..", "testdata", "scorep-pingpong"),
 		"scorep-pingpong-papi": filepath.Join("..", "testdata", "otf2", "scorep-pingpong-papi"),
@@ -150,9 +134,9 @@ func printed(t *testing.T, anchor string) (defsAndEvents, clock, stderr string) 
 // definition file per location reads without a warning, and that --read-only
 // reads every event.
 func TestOTF2Copy(t *testing.T) {
+	testenv.NeedFull(t)
 	bin := buildOTF2Copy(t)
-	_, err := exec.LookPath("otf2-print")
-	need(t, "otf2-print (Debian: otf2-tools)", err)
+	testenv.Tool(t, "otf2-print", "otf2-tools")
 	for name, in := range inputs(t) {
 		t.Run(name, func(t *testing.T) {
 			want, _, _ := printed(t, filepath.Join(in, "traces.otf2"))
@@ -238,6 +222,7 @@ func firstDiff(a, b string) string {
 
 // TestOTF2CopyErrors checks that otf2copy refuses what it must.
 func TestOTF2CopyErrors(t *testing.T) {
+	testenv.NeedFull(t)
 	bin := buildOTF2Copy(t)
 	full := t.TempDir()
 	if err := os.WriteFile(filepath.Join(full, "x"), nil, 0o644); err != nil {

@@ -194,7 +194,7 @@ func TestCarriedBadParts(t *testing.T) {
 // CLC_CARRIED_MUTATION_FULL=1 takes every byte of every part with two
 // masks (0xff and 0x01); -short a tenth of the default.
 func TestCarriedMutations(t *testing.T) {
-	printer := needTool(t, "otf2-print")
+	printer := otf2PrintPath(t)
 	anchor := filepath.Join(realTrace, "traces.otf2")
 	tr := readCarrying(t, anchor)
 	parts := carriedParts(t, anchor)

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -107,7 +108,7 @@ func threadRecordName(k trace.Kind, legacy bool) string {
 // pyDump prints an archive's events through the reference library.
 func pyDump(t testing.TB, anchor string) []string {
 	t.Helper()
-	py := needPythonOTF2(t)
+	py := testenv.PythonOTF2(t)
 	out, err := exec.Command(py, "../testdata/otf2/dumpevents.py", anchor).Output()
 	if err != nil {
 		var stderr string

@@ -240,7 +240,7 @@ func runGuarded(f func() error) (err error, hung bool) {
 }
 
 func TestMutations(t *testing.T) {
-	printer := needTool(t, "otf2-print")
+	printer := otf2PrintPath(t)
 	full := os.Getenv("CLC_MUTATION_FULL") != ""
 	tmp := t.TempDir()
 	base := filepath.Join(tmp, "base")
@@ -394,7 +394,7 @@ func TestNamedCorruptions(t *testing.T) {
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		ref := exec.Command(needTool(t, "otf2-print"), filepath.Join(dir, "traces.otf2")).Run()
+		ref := exec.Command(otf2PrintPath(t), filepath.Join(dir, "traces.otf2")).Run()
 		if ref == nil {
 			t.Errorf("%v: otf2-print accepts the input", c.m)
 		}

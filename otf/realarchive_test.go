@@ -48,7 +48,7 @@ type printed struct {
 // tables, clock offsets and every event) on an anchor file.
 func printAll(t testing.TB, anchor string, extra ...string) printed {
 	t.Helper()
-	cmd := exec.Command(needTool(t, "otf2-print"), append(append([]string{"-A", "-M", "-C"}, extra...), anchor)...)
+	cmd := exec.Command(otf2PrintPath(t), append(append([]string{"-A", "-M", "-C"}, extra...), anchor)...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -165,7 +165,7 @@ func withZeros(announced, counted map[string]int) map[string]int {
 // archive.
 func checkWerror(t testing.TB, anchor string) bool {
 	t.Helper()
-	return exec.Command(needTool(t, "otf2-print"), "--silent", "-Werror", anchor).Run() == nil
+	return exec.Command(otf2PrintPath(t), "--silent", "-Werror", anchor).Run() == nil
 }
 
 // The reference reader reads an event file to its end whatever its Location

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -17,7 +18,7 @@ import (
 // and returns its directory.
 func genRef(t testing.TB, iters int) string {
 	t.Helper()
-	py := needPythonOTF2(t)
+	py := testenv.PythonOTF2(t)
 	dir := filepath.Join(t.TempDir(), "ref")
 	out, err := exec.Command(py, "../testdata/otf2/genref.py", dir, strconv.Itoa(iters), strconv.Itoa(MinChunkSize)).CombinedOutput()
 	require.NoError(t, err, "%s", out)

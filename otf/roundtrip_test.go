@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/trace"
@@ -31,7 +32,7 @@ func roundTripArchives(t *testing.T) map[string]string {
 	for _, a := range realArchives(t) {
 		out[filepath.Base(filepath.Dir(a))] = a
 	}
-	py := needPythonOTF2(t)
+	py := testenv.PythonOTF2(t)
 	dir := t.TempDir()
 	b, err := exec.Command(py, "../testdata/otf2/genhybrid.py", dir, "3", "3", "4", "7").CombinedOutput()
 	require.NoError(t, err, "%s", b)

@@ -8,12 +8,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/clc-tools/clc/internal/testenv"
 )
 
 // The layout tables are those of the OTF2 specification that python3-otf2
 // installs (the one the reference library is generated from).
 func TestLayoutsMatchSpecification(t *testing.T) {
-	py := needPythonOTF2(t)
+	py := testenv.PythonOTF2(t)
 	run := func(kind string) []string {
 		out, err := exec.Command(py, "../testdata/otf2/layouts.py", kind).CombinedOutput()
 		require.NoError(t, err, "%s", out)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/internal/tracetest"
 	"github.com/clc-tools/clc/trace"
 )
@@ -100,7 +101,7 @@ func openRead(t *testing.T, dir string) (*Archive, *trace.Trace) {
 // metric location each with their process), thread teams and contingents
 // resolved through their paradigm's COMM_LOCATIONS group, region roles.
 func TestReadReferenceHybrid(t *testing.T) {
-	py := needPythonOTF2(t)
+	py := testenv.PythonOTF2(t)
 	dir := t.TempDir()
 	out, err := exec.Command(py, "../testdata/otf2/genhybrid.py", dir, "3", "3", "4", "7").CombinedOutput()
 	require.NoError(t, err, "%s", out)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/presync"
 )
 
@@ -17,8 +18,8 @@ import (
 // takes a screenshot and checks the window. Set CLC_VITE_SHOT=FILE.png to
 // keep the screenshot.
 func TestViTEOpensCorrectedArchive(t *testing.T) {
-	for _, tool := range []string{"vite", "xvfb-run", "import", "convert", "xwininfo"} {
-		needTool(t, tool)
+	for tool, pkg := range map[string]string{"vite": "vite", "xvfb-run": "xvfb xauth", "import": "imagemagick", "convert": "imagemagick", "xwininfo": "x11-utils"} {
+		testenv.Tool(t, tool, pkg)
 	}
 	a, err := Open(realTrace)
 	require.NoError(t, err)

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clc-tools/clc/internal/pipetest"
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/trace"
@@ -456,13 +457,7 @@ func TestWriteFileGzipAndPython(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, ents, 1, "no temporary file left")
 
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("python3 is missing")
-		}
-		t.Skip("python3 not installed")
-	}
+	py := testenv.Tool(t, "python3", "python3")
 	script := `import gzip, json, sys
 d = json.load(gzip.open(sys.argv[1], "rt", encoding="utf-8"))
 ev = d["traceEvents"]

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clc-tools/clc/internal/cli"
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/trace"
@@ -128,13 +129,7 @@ func TestConvertToOTF2(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "fixed")
 	require.Equal(t, exitOK, run(context.Background(), []string{simTrace, "-o", out, "--format", "otf2", "-q"}, io.Discard, io.Discard))
 	require.True(t, otf.IsArchive(out))
-	if _, err := exec.LookPath("otf2-print"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("otf2-print is missing (install otf2-tools)")
-		}
-		t.Skip("otf2-print not installed")
-	}
-	cmd := exec.Command("otf2-print", "--silent", "-Werror", filepath.Join(out, "traces.otf2"))
+	cmd := exec.Command(testenv.Tool(t, "otf2-print", "otf2-tools"), "--silent", "-Werror", filepath.Join(out, "traces.otf2"))
 	msg, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", msg)
 	// And back to native: same number of events.

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/clc-tools/clc/internal/cli"
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/internal/tracetest"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
@@ -256,13 +257,7 @@ func TestOTF2(t *testing.T) {
 	if a.NumEvents() != truth.NumEvents() {
 		t.Errorf("OTF2 archive has %d events, truth %d", a.NumEvents(), truth.NumEvents())
 	}
-	tool, err := exec.LookPath("otf2-print")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("otf2-print not found (Debian package otf2-tools)")
-		}
-		t.Skip("otf2-print not found (Debian package otf2-tools)")
-	}
+	tool := testenv.Tool(t, "otf2-print", "otf2-tools")
 	out, err := exec.Command(tool, "--silent", "-Werror", filepath.Join(dir, "traces.otf2")).CombinedOutput()
 	if err != nil {
 		t.Fatalf("otf2-print: %v\n%s", err, out)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/clockmodel"
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/internal/tracetest"
 	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/native"
@@ -184,20 +185,6 @@ func TestHybridIntactUnchanged(t *testing.T) {
 	}
 }
 
-// pythonOTF2 returns /usr/bin/python3 when it has the otf2 module; it
-// skips the test otherwise, and fails it under CI=true.
-func pythonOTF2(t *testing.T) string {
-	t.Helper()
-	const py = "/usr/bin/python3"
-	if out, err := exec.Command(py, "-c", "import otf2").CombinedOutput(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("python3-otf2 is required under CI=true: %v: %s", err, out)
-		}
-		t.Skipf("python3-otf2 not installed: %v", err)
-	}
-	return py
-}
-
 // Hybrid archives written by the reference library
 // (testdata/otf2/genhybrid.py: 8 processes × 4 OpenMP threads on 4 nodes
 // whose clocks drift and wander, offsets written for every location as
@@ -212,7 +199,7 @@ func pythonOTF2(t *testing.T) string {
 // earlier (docs/algorithm.md, "Accuracy"); with one thread per process
 // the same archives behave the same way.
 func TestHybridReferenceArchives(t *testing.T) {
-	py := pythonOTF2(t)
+	py := testenv.PythonOTF2(t)
 	seeds := 4
 	if testing.Short() {
 		seeds = 2
@@ -315,7 +302,7 @@ func TestHybridClockModel(t *testing.T) {
 			check(t, dir, rec, int32(c.RanksPerNode*c.Threads), 0.3, false)
 		})
 	}
-	py := pythonOTF2(t)
+	py := testenv.PythonOTF2(t)
 	seeds := 4
 	if testing.Short() {
 		seeds = 2

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -18,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clc-tools/clc/clockmodel"
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/presync"
@@ -69,12 +69,7 @@ func otf2Print(t *testing.T, archive string) map[string][]printedEvent {
 // not installed, and fails it in CI.
 func needOTF2Print(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("otf2-print"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("otf2-print is missing (install otf2-tools)")
-		}
-		t.Skip("otf2-print not installed")
-	}
+	testenv.Tool(t, "otf2-print", "otf2-tools")
 }
 
 // wanderingTrace simulates 8 ranks on 4 nodes whose clocks wander by 10 µs:

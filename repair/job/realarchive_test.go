@@ -2,7 +2,6 @@ package job
 
 import (
 	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -12,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/otf"
 )
 
@@ -20,13 +20,7 @@ import (
 // otf2-print -Werror whenever the input is; it holds every event the
 // reference reader shows for the input, and the report counts them all.
 func TestRealArchivesThroughRun(t *testing.T) {
-	printer, err := exec.LookPath("otf2-print")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("otf2-print is missing (install otf2-tools)")
-		}
-		t.Skip("otf2-print not installed")
-	}
+	printer := testenv.Tool(t, "otf2-print", "otf2-tools")
 	archives := []string{"../../testdata/scorep-pingpong/traces.otf2"}
 	m, err := filepath.Glob("../../testdata/otf2/*/*.otf2")
 	require.NoError(t, err)
