@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/internal/tracetest"
 	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/presync"
@@ -78,13 +79,14 @@ func randomConfig(rng *rand.Rand) tracetest.Config {
 	return cfg
 }
 
-// TestParallelEqualsSerial is the property test: on thousands of random
-// traces and parameters, the parallel replay gives exactly the times of the
-// plain serial implementation, for GOMAXPROCS 1 and 2, and the oracles hold.
+// TestParallelEqualsSerial is the property test: on random traces and
+// parameters (300 by default, 3,000 with CLC_TEST_FULL=1), the parallel
+// replay gives exactly the times of the plain serial implementation, for
+// GOMAXPROCS 1 and 2, and the oracles hold.
 func TestParallelEqualsSerial(t *testing.T) {
-	n := 3000
-	if testing.Short() {
-		n = 300
+	n := 300
+	if testenv.Full() {
+		n = 3000
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	// What the random traces exercised: relations of every shared-memory

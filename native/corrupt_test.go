@@ -9,12 +9,14 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -97,10 +99,12 @@ func requireStreamError(t *testing.T, err error, path string, loc int, msgAndArg
 	require.Contains(t, err.Error(), "location "+strconv.Itoa(loc))
 }
 
-// TestNativeCorruptFlip flips bytes at every offset of every stream file:
-// each flip must give an error naming the file and location.
+// TestNativeCorruptFlip flips bytes of every stream file (every offset with
+// CLC_TEST_FULL=1; by default every fifth, a different fifth in each of the
+// four files): each flip must give an error naming the file and location.
 func TestNativeCorruptFlip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
+	phase := 0
 	for _, codec := range []Codec{CodecNone, CodecZstd} {
 		dir, _ := writeSmall(t, codec)
 		for loc := range 2 {
@@ -109,9 +113,10 @@ func TestNativeCorruptFlip(t *testing.T) {
 			require.NoError(t, err)
 			ends, _ := blockEnds(t, orig)
 			require.Greater(t, len(ends), 4, "want several blocks")
+			phase++
 			for off := range orig {
-				if testing.Short() && off%5 != 0 {
-					continue // every offset without -short
+				if !testenv.Full() && (off+phase)%5 != 0 {
+					continue
 				}
 				for _, mask := range []byte{0xff, 1 << rng.IntN(8)} {
 					data := append([]byte(nil), orig...)
@@ -128,10 +133,13 @@ func TestNativeCorruptFlip(t *testing.T) {
 	}
 }
 
-// TestNativeCutEveryOffset cuts each stream file at every offset. In a
-// complete trace every cut is an error naming the file and location; with
-// complete=false every cut reads the whole blocks before it.
+// TestNativeCutEveryOffset cuts each stream file at every offset (with
+// CLC_TEST_FULL=1; by default at every fifth, a different fifth in each of
+// the four files, and at every block end). In a complete trace every cut is
+// an error naming the file and location; with complete=false every cut
+// reads the whole blocks before it.
 func TestNativeCutEveryOffset(t *testing.T) {
+	phase := 0
 	for _, codec := range []Codec{CodecNone, CodecZstd} {
 		dir, tr := writeSmall(t, codec)
 		for loc := range 2 {
@@ -139,9 +147,10 @@ func TestNativeCutEveryOffset(t *testing.T) {
 			orig, err := os.ReadFile(path)
 			require.NoError(t, err)
 			ends, counts := blockEnds(t, orig)
+			phase++
 			for cut := range len(orig) {
-				if testing.Short() && cut%5 != 0 {
-					continue // every offset without -short
+				if !testenv.Full() && (cut+phase)%5 != 0 && !slices.Contains(ends, cut) {
+					continue
 				}
 				require.NoError(t, os.WriteFile(path, orig[:cut], 0o666))
 				setComplete(t, dir, true)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -375,10 +376,12 @@ func requireSameTrace(t *testing.T, want, got *trace.Trace, msgAndArgs ...any) {
 	}
 }
 
+// Random traces (100 by default, 300 with CLC_TEST_FULL=1) read back as
+// they were written.
 func TestNativeRoundTripRandom(t *testing.T) {
-	n := 300
-	if testing.Short() {
-		n = 40
+	n := 100
+	if testenv.Full() {
+		n = 300
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for it := range n {

@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/format"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -18,15 +20,16 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/trace"
 )
 
-// The mutation test: every single-byte change and every truncation of a
-// small real archive (testdata/scorep-pingpong: anchor, global definitions,
-// two local definition files, two event files) goes through what
-// clc-correct does with an archive (Open, Read, Validate, presync.Apply,
-// Rewrite), and must end in one of two ways:
+// The mutation test: single-byte changes and truncations of a small real
+// archive (testdata/scorep-pingpong: anchor, global definitions, two local
+// definition files, two event files) go through what clc-correct does with
+// an archive (Open, Read, Validate, presync.Apply, Rewrite), and each must
+// end in one of two ways:
 //
 //   - an error that names its place: a FormatError naming a file of the
 //     archive and a byte offset, or an error naming a location (and event);
@@ -34,21 +37,37 @@ import (
 //     it (exit 0) and so does our reader.
 //
 // Never a panic, never a hang (each case is bounded by mutationTimeout),
-// never an output otf2-print rejects.
+// never an output otf2-print rejects. Byte-identical outputs are checked
+// once.
 //
-// Cost. The full set is every byte with two flips (XOR 0xFF and XOR 0x01)
-// and every truncation length of every file: about 36,000 cases, each
-// accepted one costing an otf2-print run (~0.05–0.1 s). That runs with
-// CLC_MUTATION_FULL=1 (go test ./otf -run Mutations -timeout 2h;
-// CLC_MUTATION_FILES=traces.def,traces/0.evt limits it to some files). By
-// default the test runs a deterministic subset that covers every file and
-// every record type found in it: one flip (alternating XOR 0xFF and 0x01)
-// of every byte of the anchor's fixed fields and of its string terminators
-// and of two bytes inside each string, with a truncation there; one flip
-// of every byte of the first record of each record type in each
-// definition and event file (and of its chunk header and END_OF_FILE),
-// with a truncation at each such record's start, middle and end.
-// otf2-print runs only for the cases our side accepted, two at a time.
+// The whole sweep is every byte with two flips (XOR 0xFF and XOR 0x01) and
+// every truncation length of every file: 36,495 cases, of which about
+// 15,000 are accepted, each an otf2-print run (~0.05 s). Three modes:
+//
+//   - By default, a deterministic subset of about 1,100 cases: the
+//     structural rule (one flip, alternating XOR 0xFF and 0x01, of every
+//     byte of the anchor's fixed fields, of its string terminators and of
+//     two bytes inside each string, with a truncation there; one flip of
+//     every byte of the first record of each record type in each definition
+//     and event file, of its chunk header and END_OF_FILE, both flips of
+//     their type and first length byte, and truncations at such a record's
+//     start, after its first two bytes, in its middle, before its last byte
+//     and at its end), and mutationCover (mutation_cover_test.go): for
+//     every outcome of the whole sweep the rule does not reach, its first
+//     case. An outcome is the mutated file and the error's message with its
+//     numbers, quoted names and record names taken out (or "accepted").
+//   - CLC_TEST_FULL=1 (as .ci/run sets it): every case on our side (place,
+//     panic, hang, our reader on every distinct accepted output), otf2-print
+//     on the default subset's outputs and on every tenth other distinct
+//     output, and the check that the default subset reaches every outcome
+//     of the sweep (with CLC_MUTATION_COVER=FILE it writes the cover anew
+//     instead: CLC_TEST_FULL=1 CLC_MUTATION_COVER=mutation_cover_test.go
+//     go test ./otf -run TestMutations).
+//   - CLC_MUTATION_FULL=1: every case, otf2-print on every distinct output
+//     (go test ./otf -run TestMutations -timeout 3h; CLC_MUTATION_FILES=
+//     traces.def,traces/0.evt limits it to some files).
+//
+// otf2-print runs two at a time, beside the cases.
 
 const mutationTimeout = 20 * time.Second
 
@@ -66,6 +85,15 @@ func (m mutation) String() string {
 }
 
 var mutationFiles = []string{"traces.otf2", "traces.def", "traces/0.def", "traces/1.def", "traces/0.evt", "traces/1.evt"}
+
+// mutatedFiles returns the files the sweep changes (CLC_MUTATION_FILES, or
+// all).
+func mutatedFiles() []string {
+	if only := os.Getenv("CLC_MUTATION_FILES"); only != "" {
+		return strings.Split(only, ",")
+	}
+	return mutationFiles
+}
 
 // recordSpans returns the byte ranges [start, end) of the records of a
 // buffer file (chunk headers and END_OF_FILE included), with their kind:
@@ -92,25 +120,27 @@ func recordSpans(t testing.TB, name string, b []byte, chunkSize int, events bool
 	return spans
 }
 
-// mutationCases returns the cases of the default subset or, with full, all.
-func mutationCases(t testing.TB, base string, full bool) []mutation {
+// allMutations returns every case of the whole sweep, file by file and
+// byte by byte (XOR 0xFF, XOR 0x01, cut there).
+func allMutations(t testing.TB, base string) []mutation {
 	t.Helper()
 	var cases []mutation
-	files := mutationFiles
-	if only := os.Getenv("CLC_MUTATION_FILES"); only != "" {
-		files = strings.Split(only, ",")
+	for _, f := range mutatedFiles() {
+		b := readFile(t, filepath.Join(base, f))
+		for i := range b {
+			cases = append(cases, mutation{f, i, 0xFF}, mutation{f, i, 0x01}, mutation{f, i, 0})
+		}
 	}
-	for _, f := range files {
-		b, err := os.ReadFile(filepath.Join(base, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if full {
-			for i := range b {
-				cases = append(cases, mutation{f, i, 0xFF}, mutation{f, i, 0x01}, mutation{f, i, 0})
-			}
-			continue
-		}
+	return cases
+}
+
+// structuralMutations returns the cases of the default subset's structural
+// rule.
+func structuralMutations(t testing.TB, base string) []mutation {
+	t.Helper()
+	var cases []mutation
+	for _, f := range mutatedFiles() {
+		b := readFile(t, filepath.Join(base, f))
 		flip := func(i int) mutation {
 			if i%2 == 0 {
 				return mutation{f, i, 0xFF}
@@ -132,7 +162,27 @@ func mutationCases(t testing.TB, base string, full bool) []mutation {
 			for i := sp.start; i < sp.end; i++ {
 				cases = append(cases, flip(i))
 			}
-			cases = append(cases, mutation{f, sp.start, 0}, mutation{f, (sp.start + sp.end) / 2, 0}, mutation{f, sp.end, 0})
+			for _, i := range []int{sp.start, sp.start + 1} {
+				cases = append(cases, mutation{f, i, 0xFF}, mutation{f, i, 0x01})
+			}
+			for _, i := range []int{sp.start, sp.start + 1, sp.start + 2, (sp.start + sp.end) / 2, sp.end - 1, sp.end} {
+				if i < len(b) {
+					cases = append(cases, mutation{f, i, 0})
+				}
+			}
+		}
+	}
+	return dedupeMutations(cases)
+}
+
+// defaultMutations returns the default subset: the structural rule and
+// mutationCover (of the mutated files).
+func defaultMutations(t testing.TB, base string) []mutation {
+	t.Helper()
+	cases := structuralMutations(t, base)
+	for _, c := range mutationCover {
+		if slices.Contains(mutatedFiles(), c.file) {
+			cases = append(cases, c)
 		}
 	}
 	return dedupeMutations(cases)
@@ -169,6 +219,34 @@ func dedupeMutations(cases []mutation) []mutation {
 		}
 	}
 	return out
+}
+
+var (
+	quotedRE = regexp.MustCompile(`'[^']*'|"[^"]*"`)
+	numberRE = regexp.MustCompile(`\b(0x[0-9a-f]+|[0-9]+)\b`)
+	recordRE = regexp.MustCompile(` \([A-Za-z]+ \(type N\)\)`)
+)
+
+// outcome returns the class of a case's outcome: the mutated file and
+// "accepted", or the error's message with numbers, quoted names and record
+// names taken out (which location file of several reports an error first
+// does not matter).
+func outcome(c mutation, err error) string {
+	if err == nil {
+		return c.file + ": accepted"
+	}
+	s := numberRE.ReplaceAllString(quotedRE.ReplaceAllString(err.Error(), "Q"), "N")
+	return c.file + ": " + recordRE.ReplaceAllString(s, "")
+}
+
+// readFile returns the contents of a file, or fails t.
+func readFile(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // copyTree copies the files of the archive at src into dst.
@@ -239,22 +317,57 @@ func runGuarded(f func() error) (err error, hung bool) {
 	}
 }
 
+// archiveBytes returns the files of the archive at dir, one after the
+// other, each after its name.
+func archiveBytes(t testing.TB, dir string) []byte {
+	t.Helper()
+	var all []byte
+	for _, f := range mutationFiles {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(append(append(all, f...), 0), b...)
+	}
+	return all
+}
+
 func TestMutations(t *testing.T) {
 	printer := otf2PrintPath(t)
-	full := os.Getenv("CLC_MUTATION_FULL") != ""
+	every := os.Getenv("CLC_MUTATION_FULL") != ""
+	full := every || testenv.Full()
+	coverFile := os.Getenv("CLC_MUTATION_COVER")
+	if coverFile != "" && (!full || os.Getenv("CLC_MUTATION_FILES") != "") {
+		t.Fatal("CLC_MUTATION_COVER needs CLC_TEST_FULL=1 (or CLC_MUTATION_FULL=1) and every file")
+	}
 	tmp := t.TempDir()
 	base := filepath.Join(tmp, "base")
 	copyTree(t, realTrace, base)
-	cases := mutationCases(t, base, full)
+	structural, subset := map[mutation]bool{}, map[mutation]bool{}
+	for _, c := range structuralMutations(t, base) {
+		structural[c] = true
+	}
+	cases := defaultMutations(t, base)
+	for _, c := range cases {
+		subset[c] = true
+	}
+	if full {
+		cases = allMutations(t, base)
+	}
 	work := filepath.Join(tmp, "in")
 	copyTree(t, base, work)
 	start := time.Now()
 
 	var (
-		mu                               sync.Mutex
-		failures                         []string
-		errored, accepted, checked, hung int
-		byFile                           = map[string][2]int{} // errors, accepted
+		mu                      sync.Mutex
+		failures                []string
+		errored, accepted, hung int
+		distinct, printed       int
+		byFile                  = map[string][2]int{} // errors, accepted
+		outputs                 = map[string]bool{}   // distinct accepted outputs
+		first                   = map[string]mutation{}
+		reached, reachedByRule  = map[string]bool{}, map[string]bool{}
+		originals               = map[string][]byte{}
 	)
 	fail := func(format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
@@ -265,24 +378,29 @@ func TestMutations(t *testing.T) {
 			t.Log("FAIL " + msg) // streamed with -v: a long run shows what it found as it goes
 		}
 	}
+	for _, f := range mutationFiles {
+		originals[f] = readFile(t, filepath.Join(base, f))
+	}
 	var eg errgroup.Group
 	eg.SetLimit(max(1, min(2, runtime.GOMAXPROCS(0))))
 	for n, c := range cases {
 		path := filepath.Join(work, c.file)
-		orig, err := os.ReadFile(filepath.Join(base, c.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		b := bytes.Clone(orig)
+		b := bytes.Clone(originals[c.file])
 		if c.xor == 0 {
 			b = b[:c.pos]
 		} else {
 			b[c.pos] ^= c.xor
 		}
-		if err := os.WriteFile(path, b, 0o644); err != nil {
+		if n > 0 && cases[n-1].file != c.file {
+			prev := cases[n-1].file
+			if err := testenv.ReplaceFile(filepath.Join(work, prev), originals[prev], 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := testenv.ReplaceFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if full && n%1000 == 0 {
+		if full && n%2000 == 0 {
 			t.Logf("case %d of %d (%v), %.0f s", n, len(cases), c, time.Since(start).Seconds())
 		}
 		out := filepath.Join(tmp, "out", fmt.Sprint(n))
@@ -291,9 +409,12 @@ func TestMutations(t *testing.T) {
 			hung++
 			t.Fatalf("%v: no result after %v", c, mutationTimeout)
 		}
-		if err := os.WriteFile(path, orig, 0o644); err != nil {
-			t.Fatal(err)
+		class := outcome(c, err)
+		if _, ok := first[class]; !ok {
+			first[class] = c
 		}
+		reached[class] = reached[class] || subset[c]
+		reachedByRule[class] = reachedByRule[class] || structural[c]
 		s := byFile[c.file]
 		if err != nil {
 			errored++
@@ -307,22 +428,33 @@ func TestMutations(t *testing.T) {
 		accepted++
 		s[1]++
 		byFile[c.file] = s
+		key := string(archiveBytes(t, out))
+		if outputs[key] {
+			if err := os.RemoveAll(out); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		outputs[key] = true
+		distinct++
+		check := !full || every || subset[c] || distinct%10 == 0
+		if check {
+			printed++
+		}
 		eg.Go(func() error {
 			defer os.RemoveAll(out)
-			anchor := filepath.Join(out, "traces.otf2")
-			cmd := exec.Command(printer, anchor)
-			var stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = nil, &stderr
-			if err := cmd.Run(); err != nil {
-				fail("%v: exit 0, but otf2-print rejects the output: %v\n%s", c, err, stderr.String())
-				return nil
+			if check {
+				cmd := exec.Command(printer, filepath.Join(out, "traces.otf2"))
+				var stderr bytes.Buffer
+				cmd.Stdout, cmd.Stderr = nil, &stderr
+				if err := cmd.Run(); err != nil {
+					fail("%v: exit 0, but otf2-print rejects the output: %v\n%s", c, err, stderr.String())
+					return nil
+				}
 			}
 			if err := readAll(out); err != nil {
 				fail("%v: exit 0, but our reader rejects the output: %v", c, err)
 			}
-			mu.Lock()
-			checked++
-			mu.Unlock()
 			return nil
 		})
 	}
@@ -335,8 +467,8 @@ func TestMutations(t *testing.T) {
 	for _, f := range files {
 		t.Logf("%-14s %5d errors with their place, %5d accepted", f, byFile[f][0], byFile[f][1])
 	}
-	t.Logf("%d cases (full=%v): %d refused with their place, %d accepted and checked with otf2-print (%d passed), %d hung; %.1f s",
-		len(cases), full, errored, accepted, checked, hung, time.Since(start).Seconds())
+	t.Logf("%d cases (full=%v, every=%v): %d refused with their place, %d accepted (%d distinct outputs, %d of them read by otf2-print), %d hung, %d outcomes; %.1f s",
+		len(cases), full, every, errored, accepted, distinct, printed, hung, len(reached), time.Since(start).Seconds())
 	sort.Strings(failures)
 	for i, f := range failures {
 		if i == 40 {
@@ -345,6 +477,62 @@ func TestMutations(t *testing.T) {
 		}
 		t.Error(f)
 	}
+	if !full {
+		return
+	}
+	if coverFile != "" {
+		writeMutationCover(t, coverFile, first, reachedByRule)
+		return
+	}
+	var missed []string
+	for class, ok := range reached {
+		if !ok {
+			missed = append(missed, fmt.Sprintf("%v: %s", first[class], class))
+		}
+	}
+	sort.Strings(missed)
+	if len(missed) > 0 {
+		t.Errorf("the default subset does not reach %d of the %d outcomes of the whole sweep (write the cover anew: CLC_TEST_FULL=1 CLC_MUTATION_COVER=mutation_cover_test.go go test ./otf -run TestMutations):\n%s",
+			len(missed), len(reached), strings.Join(missed, "\n"))
+	}
+}
+
+// writeMutationCover writes mutationCover anew: for every outcome the
+// structural rule does not reach, its first case.
+func writeMutationCover(t *testing.T, name string, first map[string]mutation, reachedByRule map[string]bool) {
+	t.Helper()
+	var classes []string
+	for class, ok := range reachedByRule {
+		if !ok {
+			classes = append(classes, class)
+		}
+	}
+	// In the sweep's order: file by file, byte by byte.
+	order := func(c mutation) [3]int {
+		return [3]int{slices.Index(mutationFiles, c.file), c.pos, map[byte]int{0xFF: 0, 0x01: 1, 0: 2}[c.xor]}
+	}
+	sort.Slice(classes, func(i, j int) bool {
+		a, b := order(first[classes[i]]), order(first[classes[j]])
+		return slices.Compare(a[:], b[:]) < 0
+	})
+	var cover []string
+	for _, class := range classes {
+		c := first[class]
+		cover = append(cover, fmt.Sprintf("{%q, %d, 0x%02x}, // %s\n", c.file, c.pos, c.xor, strings.ReplaceAll(class, "\n", " ")))
+	}
+	src := "// Code generated by TestMutations (CLC_TEST_FULL=1 CLC_MUTATION_COVER=mutation_cover_test.go); DO NOT EDIT.\n\n" +
+		"package otf\n\n" +
+		"// mutationCover holds, for every outcome of the whole mutation sweep that\n" +
+		"// the default subset's structural rule does not reach, its first case.\n" +
+		"var mutationCover = []mutation{\n" + strings.Join(cover, "") + "}\n"
+	b, err := format.Source([]byte(src))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	if err := os.WriteFile(name, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s: %d cases", name, len(cover))
 }
 
 // The single-byte corruptions issue 13 found in the shipped Score-P trace,

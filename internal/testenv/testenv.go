@@ -1,5 +1,6 @@
 // Package testenv answers the questions every test that leaves the process
-// asks: is an external tool here, and was the exhaustive suite asked for.
+// asks: is an external tool here, and was the exhaustive suite asked for;
+// and it rewrites files the way a test that changes one again and again must.
 //
 // Outside CI a test whose tool is missing skips with a message naming the
 // package to install; under CI=true it fails, so CI never passes by skipping.
@@ -9,7 +10,9 @@
 package testenv
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"testing"
@@ -64,4 +67,16 @@ func PythonOTF2(t testing.TB) string {
 		Unavailable(t, "python3-otf2", "python3 has no otf2 module: %v: %s", err, out)
 	}
 	return py
+}
+
+// ReplaceFile writes data to the file name as a new file, removing the old
+// one first. Tests that change a file again and again (byte flips, cuts)
+// use it instead of os.WriteFile: on ext4, truncating a file and writing it
+// again makes its close start writing it back (auto_da_alloc), and on a
+// busy disk every case then waits for the disk.
+func ReplaceFile(name string, data []byte, perm os.FileMode) error {
+	if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return os.WriteFile(name, data, perm)
 }
