@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -186,34 +187,50 @@ func TestCarriedBadParts(t *testing.T) {
 	require.ErrorIs(t, err, os.ErrNotExist)
 }
 
-// Damaged carried data, one byte at a time (by default every third byte of
-// the anchor, every second of the local definitions and every 101st of the
-// global definitions): writing the trace either fails with an error naming
-// the carried part (or the event or definition that no longer fits), or
-// gives an archive that otf2-print reads completely. Never a panic.
-// CLC_CARRIED_MUTATION_FULL=1 takes every byte of every part with two
-// masks (0xff and 0x01); -short a tenth of the default.
+// Damaged carried data, one byte at a time: writing the trace either fails
+// with an error naming the carried part (or the event or definition that
+// no longer fits), or gives an archive that otf2-print reads completely.
+// Never a panic. By default: in the definition parts, the chunk header and
+// the first record of each record type (its type and first length byte, its
+// first, middle and last byte) and END_OF_FILE; in the anchor, every fifth
+// of the bytes TestMutations changes. With CLC_TEST_FULL=1 also every third
+// byte of the anchor, every second of the local definitions and every 101st
+// of the global definitions. CLC_CARRIED_MUTATION_FULL=1 takes every byte
+// of every part with two masks (0xff and 0x01).
 func TestCarriedMutations(t *testing.T) {
 	printer := otf2PrintPath(t)
 	anchor := filepath.Join(realTrace, "traces.otf2")
 	tr := readCarrying(t, anchor)
 	parts := carriedParts(t, anchor)
+	every := os.Getenv("CLC_CARRIED_MUTATION_FULL") == "1"
 	steps, masks := map[string]int{"anchor": 3, "local": 2, "global": 101}, []byte{0xff}
-	if os.Getenv("CLC_CARRIED_MUTATION_FULL") == "1" {
+	if every {
 		steps, masks = map[string]int{"anchor": 1, "local": 1, "global": 1}, []byte{0xff, 0x01}
-	} else if testing.Short() {
-		for k := range steps {
-			steps[k] *= 10
-		}
 	}
 	var refused, written int
 	for pi, p := range parts {
-		for off := range p.Data {
-			kind := "local"
-			if p.Location < 0 {
-				kind = map[string]string{PartAnchor: "anchor", PartDefinitions: "global"}[p.Name]
+		kind := "local"
+		if p.Location < 0 {
+			kind = map[string]string{PartAnchor: "anchor", PartDefinitions: "global"}[p.Name]
+		}
+		offsets := map[int]bool{}
+		if kind == "anchor" {
+			for k, off := range anchorPositions(p.Data) {
+				offsets[off] = offsets[off] || k%5 == 0
 			}
-			if off%steps[kind] != 0 {
+		} else {
+			seen := map[string]bool{}
+			for _, sp := range recordSpans(t, p.Source, p.Data, MinChunkSize, false) {
+				if !seen[sp.kind] {
+					seen[sp.kind] = true
+					for _, off := range []int{sp.start, sp.start + 1, (sp.start + sp.end) / 2, sp.end - 1} {
+						offsets[off] = true
+					}
+				}
+			}
+		}
+		for off := range p.Data {
+			if !offsets[off] && !((every || testenv.Full()) && off%steps[kind] == 0) {
 				continue
 			}
 			for _, mask := range masks {
@@ -240,6 +257,7 @@ func TestCarriedMutations(t *testing.T) {
 	}
 	t.Logf("%d mutations refused with their place, %d written and read by otf2-print", refused, written)
 	require.Positive(t, refused)
+	require.Positive(t, written)
 }
 
 // lastLines returns the last n lines of s.
