@@ -406,7 +406,7 @@ func TestNativeBundleCorruptFlip(t *testing.T) {
 				for _, mask := range []byte{0xff, 1 << rng.IntN(8)} {
 					data := append([]byte(nil), orig...)
 					data[off] ^= mask
-					require.NoError(t, os.WriteFile(path, data, 0o666))
+					require.NoError(t, testenv.ReplaceFile(path, data, 0o666))
 					_, err := ReadDir(dir, &ReadOptions{Parallel: 1})
 					what := fmt.Sprintf("codec %v, streaming %v, offset %d, mask %#x", codec, streaming, off, mask)
 					requireStreamError(t, err, path, loc, what)
@@ -419,7 +419,7 @@ func TestNativeBundleCorruptFlip(t *testing.T) {
 					require.Equal(t, loc, owner(t, m, fe.Offset), what)
 				}
 			}
-			require.NoError(t, os.WriteFile(path, orig, 0o666))
+			require.NoError(t, testenv.ReplaceFile(path, orig, 0o666))
 			_, err = ReadDir(dir, nil)
 			require.NoError(t, err)
 		}
@@ -471,7 +471,7 @@ func TestNativeBundleCut(t *testing.T) {
 						break
 					}
 				}
-				require.NoError(t, os.WriteFile(path, orig[:cut], 0o666))
+				require.NoError(t, testenv.ReplaceFile(path, orig[:cut], 0o666))
 				setComplete(t, dir, true)
 				_, err := ReadDir(dir, &ReadOptions{Parallel: 1})
 				requireStreamError(t, err, path, first, what)
@@ -491,7 +491,7 @@ func TestNativeBundleCut(t *testing.T) {
 					require.Equal(t, flatten(&prefix), flatten(&got.Locations[loc].Events), "%s, location %d", what, loc)
 				}
 			}
-			require.NoError(t, os.WriteFile(path, orig, 0o666))
+			require.NoError(t, testenv.ReplaceFile(path, orig, 0o666))
 			setComplete(t, dir, true)
 			_, err = ReadDir(dir, nil)
 			require.NoError(t, err)
@@ -515,7 +515,7 @@ func editManifest(t *testing.T, dir string, edit func(m map[string]any, locs []m
 	edit(m, locs)
 	data, err = json.Marshal(m)
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(p, data, 0o666))
+	require.NoError(t, testenv.ReplaceFile(p, data, 0o666))
 }
 
 func extentsOf(l map[string]any) []any { return l["extents"].([]any) }

@@ -233,7 +233,7 @@ func TestCarriedCorrupt(t *testing.T) {
 			for _, mask := range []byte{0xff, 1 << (off % 8)} {
 				data := append([]byte(nil), orig...)
 				data[off] ^= mask
-				require.NoError(t, os.WriteFile(path, data, 0o666))
+				require.NoError(t, testenv.ReplaceFile(path, data, 0o666))
 				requireCarriedError(t, parse(), path, "codec %v, offset %d, mask %#x", codec, off, mask)
 			}
 		}
@@ -241,7 +241,7 @@ func TestCarriedCorrupt(t *testing.T) {
 			if skip(n) {
 				continue
 			}
-			require.NoError(t, os.WriteFile(path, orig[:n], 0o666))
+			require.NoError(t, testenv.ReplaceFile(path, orig[:n], 0o666))
 			_, err := OpenDir(dir)
 			requireCarriedError(t, err, path, "cut at %d", n)
 			require.ErrorIs(t, err, ErrTruncated)
@@ -254,7 +254,7 @@ func TestCarriedCorrupt(t *testing.T) {
 			}
 			editManifest(t, dir, func(m map[string]any, _ []map[string]any) { m["carried"].(map[string]any)["length"] = len(orig) })
 		}
-		require.NoError(t, os.WriteFile(path, orig, 0o666))
+		require.NoError(t, testenv.ReplaceFile(path, orig, 0o666))
 		tr, err := ReadDir(dir, nil)
 		require.NoError(t, err)
 		got, err := tr.Carried.Parts()

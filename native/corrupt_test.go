@@ -121,12 +121,12 @@ func TestNativeCorruptFlip(t *testing.T) {
 				for _, mask := range []byte{0xff, 1 << rng.IntN(8)} {
 					data := append([]byte(nil), orig...)
 					data[off] ^= mask
-					require.NoError(t, os.WriteFile(path, data, 0o666))
+					require.NoError(t, testenv.ReplaceFile(path, data, 0o666))
 					_, err := ReadDir(dir, &ReadOptions{Parallel: 1})
 					requireStreamError(t, err, path, loc, "codec %v, location %d, offset %d, mask %#x", codec, loc, off, mask)
 				}
 			}
-			require.NoError(t, os.WriteFile(path, orig, 0o666))
+			require.NoError(t, testenv.ReplaceFile(path, orig, 0o666))
 		}
 		_, err := ReadDir(dir, nil)
 		require.NoError(t, err)
@@ -152,7 +152,7 @@ func TestNativeCutEveryOffset(t *testing.T) {
 				if !testenv.Full() && (cut+phase)%5 != 0 && !slices.Contains(ends, cut) {
 					continue
 				}
-				require.NoError(t, os.WriteFile(path, orig[:cut], 0o666))
+				require.NoError(t, testenv.ReplaceFile(path, orig[:cut], 0o666))
 				setComplete(t, dir, true)
 				_, err := ReadDir(dir, nil)
 				requireStreamError(t, err, path, loc, "codec %v, cut at %d", codec, cut)
@@ -184,7 +184,7 @@ func TestNativeCutEveryOffset(t *testing.T) {
 				}
 				requireSameTrace(t, &trace.Trace{Locations: tr.Locations[1-loc : 2-loc]}, &trace.Trace{Locations: got.Locations[1-loc : 2-loc]})
 			}
-			require.NoError(t, os.WriteFile(path, orig, 0o666))
+			require.NoError(t, testenv.ReplaceFile(path, orig, 0o666))
 			setComplete(t, dir, true)
 		}
 	}

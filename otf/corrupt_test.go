@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -56,7 +57,7 @@ func TestTruncatedEventFile(t *testing.T) {
 	orig, err := os.ReadFile(path)
 	require.NoError(t, err)
 	for n := 0; n < len(orig); n++ {
-		require.NoError(t, os.WriteFile(path, orig[:n], 0o644))
+		require.NoError(t, testenv.ReplaceFile(path, orig[:n], 0o644))
 		err := readAll(dir)
 		fe := requireFormatError(t, err, "traces/0.evt")
 		assert.LessOrEqual(t, fe.Offset, int64(len(orig)), "cut at %d: %v", n, err)
@@ -70,12 +71,12 @@ func TestTruncatedDefinitions(t *testing.T) {
 		orig, err := os.ReadFile(path)
 		require.NoError(t, err)
 		for n := 0; n < len(orig); n += 1 + n/64 {
-			require.NoError(t, os.WriteFile(path, orig[:n], 0o644))
+			require.NoError(t, testenv.ReplaceFile(path, orig[:n], 0o644))
 			err := readAll(dir)
 			require.Error(t, err, "%s cut at %d", f, n)
 			assert.Contains(t, err.Error(), f, "%s cut at %d", f, n)
 		}
-		require.NoError(t, os.WriteFile(path, orig, 0o644))
+		require.NoError(t, testenv.ReplaceFile(path, orig, 0o644))
 	}
 	require.NoError(t, readAll(dir))
 }
@@ -96,7 +97,7 @@ func TestFlippedBytes(t *testing.T) {
 			for _, x := range []byte{0xFF, 0x01} {
 				b := bytes.Clone(orig)
 				b[i] ^= x
-				require.NoError(t, os.WriteFile(path, b, 0o644))
+				require.NoError(t, testenv.ReplaceFile(path, b, 0o644))
 				err := readAll(dir)
 				var fe *FormatError
 				if err != nil && errors.As(err, &fe) && strings.HasSuffix(f, ".evt") {
@@ -105,7 +106,7 @@ func TestFlippedBytes(t *testing.T) {
 				}
 			}
 		}
-		require.NoError(t, os.WriteFile(path, orig, 0o644))
+		require.NoError(t, testenv.ReplaceFile(path, orig, 0o644))
 	}
 }
 

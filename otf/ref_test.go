@@ -2,6 +2,8 @@ package otf
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -14,22 +16,50 @@ import (
 	"github.com/clc-tools/clc/trace"
 )
 
-// genRef writes an archive with the reference library (testdata/otf2/genref.py)
+// writeRef writes an archive into dir with the reference library
+// (testdata/otf2/genref.py, iters iterations).
+func writeRef(py, dir string, iters int) error {
+	out, err := exec.Command(py, "../testdata/otf2/genref.py", dir, strconv.Itoa(iters), strconv.Itoa(MinChunkSize)).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("genref.py: %v\n%s", err, out)
+	}
+	return nil
+}
+
+// genRef writes an archive of the test's own with the reference library
 // and returns its directory.
 func genRef(t testing.TB, iters int) string {
 	t.Helper()
-	py := testenv.PythonOTF2(t)
 	dir := filepath.Join(t.TempDir(), "ref")
-	out, err := exec.Command(py, "../testdata/otf2/genref.py", dir, strconv.Itoa(iters), strconv.Itoa(MinChunkSize)).CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	require.NoError(t, writeRef(testenv.PythonOTF2(t), dir, iters))
 	return dir
 }
 
-// readRef writes an archive with the reference library (genRef), opens it
-// and reads it whole.
+// fixtures holds the archives several tests read and none changes.
+var fixtures testenv.Fixtures
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if err := fixtures.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+	}
+	os.Exit(code)
+}
+
+// sharedRef returns the directory of an archive written with the reference
+// library (testdata/otf2/genref.py), made once per run; tests must not
+// change it (genRef makes one of their own).
+func sharedRef(t testing.TB, iters int) string {
+	t.Helper()
+	py := testenv.PythonOTF2(t)
+	return fixtures.Dir(t, fmt.Sprint("genref ", iters), func(dir string) error { return writeRef(py, dir, iters) })
+}
+
+// readRef opens an archive of the reference library (sharedRef) and reads
+// it whole.
 func readRef(t testing.TB, iters int) (string, *Archive, *trace.Trace) {
 	t.Helper()
-	dir := genRef(t, iters)
+	dir := sharedRef(t, iters)
 	a, err := Open(dir)
 	require.NoError(t, err)
 	tr, err := a.Read(context.Background(), nil)

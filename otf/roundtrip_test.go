@@ -2,6 +2,7 @@ package otf
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,7 +26,8 @@ import (
 // (every MPI record, attributes, metrics, RMA, BufferFlush …) whose
 // location 1 gets mapping tables that move its region ids (0 and 1 swap,
 // 2 is 5) and give its world communicator a second local id (9, which the
-// writer then uses: the smallest local id of the table).
+// writer then uses: the smallest local id of the table). The generated
+// archives are made once per run (fixtures).
 func roundTripArchives(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -33,13 +35,21 @@ func roundTripArchives(t *testing.T) map[string]string {
 		out[filepath.Base(filepath.Dir(a))] = a
 	}
 	py := testenv.PythonOTF2(t)
-	dir := t.TempDir()
-	b, err := exec.Command(py, "../testdata/otf2/genhybrid.py", dir, "3", "3", "4", "7").CombinedOutput()
-	require.NoError(t, err, "%s", b)
+	dir := fixtures.Dir(t, "genhybrid 3 3 4 7", func(dir string) error {
+		if b, err := exec.Command(py, "../testdata/otf2/genhybrid.py", dir, "3", "3", "4", "7").CombinedOutput(); err != nil {
+			return fmt.Errorf("genhybrid.py: %v\n%s", err, b)
+		}
+		return nil
+	})
 	out["genhybrid"] = filepath.Join(dir, "rec", "traces.otf2")
-	ref := genRef(t, 20)
-	writeLocalDefs(t, filepath.Join(ref, "traces", "4294967297.def"), false, map[uint8][][2]uint64{
-		mapRegion: {{0, 1}, {1, 0}, {2, 5}}, mapComm: {{1, 1}, {9, 0}}})
+	ref := fixtures.Dir(t, "genref 20 mapped", func(dir string) error {
+		if err := writeRef(py, dir, 20); err != nil {
+			return err
+		}
+		writeLocalDefs(t, filepath.Join(dir, "traces", "4294967297.def"), false, map[uint8][][2]uint64{
+			mapRegion: {{0, 1}, {1, 0}, {2, 5}}, mapComm: {{1, 1}, {9, 0}}})
+		return nil
+	})
 	out["genref-mapped"] = filepath.Join(ref, "traces.otf2")
 	return out
 }

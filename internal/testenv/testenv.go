@@ -15,6 +15,9 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
 	"testing"
 )
 
@@ -79,4 +82,55 @@ func ReplaceFile(name string, data []byte, perm os.FileMode) error {
 		return err
 	}
 	return os.WriteFile(name, data, perm)
+}
+
+// Fixtures makes directories that several tests of a package read and none
+// changes (generated archives, simulated traces), each once per run of the
+// test binary. The zero value is ready; the package's TestMain calls Close
+// after m.Run.
+type Fixtures struct {
+	mu   sync.Mutex
+	root string
+	dirs map[string]string
+}
+
+// Dir returns the directory make filled for key, calling make (with an
+// empty directory) the first time the key is asked for; a failed make
+// fails t and is tried again by the next test that asks.
+func (f *Fixtures) Dir(t testing.TB, key string, make func(dir string) error) string {
+	t.Helper()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if d, ok := f.dirs[key]; ok {
+		return d
+	}
+	if f.root == "" {
+		root, err := os.MkdirTemp("", "clc-fixtures-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.root, f.dirs = root, map[string]string{}
+	}
+	d := filepath.Join(f.root, strconv.Itoa(len(f.dirs)))
+	if err := os.Mkdir(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := make(d); err != nil {
+		os.RemoveAll(d)
+		t.Fatalf("fixture %s: %v", key, err)
+	}
+	f.dirs[key] = d
+	return d
+}
+
+// Close removes every directory made.
+func (f *Fixtures) Close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.root == "" {
+		return nil
+	}
+	err := os.RemoveAll(f.root)
+	f.root, f.dirs = "", nil
+	return err
 }

@@ -1,7 +1,9 @@
 package testenv
 
 import (
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -46,5 +48,31 @@ func TestReplaceFileWritesANewFile(t *testing.T) {
 	}
 	if err := ReplaceFile(filepath.Join(t.TempDir(), "missing", "f"), nil, 0o644); err == nil {
 		t.Fatal("no error for a file in a missing directory")
+	}
+}
+
+func TestFixturesMakeEachDirectoryOnce(t *testing.T) {
+	var f Fixtures
+	made := 0
+	mk := func(dir string) error {
+		made++
+		return os.WriteFile(filepath.Join(dir, "x"), []byte("fixture"), 0o644)
+	}
+	a := f.Dir(t, "a", mk)
+	if again := f.Dir(t, "a", mk); again != a || made != 1 {
+		t.Fatalf("asked twice: %q then %q, made %d times", a, again, made)
+	}
+	b := f.Dir(t, "b", mk)
+	if b == a || made != 2 {
+		t.Fatalf("a second key: %q (the first %q), made %d times", b, a, made)
+	}
+	if got, err := os.ReadFile(filepath.Join(b, "x")); err != nil || string(got) != "fixture" {
+		t.Fatalf("the fixture holds %q (%v)", got, err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(a); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("after Close: %v, want the directory gone", err)
 	}
 }
