@@ -658,9 +658,7 @@ func TestSinkError(t *testing.T) {
 
 // The scale test: 65,536 ranks, about a million events, checked.
 func TestScale65536(t *testing.T) {
-	if testing.Short() {
-		t.Skip("short")
-	}
+	testenv.NeedFull(t)
 	cfg := DefaultConfig()
 	cfg.Ranks, cfg.RanksPerNode, cfg.Events = 65536, 16, 1_000_000
 	cfg.Patterns = []string{"allreduce", "pairs"}

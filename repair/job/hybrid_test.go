@@ -201,7 +201,7 @@ func TestHybridIntactUnchanged(t *testing.T) {
 func TestHybridReferenceArchives(t *testing.T) {
 	py := testenv.PythonOTF2(t)
 	seeds := 4
-	if testing.Short() {
+	if !testenv.Full() {
 		seeds = 2
 	}
 	var ratios []float64
@@ -304,7 +304,7 @@ func TestHybridClockModel(t *testing.T) {
 	}
 	py := testenv.PythonOTF2(t)
 	seeds := 4
-	if testing.Short() {
+	if !testenv.Full() {
 		seeds = 2
 	}
 	for seed := 1; seed <= seeds; seed++ {

@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clc-tools/clc/clockmodel"
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/internal/tracetest"
 	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/native"
@@ -38,6 +39,8 @@ type scenario struct {
 	cfg  sim.Config
 }
 
+// scenarios returns the simulated scenarios; short leaves out the three
+// largest (64 to 4,096 ranks), which run with CLC_TEST_FULL=1.
 func scenarios(short bool) []scenario {
 	mk := func(name string, ranks, perNode int, events int64, patterns []string, f func(*sim.Config)) scenario {
 		c := sim.DefaultConfig()
@@ -86,7 +89,7 @@ func scenarios(short bool) []scenario {
 func TestScenarios(t *testing.T) {
 	var ratios []float64
 	defer assertMeanBelow(t, "corrected", &ratios, 0.95)
-	for _, sc := range scenarios(testing.Short()) {
+	for _, sc := range scenarios(!testenv.Full()) {
 		t.Run(sc.name, func(t *testing.T) {
 			dir, rec := simDir(t, sc.cfg)
 			out := filepath.Join(t.TempDir(), "out")
@@ -396,7 +399,7 @@ func TestScenariosClockModel(t *testing.T) {
 		t.Logf("mean |error| / presync over %d scenarios: median %.3f, largest %.3f", len(ratios), med, ratios[len(ratios)-1])
 		assert.LessOrEqual(t, med, 0.35)
 	}()
-	for _, sc := range scenarios(testing.Short()) {
+	for _, sc := range scenarios(!testenv.Full()) {
 		t.Run(sc.name, func(t *testing.T) {
 			dir, _ := simDir(t, sc.cfg)
 			out := filepath.Join(t.TempDir(), "out")
@@ -587,7 +590,7 @@ func TestCleanTraceUnchanged(t *testing.T) {
 // location's times decrease.
 func TestRandomTracesThroughRun(t *testing.T) {
 	n := 60
-	if testing.Short() {
+	if !testenv.Full() {
 		n = 15
 	}
 	dir := t.TempDir()
