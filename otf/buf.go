@@ -281,11 +281,3 @@ func appendCompressed(b []byte, v uint64, be bool) []byte {
 }
 
 func bitsLen(v uint64) int { return bits.Len64(v) }
-
-// compressedLen returns the encoded size of v as a compressed integer.
-func compressedLen(v uint64) int {
-	if v == 0 {
-		return 1
-	}
-	return 1 + (bitsLen(v)+7)/8
-}

@@ -160,10 +160,6 @@ func singleton(t uint8) bool {
 	return false
 }
 
-// isEventRecord reports whether a record type in an event file is an event
-// (as opposed to a buffer-internal record).
-func isEventRecord(t uint8) bool { return t >= 10 }
-
 // endChunk checks the event numbers of a finished chunk.
 func (s *scanner) endChunk() error {
 	if !s.events || !s.started {

@@ -48,11 +48,6 @@ func (m *idIndex) get(id uint64) (uint32, bool) {
 	return v, ok
 }
 
-func (m *idIndex) has(id uint64) bool {
-	_, ok := m.get(id)
-	return ok
-}
-
 // each calls f for every entry.
 func (m *idIndex) each(f func(id uint64, idx uint32)) {
 	if m.sparse == nil {
