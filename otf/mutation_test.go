@@ -291,13 +291,14 @@ func copyTree(t testing.TB, src, dst string) {
 }
 
 // correctLikeClc does with an archive what clc-correct does, without the
-// CLC itself: read, validate, pre-synchronise, rewrite.
+// CLC itself: read, validate, pre-synchronise, rewrite. One location at a
+// time, so that of several errors the same one is reported every run.
 func correctLikeClc(in, out string) error {
 	a, err := Open(in)
 	if err != nil {
 		return err
 	}
-	tr, err := a.Read(context.Background(), nil)
+	tr, err := a.Read(context.Background(), &ReadOptions{Parallel: 1})
 	if err != nil {
 		return err
 	}
@@ -307,7 +308,7 @@ func correctLikeClc(in, out string) error {
 	if _, err := presync.Apply(tr, nil); err != nil {
 		return err
 	}
-	return a.Rewrite(out, tr, nil)
+	return a.Rewrite(out, tr, &WriteOptions{Parallel: 1})
 }
 
 var locationRE = regexp.MustCompile(`location \d+`)
