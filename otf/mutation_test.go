@@ -62,7 +62,7 @@ import (
 //     cut).
 //   - CLC_TEST_FULL=1 (as .ci/run sets it): every case on our side (place,
 //     panic, hang, our reader on every distinct accepted output), otf2-print
-//     on the default subset's outputs and on every tenth other distinct
+//     on the default subset's outputs and on every twentieth other distinct
 //     output, and the check that the default subset reaches every outcome
 //     of the sweep (with CLC_MUTATION_COVER=FILE it writes the cover anew
 //     instead: CLC_TEST_FULL=1 CLC_MUTATION_COVER=mutation_cover_test.go
@@ -467,7 +467,7 @@ func TestMutations(t *testing.T) {
 		outputs[key] = true
 		distinct++
 		group := mutationGroup(c, spans[c.file])
-		check := every || (full && (subset[c] || distinct%10 == 0)) || (!full && !printedGroups[group])
+		check := every || (full && (subset[c] || distinct%20 == 0)) || (!full && !printedGroups[group])
 		printedGroups[group] = true
 		if check {
 			printed++
