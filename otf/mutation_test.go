@@ -62,8 +62,9 @@ import (
 //     cut).
 //   - CLC_TEST_FULL=1 (as .ci/run sets it): every case on our side (place,
 //     panic, hang, our reader on every distinct accepted output), otf2-print
-//     on the default subset's outputs and on every twentieth other distinct
-//     output, and the check that the default subset reaches every outcome
+//     on the default subset's outputs and on every twentieth case's (each
+//     distinct output once; the sweep runs in parts at once), and the
+//     check that the default subset reaches every outcome
 //     of the sweep (with CLC_MUTATION_COVER=FILE it writes the cover anew
 //     instead: CLC_TEST_FULL=1 CLC_MUTATION_COVER=mutation_cover_test.go
 //     go test ./otf -run TestMutations).
@@ -344,17 +345,16 @@ func runGuarded(f func() error) (err error, hung bool) {
 
 // archiveBytes returns the files of the archive at dir, one after the
 // other, each after its name.
-func archiveBytes(t testing.TB, dir string) []byte {
-	t.Helper()
+func archiveBytes(dir string) ([]byte, error) {
 	var all []byte
 	for _, f := range mutationFiles {
 		b, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		all = append(append(append(all, f...), 0), b...)
 	}
-	return all
+	return all, nil
 }
 
 func TestMutations(t *testing.T) {
@@ -379,8 +379,6 @@ func TestMutations(t *testing.T) {
 	if full {
 		cases = allMutations(t, base)
 	}
-	work := filepath.Join(tmp, "in")
-	copyTree(t, base, work)
 	start := time.Now()
 
 	var (
@@ -390,7 +388,7 @@ func TestMutations(t *testing.T) {
 		distinct, printed      int
 		byFile                 = map[string][2]int{} // errors, accepted
 		outputs                = map[string]bool{}   // distinct accepted outputs
-		first                  = map[string]mutation{}
+		firstCase              = map[string]int{}    // outcome: index of its first case
 		reached, reachedByRule = map[string]bool{}, map[string]bool{}
 		originals              = map[string][]byte{}
 		spans                  = map[string][]recordSpan{}
@@ -413,7 +411,10 @@ func TestMutations(t *testing.T) {
 	}
 	var eg errgroup.Group
 	eg.SetLimit(max(1, min(2, runtime.GOMAXPROCS(0))))
-	for n, c := range cases {
+	// one runs case n in the archive copy work (where the case before it,
+	// if any, was n-1) and reports whether to go on.
+	one := func(n int, work string, after bool) bool {
+		c := cases[n]
 		path := filepath.Join(work, c.file)
 		b := bytes.Clone(originals[c.file])
 		if c.xor == 0 {
@@ -421,14 +422,16 @@ func TestMutations(t *testing.T) {
 		} else {
 			b[c.pos] ^= c.xor
 		}
-		if n > 0 && cases[n-1].file != c.file {
+		if after && cases[n-1].file != c.file {
 			prev := cases[n-1].file
 			if err := testenv.ReplaceFile(filepath.Join(work, prev), originals[prev], 0o644); err != nil {
-				t.Fatal(err)
+				fail("%v", err)
+				return false
 			}
 		}
 		if err := testenv.ReplaceFile(path, b, 0o644); err != nil {
-			t.Fatal(err)
+			fail("%v", err)
+			return false
 		}
 		if full && n%2000 == 0 {
 			t.Logf("case %d of %d (%v), %.0f s", n, len(cases), c, time.Since(start).Seconds())
@@ -436,11 +439,13 @@ func TestMutations(t *testing.T) {
 		out := filepath.Join(tmp, "out", fmt.Sprint(n))
 		err, h := runGuarded(func() error { return correctLikeClc(work, out) })
 		if h {
-			t.Fatalf("%v: no result after %v", c, mutationTimeout)
+			fail("%v: no result after %v", c, mutationTimeout)
+			return false
 		}
 		class := outcome(c, err)
-		if _, ok := first[class]; !ok {
-			first[class] = c
+		mu.Lock()
+		if k, ok := firstCase[class]; !ok || n < k {
+			firstCase[class] = n
 		}
 		reached[class] = reached[class] || subset[c]
 		reachedByRule[class] = reachedByRule[class] || structural[c]
@@ -449,28 +454,44 @@ func TestMutations(t *testing.T) {
 			errored++
 			s[0]++
 			byFile[c.file] = s
+			mu.Unlock()
 			if strings.HasPrefix(err.Error(), "panic") || !placed(err) {
 				fail("%v: error without its place (or a panic): %v", c, err)
 			}
-			continue
+			return true
 		}
 		accepted++
 		s[1]++
 		byFile[c.file] = s
-		key := string(archiveBytes(t, out))
-		if outputs[key] {
-			if err := os.RemoveAll(out); err != nil {
-				t.Fatal(err)
-			}
-			continue
+		mu.Unlock()
+		all, err := archiveBytes(out)
+		if err != nil {
+			fail("%v: %v", c, err)
+			return false
 		}
+		key := string(all)
+		mu.Lock()
+		seen := outputs[key]
 		outputs[key] = true
-		distinct++
 		group := mutationGroup(c, spans[c.file])
-		check := every || (full && (subset[c] || distinct%20 == 0)) || (!full && !printedGroups[group])
-		printedGroups[group] = true
+		// By default (in order, one case at a time) the first distinct
+		// output of each group; with CLC_TEST_FULL=1 the default subset's
+		// and every twentieth case's.
+		check := !seen && (every || (full && (subset[c] || n%20 == 0)) || (!full && !printedGroups[group]))
+		if !seen {
+			distinct++
+			printedGroups[group] = true
+		}
 		if check {
 			printed++
+		}
+		mu.Unlock()
+		if seen {
+			if err := os.RemoveAll(out); err != nil {
+				fail("%v", err)
+				return false
+			}
+			return true
 		}
 		eg.Go(func() error {
 			defer os.RemoveAll(out)
@@ -488,7 +509,29 @@ func TestMutations(t *testing.T) {
 			}
 			return nil
 		})
+		return true
 	}
+	// The whole sweep runs in parts at once, each in its own copy of the
+	// archive: the cases wait on the file system more than on the CPU.
+	workers := 1
+	if full {
+		workers = max(2, runtime.GOMAXPROCS(0))
+	}
+	part := (len(cases) + workers - 1) / workers
+	var wg sync.WaitGroup
+	for w := range workers {
+		work := filepath.Join(tmp, fmt.Sprint("in", w))
+		copyTree(t, base, work)
+		lo, hi := w*part, min(len(cases), (w+1)*part)
+		wg.Go(func() {
+			for n := lo; n < hi; n++ {
+				if !one(n, work, n > lo) {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 	_ = eg.Wait()
 	var files []string
 	for f := range byFile {
@@ -510,6 +553,10 @@ func TestMutations(t *testing.T) {
 	}
 	if !full {
 		return
+	}
+	first := map[string]mutation{}
+	for class, n := range firstCase {
+		first[class] = cases[n]
 	}
 	if coverFile != "" {
 		writeMutationCover(t, coverFile, first, reachedByRule)
