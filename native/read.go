@@ -16,6 +16,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/clc-tools/clc/internal/infile"
 	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/trace"
 )
@@ -515,14 +516,9 @@ func (c *fileCache) acquire(name string) (*cachedFile, error) {
 	c.evictLocked()
 	c.mu.Unlock()
 	// Open outside the lock, so goroutines open different files at once.
-	f, err := os.Open(filepath.Join(c.dir, filepath.FromSlash(name)))
+	f, fi, err := infile.Open(filepath.Join(c.dir, filepath.FromSlash(name)))
 	if err == nil {
-		var fi os.FileInfo
-		if fi, err = f.Stat(); err != nil {
-			f.Close()
-		} else {
-			cf.f, cf.size = f, fi.Size()
-		}
+		cf.f, cf.size = f, fi.Size()
 	}
 	cf.err = err
 	close(cf.ready)

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clc-tools/clc/internal/infile"
 	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/trace"
 )
@@ -72,7 +73,7 @@ func IsArchive(path string) bool {
 	if err != nil {
 		return false
 	}
-	f, err := os.Open(filepath.Join(dir, name+".otf2"))
+	f, _, err := infile.Open(filepath.Join(dir, name+".otf2"))
 	if err != nil {
 		return false
 	}
@@ -91,17 +92,32 @@ func Open(path string) (*Archive, error) {
 	if err != nil {
 		return nil, err
 	}
-	ab, err := os.ReadFile(filepath.Join(dir, name+".otf2"))
+	ab, err := readAnchorFile(filepath.Join(dir, name+".otf2"))
 	if err != nil {
-		return nil, fmt.Errorf("otf2: %w", err)
+		return nil, err
 	}
 	return openDefs(dir, name, ab, func() (io.ReadCloser, error) {
-		f, err := os.Open(filepath.Join(dir, name+".def"))
+		f, _, err := infile.Open(filepath.Join(dir, name+".def"))
 		if err != nil {
 			return nil, fmt.Errorf("otf2: global definitions: %w", err)
 		}
 		return f, nil
 	})
+}
+
+// MaxAnchorSize bounds the size of an anchor file: it holds a fixed
+// header, a few names and the archive's properties (the reference library
+// writes a few hundred bytes).
+const MaxAnchorSize = 16 << 20
+
+// readAnchorFile reads the anchor file at path, a regular file of at most
+// MaxAnchorSize bytes.
+func readAnchorFile(path string) ([]byte, error) {
+	b, err := infile.ReadFile(path, MaxAnchorSize)
+	if err != nil {
+		return nil, fmt.Errorf("otf2: anchor: %w", err)
+	}
+	return b, nil
 }
 
 // openDefs is Open of the archive name in dir whose anchor file holds ab
@@ -527,7 +543,7 @@ func (a *Archive) CopyTo(ctx context.Context, sink trace.Sink, times [][]int64, 
 
 // openLocal opens a file of the archive; a missing file gives (nil, nil).
 func (a *Archive) openLocal(name string) (*os.File, error) {
-	f, err := os.Open(filepath.Join(a.dir, filepath.FromSlash(name)))
+	f, _, err := infile.Open(filepath.Join(a.dir, filepath.FromSlash(name)))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
