@@ -868,3 +868,37 @@ func decodeStream(data []byte, loc int, complete bool, lim *refLimits, dec *zstd
 	}
 	return false, nil
 }
+
+// Files returns the files the trace is made of, relative to its directory
+// and slash-separated, sorted: the manifest, the carried data if the
+// manifest declares it, the stream file of every location without extents
+// and every bundle an extent names. Files of an incomplete trace may be
+// missing.
+func (r *DirReader) Files() []string {
+	names := []string{ManifestName}
+	if r.m.carried != nil {
+		names = append(names, CarriedName)
+	}
+	names = append(names, r.m.files...)
+	for loc := range r.m.counts {
+		if r.m.extents == nil || r.m.extents[loc] == nil {
+			names = append(names, EventsDirName+"/"+strconv.Itoa(loc)+StreamExt)
+		}
+	}
+	sort.Strings(names)
+	return slices.Compact(names)
+}
+
+// HasStreamHeader reports whether the file at path begins with the magic
+// of a stream header, as every stream file and every bundle a writer of
+// the format makes does.
+func HasStreamHeader(path string) bool {
+	f, _, err := infile.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var b [len(streamMagic)]byte
+	_, err = io.ReadFull(f, b[:])
+	return err == nil && b == streamMagic
+}

@@ -667,3 +667,29 @@ func owningGroup(g *globalDefs, lgs map[uint32]*locGroup, lg *locGroup) (*locGro
 	}
 	return nil, g.recErr(lg.rec, -1, "location group %d: its creating location groups form a cycle", lg.id)
 }
+
+// Files returns the files the archive is made of, relative to its
+// directory and slash-separated: the anchor, the global definitions, and
+// of every location its event file and its local definition file (either
+// may be missing, as the reference reader allows).
+func (a *Archive) Files() []string {
+	names := []string{a.name + ".otf2", a.name + ".def"}
+	for _, l := range a.defs.locations {
+		names = append(names, a.evtName(l.id), a.defName(l.id))
+	}
+	return names
+}
+
+// HasChunkHeader reports whether the file at path begins as the event and
+// definition files of an archive do: a chunk header record with a byte
+// order mark.
+func HasChunkHeader(path string) bool {
+	f, _, err := infile.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var b [2]byte
+	_, err = io.ReadFull(f, b[:])
+	return err == nil && b[0] == recChunkHeader && (b[1] == markLittle || b[1] == markBig)
+}
