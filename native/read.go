@@ -356,6 +356,11 @@ func (s *StreamReader) next(f io.ReaderAt, dst *trace.Events) error {
 	if s.events+int64(bh.n) > trace.MaxEvents {
 		return s.errAt(s.off, s.events, fmt.Errorf("more than %d events", uint64(trace.MaxEvents)))
 	}
+	// The manifest's count bounds what is decoded, before the payload is
+	// read: a few bytes of zstd may declare millions of events.
+	if s.want >= 0 && s.events+int64(bh.n) > s.want {
+		return s.errAt(s.off, s.events, fmt.Errorf("the block holds %d events, more than the %d the manifest says the stream has", bh.n, s.want))
+	}
 	var stored []byte
 	if m, ok := f.(offsetReaderAt); ok {
 		p := s.off + blockHeaderSize - m.base
@@ -432,6 +437,26 @@ func (s *StreamReader) countHint() int64 {
 		s.files.release(cf)
 	}
 	return total
+}
+
+// DeclaredEvents returns how many events the stream of location loc
+// declares, before any is decoded: the manifest's count, which bounds what
+// the stream yields; or for an incomplete trace the sum of the counts in
+// its block headers (the payloads are not read), which no decoding passes
+// either.
+func (r *DirReader) DeclaredEvents(loc int) (int64, error) {
+	if loc < 0 || loc >= len(r.m.counts) {
+		return 0, fmt.Errorf("native reader: location %d out of range [0,%d)", loc, len(r.m.counts))
+	}
+	if r.complete {
+		return r.m.counts[loc], nil
+	}
+	s, err := r.Stream(loc)
+	if err != nil {
+		return 0, err
+	}
+	defer s.Close()
+	return s.countHint(), nil
 }
 
 // Close releases the stream's buffers. The reader holds no open file
