@@ -26,9 +26,10 @@ type Archive struct {
 	warn   *warnings
 }
 
-// anchorPath resolves path (an anchor file or a directory holding exactly
-// one, preferably traces.otf2) to the anchor's directory and archive name.
-func anchorPath(path string) (dir, name string, err error) {
+// Locate resolves path (an anchor file or a directory holding exactly
+// one, preferably traces.otf2) to the anchor's directory and archive name,
+// by file names alone: it reads no byte of the archive.
+func Locate(path string) (dir, name string, err error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return "", "", fmt.Errorf("otf2: %w", err)
@@ -42,14 +43,27 @@ func anchorPath(path string) (dir, name string, err error) {
 	if st, err := os.Stat(filepath.Join(path, "traces.otf2")); err == nil && !st.IsDir() {
 		return path, "traces", nil
 	}
-	m, _ := filepath.Glob(filepath.Join(path, "*.otf2"))
+	m := anchorNames(path)
 	switch len(m) {
 	case 0:
 		return "", "", fmt.Errorf("otf2: %s: no anchor file (*.otf2) in the directory", path)
 	case 1:
-		return path, strings.TrimSuffix(filepath.Base(m[0]), ".otf2"), nil
+		return path, strings.TrimSuffix(m[0], ".otf2"), nil
 	}
 	return "", "", fmt.Errorf("otf2: %s: several anchor files (%d); name one", path, len(m))
+}
+
+// anchorNames lists the names ending in .otf2 in the directory dir, except
+// directories.
+func anchorNames(dir string) []string {
+	ents, _ := os.ReadDir(dir)
+	var m []string
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".otf2") && len(e.Name()) > len(".otf2") && !e.IsDir() {
+			m = append(m, e.Name())
+		}
+	}
+	return m
 }
 
 // HasAnchorFile reports whether path is a file named *.otf2 or a directory
@@ -62,14 +76,13 @@ func HasAnchorFile(path string) bool {
 	if !st.IsDir() {
 		return strings.HasSuffix(path, ".otf2")
 	}
-	m, _ := filepath.Glob(filepath.Join(path, "*.otf2"))
-	return len(m) > 0
+	return len(anchorNames(path)) > 0
 }
 
 // IsArchive reports whether path is an OTF2 anchor file or a directory
 // holding one, judged by the anchor's signature.
 func IsArchive(path string) bool {
-	dir, name, err := anchorPath(path)
+	dir, name, err := Locate(path)
 	if err != nil {
 		return false
 	}
@@ -88,7 +101,7 @@ func IsArchive(path string) bool {
 // Open opens the archive at path, which is the anchor file (…/traces.otf2)
 // or the directory holding it, and reads its anchor and global definitions.
 func Open(path string) (*Archive, error) {
-	dir, name, err := anchorPath(path)
+	dir, name, err := Locate(path)
 	if err != nil {
 		return nil, err
 	}
@@ -175,6 +188,37 @@ func (a *Archive) NumEvents() int64 {
 		n += int64(l.numEvents)
 	}
 	return n
+}
+
+// EventBound returns at most how many events a read of the archive holds
+// in memory, before any event is read: each location's announced count,
+// capped by its event file's size (every event takes two bytes at least;
+// the reader reads a file to its end, as the reference reader does, and
+// sizes its columns by the same bound).
+func (a *Archive) EventBound() int64 {
+	var n int64
+	for _, l := range a.defs.locations {
+		st, err := os.Stat(filepath.Join(a.dir, filepath.FromSlash(a.evtName(l.id))))
+		if err != nil {
+			continue // a missing file holds no event
+		}
+		n += int64(min(l.numEvents, uint64(st.Size())/2))
+	}
+	return n
+}
+
+// NumLocations returns the number of locations the global definitions
+// define.
+func (a *Archive) NumLocations() int { return len(a.defs.locations) }
+
+// DefinitionBytes returns the size of the archive's global definition
+// file.
+func (a *Archive) DefinitionBytes() int64 {
+	st, err := os.Stat(filepath.Join(a.dir, a.name+".def"))
+	if err != nil {
+		return 0
+	}
+	return st.Size()
 }
 
 // ReadOptions control Read. The zero value (or nil) is fine.

@@ -53,7 +53,7 @@ func (o *WriteOptions) parallel() int {
 // output directory holds traces.otf2, traces.def and traces/.
 const outName = "traces"
 
-// outDir prepares dir for a new archive: it creates dir (its parent must exist)
+// outDir prepares dir for a new archive: it creates dir (and its parents)
 // or accepts an existing empty directory, and refuses a dir that is not
 // empty or overlaps one of the inputs. The archive is written into dir
 // itself; making it appear atomically (a temporary directory renamed when
@@ -78,10 +78,8 @@ func outDir(dir string, inputs ...string) (abs string, cleanup func(), err error
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return "", nil, fmt.Errorf("otf2: %w", err)
 	}
-	if !existed {
-		if err := os.Mkdir(abs, 0o777); err != nil {
-			return "", nil, fmt.Errorf("otf2: %w", err)
-		}
+	if err := os.MkdirAll(abs, 0o777); err != nil {
+		return "", nil, fmt.Errorf("otf2: %w", err)
 	}
 	cleanup = func() {
 		if !existed {
