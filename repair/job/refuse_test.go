@@ -1,0 +1,90 @@
+package job
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clc-tools/clc/repair"
+)
+
+// The output paths are checked before any byte of the input is read: an
+// OTF2 anchor that is a FIFO (which blocks whoever opens it) or garbage,
+// and a wrong -o, gave the anchor's error late or never (issue 26).
+func TestOutputsAreClaimedBeforeTheInputIsRead(t *testing.T) {
+	d := t.TempDir()
+	badOut := filepath.Join(d, "no", "such", "out")
+	otf := filepath.Join(d, "otf")
+	require.NoError(t, os.CopyFS(otf, os.DirFS("../../testdata/scorep-pingpong")))
+	require.NoError(t, os.Remove(filepath.Join(otf, "traces.otf2")))
+	require.NoError(t, syscall.Mkfifo(filepath.Join(otf, "traces.otf2"), 0o644))
+	nat, _ := smallTrace(t)
+	require.NoError(t, os.Remove(filepath.Join(nat, "clc.json")))
+	require.NoError(t, syscall.Mkfifo(filepath.Join(nat, "clc.json"), 0o644))
+	for _, in := range []string{otf, filepath.Join(otf, "traces.otf2"), nat} {
+		_, err := Prepare(in, Options{Output: badOut})
+		require.Error(t, err, in)
+		assert.Contains(t, err.Error(), "output "+badOut, in)
+		assert.Contains(t, err.Error(), "does not exist", in)
+		// With the output fine, the input's error.
+		_, err = Prepare(in, Options{Check: true})
+		require.Error(t, err, in)
+		assert.Contains(t, err.Error(), "named pipe", in)
+	}
+	assert.Equal(t, []string{"otf"}, names(t, d), "nothing created")
+	assert.Equal(t, []string{filepath.Base(nat)}, names(t, filepath.Dir(nat)), "nothing created")
+}
+
+// names lists the entries of the directories dirs.
+func names(t *testing.T, dirs ...string) []string {
+	t.Helper()
+	var out []string
+	for _, d := range dirs {
+		ents, err := os.ReadDir(d)
+		require.NoError(t, err)
+		for _, e := range ents {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// A run that would not fit in memory is refused before its events are
+// read, with the input, what it needs and the limit.
+func TestMemoryEstimateRefuses(t *testing.T) {
+	in, rec := smallTrace(t)
+	out := filepath.Join(t.TempDir(), "out")
+	_, err := Run(context.Background(), in, Options{Output: out, MemoryLimit: 10 << 10})
+	var me *MemoryError
+	require.True(t, errors.As(err, &me), "%v", err)
+	assert.Equal(t, in, me.Input)
+	assert.Equal(t, rec.NumEvents(), me.Events)
+	assert.Equal(t, len(rec.Locations), me.Locations)
+	assert.Greater(t, me.Need, me.Limit)
+	assert.Contains(t, err.Error(), "input "+in)
+	assert.Contains(t, err.Error(), "10.0 KiB")
+	_, err = os.Stat(out)
+	assert.ErrorIs(t, err, os.ErrNotExist)
+	assert.Empty(t, names(t, filepath.Dir(out)))
+	// The estimate, by the figures measured: a 10^7-event run in 320 MB
+	// without truth, more with it.
+	o := &Options{Truth: "-"}
+	assert.Equal(t, int64(10_000_000*bytesPerEvent+64*bytesPerLocation), memoryNeed(10_000_000, 64, 0, o))
+	assert.Greater(t, memoryNeed(10_000_000, 64, 0, &Options{}), memoryNeed(10_000_000, 64, 0, o))
+	assert.Equal(t, int64(1<<63-1), memoryNeed(1<<62, 1, 0, o), "saturates")
+}
+
+// -j 5000000 took 4.7 GB on a 50 KB trace: the parallelism is bounded.
+func TestParallelismIsBounded(t *testing.T) {
+	in, _ := smallTrace(t)
+	_, err := Prepare(in, Options{Check: true, Correction: repair.Correction{Parallel: 5_000_000}})
+	require.ErrorContains(t, err, "more than")
+	_, err = Prepare(in, Options{Check: true, Correction: repair.Correction{Parallel: MaxParallel()}})
+	require.NoError(t, err)
+}
