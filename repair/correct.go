@@ -217,7 +217,10 @@ func presynchronise(tr *trace.Trace, times [][]int64, m presync.Method, method c
 	for i, l := range tr.Locations {
 		ps.node[i] = l.Node
 	}
-	n := presync.ApplyColumns(funcs, times, np)
+	n, err := presync.ApplyColumns(context.Background(), funcs, times, np)
+	if err != nil {
+		return nil, err
+	}
 	ps.report = PresyncReport{Method: ps.method.String(), Locations: n}
 	if err := inRange(tr, times, funcs); err != nil {
 		return nil, err
