@@ -7,6 +7,7 @@ package repair
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -132,7 +133,7 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 
 	var ps *presynced
 	if err := stage("pre-synchronising", &rep.Timing.Presync, func() (err error) {
-		ps, err = presynchronise(tr, t.Times, c.Presync, c.ClockModel.Method, np, c.KeepPresync)
+		ps, err = presynchronise(ctx, tr, t.Times, c.Presync, c.ClockModel.Method, np, c.KeepPresync)
 		return err
 	}); err != nil {
 		return nil, err
@@ -196,7 +197,7 @@ type presynced struct {
 // presynchronise applies the clock-offset measurements of tr to times;
 // before that, it reads from them and the raw times the clock model's
 // input (clock domains and anchors).
-func presynchronise(tr *trace.Trace, times [][]int64, m presync.Method, method clockmodel.Method, np int, keep bool) (*presynced, error) {
+func presynchronise(ctx context.Context, tr *trace.Trace, times [][]int64, m presync.Method, method clockmodel.Method, np int, keep bool) (*presynced, error) {
 	ps := &presynced{cm: clockmodel.CaptureTimes(tr, times)} // from the raw times
 	ps.method = presyncMethod(tr, m, method, &ps.cm.Domains)
 	var funcs []*presync.Func
@@ -217,7 +218,12 @@ func presynchronise(tr *trace.Trace, times [][]int64, m presync.Method, method c
 	for i, l := range tr.Locations {
 		ps.node[i] = l.Node
 	}
-	n, err := presync.ApplyColumns(context.Background(), funcs, times, np)
+	n, err := presync.ApplyColumns(ctx, funcs, times, np)
+	if ee := (*trace.EventError)(nil); errors.As(err, &ee) {
+		l := tr.Locations[ee.Location]
+		ee.Err = fmt.Errorf("location %q (clock offsets: %s): %w", l.Name, describeOffsets(l.Offsets), ee.Err)
+		return nil, ee
+	}
 	if err != nil {
 		return nil, err
 	}

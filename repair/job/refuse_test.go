@@ -3,6 +3,7 @@ package job
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -11,7 +12,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clc-tools/clc/native"
+	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/repair"
+	"github.com/clc-tools/clc/trace"
 )
 
 // The output paths are checked before any byte of the input is read: an
@@ -87,4 +91,25 @@ func TestParallelismIsBounded(t *testing.T) {
 	require.ErrorContains(t, err, "more than")
 	_, err = Prepare(in, Options{Check: true, Correction: repair.Correction{Parallel: MaxParallel()}})
 	require.NoError(t, err)
+}
+
+// Clock offsets whose interpolation leaves the 64-bit range are an error
+// naming the input, the location and its offsets: events at local time
+// 2^62 came out at a few thousand ticks, also with --strict (issue 26).
+func TestPresyncOverflowNamesTheLocation(t *testing.T) {
+	tr := &trace.Trace{Resolution: 1e9, Nodes: []trace.Node{{Name: "a"}, {Name: "b"}}, Regions: []trace.Region{{Name: "f"}}}
+	for i, t0 := range []int64{1000, 1 << 62} {
+		l := &trace.Location{ID: uint64(i), Name: fmt.Sprintf("rank %d", i), Node: int32(i)}
+		l.Events.AppendRegion(trace.KindEnter, t0, 0)
+		l.Events.AppendRegion(trace.KindLeave, t0+1000, 0)
+		tr.Locations = append(tr.Locations, l)
+	}
+	tr.Locations[1].Offsets = []trace.ClockOffset{{Time: 0, Offset: 0}, {Time: 1000, Offset: 2000}}
+	in := filepath.Join(t.TempDir(), "in")
+	require.NoError(t, native.WriteDir(context.Background(), in, tr, nil))
+	_, err := Run(context.Background(), in, Options{Check: true})
+	require.ErrorIs(t, err, presync.ErrOverflow)
+	assert.Contains(t, err.Error(), "input "+in)
+	assert.Contains(t, err.Error(), `location "rank 1"`)
+	assert.Contains(t, err.Error(), "offset 2000 at local time 1000")
 }
