@@ -593,6 +593,41 @@ func roles(class Class, rank int, c *collRec) (send, recv uint32) {
 	return send, recv
 }
 
+// foreignCollectives lists as issues the collectives that a location
+// posted on a communicator that does not have it as a member (or has no
+// members): no instance can hold them, and they stay internal. byComm are
+// the locations' collectives grouped by communicator (buildInstances).
+func foreignCollectives(t *trace.Trace, scans []locScan, byComm [][]int32, g *Graph) {
+	sorted := make([][]int32, len(t.Comms)) // members, sorted, when needed
+	for li := range scans {
+		cs, perm := scans[li].colls, byComm[li]
+		for i := 0; i < len(perm); {
+			ci := cs[perm[i]].comm
+			j := i
+			for j < len(perm) && cs[perm[j]].comm == ci {
+				j++
+			}
+			if sorted[ci] == nil {
+				sorted[ci] = slices.Clone(t.Comms[ci].Members)
+				slices.Sort(sorted[ci])
+			}
+			if _, member := slices.BinarySearch(sorted[ci], int32(li)); !member {
+				comm := &t.Comms[ci]
+				why := "location %d is not a member of communicator %d (%q)"
+				if len(comm.Members) == 0 {
+					why = "location %d posted it on communicator %d (%q), which has no members"
+				}
+				for _, k := range perm[i:j] {
+					c := &cs[k]
+					g.Issues.Add(Issue{Kind: ForeignCollective, Location: int32(li), Event: c.recv,
+						Detail: fmt.Sprintf("%s: "+why, c.op, li, ci, comm.Name)})
+				}
+			}
+			i = j
+		}
+	}
+}
+
 // buildInstances forms the collective instances of every communicator and
 // the MPI_Init/MPI_Finalize barriers.
 func buildInstances(t *trace.Trace, scans []locScan, g *Graph, o *MatchOptions) error {
@@ -611,6 +646,7 @@ func buildInstances(t *trace.Trace, scans []locScan, g *Graph, o *MatchOptions) 
 		b := a + sort.Search(len(perm)-a, func(i int) bool { return cs[perm[a+i]].comm > ci })
 		return perm[a:b]
 	}
+	foreignCollectives(t, scans, byComm, g)
 	type commOut struct {
 		inst    []Instance
 		parts   []Part
