@@ -117,6 +117,7 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 		rep.Events += int64(len(ts))
 	}
 	res := &Result{Report: rep}
+	empty := emptyIssues(tr, t.Times)
 	params := c.params()
 	stage := func(name string, timer *float64, run func() error) error {
 		if err := ctx.Err(); err != nil {
@@ -170,7 +171,7 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 
 	var moved []clc.Moved
 	if err := stage("correcting", &rep.Timing.Correct, func() (err error) {
-		moved, err = runCLC(tr, t.Times, g, ps.node, &params, c.Alltoallv, cm, rep, np, progress)
+		moved, err = runCLC(tr, t.Times, g, ps.node, &params, c.Alltoallv, cm, rep, np, progress, &empty)
 		return err
 	}); err != nil {
 		return nil, err
@@ -320,8 +321,8 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 
 // runCLC runs the controlled logical clock over times in place, measures
 // the result and fills the report's correction, after, fidelity,
-// parameters and issues.
-func runCLC(tr *trace.Trace, times [][]int64, g *replay.Graph, node []int32, params *clc.Params, alltoallv replay.AlltoallvPolicy, cm *modelStage, rep *Report, np int, progress func(string)) ([]clc.Moved, error) {
+// parameters and issues (the matching's, the CLC's and extra).
+func runCLC(tr *trace.Trace, times [][]int64, g *replay.Graph, node []int32, params *clc.Params, alltoallv replay.AlltoallvPolicy, cm *modelStage, rep *Report, np int, progress func(string), extra *replay.Issues) ([]clc.Moved, error) {
 	in := clc.Input{Times: times, Node: node, Resolution: tr.Resolution, Follow: clc.Leader(tr, g)}
 	res, err := clc.CorrectInPlace(in, g, *params, &clc.Options{Progress: progress, Before: &cm.before, Latency: &cm.lat, Parallel: np})
 	if err != nil {
@@ -351,8 +352,42 @@ func runCLC(tr *trace.Trace, times [][]int64, g *replay.Graph, node []int32, par
 	rep.Params = paramsReport(params, alltoallv, cm.lat, tr.Resolution)
 	issues := g.Issues
 	issues.Merge(&res.Dropped)
+	issues.Merge(extra)
 	rep.Issues = issuesReport(&issues)
 	return res.Moved, nil
+}
+
+// emptyIssues lists a trace without events (or locations) and every
+// process none of whose locations has an event (times are the locations'
+// time columns).
+func emptyIssues(t *trace.Trace, times [][]int64) replay.Issues {
+	var s replay.Issues
+	any := make([]bool, t.NumProcesses())
+	for li, ts := range times {
+		if len(ts) > 0 {
+			any[t.ProcessOf(li)] = true
+		}
+	}
+	if !slices.Contains(any, true) {
+		s.Add(replay.Issue{Kind: replay.EmptyTrace, Location: -1, Event: replay.NoEvent,
+			Detail: fmt.Sprintf("the trace has %d locations and no event", len(t.Locations))})
+		return s
+	}
+	first := make([]int, len(any))
+	for p := range first {
+		first[p] = -1 // a process without locations has none to name
+	}
+	for li := len(t.Locations) - 1; li >= 0; li-- {
+		first[t.ProcessOf(li)] = li
+	}
+	for p, has := range any {
+		if !has && first[p] >= 0 {
+			li := first[p]
+			s.Add(replay.Issue{Kind: replay.EmptyProcess, Location: int32(li), Event: replay.NoEvent,
+				Detail: fmt.Sprintf("process %d (location %q and its threads) has no event", p, t.Locations[li].Name)})
+		}
+	}
+	return s
 }
 
 // messagesReport counts the messages of the happened-before relation.

@@ -256,6 +256,9 @@ type Issue struct {
 }
 
 func (i Issue) String() string {
+	if i.Location < 0 {
+		return fmt.Sprintf("%s: %s", i.Kind, i.Detail)
+	}
 	if i.Event == NoEvent {
 		return fmt.Sprintf("%s: location %d: %s", i.Kind, i.Location, i.Detail)
 	}

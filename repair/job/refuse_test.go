@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -13,8 +14,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clc-tools/clc/native"
+	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/repair"
+	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -112,4 +115,49 @@ func TestPresyncOverflowNamesTheLocation(t *testing.T) {
 	assert.Contains(t, err.Error(), "input "+in)
 	assert.Contains(t, err.Error(), `location "rank 1"`)
 	assert.Contains(t, err.Error(), "offset 2000 at local time 1000")
+}
+
+// A trace without events, or a process without events, is an issue: the
+// report warns, --strict fails (issue 26).
+func TestEmptyTracesAndProcessesAreIssues(t *testing.T) {
+	mk := func(events ...int) string {
+		tr := &trace.Trace{Resolution: 1e9, Nodes: []trace.Node{{Name: "a"}}, Regions: []trace.Region{{Name: "f"}}}
+		for i, n := range events {
+			l := &trace.Location{ID: uint64(i), Name: fmt.Sprintf("rank %d", i)}
+			for k := range n {
+				l.Events.AppendRegion(trace.KindEnter+trace.Kind(k%2), int64(1000*(k+1)), 0)
+			}
+			tr.Locations = append(tr.Locations, l)
+		}
+		in := filepath.Join(t.TempDir(), "in")
+		require.NoError(t, native.WriteDir(context.Background(), in, tr, nil))
+		return in
+	}
+	for _, c := range []struct {
+		name   string
+		in     string
+		kind   replay.IssueKind
+		n      int64
+		detail string
+	}{
+		{"no locations", mk(), replay.EmptyTrace, 1, "the trace has 0 locations and no event"},
+		{"no events", mk(0, 0), replay.EmptyTrace, 1, "the trace has 2 locations and no event"},
+		{"a rank without events", mk(2, 0, 2, 0), replay.EmptyProcess, 2, `process 1 (location "rank 1" and its threads) has no event`},
+	} {
+		for _, format := range []Format{FormatNative, FormatOTF2} {
+			out := filepath.Join(t.TempDir(), "out")
+			rep, err := Run(context.Background(), c.in, Options{Output: out, Format: format})
+			if c.kind == replay.EmptyTrace && c.n == 1 && format == FormatOTF2 && strings.Contains(c.detail, " 0 locations") {
+				// The reference reader cannot read an archive without
+				// locations: none is written.
+				require.ErrorIs(t, err, otf.ErrNoLocations)
+				assert.Empty(t, names(t, filepath.Dir(out)))
+				continue
+			}
+			require.NoError(t, err, c.name)
+			assert.Equal(t, c.n, rep.Issues.Counts[c.kind.String()], c.name)
+			assert.True(t, rep.Inconsistent(), "%s: --strict fails", c.name)
+			assert.Contains(t, strings.Join(rep.Issues.Examples, "\n"), c.detail, c.name)
+		}
+	}
 }
