@@ -407,11 +407,12 @@ func parseLocationKind(s string) (trace.LocationKind, bool) {
 }
 
 // checkBundleName checks the "file" of an extent: "events/" followed by a
-// name of 1 to 255 characters from [A-Za-z0-9._-], not starting with a dot
-// and not ending in ".clce" (so it is never a per-location stream file).
+// name of 1 to 255 characters from [A-Za-z0-9._-], not starting with a dot,
+// without "..", and not ending in ".clce" (so it is never a per-location
+// stream file, never a parent directory, never a path out of events/).
 func checkBundleName(name string) error {
 	base, ok := strings.CutPrefix(name, EventsDirName+"/")
-	if !ok || len(base) == 0 || len(base) > 255 || base[0] == '.' || strings.HasSuffix(base, StreamExt) {
+	if !ok || len(base) == 0 || len(base) > 255 || base[0] == '.' || strings.Contains(base, "..") || strings.HasSuffix(base, StreamExt) {
 		return fmt.Errorf("file %q is not \"events/\" followed by a bundle file name", name)
 	}
 	for i := 0; i < len(base); i++ {
