@@ -680,9 +680,9 @@ func (r *DirReader) read(ctx context.Context, opt *ReadOptions, needs func(defs 
 			hint = want
 		}
 		if keep != nil {
-			times[i], err = readSelection(s, &l.Events, keep, hint, block)
+			times[i], err = readSelection(ctx, s, &l.Events, keep, hint, block)
 		} else {
-			err = readWhole(s, &l.Events, hint)
+			err = readWhole(ctx, s, &l.Events, hint)
 		}
 		if err != nil {
 			return err
@@ -727,14 +727,17 @@ func (r *DirReader) markIncomplete(truncated []int) {
 }
 
 // readWhole decodes every block of s into e, hint being the expected
-// number of events.
-func readWhole(s *StreamReader, e *trace.Events, hint int64) error {
+// number of events. It stops when ctx is cancelled.
+func readWhole(ctx context.Context, s *StreamReader, e *trace.Events, hint int64) error {
 	// The hint comes from block headers whose checksums are not verified
 	// yet: never trust it for more than maxGrowHint events up front (a
 	// forged count must not allocate gigabytes before the first CRC
 	// fails); beyond that the columns grow as blocks decode.
 	e.Grow(int(min(hint, maxGrowHint)))
 	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		err := s.Next(e)
 		if err == io.EOF {
 			break
@@ -751,11 +754,15 @@ func readWhole(s *StreamReader, e *trace.Events, hint int64) error {
 }
 
 // readSelection decodes the blocks of s one at a time, keeps the events
-// keep accepts in e (a selection) and returns every event's time.
-func readSelection(s *StreamReader, e *trace.Events, keep func(trace.Kind, uint32) bool, hint int64, block *trace.Events) ([]int64, error) {
+// keep accepts in e (a selection) and returns every event's time. It
+// stops when ctx is cancelled.
+func readSelection(ctx context.Context, s *StreamReader, e *trace.Events, keep func(trace.Kind, uint32) bool, hint int64, block *trace.Events) ([]int64, error) {
 	all := make([]int64, 0, min(hint, maxGrowHint))
 	sel := trace.NewSelector(keep, e)
 	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		block.Reset()
 		err := s.Next(block)
 		if err == io.EOF {

@@ -520,7 +520,7 @@ func (a *Archive) read(ctx context.Context, opt *ReadOptions, needs func(defs *t
 		if keep != nil {
 			all = &times[li]
 		}
-		if err := a.readLocation(m, li, &b.evt, &b.def, keep, all); err != nil {
+		if err := a.readLocation(ctx, m, li, &b.evt, &b.def, keep, all); err != nil {
 			return err
 		}
 		if opt != nil && opt.Done != nil {
@@ -568,7 +568,7 @@ func (a *Archive) CopyTo(ctx context.Context, sink trace.Sink, times [][]int64, 
 				return err
 			}
 			sc.ev.Reset()
-			if err := a.readLocationInto(m, li, &sc.ev, nil, &sc.evt, &sc.def, nil, nil); err != nil {
+			if err := a.readLocationInto(ctx, m, li, &sc.ev, nil, &sc.evt, &sc.def, nil, nil); err != nil {
 				return err
 			}
 			if times != nil {
@@ -609,14 +609,14 @@ func (a *Archive) readLocalDefs(id uint64, buf *[]byte) (*localDefs, error) {
 // readLocation reads location li's local definitions and events into
 // the model; with keep the events become a selection and every time goes
 // to all.
-func (a *Archive) readLocation(m *model, li int, evbuf, defbuf *[]byte, keep func(trace.Kind, uint32) bool, all *[]int64) error {
+func (a *Archive) readLocation(ctx context.Context, m *model, li int, evbuf, defbuf *[]byte, keep func(trace.Kind, uint32) bool, all *[]int64) error {
 	loc := m.t.Locations[li]
-	return a.readLocationInto(m, li, &loc.Events, &loc.Offsets, evbuf, defbuf, keep, all)
+	return a.readLocationInto(ctx, m, li, &loc.Events, &loc.Offsets, evbuf, defbuf, keep, all)
 }
 
 // readLocationInto is readLocation into ev and offsets (nil: the clock
 // offsets are not kept).
-func (a *Archive) readLocationInto(m *model, li int, ev *trace.Events, offsets *[]trace.ClockOffset, evbuf, defbuf *[]byte, keep func(trace.Kind, uint32) bool, all *[]int64) error {
+func (a *Archive) readLocationInto(ctx context.Context, m *model, li int, ev *trace.Events, offsets *[]trace.ClockOffset, evbuf, defbuf *[]byte, keep func(trace.Kind, uint32) bool, all *[]int64) error {
 	ld := a.defs.locations[li]
 	lds, err := a.readLocalDefs(ld.id, defbuf)
 	if err != nil {
@@ -672,6 +672,7 @@ func (a *Archive) readLocationInto(m *model, li int, ev *trace.Events, offsets *
 		*all = make([]int64, 0, expect)
 	}
 	cr := newChunkReader(name, f, cs, *evbuf)
+	cr.ctx = ctx
 	defer func() { *evbuf = cr.buf }()
 	x := eventDecoder{
 		s:       newScanner(cr, true),

@@ -272,7 +272,7 @@ func (a *Archive) RewriteTimes(ctx context.Context, dir string, times [][]int64,
 		if err := a.rewriteLocalDefs(tmp, li, opt, b.in, b.out); err != nil {
 			return err
 		}
-		r, err := a.rewriteEvents(tmp, li, times[li], &b.in, &b.out, &b.patches)
+		r, err := a.rewriteEvents(ctx, tmp, li, times[li], &b.in, &b.out, &b.patches)
 		if err != nil {
 			return err
 		}
@@ -475,7 +475,7 @@ func (a *Archive) rewriteLocalDefs(tmp string, li int, opt *WriteOptions, in, ou
 // rewriteEvents streams one location's event file, giving event i the time
 // times[i]. in, out and patches are the worker's buffers, reused from one
 // location to the next.
-func (a *Archive) rewriteEvents(tmp string, li int, times []int64, in, out *[]byte, patches *[]patchAt) (timeRange, error) {
+func (a *Archive) rewriteEvents(ctx context.Context, tmp string, li int, times []int64, in, out *[]byte, patches *[]patchAt) (timeRange, error) {
 	var tr timeRange
 	ld := a.defs.locations[li]
 	name := a.evtName(ld.id)
@@ -500,6 +500,7 @@ func (a *Archive) rewriteEvents(tmp string, li int, times []int64, in, out *[]by
 	if src != nil {
 		defer src.Close()
 		cr := newChunkReader(name, src, cs, *in)
+		cr.ctx = ctx
 		defer func() { *in = cr.buf }()
 		s := newScanner(cr, true)
 		// The fast path (patch.go): chunks copied with their times patched,
