@@ -171,7 +171,7 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 
 	var moved []clc.Moved
 	if err := stage("correcting", &rep.Timing.Correct, func() (err error) {
-		moved, err = runCLC(tr, t.Times, g, ps.node, &params, c.Alltoallv, cm, rep, np, progress, &empty)
+		moved, err = runCLC(ctx, tr, t.Times, g, ps.node, &params, c.Alltoallv, cm, rep, np, progress, &empty)
 		return err
 	}); err != nil {
 		return nil, err
@@ -289,6 +289,9 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 		Method: opt.Method, Latency: k.Lat, Fixed: opt.LatencyGiven,
 		Estimate: opt.Estimate, Parallel: np, InPlace: true, Project: true,
 	})
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, cerr
+	}
 	if err != nil {
 		return nil, fmt.Errorf("clock model: %w", err)
 	}
@@ -304,6 +307,9 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 	s.beforeReport = violationReport(s.before, res)
 	if r.Times == nil {
 		return s, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	moves := make([]shiftStats, len(times))
 	par.ForEach(len(times), np, func(li int) { moves[li] = shifts(r.Original(li, r.Times[li]), r.Times[li]) })
@@ -322,9 +328,12 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 // runCLC runs the controlled logical clock over times in place, measures
 // the result and fills the report's correction, after, fidelity,
 // parameters and issues (the matching's, the CLC's and extra).
-func runCLC(tr *trace.Trace, times [][]int64, g *replay.Graph, node []int32, params *clc.Params, alltoallv replay.AlltoallvPolicy, cm *modelStage, rep *Report, np int, progress func(string), extra *replay.Issues) ([]clc.Moved, error) {
+func runCLC(ctx context.Context, tr *trace.Trace, times [][]int64, g *replay.Graph, node []int32, params *clc.Params, alltoallv replay.AlltoallvPolicy, cm *modelStage, rep *Report, np int, progress func(string), extra *replay.Issues) ([]clc.Moved, error) {
 	in := clc.Input{Times: times, Node: node, Resolution: tr.Resolution, Follow: clc.Leader(tr, g)}
-	res, err := clc.CorrectInPlace(in, g, *params, &clc.Options{Progress: progress, Before: &cm.before, Latency: &cm.lat, Parallel: np})
+	res, err := clc.CorrectInPlace(in, g, *params, &clc.Options{Progress: progress, Before: &cm.before, Latency: &cm.lat, Parallel: np, Context: ctx})
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, cerr
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -332,18 +341,27 @@ func runCLC(tr *trace.Trace, times [][]int64, g *replay.Graph, node []int32, par
 	if !res.Unmoved() {
 		after = measure.ClockCondition(times, g, node, cm.lat, np)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	rep.After = violationReport(after, tr.Resolution)
 	// The times the CLC started from (pre-synchronised, or the clock
 	// model's), recovered from what it recorded as moved.
 	moves := make([]shiftStats, len(times))
 	rep.Fidelity.Position, rep.Fidelity.Distance = measure.IntervalFidelityOf(len(times), np,
 		func(li int) ([]int64, []int64) {
+			if ctx.Err() != nil {
+				return nil, nil // cancelled: the loop ends at once
+			}
 			c := res.Moved[li].Original(times[li])
 			if len(c) > 0 && &c[0] != &times[li][0] {
 				moves[li] = shifts(c, times[li])
 			}
 			return c, times[li]
 		})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	rep.Correction = correctionReport(moves, res, tr.Resolution)
 	rep.Correction.ViolationsRemoved = rep.Before.Violations - rep.After.Violations
 	if rep.Model != nil {

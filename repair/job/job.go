@@ -349,7 +349,7 @@ func (p *pipeline) read(ctx context.Context) error {
 		p.matcher = replay.NewMatcher(tr, p.matchOptions())
 	}
 	p.tr = tr
-	return p.readTruth()
+	return p.readTruth(ctx)
 }
 
 // match finishes the happened-before relation: the reader scanned the
@@ -358,7 +358,10 @@ func (p *pipeline) match(ctx context.Context) error {
 	if p.whole {
 		par.ForEach(len(p.tr.Locations), p.np, func(li int) { p.matcher.Scan(li, &p.tr.Locations[li].Events) })
 	}
-	g, err := p.matcher.Finish()
+	g, err := p.matcher.Finish(ctx)
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr
+	}
 	if err != nil {
 		return p.inputErr(err)
 	}
@@ -445,7 +448,7 @@ func (p *pipeline) write(ctx context.Context) error {
 // readTruth reads the true times of the input's events, when they are
 // known (Options.Truth, or the input's truth/ directory or truth.json),
 // into p.truth.
-func (p *pipeline) readTruth() error {
+func (p *pipeline) readTruth(ctx context.Context) error {
 	dir := p.opts.Truth
 	switch dir {
 	case "-":
@@ -468,7 +471,16 @@ func (p *pipeline) readTruth() error {
 		p.truth, p.truthDir = tt, dir
 		return nil
 	}
-	truth, err := native.ReadDir(dir, &native.ReadOptions{Parallel: p.np})
+	opt := &native.ReadOptions{Parallel: p.np}
+	r, err := native.OpenDirWith(dir, opt)
+	if err != nil {
+		return fmt.Errorf("truth %s: %w", dir, err)
+	}
+	defer r.Close()
+	truth, err := r.Read(ctx, opt)
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr
+	}
 	if err != nil {
 		return fmt.Errorf("truth %s: %w", dir, err)
 	}
