@@ -18,6 +18,7 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -57,17 +58,68 @@ func main() {
 		fmt.Fprintln(os.Stderr, "clc-correct:", err)
 		os.Exit(exitError)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
+	// The first SIGINT or SIGTERM cancels the run, which stops, removes
+	// its temporaries and fails; a second one removes the temporaries of
+	// the run in progress and exits at once.
+	ctx, cancel := context.WithCancel(context.Background())
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	var ab aborter
+	go onSignals(sig, cancel, &ab, os.Stderr, os.Exit)
+	code := runWith(ctx, os.Args[1:], os.Stdout, os.Stderr, &ab)
+	signal.Stop(sig)
 	os.Exit(code)
+}
+
+// onSignals cancels the run at the first signal from sig and, at the
+// second, removes the temporaries of the run in progress (ab) and exits at
+// once with exitError.
+func onSignals(sig <-chan os.Signal, cancel func(), ab *aborter, stderr io.Writer, exit func(int)) {
+	<-sig
+	cancel()
+	<-sig
+	ab.abort()
+	fmt.Fprintln(stderr, "\nclc-correct: interrupted again: stopped at once; nothing was written")
+	exit(exitError)
+}
+
+// aborter removes the temporaries of the run in progress, for a second
+// signal that does not wait for the run to stop.
+type aborter struct {
+	mu  sync.Mutex
+	run *job.Job
+}
+
+// set makes j the run in progress (nil: none).
+func (a *aborter) set(j *job.Job) {
+	if a == nil {
+		return
+	}
+	a.mu.Lock()
+	a.run = j
+	a.mu.Unlock()
+}
+
+// abort removes the temporaries of the run in progress. It waits for a
+// commit under way, after which it does nothing.
+func (a *aborter) abort() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.run != nil {
+		a.run.Abort()
+	}
 }
 
 // run runs the command with args and returns the exit status. A signal
 // cancels ctx: the run stops, removes its temporaries and fails.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runWith(ctx, args, stdout, stderr, nil)
+}
+
+// runWith is run, telling ab (if not nil) the run in progress.
+func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, ab *aborter) int {
 	status := exitOK
-	cmd := newCommand(&status)
+	cmd := newCommand(&status, ab)
 	cmd.SetArgs(args)
 	cmd.SetOut(stdout)
 	cmd.SetErr(stderr)
@@ -96,7 +148,7 @@ type flags struct {
 	latencyGiven [2]bool
 }
 
-func newCommand(status *int) *cobra.Command {
+func newCommand(status *int, ab *aborter) *cobra.Command {
 	def := clc.DefaultParams()
 	var (
 		opts       job.Options
@@ -171,7 +223,7 @@ corrected output is still written).`,
 			if err := parseFlags(&fl, &opts, &params); err != nil {
 				return cli.Usage(err)
 			}
-			return correct(cmd.Context(), cmd.OutOrStdout(), args[0], &fl, opts, status)
+			return correct(cmd.Context(), cmd.OutOrStdout(), args[0], &fl, opts, status, ab)
 		},
 	}
 	f := cmd.Flags()
@@ -273,7 +325,7 @@ func parseWindow(s string) (from, to time.Duration, err error) {
 
 // correct runs one repair: it claims every output path, runs the pipeline
 // into temporaries, prints the report and commits the outputs.
-func correct(ctx context.Context, stdout io.Writer, input string, fl *flags, opts job.Options, status *int) error {
+func correct(ctx context.Context, stdout io.Writer, input string, fl *flags, opts job.Options, status *int, ab *aborter) error {
 	progress := showProgress(fl.progress)
 	if progress {
 		start := time.Now()
@@ -285,6 +337,8 @@ func correct(ctx context.Context, stdout io.Writer, input string, fl *flags, opt
 	if err != nil {
 		return err
 	}
+	ab.set(job)
+	defer ab.set(nil)
 	defer job.Abort() // after Commit it does nothing
 	stopProfile := func() {}
 	if fl.cpuProfile != "" {
