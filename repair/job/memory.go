@@ -35,7 +35,7 @@ type MemoryError struct {
 }
 
 func (e *MemoryError) Error() string {
-	return fmt.Sprintf("input %s declares %d events in %d locations: the run needs about %s of memory, more than the %s this process may use (the soft memory limit, 80 %% of the machine's or control group's memory unless GOMEMLIMIT sets it); refusing before reading the events",
+	return fmt.Sprintf("input %s declares %d events in %d locations: the run needs about %s of memory, more than the %s this process may use (its soft memory limit, else the machine's or control group's memory; GOMEMLIMIT in the environment sets it); refusing before reading the events",
 		e.Input, e.Events, e.Locations, size(e.Need), size(e.Limit))
 }
 
