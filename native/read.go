@@ -921,6 +921,15 @@ func (r *DirReader) Files() []string {
 	return slices.Compact(names)
 }
 
+// CarriedBytes returns the size of the trace's carried data (0: none),
+// which a writer of the source format reads whole.
+func (r *DirReader) CarriedBytes() int64 {
+	if r.m.carried == nil {
+		return 0
+	}
+	return r.m.carried.length
+}
+
 // HasStreamHeader reports whether the file at path begins with the magic
 // of a stream header, as every stream file and every bundle a writer of
 // the format makes does.

@@ -118,6 +118,10 @@ func Prepare(input string, opts Options) (*Job, error) {
 		j.Abort()
 		return nil, err
 	}
+	if err := checkDefinitions(in, &opts); err != nil {
+		j.Abort()
+		return nil, err
+	}
 	if err := in.open(opts.Parallel); err != nil {
 		j.Abort()
 		return nil, err

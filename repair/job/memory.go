@@ -2,6 +2,8 @@ package job
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 
 	"github.com/clc-tools/clc/internal/memlimit"
@@ -28,13 +30,17 @@ const (
 // MemoryError is Prepare's error for a run that would not fit in memory.
 type MemoryError struct {
 	Input     string
-	Events    int64 // declared by the input
+	Events    int64 // declared by the input; -1: the definitions alone are too large
 	Locations int
 	Need      int64 // estimated bytes
 	Limit     int64 // bytes the process may use
 }
 
 func (e *MemoryError) Error() string {
+	if e.Events < 0 {
+		return fmt.Sprintf("input %s: its global definitions alone need about %s of memory, more than the %s this process may use (its soft memory limit, else the machine's or control group's memory; GOMEMLIMIT in the environment sets it); refusing before reading them",
+			e.Input, size(e.Need), size(e.Limit))
+	}
 	return fmt.Sprintf("input %s declares %d events in %d locations: the run needs about %s of memory, more than the %s this process may use (its soft memory limit, else the machine's or control group's memory; GOMEMLIMIT in the environment sets it); refusing before reading the events",
 		e.Input, e.Events, e.Locations, size(e.Need), size(e.Limit))
 }
@@ -71,6 +77,31 @@ func checkMemory(in *Input, opts *Options) error {
 	need := memoryNeed(events, locs, extra, opts)
 	if need > limit {
 		return &MemoryError{Input: in.Path, Events: events, Locations: locs, Need: need, Limit: limit}
+	}
+	return nil
+}
+
+// checkDefinitions refuses, before they are read, an OTF2 archive's global
+// definitions that alone would take more memory than the process may use
+// (opts.MemoryLimit, or memlimit.Limit): they are read whole, at about
+// twice their size.
+func checkDefinitions(in *Input, opts *Options) error {
+	if in.Format != FormatOTF2 {
+		return nil
+	}
+	limit := opts.MemoryLimit
+	if limit == 0 {
+		var ok bool
+		if limit, ok = memlimit.Limit(); !ok {
+			return nil
+		}
+	}
+	st, err := os.Stat(filepath.Join(in.Dir, in.name+".def"))
+	if err != nil {
+		return nil // the reader says what is wrong
+	}
+	if need := satMul(st.Size(), 2); need > limit {
+		return &MemoryError{Input: in.Path, Events: -1, Need: need, Limit: limit}
 	}
 	return nil
 }
@@ -114,6 +145,7 @@ func (in *Input) declared() (events int64, locs int, extra int64, err error) {
 	switch {
 	case in.nat != nil:
 		locs = len(in.nat.Defs().Locations)
+		extra = in.nat.CarriedBytes()
 		for li := range locs {
 			n, err := in.nat.DeclaredEvents(li)
 			if err != nil {

@@ -161,3 +161,27 @@ func TestEmptyTracesAndProcessesAreIssues(t *testing.T) {
 		}
 	}
 }
+
+// An OTF2 archive's global definitions are read whole: ones that alone
+// need more memory than the limit are refused before they are read. A
+// native trace's carried data counts in the estimate.
+func TestDefinitionsAndCarriedDataCount(t *testing.T) {
+	in := "../../testdata/scorep-pingpong"
+	st, err := os.Stat(filepath.Join(in, "traces.def"))
+	require.NoError(t, err)
+	_, err = Prepare(in, Options{Check: true, MemoryLimit: st.Size()})
+	var me *MemoryError
+	require.True(t, errors.As(err, &me), "%v", err)
+	assert.Contains(t, err.Error(), "global definitions alone")
+	nat := filepath.Join(t.TempDir(), "nat")
+	_, err = Run(context.Background(), in, Options{Output: nat, Format: FormatNative})
+	require.NoError(t, err)
+	j, err := Prepare(nat, Options{Check: true})
+	require.NoError(t, err)
+	defer j.Abort()
+	_, _, extra, err := j.in.declared()
+	require.NoError(t, err)
+	cst, err := os.Stat(filepath.Join(nat, native.CarriedName))
+	require.NoError(t, err)
+	assert.Equal(t, cst.Size(), extra)
+}
