@@ -99,6 +99,7 @@ func correctOnce(tb testing.TB, in, parent, method string, format job.Format, ca
 	}
 	var fl flags
 	fl.progress = "never"
+	var mu sync.Mutex // guards cancelled and stage
 	var cancelled time.Time
 	var stage string
 	done := make(chan struct{})
@@ -113,8 +114,9 @@ func correctOnce(tb testing.TB, in, parent, method string, format job.Format, ca
 			case <-done:
 				return
 			}
-			stage = clk.current()
-			cancelled = time.Now()
+			mu.Lock()
+			stage, cancelled = clk.current(), time.Now()
+			mu.Unlock()
 			cancel()
 		}()
 	}
@@ -122,7 +124,10 @@ func correctOnce(tb testing.TB, in, parent, method string, format job.Format, ca
 	err := correct(ctx, io.Discard, in, &fl, opts, &status, nil)
 	end := time.Now()
 	close(done)
-	if cancelled.IsZero() {
+	mu.Lock()
+	defer mu.Unlock()
+	if cancelled.IsZero() || err == nil {
+		// Not cancelled, or cancelled while the output was committed.
 		if err != nil {
 			tb.Fatalf("uncancelled run: %v", err)
 		}

@@ -374,6 +374,9 @@ func correct(ctx context.Context, stdout io.Writer, input string, fl *flags, opt
 	if !fl.quiet {
 		rep.WriteText(stdout)
 	}
+	if err := ctx.Err(); err != nil {
+		return err // interrupted after the work: nothing is written still
+	}
 	if err := job.Commit(); err != nil {
 		return err
 	}
