@@ -135,7 +135,7 @@ func TestOTF2NamedDirectoryIsRefused(t *testing.T) {
 	d := t.TempDir()
 	p, _ := NewPlan()
 	_, err := p.Dir("output", filepath.Join(d, "fixed.otf2"), KeepExisting)
-	require.ErrorContains(t, err, "-o "+filepath.Join(d, "fixed")+" writes "+filepath.Join(d, "fixed", "traces.otf2"))
+	require.ErrorContains(t, err, "("+filepath.Join(d, "fixed")+", which then holds "+filepath.Join(d, "fixed", "traces.otf2")+")")
 	assert.Empty(t, entries(t, d))
 }
 

@@ -93,8 +93,9 @@ func (p *Plan) Dir(what, path string, replace Replace) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if base := filepath.Base(filepath.Clean(path)); strings.HasSuffix(base, ".otf2") && len(base) > len(".otf2") {
-		return "", fmt.Errorf("%s %s: the output is a directory, and a directory named *.otf2 would pass for an OTF2 anchor file; give the directory to write the archive into (-o %s writes %s)",
-			what, path, strings.TrimSuffix(path, ".otf2"), filepath.Join(strings.TrimSuffix(path, ".otf2"), "traces.otf2"))
+		dir := strings.TrimSuffix(filepath.Clean(path), ".otf2")
+		return "", fmt.Errorf("%s %s: the output is a directory, and a directory named *.otf2 would pass for an OTF2 anchor file; give the directory to write the archive into (%s, which then holds %s)",
+			what, path, dir, filepath.Join(dir, "traces.otf2"))
 	}
 	t, err := p.claim(what, path, true)
 	if err != nil {

@@ -417,7 +417,7 @@ func TestOutputNamedLikeAnAnchor(t *testing.T) {
 	d := t.TempDir()
 	code, _, msg := runOut(simTrace, "-o", filepath.Join(d, "fixed.otf2"), "-q")
 	assert.Equal(t, exitError, code)
-	assert.Contains(t, msg, "-o "+filepath.Join(d, "fixed")+" writes "+filepath.Join(d, "fixed", "traces.otf2"))
+	assert.Contains(t, msg, "("+filepath.Join(d, "fixed")+", which then holds "+filepath.Join(d, "fixed", "traces.otf2")+")")
 	ents, err := os.ReadDir(d)
 	require.NoError(t, err)
 	assert.Empty(t, ents)
