@@ -24,8 +24,9 @@ type guard struct {
 	// dirs are the input's directories, by identity, with the input each
 	// belongs to (for messages): no target may lie inside one.
 	dirs map[fileID]string
-	// walked are the directories of dirs whose content was walked.
-	walked map[fileID]bool
+	// walked are the directories of dirs whose content was walked, with
+	// the depth they were walked to.
+	walked map[fileID]int
 	// above are the directories that hold an input directory (at any
 	// depth): no target may be one of them, which replacing would destroy
 	// the input.
@@ -33,13 +34,18 @@ type guard struct {
 }
 
 func newGuard() *guard {
-	return &guard{dirs: map[fileID]string{}, walked: map[fileID]bool{}, above: map[fileID]string{}}
+	return &guard{dirs: map[fileID]string{}, walked: map[fileID]int{}, above: map[fileID]string{}}
 }
 
+// walkDepth bounds how deep addInput walks an input directory: a trace's
+// files lie at most three levels below it (truth/events/0.clce), and a
+// link in a hostile input must not make the plan walk the file system.
+const walkDepth = 3
+
 // addInput protects the input at path: a file (the directory that holds
-// it), or a directory with everything below it. walk says whether to walk
-// a directory's content: symbolic links in it are followed, and the
-// directories they reach are protected as well.
+// it), or a directory with what lies below it (walkDepth levels). walk
+// says whether to walk a directory's content: symbolic links in it are
+// followed, and the directories they reach are protected as well.
 func (g *guard) addInput(path string, walk bool) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -49,22 +55,26 @@ func (g *guard) addInput(path string, walk bool) error {
 	if err != nil {
 		return fmt.Errorf("input %s: %w", path, err)
 	}
+	depth := 0
+	if walk {
+		depth = walkDepth
+	}
 	if st.IsDir() {
-		g.addDir(abs, path, walk)
+		g.addDir(abs, path, depth)
 		return nil
 	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		return fmt.Errorf("input %s: %w", path, err)
 	}
-	g.addDir(filepath.Dir(real), path, false)
+	g.addDir(filepath.Dir(real), path, 0)
 	return nil
 }
 
-// addDir protects the directory dir of the input named in, and its
-// content if walk. Unreadable entries and broken links are skipped: what
-// the run cannot read it cannot be asked to protect.
-func (g *guard) addDir(dir, in string, walk bool) {
+// addDir protects the directory dir of the input named in, and walks its
+// content depth levels deep. Unreadable entries and broken links are
+// skipped: what the run cannot read it cannot be asked to protect.
+func (g *guard) addDir(dir, in string, depth int) {
 	st, err := os.Stat(dir)
 	if err != nil || !st.IsDir() {
 		return
@@ -74,10 +84,10 @@ func (g *guard) addDir(dir, in string, walk bool) {
 		g.dirs[id] = in
 		g.addAbove(dir, in)
 	}
-	if !walk || g.walked[id] {
+	if depth <= 0 || g.walked[id] >= depth {
 		return
 	}
-	g.walked[id] = true
+	g.walked[id] = depth
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return
@@ -86,16 +96,16 @@ func (g *guard) addDir(dir, in string, walk bool) {
 		p := filepath.Join(dir, e.Name())
 		switch {
 		case e.IsDir():
-			g.addDir(p, in, true)
+			g.addDir(p, in, depth-1)
 		case e.Type()&fs.ModeSymlink != 0:
 			st, err := os.Stat(p)
 			if err != nil {
 				continue
 			}
 			if st.IsDir() {
-				g.addDir(p, in, true)
+				g.addDir(p, in, depth-1)
 			} else if real, err := filepath.EvalSymlinks(p); err == nil {
-				g.addDir(filepath.Dir(real), in, false)
+				g.addDir(filepath.Dir(real), in, 0)
 			}
 		}
 	}

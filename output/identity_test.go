@@ -2,6 +2,7 @@ package output
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -166,4 +167,28 @@ func TestFailedCommitRestores(t *testing.T) {
 	assert.Equal(t, "old report", string(b))
 	assert.Equal(t, before, entries(t, out))
 	assert.ElementsMatch(t, []string{"r.json", "out", "blocked"}, entries(t, d))
+}
+
+// A link in an input to a large tree (the file system root, say) does not
+// make the plan walk all of it: it walks walkDepth levels below the input,
+// and protects what it reached.
+func TestInputWalkIsBounded(t *testing.T) {
+	d := t.TempDir()
+	deep := filepath.Join(d, "deep")
+	p := deep
+	for i := range 8 {
+		p = filepath.Join(p, fmt.Sprint("level", i))
+	}
+	require.NoError(t, os.MkdirAll(p, 0o755))
+	in := filepath.Join(d, "in")
+	writeNative(t, in, 0)
+	require.NoError(t, os.Symlink(deep, filepath.Join(in, "events", "link")))
+	plan, err := NewPlan(in)
+	require.NoError(t, err)
+	_, err = plan.File("report", filepath.Join(deep, "r.json"))
+	require.ErrorContains(t, err, "inside the input", "a directory the input links to is protected")
+	st, err := os.Stat(filepath.Join(deep, "level0", "level1", "level2"))
+	require.NoError(t, err)
+	_, walked := plan.guard.dirs[idOf(st)]
+	assert.False(t, walked, "walked below walkDepth")
 }
