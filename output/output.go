@@ -67,9 +67,10 @@ type target struct {
 }
 
 // NewPlan returns a plan for a run that reads the given inputs: files, and
-// directories with everything below them (symbolic links followed). No
-// target may lie inside an input directory, inside the directory holding
-// an input file, or contain either.
+// directories with what lies up to three levels below them, where a
+// trace's files are (symbolic links followed, the directories they reach
+// included). No target may lie inside an input directory, inside the
+// directory holding an input file, or contain either.
 func NewPlan(inputs ...string) (*Plan, error) {
 	p := &Plan{guard: newGuard()}
 	for _, in := range inputs {
