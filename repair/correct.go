@@ -176,7 +176,10 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 	}); err != nil {
 		return nil, err
 	}
-	rep.Moved, rep.ErrorBars = finalReport(t.Times, moved, cm.result, &ps.cm.Domains, t.Truth, rep.Accuracy, tr.Resolution, np)
+	rep.Moved, rep.ErrorBars = finalReport(ctx, t.Times, moved, cm.result, &ps.cm.Domains, t.Truth, rep.Accuracy, tr.Resolution, np)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	cm.result.Forget()
 	if t.Truth != nil {
 		rep.Accuracy.Corrected = measure.AccuracyOf(t.Times, t.Truth)
