@@ -32,6 +32,7 @@ var cancelStages = []struct{ stage, method string }{
 	{"pre-synchronising", "model"},
 	{"matching", "model"},
 	{"estimating the clocks", "model"},
+	{"correcting", "model"}, // the CLC, the measurements and the error bars
 	{"forward pass", "clc"},
 	{"backward", "clc"},
 	{"writing", "model"},
