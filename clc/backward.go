@@ -1,6 +1,7 @@
 package clc
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/bits"
@@ -24,8 +25,11 @@ type sendLimit struct {
 // their limits. Each jump has its own slope m (0: not amortized). Every
 // change goes through shift(k, d), which adds d ≥ 0 to t[k] (and records
 // it).
-func backward(t []int64, jumps []Jump, sends []sendLimit, shift func(k int, d int64)) error {
+func backward(ctx context.Context, t []int64, jumps []Jump, sends []sendLimit, shift func(k int, d int64)) error {
 	for _, jp := range jumps {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		m := jp.Slope
 		if m <= 0 {
 			continue

@@ -2,6 +2,7 @@ package clc
 
 import (
 	"cmp"
+	"context"
 	"slices"
 
 	"github.com/clc-tools/clc/internal/par"
@@ -235,6 +236,10 @@ type Options struct {
 	// When it says that nothing violates the clock condition and no
 	// location's times decrease, Correct returns at once: nothing moves.
 	Before *measure.Violations
+	// Context, if not nil, cancels the correction: it then stops within
+	// a few thousand events of each location's work and returns the
+	// context's error, leaving the times partly corrected.
+	Context context.Context
 }
 
 // Correct runs the controlled logical clock over t, whose times must be
@@ -296,6 +301,10 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 	if progress == nil {
 		progress = func(string) {}
 	}
+	ctx := o.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	k := p.InTicks(in.Resolution)
 	if o.Latency != nil {
 		k.Lat = *o.Latency
@@ -323,6 +332,9 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 	}
 	sorted := make([]bool, n)
 	par.ForEach(n, np, func(li int) { sorted[li] = slices.IsSorted(times[li]) })
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if o.Before != nil && satisfied(o.Before, sorted) {
 		// Nothing violates and no location runs backward: every event's
 		// controlled logical clock is its own time (the forward pass
@@ -347,8 +359,12 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 				kn = locKnobs{k: kref}
 			}
 			fw[li] = newForward(li, times[li], sorted[li], g.Deps[li], g.Instances, kn, &res.Moved[li])
+			fw[li].ctx = ctx
 		}
 		err := replay.Run(x, n, np, func(li int) (bool, error) { return fw[li].step(x) })
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, cerr
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -374,7 +390,9 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 			break
 		}
 		gamma, informed = next, max(smallerGamma(informed), 0)
-		par.ForEach(n, np, func(li int) { res.Moved[li].restore(times[li]) })
+		if err := par.Do(ctx, n, np, func(li int) error { res.Moved[li].restore(times[li]); return nil }); err != nil {
+			return nil, err
+		}
 	}
 	for i := range outs {
 		for _, d := range outs[i].dropped {
@@ -388,29 +406,47 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 		// location that has a jump to amortize; then the amortization,
 		// which changes the times in place.
 		il := make([]instLimits, len(g.Instances))
-		par.ForEach(len(g.Instances), np, func(i int) {
+		err := par.Do(ctx, len(g.Instances), np, func(i int) error {
 			il[i] = buildInstLimits(g, uint32(i), times, node, k.Lat)
+			return nil
 		})
+		if err != nil {
+			return nil, err
+		}
 		lims := make([][]sendLimit, n)
-		par.ForEach(n, np, func(li int) {
+		err = par.Do(ctx, n, np, func(li int) error {
 			if len(outs[li].jumps) > 0 && !ref[li] {
 				lims[li] = limits(li, g.Deps[li], times, node, k.Lat, il)
 			}
+			return nil
 		})
+		if err != nil {
+			return nil, err
+		}
 		errs := make([]error, n)
-		par.ForEach(n, np, func(li int) {
+		err = par.Do(ctx, n, np, func(li int) error {
 			if len(outs[li].jumps) > 0 && !ref[li] {
 				bl := &backwardLog{m: &res.Moved[li], t: times[li]}
-				errs[li] = backward(times[li], outs[li].jumps, lims[li], bl.shift)
+				errs[li] = backward(ctx, times[li], outs[li].jumps, lims[li], bl.shift)
 				bl.finish()
 			}
+			return nil
 		})
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, cerr
+		}
+		if err != nil {
+			return nil, err
+		}
 		for li, err := range errs {
 			if err != nil {
 				return nil, &trace.EventError{Location: li, Event: -1, Err: err}
 			}
 		}
 	}
-	followProcesses(in, res, sorted, np)
+	followProcesses(ctx, in, res, sorted, np)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	return res, nil
 }

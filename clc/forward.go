@@ -1,6 +1,7 @@
 package clc
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -125,7 +126,14 @@ type fwdState struct {
 	pend                       int
 	best, bestRef              int64
 	hasBest, started, byShared bool
+	// ctx cancels the pass: step looks at it every checkEvery events.
+	ctx       context.Context
+	unchecked int
 }
+
+// checkEvery is the number of events a forward step handles between two
+// looks at its context (tens of microseconds).
+const checkEvery = 1 << 14
 
 func newForward(li int, t []int64, sorted bool, deps []replay.Dep, inst []replay.Instance, kn locKnobs, moved *Moved) *fwdState {
 	return &fwdState{li: li, t: t, sorted: sorted, deps: deps, inst: inst, kn: kn, cl: NewClock(kn.k), moved: moved}
@@ -195,6 +203,12 @@ func (f *fwdState) step(x replay.Exchange) (bool, error) {
 		f.skip()
 		if f.j >= len(f.t) {
 			break
+		}
+		if f.unchecked++; f.unchecked >= checkEvery && f.ctx != nil {
+			f.unchecked = 0
+			if err := f.ctx.Err(); err != nil {
+				return false, err
+			}
 		}
 		j := f.j
 		cj := f.t[j]

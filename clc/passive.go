@@ -1,6 +1,7 @@
 package clc
 
 import (
+	"context"
 	"sort"
 
 	"github.com/clc-tools/clc/internal/par"
@@ -41,7 +42,7 @@ func Leader(t *trace.Trace, g *replay.Graph) []int32 {
 // in.Times, the originals recoverable from res.Moved, where the changes
 // are recorded too. sorted says, per location, whether its original times
 // never decrease.
-func followProcesses(in Input, res *Result, sorted []bool, np int) {
+func followProcesses(ctx context.Context, in Input, res *Result, sorted []bool, np int) {
 	if in.Follow == nil {
 		return
 	}
@@ -63,6 +64,9 @@ func followProcesses(in Input, res *Result, sorted []bool, np int) {
 		keys := leaderKeys(mc, sorted[m])
 		fs := followers[m]
 		par.ForEach(len(fs), np, func(f int) {
+			if ctx.Err() != nil {
+				return // the caller returns the context's error
+			}
 			li := fs[f]
 			t, moved := in.Times[li], &res.Moved[li]
 			moved.restore(t)

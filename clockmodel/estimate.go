@@ -137,6 +137,9 @@ func (e *estimator) estimate(ctx context.Context, lastWindows func()) (*Model, E
 			return nil, st, err
 		}
 		st.Pairs = e.windows(m)
+		if err := ctx.Err(); err != nil {
+			return nil, st, err
+		}
 		if it == e.opt.Iterations-1 && lastWindows != nil {
 			lastWindows()
 		}
@@ -333,10 +336,16 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats, las
 	st.Anchors = len(anchors)
 	k := e.placeKnots(anchors, st)
 	st.Groups = len(e.groups)
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
 	e.wander = e.wanderScale()
 	st.Wander = e.wander
 	if math.IsInf(st.Wander, 1) {
 		st.Wander = 0
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
 	}
 	p := e.newFitProblem(&k, anchors)
 	st.Unknowns = p.sys.n

@@ -175,6 +175,9 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 	res.Latency = newLatencies(opt.Latency, opt.Fixed)
 	res.Latency.sameClock(times, g, node, dom, np)
 	res.Timing.Latency = time.Since(t0).Seconds()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if dom.Count() < 2 {
 		res.Latency.clamp()
 		if opt.Method != MethodCLC {
@@ -214,7 +217,15 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 	}
 	m, st, err := est.estimate(ctx, lastWindows)
 	if measured != nil {
-		<-measured
+		// When cancelled, the measurement (which only reads times and
+		// writes res, both dropped then) is left to end on its own.
+		select {
+		case <-measured:
+		case <-ctx.Done():
+		}
+	}
+	if err == nil {
+		err = ctx.Err()
 	}
 	if err != nil {
 		return nil, err
@@ -226,7 +237,10 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 	m, st.HeldKnots, st.Knots = m.proven(BarZ)
 	res.Timing.Estimate = time.Since(t0).Seconds()
 	t0 = time.Now()
-	res.guard(est, m, times, g, node, np, opt)
+	res.guard(ctx, est, m, times, g, node, np, opt)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	res.Timing.Guard += time.Since(t0).Seconds()
 	return res, nil
 }
@@ -235,7 +249,9 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 // if so (Result.Times, Result.Model). A domain whose correction raises the
 // violations of its own messages loses its correction first (where a
 // domain has only poor windows its fit can be misled), until none does.
-func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Graph, node []int32, np int, opt Options) {
+// It returns early, with the times partly moved, when ctx is cancelled
+// (Run then returns the context's error).
+func (res *Result) guard(ctx context.Context, est *estimator, m *Model, times [][]int64, g *replay.Graph, node []int32, np int, opt Options) {
 	dom := &est.in.Domains
 	lat := res.Latency.Replay()
 	gd := &Guard{}
@@ -259,7 +275,7 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 		if stay {
 			res.Fallback = fmt.Sprintf("the estimated clocks predict messages of held-out stretches of time no better than the pre-synchronised ones (score %.0f against %.0f)", res.Estimate.Score, res.Estimate.ScoreStay)
 		}
-		if opt.Project {
+		if opt.Project && ctx.Err() == nil {
 			if !res.BeforeMeasured {
 				res.Before, res.BeforeMeasured = measure.ClockCondition(times, g, node, lat, np), true
 			}
@@ -277,10 +293,16 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 		res.BeforeMeasured = true
 	}
 	vBefore := res.domBefore
+	if ctx.Err() != nil {
+		return
+	}
 	a := m.applyInPlace(work, dom, np)
 	var va measure.Violations
 	var vc *measure.Counts
 	for round := 0; ; round++ {
+		if ctx.Err() != nil {
+			return
+		}
 		var after []int64
 		after, va, vc = domainViolations(work, g, node, dom, lat, np)
 		if round == withdrawRounds {
@@ -307,6 +329,9 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 			gd.MaxCorrection = max(gd.MaxCorrection, int64(math.Round(c)))
 		}
 	}
+	if ctx.Err() != nil {
+		return
+	}
 	gd.Contradicted, gd.Windows = est.contradicted(m)
 	before, after := res.Before.Total(), va.Total()
 	gd.ViolationsBefore, gd.SumBefore = before.Violations, before.SumViolation
@@ -326,7 +351,7 @@ func (res *Result) guard(est *estimator, m *Model, times [][]int64, g *replay.Gr
 	default:
 		res.Ran, res.Times, res.Model, res.ModelViolations = "model + clc", work, m, &va
 		res.applied = a
-		if opt.Project && after.Violations > 0 {
+		if opt.Project && after.Violations > 0 && ctx.Err() == nil {
 			res.projected(est, m, a, work, g, node, np, "model + clc", vc, after.Violations)
 		}
 		return

@@ -2,6 +2,7 @@ package native
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"os"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/clc-tools/clc/internal/infile"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -90,6 +92,9 @@ func attachCarried(dir string, m *manifest) error {
 	}
 	path := filepath.Join(dir, CarriedName)
 	st, err := os.Stat(path)
+	if err == nil {
+		err = infile.CheckRegular(path, st)
+	}
 	if err != nil {
 		return &FormatError{Path: path, Offset: -1, Location: -1, Block: -1, Event: -1, Err: fmt.Errorf("carried data: %w", err)}
 	}
@@ -116,7 +121,10 @@ func (c *carriedFile) Format() uint8 { return c.info.format }
 
 func (c *carriedFile) Parts() ([]trace.Part, error) {
 	c.once.Do(func() {
-		data, err := os.ReadFile(c.path)
+		data, err := infile.ReadFile(c.path, c.info.length)
+		if errors.Is(err, infile.ErrTooLarge) {
+			err = fmt.Errorf("the file grew past the %d bytes the manifest says", c.info.length)
+		}
 		if err != nil {
 			c.err = &FormatError{Path: c.path, Offset: -1, Location: -1, Block: -1, Event: -1, Err: fmt.Errorf("carried data: %w", err)}
 			return

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -150,6 +151,10 @@ func FuzzDecodeStream(f *testing.F) {
 	})
 }
 
+// bundleNameRule is docs/format.md's rule for an extent's file, but for
+// "no ..", and "not .clce", checked beside it.
+var bundleNameRule = regexp.MustCompile(`^events/[A-Za-z0-9_-][A-Za-z0-9._-]{0,254}$`)
+
 // FuzzParseManifest decodes arbitrary manifests: never a panic, every
 // error a *FormatError naming the file, and what is accepted is valid.
 func FuzzParseManifest(f *testing.F) {
@@ -165,6 +170,10 @@ func FuzzParseManifest(f *testing.F) {
 		`{"id":0,"node":0,"events":3,"extents":[{"file":"events/b.clcb","offset":0,"length":40},{"file":"events/c","offset":0,"length":32}]},` +
 		`{"id":1,"node":0,"events":0,"extents":[]},{"id":2,"node":0,"events":1},` +
 		`{"id":3,"node":0,"events":1,"extents":[{"file":"events/b.clcb","offset":40,"length":99}]}]}`))
+	for _, name := range []string{"a..b", "..", "...", "a.", "..a", "b.clce", ".a", "a/b"} {
+		f.Add([]byte(`{"format":"clc-native","version":2,"complete":true,"timer_resolution":1,"nodes":[{}],"locations":[` +
+			`{"id":0,"node":0,"events":1,"extents":[{"file":"events/` + name + `","offset":0,"length":40}]}]}`))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := parseManifest("clc.json", data, 2)
 		if err != nil {
@@ -195,7 +204,8 @@ func FuzzParseManifest(f *testing.F) {
 		for _, le := range m.extents {
 			for _, e := range le {
 				name := m.files[e.file]
-				if !strings.HasPrefix(name, "events/") || strings.Contains(name[len("events/"):], "/") || strings.Contains(name, "..") {
+				if !bundleNameRule.MatchString(name) || strings.Contains(name, "..") || strings.HasSuffix(name, StreamExt) ||
+					!filepath.IsLocal(name) || filepath.Dir(filepath.Clean(name)) != EventsDirName {
 					t.Fatalf("accepted file %q", name)
 				}
 				if e.off < 0 || e.len < fileHeaderSize || e.off+e.len < e.off {

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/clc-tools/clc/internal/infile"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -198,17 +198,12 @@ func readManifest(dir string, np int) (*manifest, error) {
 	bad := func(off int64, format string, args ...any) error {
 		return formatErr(path, off, -1, -1, -1, format, args...)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("native trace %s: %w", dir, err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxManifestBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if len(data) > maxManifestBytes {
+	data, err := infile.ReadFile(path, maxManifestBytes)
+	switch {
+	case errors.Is(err, infile.ErrTooLarge):
 		return nil, bad(maxManifestBytes, "manifest larger than %d bytes", maxManifestBytes)
+	case err != nil:
+		return nil, fmt.Errorf("native trace %s: %w", dir, err)
 	}
 	return parseManifest(path, data, np)
 }
@@ -412,11 +407,12 @@ func parseLocationKind(s string) (trace.LocationKind, bool) {
 }
 
 // checkBundleName checks the "file" of an extent: "events/" followed by a
-// name of 1 to 255 characters from [A-Za-z0-9._-], not starting with a dot
-// and not ending in ".clce" (so it is never a per-location stream file).
+// name of 1 to 255 characters from [A-Za-z0-9._-], not starting with a dot,
+// without "..", and not ending in ".clce" (so it is never a per-location
+// stream file, never a parent directory, never a path out of events/).
 func checkBundleName(name string) error {
 	base, ok := strings.CutPrefix(name, EventsDirName+"/")
-	if !ok || len(base) == 0 || len(base) > 255 || base[0] == '.' || strings.HasSuffix(base, StreamExt) {
+	if !ok || len(base) == 0 || len(base) > 255 || base[0] == '.' || strings.Contains(base, "..") || strings.HasSuffix(base, StreamExt) {
 		return fmt.Errorf("file %q is not \"events/\" followed by a bundle file name", name)
 	}
 	for i := 0; i < len(base); i++ {
@@ -462,7 +458,7 @@ func checkOverlaps(path string, files []string, exts [][]extent) error {
 // (the first one that clc writes; the locations of a large manifest come
 // last) and checks nothing else.
 func IsDir(dir string) bool {
-	f, err := os.Open(filepath.Join(dir, ManifestName))
+	f, _, err := infile.Open(filepath.Join(dir, ManifestName))
 	if err != nil {
 		return false
 	}

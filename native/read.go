@@ -16,6 +16,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/clc-tools/clc/internal/infile"
 	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/trace"
 )
@@ -355,6 +356,11 @@ func (s *StreamReader) next(f io.ReaderAt, dst *trace.Events) error {
 	if s.events+int64(bh.n) > trace.MaxEvents {
 		return s.errAt(s.off, s.events, fmt.Errorf("more than %d events", uint64(trace.MaxEvents)))
 	}
+	// The manifest's count bounds what is decoded, before the payload is
+	// read: a few bytes of zstd may declare millions of events.
+	if s.want >= 0 && s.events+int64(bh.n) > s.want {
+		return s.errAt(s.off, s.events, fmt.Errorf("the block holds %d events, more than the %d the manifest says the stream has", bh.n, s.want))
+	}
 	var stored []byte
 	if m, ok := f.(offsetReaderAt); ok {
 		p := s.off + blockHeaderSize - m.base
@@ -431,6 +437,26 @@ func (s *StreamReader) countHint() int64 {
 		s.files.release(cf)
 	}
 	return total
+}
+
+// DeclaredEvents returns how many events the stream of location loc
+// declares, before any is decoded: the manifest's count, which bounds what
+// the stream yields; or for an incomplete trace the sum of the counts in
+// its block headers (the payloads are not read), which no decoding passes
+// either.
+func (r *DirReader) DeclaredEvents(loc int) (int64, error) {
+	if loc < 0 || loc >= len(r.m.counts) {
+		return 0, fmt.Errorf("native reader: location %d out of range [0,%d)", loc, len(r.m.counts))
+	}
+	if r.complete {
+		return r.m.counts[loc], nil
+	}
+	s, err := r.Stream(loc)
+	if err != nil {
+		return 0, err
+	}
+	defer s.Close()
+	return s.countHint(), nil
 }
 
 // Close releases the stream's buffers. The reader holds no open file
@@ -515,14 +541,9 @@ func (c *fileCache) acquire(name string) (*cachedFile, error) {
 	c.evictLocked()
 	c.mu.Unlock()
 	// Open outside the lock, so goroutines open different files at once.
-	f, err := os.Open(filepath.Join(c.dir, filepath.FromSlash(name)))
+	f, fi, err := infile.Open(filepath.Join(c.dir, filepath.FromSlash(name)))
 	if err == nil {
-		var fi os.FileInfo
-		if fi, err = f.Stat(); err != nil {
-			f.Close()
-		} else {
-			cf.f, cf.size = f, fi.Size()
-		}
+		cf.f, cf.size = f, fi.Size()
 	}
 	cf.err = err
 	close(cf.ready)
@@ -659,9 +680,9 @@ func (r *DirReader) read(ctx context.Context, opt *ReadOptions, needs func(defs 
 			hint = want
 		}
 		if keep != nil {
-			times[i], err = readSelection(s, &l.Events, keep, hint, block)
+			times[i], err = readSelection(ctx, s, &l.Events, keep, hint, block)
 		} else {
-			err = readWhole(s, &l.Events, hint)
+			err = readWhole(ctx, s, &l.Events, hint)
 		}
 		if err != nil {
 			return err
@@ -706,14 +727,17 @@ func (r *DirReader) markIncomplete(truncated []int) {
 }
 
 // readWhole decodes every block of s into e, hint being the expected
-// number of events.
-func readWhole(s *StreamReader, e *trace.Events, hint int64) error {
+// number of events. It stops when ctx is cancelled.
+func readWhole(ctx context.Context, s *StreamReader, e *trace.Events, hint int64) error {
 	// The hint comes from block headers whose checksums are not verified
 	// yet: never trust it for more than maxGrowHint events up front (a
 	// forged count must not allocate gigabytes before the first CRC
 	// fails); beyond that the columns grow as blocks decode.
 	e.Grow(int(min(hint, maxGrowHint)))
 	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		err := s.Next(e)
 		if err == io.EOF {
 			break
@@ -730,11 +754,15 @@ func readWhole(s *StreamReader, e *trace.Events, hint int64) error {
 }
 
 // readSelection decodes the blocks of s one at a time, keeps the events
-// keep accepts in e (a selection) and returns every event's time.
-func readSelection(s *StreamReader, e *trace.Events, keep func(trace.Kind, uint32) bool, hint int64, block *trace.Events) ([]int64, error) {
+// keep accepts in e (a selection) and returns every event's time. It
+// stops when ctx is cancelled.
+func readSelection(ctx context.Context, s *StreamReader, e *trace.Events, keep func(trace.Kind, uint32) bool, hint int64, block *trace.Events) ([]int64, error) {
 	all := make([]int64, 0, min(hint, maxGrowHint))
 	sel := trace.NewSelector(keep, e)
 	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		block.Reset()
 		err := s.Next(block)
 		if err == io.EOF {
@@ -871,4 +899,47 @@ func decodeStream(data []byte, loc int, complete bool, lim *refLimits, dec *zstd
 		}
 	}
 	return false, nil
+}
+
+// Files returns the files the trace is made of, relative to its directory
+// and slash-separated, sorted: the manifest, the carried data if the
+// manifest declares it, the stream file of every location without extents
+// and every bundle an extent names. Files of an incomplete trace may be
+// missing.
+func (r *DirReader) Files() []string {
+	names := []string{ManifestName}
+	if r.m.carried != nil {
+		names = append(names, CarriedName)
+	}
+	names = append(names, r.m.files...)
+	for loc := range r.m.counts {
+		if r.m.extents == nil || r.m.extents[loc] == nil {
+			names = append(names, EventsDirName+"/"+strconv.Itoa(loc)+StreamExt)
+		}
+	}
+	sort.Strings(names)
+	return slices.Compact(names)
+}
+
+// CarriedBytes returns the size of the trace's carried data (0: none),
+// which a writer of the source format reads whole.
+func (r *DirReader) CarriedBytes() int64 {
+	if r.m.carried == nil {
+		return 0
+	}
+	return r.m.carried.length
+}
+
+// HasStreamHeader reports whether the file at path begins with the magic
+// of a stream header, as every stream file and every bundle a writer of
+// the format makes does.
+func HasStreamHeader(path string) bool {
+	f, _, err := infile.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var b [len(streamMagic)]byte
+	_, err = io.ReadFull(f, b[:])
+	return err == nil && b == streamMagic
 }

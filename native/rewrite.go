@@ -56,7 +56,7 @@ func (r *DirReader) RewriteTimes(ctx context.Context, dst string, times [][]int6
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if err := rewriteLocation(r, w, li, times[li], src, &ev); err != nil {
+			if err := rewriteLocation(ctx, r, w, li, times[li], src, &ev); err != nil {
 				return err
 			}
 			if _, err := w.finish(li); err != nil {
@@ -109,7 +109,7 @@ func (r *DirReader) CopyTo(ctx context.Context, sink trace.Sink, times [][]int64
 						ts = []int64{}
 					}
 				}
-				cut, err := copyLocation(r, sink, li, ts, r.dir, ev)
+				cut, err := copyLocation(ctx, r, sink, li, ts, r.dir, ev)
 				if err != nil {
 					return err
 				}
@@ -135,18 +135,18 @@ type appender interface {
 }
 
 // rewriteLocation appends location li of r to w with the times ts.
-func rewriteLocation(r *DirReader, w appender, li int, ts []int64, src string, ev *trace.Events) error {
+func rewriteLocation(ctx context.Context, r *DirReader, w appender, li int, ts []int64, src string, ev *trace.Events) error {
 	if ts == nil {
 		ts = []int64{}
 	}
-	_, err := copyLocation(r, w, li, ts, src, ev)
+	_, err := copyLocation(ctx, r, w, li, ts, src, ev)
 	return err
 }
 
 // copyLocation appends location li of r to w, with the times ts (nil: the
 // events' own), and reports whether its stream was cut (a run that did not
-// finish).
-func copyLocation(r *DirReader, w appender, li int, ts []int64, src string, ev *trace.Events) (bool, error) {
+// finish). It stops when ctx is cancelled.
+func copyLocation(ctx context.Context, r *DirReader, w appender, li int, ts []int64, src string, ev *trace.Events) (bool, error) {
 	s, err := r.Stream(li)
 	if err != nil {
 		return false, err
@@ -154,6 +154,9 @@ func copyLocation(r *DirReader, w appender, li int, ts []int64, src string, ev *
 	defer s.Close()
 	off := 0
 	for {
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
 		ev.Reset()
 		err := s.Next(ev)
 		if err == io.EOF {

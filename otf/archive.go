@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clc-tools/clc/internal/infile"
 	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/trace"
 )
@@ -25,9 +26,10 @@ type Archive struct {
 	warn   *warnings
 }
 
-// anchorPath resolves path (an anchor file or a directory holding exactly
-// one, preferably traces.otf2) to the anchor's directory and archive name.
-func anchorPath(path string) (dir, name string, err error) {
+// Locate resolves path (an anchor file or a directory holding exactly
+// one, preferably traces.otf2) to the anchor's directory and archive name,
+// by file names alone: it reads no byte of the archive.
+func Locate(path string) (dir, name string, err error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return "", "", fmt.Errorf("otf2: %w", err)
@@ -41,14 +43,27 @@ func anchorPath(path string) (dir, name string, err error) {
 	if st, err := os.Stat(filepath.Join(path, "traces.otf2")); err == nil && !st.IsDir() {
 		return path, "traces", nil
 	}
-	m, _ := filepath.Glob(filepath.Join(path, "*.otf2"))
+	m := anchorNames(path)
 	switch len(m) {
 	case 0:
 		return "", "", fmt.Errorf("otf2: %s: no anchor file (*.otf2) in the directory", path)
 	case 1:
-		return path, strings.TrimSuffix(filepath.Base(m[0]), ".otf2"), nil
+		return path, strings.TrimSuffix(m[0], ".otf2"), nil
 	}
 	return "", "", fmt.Errorf("otf2: %s: several anchor files (%d); name one", path, len(m))
+}
+
+// anchorNames lists the names ending in .otf2 in the directory dir, except
+// directories.
+func anchorNames(dir string) []string {
+	ents, _ := os.ReadDir(dir)
+	var m []string
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".otf2") && len(e.Name()) > len(".otf2") && !e.IsDir() {
+			m = append(m, e.Name())
+		}
+	}
+	return m
 }
 
 // HasAnchorFile reports whether path is a file named *.otf2 or a directory
@@ -61,18 +76,17 @@ func HasAnchorFile(path string) bool {
 	if !st.IsDir() {
 		return strings.HasSuffix(path, ".otf2")
 	}
-	m, _ := filepath.Glob(filepath.Join(path, "*.otf2"))
-	return len(m) > 0
+	return len(anchorNames(path)) > 0
 }
 
 // IsArchive reports whether path is an OTF2 anchor file or a directory
 // holding one, judged by the anchor's signature.
 func IsArchive(path string) bool {
-	dir, name, err := anchorPath(path)
+	dir, name, err := Locate(path)
 	if err != nil {
 		return false
 	}
-	f, err := os.Open(filepath.Join(dir, name+".otf2"))
+	f, _, err := infile.Open(filepath.Join(dir, name+".otf2"))
 	if err != nil {
 		return false
 	}
@@ -87,21 +101,36 @@ func IsArchive(path string) bool {
 // Open opens the archive at path, which is the anchor file (…/traces.otf2)
 // or the directory holding it, and reads its anchor and global definitions.
 func Open(path string) (*Archive, error) {
-	dir, name, err := anchorPath(path)
+	dir, name, err := Locate(path)
 	if err != nil {
 		return nil, err
 	}
-	ab, err := os.ReadFile(filepath.Join(dir, name+".otf2"))
+	ab, err := readAnchorFile(filepath.Join(dir, name+".otf2"))
 	if err != nil {
-		return nil, fmt.Errorf("otf2: %w", err)
+		return nil, err
 	}
 	return openDefs(dir, name, ab, func() (io.ReadCloser, error) {
-		f, err := os.Open(filepath.Join(dir, name+".def"))
+		f, _, err := infile.Open(filepath.Join(dir, name+".def"))
 		if err != nil {
 			return nil, fmt.Errorf("otf2: global definitions: %w", err)
 		}
 		return f, nil
 	})
+}
+
+// MaxAnchorSize bounds the size of an anchor file: it holds a fixed
+// header, a few names and the archive's properties (the reference library
+// writes a few hundred bytes).
+const MaxAnchorSize = 16 << 20
+
+// readAnchorFile reads the anchor file at path, a regular file of at most
+// MaxAnchorSize bytes.
+func readAnchorFile(path string) ([]byte, error) {
+	b, err := infile.ReadFile(path, MaxAnchorSize)
+	if err != nil {
+		return nil, fmt.Errorf("otf2: anchor: %w", err)
+	}
+	return b, nil
 }
 
 // openDefs is Open of the archive name in dir whose anchor file holds ab
@@ -159,6 +188,37 @@ func (a *Archive) NumEvents() int64 {
 		n += int64(l.numEvents)
 	}
 	return n
+}
+
+// EventBound returns at most how many events a read of the archive holds
+// in memory, before any event is read: each location's announced count,
+// capped by its event file's size (every event takes two bytes at least;
+// the reader reads a file to its end, as the reference reader does, and
+// sizes its columns by the same bound).
+func (a *Archive) EventBound() int64 {
+	var n int64
+	for _, l := range a.defs.locations {
+		st, err := os.Stat(filepath.Join(a.dir, filepath.FromSlash(a.evtName(l.id))))
+		if err != nil {
+			continue // a missing file holds no event
+		}
+		n += int64(min(l.numEvents, uint64(st.Size())/2))
+	}
+	return n
+}
+
+// NumLocations returns the number of locations the global definitions
+// define.
+func (a *Archive) NumLocations() int { return len(a.defs.locations) }
+
+// DefinitionBytes returns the size of the archive's global definition
+// file.
+func (a *Archive) DefinitionBytes() int64 {
+	st, err := os.Stat(filepath.Join(a.dir, a.name+".def"))
+	if err != nil {
+		return 0
+	}
+	return st.Size()
 }
 
 // ReadOptions control Read. The zero value (or nil) is fine.
@@ -460,7 +520,7 @@ func (a *Archive) read(ctx context.Context, opt *ReadOptions, needs func(defs *t
 		if keep != nil {
 			all = &times[li]
 		}
-		if err := a.readLocation(m, li, &b.evt, &b.def, keep, all); err != nil {
+		if err := a.readLocation(ctx, m, li, &b.evt, &b.def, keep, all); err != nil {
 			return err
 		}
 		if opt != nil && opt.Done != nil {
@@ -508,7 +568,7 @@ func (a *Archive) CopyTo(ctx context.Context, sink trace.Sink, times [][]int64, 
 				return err
 			}
 			sc.ev.Reset()
-			if err := a.readLocationInto(m, li, &sc.ev, nil, &sc.evt, &sc.def, nil, nil); err != nil {
+			if err := a.readLocationInto(ctx, m, li, &sc.ev, nil, &sc.evt, &sc.def, nil, nil); err != nil {
 				return err
 			}
 			if times != nil {
@@ -527,7 +587,7 @@ func (a *Archive) CopyTo(ctx context.Context, sink trace.Sink, times [][]int64, 
 
 // openLocal opens a file of the archive; a missing file gives (nil, nil).
 func (a *Archive) openLocal(name string) (*os.File, error) {
-	f, err := os.Open(filepath.Join(a.dir, filepath.FromSlash(name)))
+	f, _, err := infile.Open(filepath.Join(a.dir, filepath.FromSlash(name)))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -549,14 +609,14 @@ func (a *Archive) readLocalDefs(id uint64, buf *[]byte) (*localDefs, error) {
 // readLocation reads location li's local definitions and events into
 // the model; with keep the events become a selection and every time goes
 // to all.
-func (a *Archive) readLocation(m *model, li int, evbuf, defbuf *[]byte, keep func(trace.Kind, uint32) bool, all *[]int64) error {
+func (a *Archive) readLocation(ctx context.Context, m *model, li int, evbuf, defbuf *[]byte, keep func(trace.Kind, uint32) bool, all *[]int64) error {
 	loc := m.t.Locations[li]
-	return a.readLocationInto(m, li, &loc.Events, &loc.Offsets, evbuf, defbuf, keep, all)
+	return a.readLocationInto(ctx, m, li, &loc.Events, &loc.Offsets, evbuf, defbuf, keep, all)
 }
 
 // readLocationInto is readLocation into ev and offsets (nil: the clock
 // offsets are not kept).
-func (a *Archive) readLocationInto(m *model, li int, ev *trace.Events, offsets *[]trace.ClockOffset, evbuf, defbuf *[]byte, keep func(trace.Kind, uint32) bool, all *[]int64) error {
+func (a *Archive) readLocationInto(ctx context.Context, m *model, li int, ev *trace.Events, offsets *[]trace.ClockOffset, evbuf, defbuf *[]byte, keep func(trace.Kind, uint32) bool, all *[]int64) error {
 	ld := a.defs.locations[li]
 	lds, err := a.readLocalDefs(ld.id, defbuf)
 	if err != nil {
@@ -612,6 +672,7 @@ func (a *Archive) readLocationInto(m *model, li int, ev *trace.Events, offsets *
 		*all = make([]int64, 0, expect)
 	}
 	cr := newChunkReader(name, f, cs, *evbuf)
+	cr.ctx = ctx
 	defer func() { *evbuf = cr.buf }()
 	x := eventDecoder{
 		s:       newScanner(cr, true),
@@ -650,4 +711,30 @@ func owningGroup(g *globalDefs, lgs map[uint32]*locGroup, lg *locGroup) (*locGro
 		lg = c
 	}
 	return nil, g.recErr(lg.rec, -1, "location group %d: its creating location groups form a cycle", lg.id)
+}
+
+// Files returns the files the archive is made of, relative to its
+// directory and slash-separated: the anchor, the global definitions, and
+// of every location its event file and its local definition file (either
+// may be missing, as the reference reader allows).
+func (a *Archive) Files() []string {
+	names := []string{a.name + ".otf2", a.name + ".def"}
+	for _, l := range a.defs.locations {
+		names = append(names, a.evtName(l.id), a.defName(l.id))
+	}
+	return names
+}
+
+// HasChunkHeader reports whether the file at path begins as the event and
+// definition files of an archive do: a chunk header record with a byte
+// order mark.
+func HasChunkHeader(path string) bool {
+	f, _, err := infile.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var b [2]byte
+	_, err = io.ReadFull(f, b[:])
+	return err == nil && b[0] == recChunkHeader && (b[1] == markLittle || b[1] == markBig)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,6 +14,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/clc-tools/clc/internal/infile"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -58,7 +60,7 @@ func (c *archiveCarried) load() {
 	a := c.a
 	read := func(name string) ([]byte, string, error) {
 		path := filepath.Join(a.dir, filepath.FromSlash(name))
-		b, err := os.ReadFile(path)
+		b, err := infile.ReadFile(path, math.MaxInt64)
 		return b, path, err
 	}
 	ab, apath, err := read(a.name + ".otf2")

@@ -2,6 +2,7 @@ package otf
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -28,6 +29,9 @@ type chunkReader struct {
 	// fileSize is the size of the file if known, else -1: buffers are not
 	// made bigger than the file.
 	fileSize int64
+	// ctx, if not nil, cancels the reading: load looks at it before each
+	// chunk.
+	ctx context.Context
 }
 
 // newChunkReader reads r in chunks of size bytes, reusing buf if it is big
@@ -61,6 +65,11 @@ func (c *chunkReader) errf(off int64, format string, args ...any) error {
 func (c *chunkReader) load() error {
 	if c.eof {
 		return io.EOF
+	}
+	if c.ctx != nil {
+		if err := c.ctx.Err(); err != nil {
+			return err
+		}
 	}
 	if cap(c.buf) < c.size {
 		n := int64(c.size)

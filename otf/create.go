@@ -128,6 +128,9 @@ func Create(dir string, defs *trace.Trace, opt *WriteOptions) (*Writer, error) {
 	if defs == nil {
 		return nil, fmt.Errorf("otf2: create: no definitions")
 	}
+	if len(defs.Locations) == 0 {
+		return nil, fmt.Errorf("otf2: create: %w", ErrNoLocations)
+	}
 	w := &Writer{dir: dir, defs: defs}
 	if opt != nil {
 		w.opt = *opt
@@ -528,8 +531,8 @@ func (w *Writer) Close() (err error) {
 		return err
 	}
 	var all timeRange
-	for _, lw := range w.locs {
-		all.merge(lw.tr)
+	for li, lw := range w.locs {
+		all.merge(lw.tr.synced(w.defs.Locations[li].Offsets))
 	}
 	if w.carry != nil {
 		if err := w.writeCarriedDefs(all); err != nil {

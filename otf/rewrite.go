@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/clc-tools/clc/internal/par"
+	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -48,6 +49,11 @@ func (o *WriteOptions) parallel() int {
 	}
 	return par.Workers(o.Parallel)
 }
+
+// ErrNoLocations is wrapped by the writers' error for a trace without
+// locations: the reference reader cannot read the events of such an
+// archive (it has no event reader to select), so none is written.
+var ErrNoLocations = errors.New("an OTF2 archive needs at least one location, and the trace has none")
 
 // outName is the archive name of every archive this package writes: the
 // output directory holds traces.otf2, traces.def and traces/.
@@ -140,6 +146,47 @@ func (r *timeRange) add(t uint64) {
 	}
 }
 
+// synced widens r, the range of a location's times as written, to hold
+// also the times a reader that applies the location's clock offsets (as
+// the reference reader does: presync.Interpolate) maps them to, so that
+// the ClockProperties' global offset lies at or before every time a
+// reader sees (Scalasca's reader subtracts it from every time). The
+// correction is piecewise linear and monotone between two offsets: its
+// extremes over r are at r's ends and the offsets within r. Times below 0
+// or beyond the 64-bit range have no place in the range.
+func (r timeRange) synced(offs []trace.ClockOffset) timeRange {
+	if !r.any {
+		return r
+	}
+	f, err := presync.New(offs, presync.Interpolate)
+	if err != nil || f.Identity() {
+		return r
+	}
+	at := []uint64{r.min}
+	for _, o := range offs {
+		if o.Time >= 0 && uint64(o.Time) > r.min && uint64(o.Time) < r.max {
+			at = append(at, uint64(o.Time))
+		}
+	}
+	at = append(at, r.max)
+	c := f.Cursor()
+	out := r
+	for _, t := range at {
+		if t > math.MaxInt64 {
+			continue
+		}
+		v, ok := c.Map(int64(t))
+		switch {
+		case !ok:
+		case v < 0:
+			out.add(0)
+		default:
+			out.add(uint64(v))
+		}
+	}
+	return out
+}
+
 func (r *timeRange) merge(o timeRange) {
 	if o.any {
 		r.add(o.min)
@@ -200,6 +247,9 @@ func (a *Archive) RewriteTimes(ctx context.Context, dir string, times [][]int64,
 	if len(times) != len(g.locations) {
 		return fmt.Errorf("otf2: rewrite: %d time columns for the %d locations of the archive", len(times), len(g.locations))
 	}
+	if len(g.locations) == 0 {
+		return fmt.Errorf("otf2: rewrite: %w", ErrNoLocations)
+	}
 	tmp, cleanup, err := outDir(dir, a.dir)
 	if err != nil {
 		return err
@@ -222,9 +272,24 @@ func (a *Archive) RewriteTimes(ctx context.Context, dir string, times [][]int64,
 		if err := a.rewriteLocalDefs(tmp, li, opt, b.in, b.out); err != nil {
 			return err
 		}
-		r, err := a.rewriteEvents(tmp, li, times[li], &b.in, &b.out, &b.patches)
+		r, err := a.rewriteEvents(ctx, tmp, li, times[li], &b.in, &b.out, &b.patches)
+		if err != nil {
+			return err
+		}
+		if opt != nil && opt.KeepClockOffsets {
+			// Readers apply the kept offsets to the times written.
+			lds, err := a.readLocalDefs(g.locations[li].id, &b.in)
+			if err != nil {
+				return err
+			}
+			offs := make([]trace.ClockOffset, len(lds.offsets))
+			for k, co := range lds.offsets {
+				offs[k] = trace.ClockOffset{Time: int64(co.time), Offset: co.offset}
+			}
+			r = r.synced(offs)
+		}
 		ranges[li] = r
-		return err
+		return nil
 	})
 	if err != nil {
 		return err
@@ -410,7 +475,7 @@ func (a *Archive) rewriteLocalDefs(tmp string, li int, opt *WriteOptions, in, ou
 // rewriteEvents streams one location's event file, giving event i the time
 // times[i]. in, out and patches are the worker's buffers, reused from one
 // location to the next.
-func (a *Archive) rewriteEvents(tmp string, li int, times []int64, in, out *[]byte, patches *[]patchAt) (timeRange, error) {
+func (a *Archive) rewriteEvents(ctx context.Context, tmp string, li int, times []int64, in, out *[]byte, patches *[]patchAt) (timeRange, error) {
 	var tr timeRange
 	ld := a.defs.locations[li]
 	name := a.evtName(ld.id)
@@ -435,6 +500,7 @@ func (a *Archive) rewriteEvents(tmp string, li int, times []int64, in, out *[]by
 	if src != nil {
 		defer src.Close()
 		cr := newChunkReader(name, src, cs, *in)
+		cr.ctx = ctx
 		defer func() { *in = cr.buf }()
 		s := newScanner(cr, true)
 		// The fast path (patch.go): chunks copied with their times patched,

@@ -1,11 +1,14 @@
 // Package output owns every path a run writes: the output trace directory,
 // the report, the profile, the HTML page. A Plan is made before anything is
-// read. It refuses a path inside an input (or one that contains an input),
-// two paths that clash with each other, a directory that is not safe to
-// replace, and an unwritable place, and it makes every write atomic: each
-// target gets one temporary beside it, created at once (so a path that
-// cannot be written fails before the work starts), renamed into place by
-// Commit and removed by Abort.
+// read. It refuses a path inside an input (or one that holds an input),
+// compared by identity (device and inode), so that neither a symbolic link
+// nor a bind mount leads a write into an input; two paths that clash with
+// each other; a directory that does not hold only a trace (CheckTrace);
+// a missing parent directory (a Plan creates nothing but its targets); and
+// an unwritable place. It makes every write atomic: each target gets one
+// temporary beside it, created at once (so a path that cannot be written
+// fails before the work starts), renamed into place by Commit and removed
+// by Abort. A replaced file or directory keeps its permissions.
 //
 // A program makes one Plan, claims its targets, writes into the
 // temporaries, and calls Commit on success or Abort on any failure,
@@ -16,10 +19,12 @@ package output
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // TempPrefix starts the name of every temporary a Plan creates, so that
@@ -33,15 +38,15 @@ const (
 	// KeepExisting refuses a non-empty existing directory.
 	KeepExisting Replace = iota
 	// ReplaceTrace replaces an existing directory only if it holds
-	// nothing but a trace clc could have written (see IsReplaceable); any
-	// other non-empty directory is refused.
+	// nothing but a trace (CheckTrace); any other non-empty directory is
+	// refused.
 	ReplaceTrace
 )
 
 // Plan is the set of paths one run writes. Its methods are safe for
 // concurrent use.
 type Plan struct {
-	inputs []string // absolute, symbolic links resolved
+	guard *guard
 
 	mu      sync.Mutex
 	targets []*target
@@ -54,22 +59,27 @@ type target struct {
 	abs     string // absolute, resolved
 	tmp     string
 	dir     bool
-	replace bool // an existing target is to be replaced
+	replace bool        // an existing target is to be replaced
+	mode    fs.FileMode // permissions of the temporary: the replaced target's
+	owner   *syscall.Stat_t
+	old     string // where Commit keeps the replaced target until it is done
+	placed  bool   // Commit moved the temporary into place
 }
 
-// NewPlan returns a plan for a run that reads the given inputs (files or
-// directories); no target may lie inside one of them or contain one.
+// NewPlan returns a plan for a run that reads the given inputs: files, and
+// directories with what lies up to three levels below them, where a
+// trace's files are (symbolic links followed, the directories they reach
+// included). No target may lie inside an input directory, inside the
+// directory holding an input file, or contain either.
 func NewPlan(inputs ...string) (*Plan, error) {
-	p := &Plan{}
+	p := &Plan{guard: newGuard()}
 	for _, in := range inputs {
 		if in == "" {
 			continue
 		}
-		abs, err := absResolved(in)
-		if err != nil {
-			return nil, fmt.Errorf("input %s: %w", in, err)
+		if err := p.guard.addInput(in, true); err != nil {
+			return nil, err
 		}
-		p.inputs = append(p.inputs, abs)
 	}
 	return p, nil
 }
@@ -77,14 +87,22 @@ func NewPlan(inputs ...string) (*Plan, error) {
 // Dir claims the directory path (what names it in messages, e.g.
 // "output"), creates its temporary and returns the temporary's path, in
 // which the caller writes the directory's contents. An existing empty
-// directory is replaced; a non-empty one only as replace allows.
+// directory is replaced; a non-empty one only as replace allows. A name
+// ending in .otf2 is refused: the output is the directory that holds an
+// archive's anchor, not the anchor.
 func (p *Plan) Dir(what, path string, replace Replace) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if base := filepath.Base(filepath.Clean(path)); strings.HasSuffix(base, ".otf2") && len(base) > len(".otf2") {
+		dir := strings.TrimSuffix(filepath.Clean(path), ".otf2")
+		return "", fmt.Errorf("%s %s: the output is a directory, and a directory named *.otf2 would pass for an OTF2 anchor file; give the directory to write the archive into (%s, which then holds %s)",
+			what, path, dir, filepath.Join(dir, "traces.otf2"))
+	}
 	t, err := p.claim(what, path, true)
 	if err != nil {
 		return "", err
 	}
+	t.mode = 0o755
 	st, err := os.Lstat(t.abs)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -101,11 +119,16 @@ func (p *Plan) Dir(what, path string, replace Replace) (string, error) {
 			if replace != ReplaceTrace {
 				return "", fmt.Errorf("%s %s exists and is not empty (use --force to replace a trace written before)", what, path)
 			}
-			if why := notReplaceable(t.abs, ents); why != "" {
-				return "", fmt.Errorf("%s %s exists and does not hold only a trace (%s): refusing to replace it even with --force", what, path, why)
+			err := p.guard.checkTree(t.abs)
+			if err == nil {
+				err = checkTrace(t.abs)
+			}
+			if err != nil {
+				return "", fmt.Errorf("%s %s exists and does not hold only a trace (%v): refusing to replace it even with --force", what, path, err)
 			}
 		}
 		t.replace = true
+		t.keep(st)
 	}
 	if err := p.makeTemp(t); err != nil {
 		return "", err
@@ -124,6 +147,7 @@ func (p *Plan) File(what, path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	t.mode = 0o644
 	st, err := os.Lstat(t.abs)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -135,12 +159,22 @@ func (p *Plan) File(what, path string) (string, error) {
 		return "", fmt.Errorf("%s %s exists and is not a regular file", what, path)
 	default:
 		t.replace = true
+		t.keep(st)
 	}
 	if err := p.makeTemp(t); err != nil {
 		return "", err
 	}
 	p.targets = append(p.targets, t)
 	return t.tmp, nil
+}
+
+// keep records the permissions and owner of the target st describes, which
+// its replacement takes over.
+func (t *target) keep(st fs.FileInfo) {
+	t.mode = st.Mode().Perm()
+	if s, ok := st.Sys().(*syscall.Stat_t); ok && (int(s.Uid) != os.Geteuid() || int(s.Gid) != os.Getegid()) {
+		t.owner = s
+	}
 }
 
 // claim checks path against the inputs and the targets claimed so far.
@@ -156,13 +190,8 @@ func (p *Plan) claim(what, path string, dir bool) (*target, error) {
 	if filepath.Dir(abs) == abs {
 		return nil, fmt.Errorf("%s %s: cannot replace the file system root", what, path)
 	}
-	for _, in := range p.inputs {
-		switch {
-		case within(abs, in):
-			return nil, fmt.Errorf("%s %s is inside the input %s: clc never writes into its input", what, path, in)
-		case within(in, abs):
-			return nil, fmt.Errorf("%s %s contains the input %s: replacing it would destroy the input", what, path, in)
-		}
+	if err := p.guard.check(what, path, abs); err != nil {
+		return nil, err
 	}
 	if p.done {
 		return nil, errors.New("output: plan already committed or aborted")
@@ -175,30 +204,36 @@ func (p *Plan) claim(what, path string, dir bool) (*target, error) {
 	return &target{what: what, path: path, abs: abs, dir: dir}, nil
 }
 
-// makeTemp creates the temporary of t beside it, creating missing parent
-// directories.
+// makeTemp creates the temporary of t beside it, in a directory that must
+// exist: a plan creates no directory but its targets.
 func (p *Plan) makeTemp(t *target) error {
 	parent := filepath.Dir(t.abs)
-	if err := os.MkdirAll(parent, 0o777); err != nil {
+	st, err := os.Stat(parent)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("%s %s: the directory %s does not exist (clc creates no directory but its outputs)", t.what, t.path, parent)
+	case err != nil:
 		return fmt.Errorf("%s %s: %w", t.what, t.path, err)
+	case !st.IsDir():
+		return fmt.Errorf("%s %s: %s is not a directory", t.what, t.path, parent)
 	}
 	pattern := TempPrefix + filepath.Base(t.abs) + "-"
-	var err error
 	if t.dir {
 		t.tmp, err = os.MkdirTemp(parent, pattern)
-		if err == nil {
-			err = os.Chmod(t.tmp, 0o755)
-		}
 	} else {
 		var f *os.File
-		f, err = os.CreateTemp(parent, pattern)
-		if err == nil {
+		if f, err = os.CreateTemp(parent, pattern); err == nil {
 			t.tmp = f.Name()
-			if err = f.Chmod(0o644); err == nil {
-				err = f.Close()
-			} else {
-				f.Close()
-			}
+			err = f.Close()
+		}
+	}
+	if err == nil {
+		err = os.Chmod(t.tmp, t.mode)
+	}
+	if err == nil && t.owner != nil {
+		// Only root may give a file away; anyone else keeps it.
+		if cerr := os.Lchown(t.tmp, int(t.owner.Uid), int(t.owner.Gid)); cerr != nil && !errors.Is(cerr, fs.ErrPermission) {
+			err = cerr
 		}
 	}
 	if err != nil {
@@ -211,9 +246,10 @@ func (p *Plan) makeTemp(t *target) error {
 	return nil
 }
 
-// Commit moves every temporary into place, in the order the targets were
-// claimed, replacing what was there. After an error the remaining
-// temporaries are removed; targets already in place stay.
+// Commit moves every temporary into place, replacing what was there. It
+// moves the replaced targets aside first and puts them back if any target
+// cannot be placed, so that a failed Commit leaves every target as it was
+// and no temporary behind.
 func (p *Plan) Commit() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -221,55 +257,78 @@ func (p *Plan) Commit() error {
 		return errors.New("output: plan already committed or aborted")
 	}
 	p.done = true
+	var err error
+	for _, t := range p.targets {
+		if err = t.place(); err != nil {
+			break
+		}
+	}
+	if err != nil {
+		for i := len(p.targets) - 1; i >= 0; i-- {
+			p.targets[i].unplace()
+		}
+		p.removeTemporaries()
+		return err
+	}
 	var first error
 	for _, t := range p.targets {
-		if t.tmp == "" {
-			continue
-		}
-		if first != nil {
-			os.RemoveAll(t.tmp)
-			continue
-		}
-		if err := commitOne(t); err != nil {
-			first = err
-			os.RemoveAll(t.tmp)
+		if t.old != "" {
+			if rerr := os.RemoveAll(t.old); rerr != nil && first == nil {
+				first = fmt.Errorf("%s %s: removing the replaced %s: %w", t.what, t.path, t.old, rerr)
+			}
 		}
 	}
 	return first
 }
 
-func commitOne(t *target) error {
-	if !t.replace {
-		if err := os.Rename(t.tmp, t.abs); err != nil {
-			return fmt.Errorf("%s %s: %w", t.what, t.path, err)
+// place moves t's temporary into place, the replaced target aside.
+func (t *target) place() error {
+	if t.replace {
+		// A file is replaced atomically (rename(2)); a hard link keeps the
+		// old one for unplace. A directory moves aside first.
+		old := t.tmp + ".old"
+		var err error
+		if t.dir {
+			err = os.Rename(t.abs, old)
+		} else {
+			err = os.Link(t.abs, old)
 		}
-		return nil
-	}
-	if !t.dir {
-		// rename(2) replaces a file atomically.
-		if err := os.Rename(t.tmp, t.abs); err != nil {
-			return fmt.Errorf("%s %s: %w", t.what, t.path, err)
+		switch {
+		case err == nil:
+			t.old = old
+		case t.dir:
+			return fmt.Errorf("%s %s: moving the old directory aside: %w", t.what, t.path, err)
 		}
-		return nil
-	}
-	// A directory: move the old one aside, the new one in, then remove the
-	// old one.
-	old := t.tmp + ".old"
-	if err := os.Rename(t.abs, old); err != nil {
-		return fmt.Errorf("%s %s: moving the old directory aside: %w", t.what, t.path, err)
 	}
 	if err := os.Rename(t.tmp, t.abs); err != nil {
-		_ = os.Rename(old, t.abs)
 		return fmt.Errorf("%s %s: %w", t.what, t.path, err)
 	}
-	if err := os.RemoveAll(old); err != nil {
-		return fmt.Errorf("%s %s: removing the replaced directory %s: %w", t.what, t.path, old, err)
-	}
+	t.placed = true
 	return nil
 }
 
-// Abort removes every temporary. It is safe to call more than once and
-// after Commit (it then does nothing).
+// unplace undoes place: the temporary back, the replaced target back.
+func (t *target) unplace() {
+	if t.placed {
+		if t.old != "" && !t.dir {
+			os.Rename(t.old, t.abs) // the old file back, atomically
+		} else {
+			os.Rename(t.abs, t.tmp)
+		}
+		t.placed = false
+	}
+	if t.old != "" {
+		if t.dir {
+			os.Rename(t.old, t.abs)
+		}
+		os.Remove(t.old)
+		t.old = ""
+	}
+}
+
+// Abort removes every temporary. It is safe to call more than once, from
+// another goroutine while the temporaries are written (a second interrupt)
+// and after Commit (it then does nothing).
 func (p *Plan) Abort() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -277,10 +336,23 @@ func (p *Plan) Abort() {
 		return
 	}
 	p.done = true
+	p.removeTemporaries()
+}
+
+// removeTemporaries removes every target's temporary. A temporary is
+// renamed before it is removed, so that a writer still at work cannot
+// create files under its name.
+func (p *Plan) removeTemporaries() {
 	for _, t := range p.targets {
-		if t.tmp != "" {
-			os.RemoveAll(t.tmp)
+		if t.tmp == "" {
+			continue
 		}
+		gone := t.tmp + ".gone"
+		if os.Rename(t.tmp, gone) == nil {
+			os.RemoveAll(gone)
+		}
+		os.RemoveAll(t.tmp)
+		t.tmp = ""
 	}
 }
 
@@ -296,49 +368,6 @@ func (p *Plan) Temporaries() []string {
 		}
 	}
 	return out
-}
-
-// IsReplaceable reports whether the directory dir holds nothing but a trace
-// clc could have written: a native trace (clc.json, events/, truth/) or one
-// OTF2 archive (NAME.otf2, NAME.def, NAME/), with a truth/ beside it.
-func IsReplaceable(dir string) bool {
-	ents, err := os.ReadDir(dir)
-	return err == nil && notReplaceable(dir, ents) == ""
-}
-
-// notReplaceable returns why the directory with entries ents may not be
-// replaced by --force, or "".
-func notReplaceable(dir string, ents []os.DirEntry) string {
-	var anchors []string
-	for _, e := range ents {
-		if strings.HasSuffix(e.Name(), ".otf2") && !e.IsDir() {
-			anchors = append(anchors, strings.TrimSuffix(e.Name(), ".otf2"))
-		}
-	}
-	if len(anchors) > 1 {
-		return "several OTF2 archives"
-	}
-	allowed := map[string]bool{"clc.json": false, "events": true, "truth": true}
-	for _, a := range anchors {
-		allowed[a+".otf2"], allowed[a+".def"], allowed[a] = false, false, true
-	}
-	native := false
-	for _, e := range ents {
-		isDir, ok := allowed[e.Name()]
-		if !ok {
-			return "it holds " + e.Name()
-		}
-		if isDir != e.IsDir() {
-			return e.Name() + " has the wrong type"
-		}
-		if e.Name() == "clc.json" {
-			native = true
-		}
-	}
-	if !native && len(anchors) == 0 {
-		return "no clc.json and no OTF2 anchor"
-	}
-	return ""
 }
 
 // absResolved returns the absolute form of p with symbolic links resolved

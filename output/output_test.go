@@ -109,54 +109,6 @@ func TestFileTargets(t *testing.T) {
 	}
 }
 
-func TestDirReplaceRules(t *testing.T) {
-	d := t.TempDir()
-	native := filepath.Join(d, "native")
-	write(t, filepath.Join(native, "clc.json"), "{}")
-	write(t, filepath.Join(native, "events", "0.clce"), "x")
-	write(t, filepath.Join(native, "truth", "clc.json"), "{}")
-	otf := filepath.Join(d, "otf")
-	write(t, filepath.Join(otf, "traces.otf2"), "x")
-	write(t, filepath.Join(otf, "traces.def"), "x")
-	write(t, filepath.Join(otf, "traces", "0.evt"), "x")
-	scorep := filepath.Join(d, "scorep-20261123")
-	write(t, filepath.Join(scorep, "traces.otf2"), "x")
-	write(t, filepath.Join(scorep, "traces.def"), "x")
-	write(t, filepath.Join(scorep, "scorep.cfg"), "x")
-	home := filepath.Join(d, "home")
-	write(t, filepath.Join(home, "thesis.tex"), "x")
-	empty := filepath.Join(d, "empty")
-	require.NoError(t, os.Mkdir(empty, 0o755))
-
-	assert.True(t, IsReplaceable(native))
-	assert.True(t, IsReplaceable(otf))
-	assert.False(t, IsReplaceable(scorep))
-	assert.False(t, IsReplaceable(home))
-
-	p, _ := NewPlan()
-	_, err := p.Dir("output", native, KeepExisting)
-	require.ErrorContains(t, err, "not empty")
-	_, err = p.Dir("output", scorep, ReplaceTrace)
-	require.ErrorContains(t, err, "scorep.cfg")
-	_, err = p.Dir("output", home, ReplaceTrace)
-	require.ErrorContains(t, err, "thesis.tex")
-	tmp, err := p.Dir("output", native, ReplaceTrace)
-	require.NoError(t, err)
-	write(t, filepath.Join(tmp, "clc.json"), "new")
-	tmp2, err := p.Dir("second", empty, KeepExisting)
-	require.NoError(t, err)
-	write(t, filepath.Join(tmp2, "x"), "y")
-	require.NoError(t, p.Commit())
-	assert.Equal(t, []string{"clc.json"}, entries(t, native))
-	assert.Equal(t, []string{"x"}, entries(t, empty))
-	for _, n := range entries(t, d) {
-		assert.False(t, strings.HasPrefix(n, TempPrefix), n)
-	}
-	// The refused directories are untouched.
-	assert.Len(t, entries(t, scorep), 3)
-	assert.Len(t, entries(t, home), 1)
-}
-
 func TestAbortAfterCommitDoesNothing(t *testing.T) {
 	d := t.TempDir()
 	p, _ := NewPlan()

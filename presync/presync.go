@@ -10,6 +10,7 @@
 package presync
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -178,7 +179,9 @@ func regression(offs []trace.ClockOffset) *Func {
 func (f *Func) Identity() bool { return len(f.segs) == 0 }
 
 // At returns the reference time of local time t. For a sequence of
-// ascending times, use a Cursor, which finds the segment in O(1).
+// ascending times, use a Cursor, which finds the segment in O(1). A time
+// whose reference time is beyond the 64-bit range wraps around; ApplyColumns
+// refuses it.
 func (f *Func) At(t int64) int64 {
 	c := f.Cursor()
 	return c.At(t)
@@ -195,11 +198,19 @@ type Cursor struct {
 	k int
 }
 
-// At returns the reference time of local time t.
+// At returns the reference time of local time t (wrapped around when it is
+// beyond the 64-bit range: see Map).
 func (c *Cursor) At(t int64) int64 {
+	v, _ := c.Map(t)
+	return v
+}
+
+// Map returns the reference time of local time t, and false when it is
+// beyond the 64-bit range (then the value is meaningless).
+func (c *Cursor) Map(t int64) (int64, bool) {
 	segs := c.f.segs
 	if len(segs) == 0 {
-		return t
+		return t, true
 	}
 	for c.k+1 < len(segs) && t > segs[c.k].end {
 		c.k++
@@ -213,7 +224,31 @@ func (c *Cursor) At(t int64) int64 {
 	} else {
 		diff = -float64(uint64(s.begin - t))
 	}
-	return t + s.offset + int64(math.RoundToEven(s.slope*diff))
+	d := math.RoundToEven(s.slope * diff)
+	if !(d > -0x1p63 && d < 0x1p63) { // also NaN
+		return 0, false
+	}
+	return add3(t, s.offset, int64(d))
+}
+
+// add3 returns a+b+c, and whether the exact sum is within the 64-bit
+// range (intermediate wraps that cancel are fine: the arithmetic is modulo
+// 2^64).
+func add3(a, b, c int64) (int64, bool) {
+	wraps := 0
+	s := a + b
+	if b > 0 && s < a {
+		wraps++
+	} else if b < 0 && s > a {
+		wraps--
+	}
+	r := s + c
+	if c > 0 && r < s {
+		wraps++
+	} else if c < 0 && r > s {
+		wraps--
+	}
+	return r, wraps == 0
 }
 
 // processFuncs gives all locations of a process one correction — the
@@ -438,13 +473,16 @@ func Apply(t *trace.Trace, opt *Options) (int, error) {
 		times[i] = l.Events.Time
 		l.Offsets = nil
 	}
-	return ApplyColumns(funcs, times, o.Parallel), nil
+	return ApplyColumns(context.Background(), funcs, times, o.Parallel)
 }
 
 // ApplyColumns replaces every time of times[li] by its reference time
 // under funcs[li], in place, on up to parallel goroutines (0: GOMAXPROCS),
-// and returns the number of locations that had a correction.
-func ApplyColumns(funcs []*Func, times [][]int64, parallel int) int {
+// and returns the number of locations that had a correction. A reference
+// time beyond the 64-bit range is an error (a *trace.EventError naming
+// the location and the event, wrapping ErrOverflow); the times are then
+// partly corrected. It stops when ctx is cancelled.
+func ApplyColumns(ctx context.Context, funcs []*Func, times [][]int64, parallel int) (int, error) {
 	parallel = par.Workers(parallel)
 	n := 0
 	for _, f := range funcs {
@@ -452,16 +490,44 @@ func ApplyColumns(funcs []*Func, times [][]int64, parallel int) int {
 			n++
 		}
 	}
-	par.ForEach(len(funcs), parallel, func(i int) {
+	errs := make([]error, len(funcs))
+	err := par.Do(ctx, len(funcs), parallel, func(i int) error {
 		f := funcs[i]
 		if f.Identity() {
-			return
+			return nil
 		}
 		ts := times[i]
 		c := f.Cursor()
 		for j, v := range ts {
-			ts[j] = c.At(v)
+			if j&cancelEvery == cancelEvery {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			r, ok := c.Map(v)
+			if !ok {
+				errs[i] = &trace.EventError{Location: i, Event: j, Err: fmt.Errorf("%w: local time %d", ErrOverflow, v)}
+				return nil // the first location's error is reported, whichever fails first
+			}
+			ts[j] = r
 		}
+		return nil
 	})
-	return n
+	if err != nil {
+		return 0, err
+	}
+	for _, e := range errs {
+		if e != nil {
+			return 0, e
+		}
+	}
+	return n, nil
 }
+
+// cancelEvery+1 is the number of events ApplyColumns maps between two
+// looks at its context (a few hundred microseconds).
+const cancelEvery = 1<<16 - 1
+
+// ErrOverflow is wrapped by ApplyColumns' error about a time whose
+// correction by the clock offsets leaves the 64-bit range.
+var ErrOverflow = errors.New("the clock offsets map the time beyond the 64-bit range (the offset records are wrong)")

@@ -7,6 +7,7 @@ package repair
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -116,6 +117,7 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 		rep.Events += int64(len(ts))
 	}
 	res := &Result{Report: rep}
+	empty := emptyIssues(tr, t.Times)
 	params := c.params()
 	stage := func(name string, timer *float64, run func() error) error {
 		if err := ctx.Err(); err != nil {
@@ -132,7 +134,7 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 
 	var ps *presynced
 	if err := stage("pre-synchronising", &rep.Timing.Presync, func() (err error) {
-		ps, err = presynchronise(tr, t.Times, c.Presync, c.ClockModel.Method, np, c.KeepPresync)
+		ps, err = presynchronise(ctx, tr, t.Times, c.Presync, c.ClockModel.Method, np, c.KeepPresync)
 		return err
 	}); err != nil {
 		return nil, err
@@ -169,12 +171,15 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 
 	var moved []clc.Moved
 	if err := stage("correcting", &rep.Timing.Correct, func() (err error) {
-		moved, err = runCLC(tr, t.Times, g, ps.node, &params, c.Alltoallv, cm, rep, np, progress)
+		moved, err = runCLC(ctx, tr, t.Times, g, ps.node, &params, c.Alltoallv, cm, rep, np, progress, &empty)
 		return err
 	}); err != nil {
 		return nil, err
 	}
-	rep.Moved, rep.ErrorBars = finalReport(t.Times, moved, cm.result, &ps.cm.Domains, t.Truth, rep.Accuracy, tr.Resolution, np)
+	rep.Moved, rep.ErrorBars = finalReport(ctx, t.Times, moved, cm.result, &ps.cm.Domains, t.Truth, rep.Accuracy, tr.Resolution, np)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	cm.result.Forget()
 	if t.Truth != nil {
 		rep.Accuracy.Corrected = measure.AccuracyOf(t.Times, t.Truth)
@@ -196,7 +201,7 @@ type presynced struct {
 // presynchronise applies the clock-offset measurements of tr to times;
 // before that, it reads from them and the raw times the clock model's
 // input (clock domains and anchors).
-func presynchronise(tr *trace.Trace, times [][]int64, m presync.Method, method clockmodel.Method, np int, keep bool) (*presynced, error) {
+func presynchronise(ctx context.Context, tr *trace.Trace, times [][]int64, m presync.Method, method clockmodel.Method, np int, keep bool) (*presynced, error) {
 	ps := &presynced{cm: clockmodel.CaptureTimes(tr, times)} // from the raw times
 	ps.method = presyncMethod(tr, m, method, &ps.cm.Domains)
 	var funcs []*presync.Func
@@ -217,7 +222,15 @@ func presynchronise(tr *trace.Trace, times [][]int64, m presync.Method, method c
 	for i, l := range tr.Locations {
 		ps.node[i] = l.Node
 	}
-	n := presync.ApplyColumns(funcs, times, np)
+	n, err := presync.ApplyColumns(ctx, funcs, times, np)
+	if ee := (*trace.EventError)(nil); errors.As(err, &ee) {
+		l := tr.Locations[ee.Location]
+		ee.Err = fmt.Errorf("location %q (clock offsets: %s): %w", l.Name, describeOffsets(l.Offsets), ee.Err)
+		return nil, ee
+	}
+	if err != nil {
+		return nil, err
+	}
 	ps.report = PresyncReport{Method: ps.method.String(), Locations: n}
 	if err := inRange(tr, times, funcs); err != nil {
 		return nil, err
@@ -279,6 +292,9 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 		Method: opt.Method, Latency: k.Lat, Fixed: opt.LatencyGiven,
 		Estimate: opt.Estimate, Parallel: np, InPlace: true, Project: true,
 	})
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, cerr
+	}
 	if err != nil {
 		return nil, fmt.Errorf("clock model: %w", err)
 	}
@@ -294,6 +310,9 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 	s.beforeReport = violationReport(s.before, res)
 	if r.Times == nil {
 		return s, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	moves := make([]shiftStats, len(times))
 	par.ForEach(len(times), np, func(li int) { moves[li] = shifts(r.Original(li, r.Times[li]), r.Times[li]) })
@@ -311,10 +330,13 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 
 // runCLC runs the controlled logical clock over times in place, measures
 // the result and fills the report's correction, after, fidelity,
-// parameters and issues.
-func runCLC(tr *trace.Trace, times [][]int64, g *replay.Graph, node []int32, params *clc.Params, alltoallv replay.AlltoallvPolicy, cm *modelStage, rep *Report, np int, progress func(string)) ([]clc.Moved, error) {
+// parameters and issues (the matching's, the CLC's and extra).
+func runCLC(ctx context.Context, tr *trace.Trace, times [][]int64, g *replay.Graph, node []int32, params *clc.Params, alltoallv replay.AlltoallvPolicy, cm *modelStage, rep *Report, np int, progress func(string), extra *replay.Issues) ([]clc.Moved, error) {
 	in := clc.Input{Times: times, Node: node, Resolution: tr.Resolution, Follow: clc.Leader(tr, g)}
-	res, err := clc.CorrectInPlace(in, g, *params, &clc.Options{Progress: progress, Before: &cm.before, Latency: &cm.lat, Parallel: np})
+	res, err := clc.CorrectInPlace(in, g, *params, &clc.Options{Progress: progress, Before: &cm.before, Latency: &cm.lat, Parallel: np, Context: ctx})
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, cerr
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -322,18 +344,27 @@ func runCLC(tr *trace.Trace, times [][]int64, g *replay.Graph, node []int32, par
 	if !res.Unmoved() {
 		after = measure.ClockCondition(times, g, node, cm.lat, np)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	rep.After = violationReport(after, tr.Resolution)
 	// The times the CLC started from (pre-synchronised, or the clock
 	// model's), recovered from what it recorded as moved.
 	moves := make([]shiftStats, len(times))
 	rep.Fidelity.Position, rep.Fidelity.Distance = measure.IntervalFidelityOf(len(times), np,
 		func(li int) ([]int64, []int64) {
+			if ctx.Err() != nil {
+				return nil, nil // cancelled: the loop ends at once
+			}
 			c := res.Moved[li].Original(times[li])
 			if len(c) > 0 && &c[0] != &times[li][0] {
 				moves[li] = shifts(c, times[li])
 			}
 			return c, times[li]
 		})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	rep.Correction = correctionReport(moves, res, tr.Resolution)
 	rep.Correction.ViolationsRemoved = rep.Before.Violations - rep.After.Violations
 	if rep.Model != nil {
@@ -342,8 +373,42 @@ func runCLC(tr *trace.Trace, times [][]int64, g *replay.Graph, node []int32, par
 	rep.Params = paramsReport(params, alltoallv, cm.lat, tr.Resolution)
 	issues := g.Issues
 	issues.Merge(&res.Dropped)
+	issues.Merge(extra)
 	rep.Issues = issuesReport(&issues)
 	return res.Moved, nil
+}
+
+// emptyIssues lists a trace without events (or locations) and every
+// process none of whose locations has an event (times are the locations'
+// time columns).
+func emptyIssues(t *trace.Trace, times [][]int64) replay.Issues {
+	var s replay.Issues
+	any := make([]bool, t.NumProcesses())
+	for li, ts := range times {
+		if len(ts) > 0 {
+			any[t.ProcessOf(li)] = true
+		}
+	}
+	if !slices.Contains(any, true) {
+		s.Add(replay.Issue{Kind: replay.EmptyTrace, Location: -1, Event: replay.NoEvent,
+			Detail: fmt.Sprintf("the trace has %d locations and no event", len(t.Locations))})
+		return s
+	}
+	first := make([]int, len(any))
+	for p := range first {
+		first[p] = -1 // a process without locations has none to name
+	}
+	for li := len(t.Locations) - 1; li >= 0; li-- {
+		first[t.ProcessOf(li)] = li
+	}
+	for p, has := range any {
+		if !has && first[p] >= 0 {
+			li := first[p]
+			s.Add(replay.Issue{Kind: replay.EmptyProcess, Location: int32(li), Event: replay.NoEvent,
+				Detail: fmt.Sprintf("process %d (location %q and its threads) has no event", p, t.Locations[li].Name)})
+		}
+	}
+	return s
 }
 
 // messagesReport counts the messages of the happened-before relation.

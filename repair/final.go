@@ -1,6 +1,7 @@
 package repair
 
 import (
+	"context"
 	"math"
 
 	"github.com/clc-tools/clc/clc"
@@ -80,7 +81,9 @@ type finalTally struct {
 // (model, before its Forget) recorded as moved: what moved, and, when the
 // clock model estimated the clocks, every event's error bar and, with the
 // truth, the share of events within their error bars (acc.WithinBars).
-func finalReport(times [][]int64, moved []clc.Moved, model *clockmodel.Result, dom *clockmodel.Domains, truth [][]int64, acc *AccuracyReport, res uint64, np int) (MovedReport, *ErrorBarsReport) {
+// When ctx is cancelled it returns early with a partial tally (the caller
+// returns the context's error).
+func finalReport(ctx context.Context, times [][]int64, moved []clc.Moved, model *clockmodel.Result, dom *clockmodel.Domains, truth [][]int64, acc *AccuracyReport, res uint64, np int) (MovedReport, *ErrorBarsReport) {
 	bars := model.HasErrorBars()
 	r := float64(res)
 	tallies := make([]finalTally, len(times))
@@ -99,6 +102,9 @@ func finalReport(times [][]int64, moved []clc.Moved, model *clockmodel.Result, d
 			t.hist = make([]int64, barBins)
 		}
 		for j, v := range f {
+			if j%4096 == 0 && ctx.Err() != nil {
+				return
+			}
 			if delta := v - c[j]; delta != 0 {
 				t.moved++
 				t.abs += math.Abs(float64(delta))

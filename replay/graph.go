@@ -223,11 +223,22 @@ const (
 	// (members in different barrier regions, a lock order or a task
 	// created twice, …).
 	InconsistentThread
+	// ForeignCollective: a collective posted on a communicator whose
+	// members do not include its location, or that has none.
+	ForeignCollective
+	// EmptyProcess: a process (a location, in a trace without processes)
+	// none of whose locations has an event; found by the reader of the
+	// trace, not by matching.
+	EmptyProcess
+	// EmptyTrace: a trace without any event (or without locations); found
+	// by the reader of the trace, not by matching.
+	EmptyTrace
 )
 
 var issueNames = [...]string{"", "unmatched send", "unmatched receive", "incomplete collective",
 	"inconsistent collective", "unpaired MPI_Init/MPI_Finalize", "dropped dependency (cycle)",
-	"unmatched thread event", "incomplete thread instance", "inconsistent thread events"}
+	"unmatched thread event", "incomplete thread instance", "inconsistent thread events",
+	"collective outside its communicator", "process without events", "trace without events"}
 
 func (k IssueKind) String() string {
 	if int(k) < len(issueNames) && k > 0 {
@@ -245,6 +256,9 @@ type Issue struct {
 }
 
 func (i Issue) String() string {
+	if i.Location < 0 {
+		return fmt.Sprintf("%s: %s", i.Kind, i.Detail)
+	}
 	if i.Event == NoEvent {
 		return fmt.Sprintf("%s: location %d: %s", i.Kind, i.Location, i.Detail)
 	}

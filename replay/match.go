@@ -2,6 +2,7 @@ package replay
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"sort"
@@ -106,7 +107,7 @@ type locScan struct {
 func Match(t *trace.Trace, opt *MatchOptions) (*Graph, error) {
 	m := NewMatcher(t, opt)
 	par.ForEach(len(t.Locations), m.o.Parallel, func(li int) { m.Scan(li, &t.Locations[li].Events) })
-	return m.Finish()
+	return m.Finish(context.Background())
 }
 
 // Matcher finds the happened-before relation of a trace location by
@@ -153,24 +154,36 @@ func (m *Matcher) Scan(li int, ev *trace.Events) {
 	}
 }
 
-// Finish matches what Scan found and returns the relation.
-func (m *Matcher) Finish() (*Graph, error) {
+// Finish matches what Scan found and returns the relation. It stops,
+// returning the context's error, when ctx is cancelled.
+func (m *Matcher) Finish(ctx context.Context) (*Graph, error) {
 	t, o, scans := m.t, &m.o, m.scans
 	n := len(t.Locations)
 	// Point to point: sort each sender's sends by destination (stably, so
 	// event order is kept within one destination), then let each receiver
 	// match its receives against the sends addressed to it.
 	maxLoc := uint32(max(n-1, 0))
-	par.ForEach(n, o.Parallel, func(li int) {
+	err := par.Do(ctx, n, o.Parallel, func(li int) error {
 		ss := scans[li].sends
 		scans[li].byDst = groupBy(len(ss), func(i int) uint32 { return uint32(ss[i].dst) }, maxLoc)
+		return nil
 	})
-	par.ForEach(n, o.Parallel, func(li int) {
+	if err != nil {
+		return nil, err
+	}
+	err = par.Do(ctx, n, o.Parallel, func(li int) error {
 		matchReceiver(scans, li, maxLoc)
+		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
 
 	g := &Graph{Deps: make([][]Dep, n)}
 	if err := buildInstances(t, scans, g, o); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	procs := make([]int32, n)
@@ -182,7 +195,7 @@ func (m *Matcher) Finish() (*Graph, error) {
 
 	// Per location: the dependency list, in event order.
 	msgs := make([]int64, n)
-	par.ForEach(n, o.Parallel, func(li int) {
+	err = par.Do(ctx, n, o.Parallel, func(li int) error {
 		s := &scans[li]
 		// Three lists in event order — sends, receives, collective roles —
 		// merged into one.
@@ -228,7 +241,11 @@ func (m *Matcher) Finish() (*Graph, error) {
 			slices.SortFunc(coll, byIdx) // non-blocking collectives completed out of order
 		}
 		g.Deps[li] = mergeDeps(p2p, coll)
+		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
 	// MPI_Init/MPI_Finalize barriers (two dependencies per location).
 	for ii := range g.Instances {
 		in := &g.Instances[ii]
@@ -255,6 +272,9 @@ func (m *Matcher) Finish() (*Graph, error) {
 	// after the check.
 	matchShared(t, g, m.threads, o.Parallel)
 	m.threads = nil
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	return g, nil
 }
 
@@ -593,6 +613,41 @@ func roles(class Class, rank int, c *collRec) (send, recv uint32) {
 	return send, recv
 }
 
+// foreignCollectives lists as issues the collectives that a location
+// posted on a communicator that does not have it as a member (or has no
+// members): no instance can hold them, and they stay internal. byComm are
+// the locations' collectives grouped by communicator (buildInstances).
+func foreignCollectives(t *trace.Trace, scans []locScan, byComm [][]int32, g *Graph) {
+	sorted := make([][]int32, len(t.Comms)) // members, sorted, when needed
+	for li := range scans {
+		cs, perm := scans[li].colls, byComm[li]
+		for i := 0; i < len(perm); {
+			ci := cs[perm[i]].comm
+			j := i
+			for j < len(perm) && cs[perm[j]].comm == ci {
+				j++
+			}
+			if sorted[ci] == nil {
+				sorted[ci] = slices.Clone(t.Comms[ci].Members)
+				slices.Sort(sorted[ci])
+			}
+			if _, member := slices.BinarySearch(sorted[ci], int32(li)); !member {
+				comm := &t.Comms[ci]
+				why := "location %d is not a member of communicator %d (%q)"
+				if len(comm.Members) == 0 {
+					why = "location %d posted it on communicator %d (%q), which has no members"
+				}
+				for _, k := range perm[i:j] {
+					c := &cs[k]
+					g.Issues.Add(Issue{Kind: ForeignCollective, Location: int32(li), Event: c.recv,
+						Detail: fmt.Sprintf("%s: "+why, c.op, li, ci, comm.Name)})
+				}
+			}
+			i = j
+		}
+	}
+}
+
 // buildInstances forms the collective instances of every communicator and
 // the MPI_Init/MPI_Finalize barriers.
 func buildInstances(t *trace.Trace, scans []locScan, g *Graph, o *MatchOptions) error {
@@ -611,6 +666,7 @@ func buildInstances(t *trace.Trace, scans []locScan, g *Graph, o *MatchOptions) 
 		b := a + sort.Search(len(perm)-a, func(i int) bool { return cs[perm[a+i]].comm > ci })
 		return perm[a:b]
 	}
+	foreignCollectives(t, scans, byComm, g)
 	type commOut struct {
 		inst    []Instance
 		parts   []Part

@@ -334,6 +334,26 @@ func TestClearErrors(t *testing.T) {
 			t.Errorf("--force: %v\n%s", res.err, res.stderr)
 		}
 	})
+	t.Run("force-keeps-what-is-not-a-trace", func(t *testing.T) {
+		// Names that look like a trace's, contents that are not one
+		// (issue 26): --force refuses, and nothing is removed.
+		dir := filepath.Join(t.TempDir(), "trace")
+		for f, b := range map[string]string{"clc.json": "my notes", "events/0.clce": "my data"} {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, f), []byte(b), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res := run(t, timeoutCorrect, env, ct, "-q", "--force", "-o", dir, pm1, "1")
+		if res.err == nil || !strings.Contains(res.stderr, "refusing to replace") {
+			t.Errorf("want a 'refusing to replace' error, got %v:\n%s", res.err, res.stderr)
+		}
+		if b, err := os.ReadFile(filepath.Join(dir, "events", "0.clce")); err != nil || string(b) != "my data" {
+			t.Errorf("--force touched a directory that holds no trace: %q, %v", b, err)
+		}
+	})
 	t.Run("not-an-mpi-program", func(t *testing.T) {
 		res := run(t, timeoutCorrect, env, ct, "-o", filepath.Join(t.TempDir(), "x"), "/bin/true")
 		if res.err == nil || !strings.Contains(res.stderr, "cannot tell the MPI flavour") {

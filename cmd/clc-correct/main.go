@@ -18,6 +18,7 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -57,17 +58,68 @@ func main() {
 		fmt.Fprintln(os.Stderr, "clc-correct:", err)
 		os.Exit(exitError)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
+	// The first SIGINT or SIGTERM cancels the run, which stops, removes
+	// its temporaries and fails; a second one removes the temporaries of
+	// the run in progress and exits at once.
+	ctx, cancel := context.WithCancel(context.Background())
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	var ab aborter
+	go onSignals(sig, cancel, &ab, os.Stderr, os.Exit)
+	code := runWith(ctx, os.Args[1:], os.Stdout, os.Stderr, &ab)
+	signal.Stop(sig)
 	os.Exit(code)
+}
+
+// onSignals cancels the run at the first signal from sig and, at the
+// second, removes the temporaries of the run in progress (ab) and exits at
+// once with exitError.
+func onSignals(sig <-chan os.Signal, cancel func(), ab *aborter, stderr io.Writer, exit func(int)) {
+	<-sig
+	cancel()
+	<-sig
+	ab.abort()
+	fmt.Fprintln(stderr, "\nclc-correct: interrupted again: stopped at once; nothing was written")
+	exit(exitError)
+}
+
+// aborter removes the temporaries of the run in progress, for a second
+// signal that does not wait for the run to stop.
+type aborter struct {
+	mu  sync.Mutex
+	run *job.Job
+}
+
+// set makes j the run in progress (nil: none).
+func (a *aborter) set(j *job.Job) {
+	if a == nil {
+		return
+	}
+	a.mu.Lock()
+	a.run = j
+	a.mu.Unlock()
+}
+
+// abort removes the temporaries of the run in progress. It waits for a
+// commit under way, after which it does nothing.
+func (a *aborter) abort() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.run != nil {
+		a.run.Abort()
+	}
 }
 
 // run runs the command with args and returns the exit status. A signal
 // cancels ctx: the run stops, removes its temporaries and fails.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runWith(ctx, args, stdout, stderr, nil)
+}
+
+// runWith is run, telling ab (if not nil) the run in progress.
+func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, ab *aborter) int {
 	status := exitOK
-	cmd := newCommand(&status)
+	cmd := newCommand(&status, ab)
 	cmd.SetArgs(args)
 	cmd.SetOut(stdout)
 	cmd.SetErr(stderr)
@@ -96,7 +148,7 @@ type flags struct {
 	latencyGiven [2]bool
 }
 
-func newCommand(status *int) *cobra.Command {
+func newCommand(status *int, ab *aborter) *cobra.Command {
 	def := clc.DefaultParams()
 	var (
 		opts       job.Options
@@ -142,12 +194,24 @@ size guard (--perfetto-*) keeps it loadable and the report notes what it left
 out. --html FILE writes the report as one self-contained HTML page with plots
 (clock error per clock domain over time, violations by pair of nodes, shifts,
 fidelity); with --check it shows what the correction would do. Every file
-the run writes (the output, --report, --html, --cpuprofile) is checked before the
-input is read: none may lie inside the input or inside another, and each is
-written to a temporary beside it and renamed when the run succeeds. An
-interrupt (SIGINT, SIGTERM) stops the run and leaves nothing behind.
-clc-correct never writes into its input, and --force replaces only a
-directory that holds nothing but a trace.
+the run writes (the output, --report, --html, --cpuprofile) is checked before a
+byte of the input is read: none may lie inside the input (compared by device
+and inode, so no symbolic link or bind mount leads there) or inside another,
+its directory must exist (clc-correct creates no other), and each is written
+to a temporary beside it and renamed when the run succeeds; a replaced file
+keeps its permissions. OUTDIR is a directory: a name ending in .otf2 is
+refused. An interrupt (SIGINT, SIGTERM) stops the run within a fraction of a
+second and leaves nothing behind; a second one removes the temporaries and
+exits at once. clc-correct never writes into its input, and --force replaces
+only a directory that holds nothing but a trace, by its content (a native
+manifest and the streams it names, an OTF2 archive and its location files, a
+truth/ beside them).
+
+Only regular files are read (a named pipe or a device in the input is an
+error). From the counts the input declares, before reading its events,
+clc-correct estimates the memory the run needs and refuses a run that needs
+more than it may use (80 % of the machine's or control group's memory; the
+environment's GOMEMLIMIT sets it).
 
 If the input directory holds truth/ (true times, written by clc-sim and by
 clc-trace --emulate-clock) or truth.json ({"resolution": ticks per second,
@@ -156,8 +220,9 @@ the times with the truth and says how many fall within their error bars.
 
 Exit status: 0 success; 1 error (nothing written); 2 usage error (nothing
 done); 3 with --strict when the trace had unmatched messages, incomplete or
-inconsistent collectives, dropped dependencies or was truncated (the
-corrected output is still written).`,
+inconsistent collectives, collectives outside their communicator, dropped
+dependencies, a process without events or no events at all, or was truncated
+(the corrected output is still written).`,
 		Example: `  clc-correct traces/ -o fixed/
   clc-correct scorep-20261122/traces.otf2 -o fixed/ --report report.json
   clc-correct traces/ --check --latency-inter 2us
@@ -171,7 +236,7 @@ corrected output is still written).`,
 			if err := parseFlags(&fl, &opts, &params); err != nil {
 				return cli.Usage(err)
 			}
-			return correct(cmd.Context(), cmd.OutOrStdout(), args[0], &fl, opts, status)
+			return correct(cmd.Context(), cmd.OutOrStdout(), args[0], &fl, opts, status, ab)
 		},
 	}
 	f := cmd.Flags()
@@ -183,7 +248,7 @@ corrected output is still written).`,
 	f.IntVar(&opts.Perfetto.MaxLocations, "perfetto-max-locations", perfetto.DefaultMaxLocations, "with --format perfetto: most tracks; above it every k-th location is written (-1: no limit)")
 	f.StringVar(&fl.perfettoWindow, "perfetto-window", "", "with --format perfetto: only FROM:TO after the first event, e.g. 1.5s:1.6s")
 	f.BoolVar(&opts.Check, "check", false, "analyse and report only; write no trace")
-	f.BoolVar(&opts.Force, "force", false, "replace a non-empty output directory")
+	f.BoolVar(&opts.Force, "force", false, "replace a non-empty output directory that holds nothing but a trace (checked by its content)")
 	f.StringVar(&opts.Truth, "truth", "", "true times: a native trace or a truth.json file (default: INPUT/truth or INPUT/truth.json if present; - for none)")
 	f.DurationVar(&params.LatencyIntra, "latency-intra", def.LatencyIntra, "minimum message latency μ within a node ("+paramsNote+"; lowered by the trace unless given)")
 	f.DurationVar(&params.LatencyInter, "latency-inter", def.LatencyInter, "minimum message latency μ across nodes (lowered by the trace unless given)")
@@ -204,7 +269,7 @@ corrected output is still written).`,
 	f.BoolVar(&fl.strict, "strict", false, "exit with status 3 when the trace is inconsistent (unmatched messages, …)")
 	f.BoolVarP(&fl.quiet, "quiet", "q", false, "do not print the report")
 	f.StringVar(&fl.progress, "progress", "auto", "progress on stderr: auto (when a terminal), always, never")
-	f.IntVarP(&fl.parallel, "jobs", "j", 0, "parallel file readers/writers and workers (0: number of CPUs)")
+	f.IntVarP(&fl.parallel, "jobs", "j", 0, "parallel file readers/writers and workers (0: number of CPUs; at most 1024 or the number of CPUs)")
 	f.StringVar(&fl.cpuProfile, "cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
 	cli.Setup(cmd)
 	return cmd
@@ -242,8 +307,8 @@ func parseFlags(fl *flags, opts *job.Options, params *clc.Params) error {
 			return err
 		}
 	}
-	if fl.parallel < 0 {
-		return fmt.Errorf("-j %d: want 0 (one per CPU) or a positive number", fl.parallel)
+	if fl.parallel < 0 || fl.parallel > job.MaxParallel() {
+		return fmt.Errorf("-j %d: want 0 (one per CPU) or a number up to %d (more workers only cost memory)", fl.parallel, job.MaxParallel())
 	}
 	opts.Parallel = fl.parallel
 	if opts.ClockModel.Method, err = clockmodel.ParseMethod(fl.method); err != nil {
@@ -273,7 +338,7 @@ func parseWindow(s string) (from, to time.Duration, err error) {
 
 // correct runs one repair: it claims every output path, runs the pipeline
 // into temporaries, prints the report and commits the outputs.
-func correct(ctx context.Context, stdout io.Writer, input string, fl *flags, opts job.Options, status *int) error {
+func correct(ctx context.Context, stdout io.Writer, input string, fl *flags, opts job.Options, status *int, ab *aborter) error {
 	progress := showProgress(fl.progress)
 	if progress {
 		start := time.Now()
@@ -285,6 +350,8 @@ func correct(ctx context.Context, stdout io.Writer, input string, fl *flags, opt
 	if err != nil {
 		return err
 	}
+	ab.set(job)
+	defer ab.set(nil)
 	defer job.Abort() // after Commit it does nothing
 	stopProfile := func() {}
 	if fl.cpuProfile != "" {
@@ -306,6 +373,9 @@ func correct(ctx context.Context, stdout io.Writer, input string, fl *flags, opt
 	}
 	if !fl.quiet {
 		rep.WriteText(stdout)
+	}
+	if err := ctx.Err(); err != nil {
+		return err // interrupted after the work: nothing is written still
 	}
 	if err := job.Commit(); err != nil {
 		return err

@@ -249,7 +249,7 @@ func TestCancelLeavesNothing(t *testing.T) {
 				}
 			}
 			var status int
-			err := correct(ctx, io.Discard, simTrace, &fl, opts, &status)
+			err := correct(ctx, io.Discard, simTrace, &fl, opts, &status, nil)
 			require.ErrorIs(t, err, context.Canceled)
 			ents, err := os.ReadDir(d)
 			require.NoError(t, err)

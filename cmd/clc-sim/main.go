@@ -70,9 +70,10 @@ per-node clocks that have offset, drift and non-linear wander, and writes:
 
 Offsets measured at MPI_Init and MPI_Finalize (ping-pong with rank 0, min RTT)
 are stored with each location. The output is written to a temporary directory
-beside OUTDIR and renamed at the end; an interrupt leaves nothing behind. An
-existing non-empty OUTDIR is refused unless --force, which replaces only a
-directory that holds nothing but a trace. The same flags and --seed give the
+beside OUTDIR (whose parent must exist) and renamed at the end; an interrupt
+leaves nothing behind. An existing non-empty OUTDIR is refused unless --force,
+which replaces only a directory that holds nothing but a trace (its content
+checked). The same flags and --seed give the
 same bytes, in OTF2 and native format, whatever the number of cores. A run
 can never be shorter than one step: when that is much more than the default
 --events, clc-sim refuses until --events or --steps is given.

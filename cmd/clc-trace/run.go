@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/clc-tools/clc/internal/cli"
+	"github.com/clc-tools/clc/output"
 	"github.com/clc-tools/clc/tracer"
 )
 
@@ -482,13 +483,10 @@ func build(c *config, fl tracer.Flavour, stderr io.Writer) (string, error) {
 	return tracer.Build(src, comp, cache, notice)
 }
 
-// nativeFiles are what a native trace (or the native part of an OTF2
-// run) holds in its directory.
-var nativeFiles = []string{"clc.json", "events", "truth", tracer.MetaDir}
-
 // prepareDir makes the output directory and checks that it is writable. The
 // first process (the launcher wrapper, or rank 0) refuses a directory that
-// already holds a trace unless force is set.
+// already holds a trace unless force is set, and with force one that holds
+// anything but a trace (output.CheckTrace, the rule of every clc tool).
 func prepareDir(out, format string, force, first bool) (string, error) {
 	dir, err := filepath.Abs(out)
 	if err != nil {
@@ -511,8 +509,16 @@ func prepareDir(out, format string, force, first bool) (string, error) {
 			if !force {
 				return "", fmt.Errorf("output directory %s already holds a trace (%s; use --force to replace it, or another -o, or none for a new directory)", dir, strings.Join(held, ", "))
 			}
-			for _, n := range append([]string{"traces.otf2", "traces.def", "traces", tracer.NativeSubdir}, nativeFiles...) {
-				if err := os.RemoveAll(filepath.Join(dir, n)); err != nil {
+			// package output's rule, as clc-correct's and clc-sim's --force
+			if err := output.CheckTrace(dir); err != nil {
+				return "", fmt.Errorf("output directory %s does not hold only a trace (%v): refusing to replace it even with --force", dir, err)
+			}
+			ents, err := os.ReadDir(dir)
+			if err != nil {
+				return "", fmt.Errorf("replacing the trace in %s: %w", dir, err)
+			}
+			for _, e := range ents {
+				if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
 					return "", fmt.Errorf("replacing the trace in %s: %w", dir, err)
 				}
 			}

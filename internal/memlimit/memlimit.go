@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"runtime/debug"
 	"strconv"
@@ -75,4 +76,15 @@ func Set(share float64) (int64, error) {
 	limit := int64(float64(n) * share)
 	debug.SetMemoryLimit(limit)
 	return limit, nil
+}
+
+// Limit returns the bytes of memory the process may use: the runtime's
+// soft memory limit when one is set (GOMEMLIMIT, or Set), else Available.
+// ok is false when neither is known.
+func Limit() (n int64, ok bool) {
+	if l := debug.SetMemoryLimit(-1); l < math.MaxInt64 {
+		return l, true
+	}
+	a, ok := Available(os.DirFS("/"))
+	return int64(min(a, math.MaxInt64)), ok
 }

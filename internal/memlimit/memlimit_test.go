@@ -1,6 +1,9 @@
 package memlimit
 
 import (
+	"math"
+	"os"
+	"runtime/debug"
 	"testing"
 	"testing/fstest"
 
@@ -47,4 +50,19 @@ func TestSetRejectsShare(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "")
 	_, err := Set(1.5)
 	assert.Error(t, err)
+}
+
+func TestLimitIsTheRuntimesWhenSet(t *testing.T) {
+	old := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(old)
+	debug.SetMemoryLimit(math.MaxInt64)
+	n, ok := Limit()
+	if a, aok := Available(os.DirFS("/")); aok {
+		assert.True(t, ok)
+		assert.Equal(t, int64(a), n, "no soft limit: the machine's")
+	}
+	debug.SetMemoryLimit(3 << 30)
+	n, ok = Limit()
+	assert.True(t, ok)
+	assert.Equal(t, int64(3<<30), n)
 }

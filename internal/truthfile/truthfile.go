@@ -12,14 +12,18 @@ package truthfile
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strconv"
 
+	"github.com/clc-tools/clc/internal/infile"
 	"github.com/clc-tools/clc/trace"
 )
 
 // Name is the file's name beside an archive.
 const Name = "truth.json"
+
+// bytesPerTime bounds the bytes of one time in the file: 20 digits and a
+// sign, a separator, and indentation.
+const bytesPerTime = 48
 
 // Read reads the true times of a trace's events from the file at path:
 // one column per location, ids[i] the location's OTF2 id and events[i]
@@ -27,10 +31,16 @@ const Name = "truth.json"
 // and the location, when the resolution differs from res (ticks per
 // second), a location has no times, or a location's count differs from
 // its events'.
+// The file is read only if it is a regular file of at most the size such
+// times can take (bytesPerTime per event, a little more per location).
 func Read(path string, res uint64, ids []uint64, events []int) ([][]int64, error) {
-	b, err := os.ReadFile(path)
+	limit := int64(1 << 20)
+	for i := range ids {
+		limit += 64 + bytesPerTime*int64(events[i])
+	}
+	b, err := infile.ReadFile(path, limit)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("truth file: %w", err)
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {

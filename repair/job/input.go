@@ -8,7 +8,6 @@ package job
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,46 +52,91 @@ type Input struct {
 	Format Format
 	// Dir is the directory that holds the trace (the archive's directory
 	// for OTF2, the trace directory for native).
-	Dir     string
+	Dir string
+	// name is an OTF2 archive's name: its anchor is Dir/name.otf2.
+	name    string
 	archive *otf.Archive
-	// nat is a native input's directory after ReadSelected, kept open
-	// for rewriting it (Close releases it).
+	// nat is a native input's directory, opened by open and kept open
+	// for reading and rewriting it (Close releases it).
 	nat *native.DirReader
 }
 
-// Open detects the format of the trace at path: a native trace directory
-// (with clc.json), an OTF2 anchor file, or a directory holding one.
+// Open finds the trace at path (Locate) and opens it: reads an OTF2
+// archive's anchor and global definitions, a native trace's manifest.
 func Open(path string) (*Input, error) {
+	in, err := Locate(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := in.open(0); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// Locate finds the trace at path by the names of its files, reading none
+// of their bytes: a native trace directory (it holds clc.json), an OTF2
+// anchor file (*.otf2), or a directory holding one.
+func Locate(path string) (*Input, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("input: %w", err)
 	}
-	if st.IsDir() && native.IsDir(path) {
-		return &Input{Path: path, Format: FormatNative, Dir: path}, nil
+	if st.IsDir() {
+		if _, err := os.Lstat(filepath.Join(path, native.ManifestName)); err == nil {
+			return &Input{Path: path, Format: FormatNative, Dir: path}, nil
+		}
 	}
-	// HasAnchorFile first: it does not read the anchor (Open does). IsArchive
-	// still decides when its glob misses, e.g. in a directory whose name
-	// holds glob metacharacters ("run[1]/traces.otf2").
-	if otf.HasAnchorFile(path) || otf.IsArchive(path) {
-		a, err := otf.Open(path)
+	if otf.HasAnchorFile(path) {
+		dir, name, err := otf.Locate(path)
 		if err != nil {
 			return nil, fmt.Errorf("input %s: %w", path, err)
 		}
-		return &Input{Path: path, Format: FormatOTF2, Dir: a.Dir(), archive: a}, nil
+		return &Input{Path: path, Format: FormatOTF2, Dir: dir, name: name}, nil
 	}
 	if st.IsDir() {
-		if _, err := os.Stat(filepath.Join(path, "clc.json")); err == nil {
-			// clc.json exists but is not a native manifest: let the reader
-			// say what is wrong with it.
-			_, err := native.OpenDir(path)
-			if err == nil {
-				err = errors.New("not a native trace")
-			}
-			return nil, fmt.Errorf("input %s: %w", path, err)
-		}
 		return nil, fmt.Errorf("input %s: not a trace: no clc.json (native) and no OTF2 anchor (*.otf2) in the directory", path)
 	}
 	return nil, fmt.Errorf("input %s: not a trace: neither a directory nor an OTF2 anchor file", path)
+}
+
+// open reads what the input declares: an OTF2 archive's anchor and global
+// definitions, a native trace's manifest (its directory stays open, read
+// with parallel goroutines; 0: GOMAXPROCS).
+func (in *Input) open(parallel int) error {
+	switch in.Format {
+	case FormatNative:
+		r, err := native.OpenDirWith(in.Path, &native.ReadOptions{Parallel: parallel})
+		if err != nil {
+			return fmt.Errorf("input %s: %w", in.Path, err)
+		}
+		in.nat = r
+	case FormatOTF2:
+		a, err := otf.Open(filepath.Join(in.Dir, in.name+".otf2"))
+		if err != nil {
+			return fmt.Errorf("input %s: %w", in.Path, err)
+		}
+		in.archive = a
+	}
+	return nil
+}
+
+// files returns what the input is read from, for the output plan: a
+// native trace's directory; an OTF2 archive's anchor and global
+// definition files and its directory of location files; the truth beside
+// either.
+func (in *Input) files() []string {
+	var f []string
+	switch in.Format {
+	case FormatNative:
+		f = []string{in.Dir}
+	case FormatOTF2:
+		f = []string{filepath.Join(in.Dir, in.name+".otf2"), filepath.Join(in.Dir, in.name+".def"), filepath.Join(in.Dir, in.name)}
+	}
+	if d := in.truthDir(); d != "" {
+		f = append(f, d)
+	}
+	return f
 }
 
 // Read reads the whole trace into memory.
@@ -100,12 +144,12 @@ func (in *Input) Read(ctx context.Context, parallel int) (*trace.Trace, error) {
 	switch in.Format {
 	case FormatNative:
 		opt := &native.ReadOptions{Parallel: parallel}
-		r, err := native.OpenDirWith(in.Path, opt)
-		if err != nil {
-			return nil, err
+		if in.nat == nil {
+			if err := in.open(parallel); err != nil {
+				return nil, err
+			}
 		}
-		defer r.Close()
-		return r.Read(ctx, opt)
+		return in.nat.Read(ctx, opt)
 	case FormatOTF2:
 		return in.archive.Read(ctx, &otf.ReadOptions{Parallel: parallel})
 	}
@@ -122,13 +166,12 @@ func (in *Input) ReadSelected(ctx context.Context, parallel int, done func(t *tr
 	switch in.Format {
 	case FormatNative:
 		opt := &native.ReadOptions{Parallel: parallel, Done: done}
-		r, err := native.OpenDirWith(in.Path, opt)
-		if err != nil {
-			return nil, nil, err
+		if in.nat == nil {
+			if err := in.open(parallel); err != nil {
+				return nil, nil, err
+			}
 		}
-		in.Close()
-		in.nat = r
-		return r.ReadSelected(ctx, opt, replay.Needs)
+		return in.nat.ReadSelected(ctx, opt, replay.Needs)
 	case FormatOTF2:
 		return in.archive.ReadSelected(ctx, &otf.ReadOptions{Parallel: parallel, Done: done}, replay.Needs)
 	}
@@ -146,8 +189,8 @@ func (in *Input) rewriteNative(ctx context.Context, dir string, times [][]int64,
 	return r.RewriteTimes(ctx, dir, times, props, &native.WriteOptions{Codec: native.CodecZstd, Parallel: parallel})
 }
 
-// openNative returns the native directory ReadSelected left open: the
-// writes of a native input stream from it.
+// openNative returns the native directory open and ReadSelected left
+// open: the writes of a native input stream from it.
 func (in *Input) openNative() (*native.DirReader, error) {
 	if in.nat == nil {
 		return nil, fmt.Errorf("input %s: not read with ReadSelected, so not open for streaming", in.Path)
@@ -200,8 +243,8 @@ func (in *Input) convert(ctx context.Context, dir string, tr *trace.Trace, times
 	return w.Close()
 }
 
-// Close releases what a read left open (a native input's files). The
-// input can be read again afterwards.
+// Close releases what open and a read left open (a native input's files).
+// The input can be read again afterwards.
 func (in *Input) Close() error {
 	if in.nat == nil {
 		return nil

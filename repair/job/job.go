@@ -48,6 +48,10 @@ type Options struct {
 	HTML string
 	// Perfetto bounds the size of a FormatPerfetto output.
 	Perfetto perfetto.Options
+	// MemoryLimit is the memory in bytes the run may need (as Prepare
+	// estimates it from the input's declared counts); 0 means what the
+	// process may use (memlimit.Limit).
+	MemoryLimit int64
 	// Correction configures the correction (repair.Correct); its Parallel also
 	// bounds the goroutines of reading and writing.
 	repair.Correction
@@ -58,6 +62,8 @@ func (o *Options) Validate() error {
 	switch {
 	case o.Parallel < 0:
 		return fmt.Errorf("parallelism %d is negative (0 means one per CPU)", o.Parallel)
+	case o.Parallel > MaxParallel():
+		return fmt.Errorf("parallelism %d is more than %d: more workers than that only cost memory", o.Parallel, MaxParallel())
 	case o.Check && o.Output != "":
 		return errors.New("a check writes no trace: give no output directory with it")
 	case !o.Check && o.Output == "":
@@ -85,19 +91,21 @@ type Job struct {
 	outDir, reportFile, htmlFile string
 }
 
-// Prepare validates opts, opens the input (its anchor or manifest only)
-// and claims every output path: the output directory and the report file.
-// Nothing is read beyond the input's header and nothing is written but the
-// empty temporaries. Call Abort (or Commit after Run) when done.
+// Prepare validates opts, finds the input by its names (Locate) and
+// claims every output path: the output directory, the report files.
+// Only then does it read what the input declares (an OTF2 archive's anchor
+// and global definitions, a native manifest) and check that the run fits
+// in memory (checkMemory). Nothing is written but the empty temporaries.
+// Call Abort (or Commit after Run) when done.
 func Prepare(input string, opts Options) (*Job, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	in, err := Open(input)
+	in, err := Locate(input)
 	if err != nil {
 		return nil, err
 	}
-	inputs := []string{in.Path, in.Dir}
+	inputs := in.files()
 	if opts.Truth != "" && opts.Truth != "-" {
 		inputs = append(inputs, opts.Truth)
 	}
@@ -106,29 +114,49 @@ func Prepare(input string, opts Options) (*Job, error) {
 		return nil, err
 	}
 	j := &Job{in: in, opts: opts, plan: plan}
+	if err := j.claim(); err != nil {
+		j.Abort()
+		return nil, err
+	}
+	if err := checkDefinitions(in, &opts); err != nil {
+		j.Abort()
+		return nil, err
+	}
+	if err := in.open(opts.Parallel); err != nil {
+		j.Abort()
+		return nil, err
+	}
+	if err := checkMemory(in, &opts); err != nil {
+		j.Abort()
+		return nil, err
+	}
+	return j, nil
+}
+
+// claim claims the outputs of the job's options.
+func (j *Job) claim() error {
+	opts, plan := &j.opts, j.plan
+	var err error
 	if !opts.Check {
 		replace := output.KeepExisting
 		if opts.Force {
 			replace = output.ReplaceTrace
 		}
 		if j.outDir, err = plan.Dir("output", opts.Output, replace); err != nil {
-			plan.Abort()
-			return nil, err
+			return err
 		}
 	}
 	if opts.Report != "" {
 		if j.reportFile, err = plan.File("report", opts.Report); err != nil {
-			plan.Abort()
-			return nil, err
+			return err
 		}
 	}
 	if opts.HTML != "" {
 		if j.htmlFile, err = plan.File("html report", opts.HTML); err != nil {
-			plan.Abort()
-			return nil, err
+			return err
 		}
 	}
-	return j, nil
+	return nil
 }
 
 // Claim claims one more file the caller will write (a CPU profile, say)
@@ -142,8 +170,12 @@ func (j *Job) Input() *Input { return j.in }
 // Commit moves the output and the report into place.
 func (j *Job) Commit() error { return j.plan.Commit() }
 
-// Abort removes every temporary; nothing of the run is left behind.
-func (j *Job) Abort() { j.plan.Abort() }
+// Abort removes every temporary and closes the input; nothing of the run
+// is left behind.
+func (j *Job) Abort() {
+	j.plan.Abort()
+	j.in.Close()
+}
 
 // Run repairs the trace at input as opts say and returns the report: it
 // prepares the job, runs it and commits its outputs, or leaves nothing
@@ -321,7 +353,7 @@ func (p *pipeline) read(ctx context.Context) error {
 		p.matcher = replay.NewMatcher(tr, p.matchOptions())
 	}
 	p.tr = tr
-	return p.readTruth()
+	return p.readTruth(ctx)
 }
 
 // match finishes the happened-before relation: the reader scanned the
@@ -330,7 +362,10 @@ func (p *pipeline) match(ctx context.Context) error {
 	if p.whole {
 		par.ForEach(len(p.tr.Locations), p.np, func(li int) { p.matcher.Scan(li, &p.tr.Locations[li].Events) })
 	}
-	g, err := p.matcher.Finish()
+	g, err := p.matcher.Finish(ctx)
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr
+	}
 	if err != nil {
 		return p.inputErr(err)
 	}
@@ -417,7 +452,7 @@ func (p *pipeline) write(ctx context.Context) error {
 // readTruth reads the true times of the input's events, when they are
 // known (Options.Truth, or the input's truth/ directory or truth.json),
 // into p.truth.
-func (p *pipeline) readTruth() error {
+func (p *pipeline) readTruth(ctx context.Context) error {
 	dir := p.opts.Truth
 	switch dir {
 	case "-":
@@ -440,7 +475,16 @@ func (p *pipeline) readTruth() error {
 		p.truth, p.truthDir = tt, dir
 		return nil
 	}
-	truth, err := native.ReadDir(dir, &native.ReadOptions{Parallel: p.np})
+	opt := &native.ReadOptions{Parallel: p.np}
+	r, err := native.OpenDirWith(dir, opt)
+	if err != nil {
+		return fmt.Errorf("truth %s: %w", dir, err)
+	}
+	defer r.Close()
+	truth, err := r.Read(ctx, opt)
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr
+	}
 	if err != nil {
 		return fmt.Errorf("truth %s: %w", dir, err)
 	}

@@ -1,0 +1,190 @@
+package output
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// fileID is a file's identity: its device and inode. Two paths to one
+// directory (a symbolic link, a bind mount, a hard link) have the same
+// identity; paths alone cannot tell.
+type fileID struct{ dev, ino uint64 }
+
+// idOf returns the identity of the file st describes.
+func idOf(st fs.FileInfo) fileID {
+	s := st.Sys().(*syscall.Stat_t)
+	return fileID{dev: uint64(s.Dev), ino: uint64(s.Ino)} //nolint:unconvert // the field types differ between platforms
+}
+
+// guard knows the directories a run reads, by identity.
+type guard struct {
+	// dirs are the input's directories, by identity, with the input each
+	// belongs to (for messages): no target may lie inside one.
+	dirs map[fileID]string
+	// walked are the directories of dirs whose content was walked, with
+	// the depth they were walked to.
+	walked map[fileID]int
+	// above are the directories that hold an input directory (at any
+	// depth): no target may be one of them, which replacing would destroy
+	// the input.
+	above map[fileID]string
+}
+
+func newGuard() *guard {
+	return &guard{dirs: map[fileID]string{}, walked: map[fileID]int{}, above: map[fileID]string{}}
+}
+
+// walkDepth bounds how deep addInput walks an input directory: a trace's
+// files lie at most three levels below it (truth/events/0.clce), and a
+// link in a hostile input must not make the plan walk the file system.
+const walkDepth = 3
+
+// addInput protects the input at path: a file (the directory that holds
+// it), or a directory with what lies below it (walkDepth levels). walk
+// says whether to walk a directory's content: symbolic links in it are
+// followed, and the directories they reach are protected as well.
+func (g *guard) addInput(path string, walk bool) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return fmt.Errorf("input %s: %w", path, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return fmt.Errorf("input %s: %w", path, err)
+	}
+	depth := 0
+	if walk {
+		depth = walkDepth
+	}
+	if st.IsDir() {
+		g.addDir(abs, path, depth)
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return fmt.Errorf("input %s: %w", path, err)
+	}
+	g.addDir(filepath.Dir(real), path, 0)
+	return nil
+}
+
+// addDir protects the directory dir of the input named in, and walks its
+// content depth levels deep. Unreadable entries and broken links are
+// skipped: what the run cannot read it cannot be asked to protect.
+func (g *guard) addDir(dir, in string, depth int) {
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return
+	}
+	id := idOf(st)
+	if _, ok := g.dirs[id]; !ok {
+		g.dirs[id] = in
+		g.addAbove(dir, in)
+	}
+	if depth <= 0 || g.walked[id] >= depth {
+		return
+	}
+	g.walked[id] = depth
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		switch {
+		case e.IsDir():
+			g.addDir(p, in, depth-1)
+		case e.Type()&fs.ModeSymlink != 0:
+			st, err := os.Stat(p)
+			if err != nil {
+				continue
+			}
+			if st.IsDir() {
+				g.addDir(p, in, depth-1)
+			} else if real, err := filepath.EvalSymlinks(p); err == nil {
+				g.addDir(filepath.Dir(real), in, 0)
+			}
+		}
+	}
+}
+
+// addAbove records every directory above dir (its real path's parents).
+func (g *guard) addAbove(dir, in string) {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return
+	}
+	for d := filepath.Dir(real); ; d = filepath.Dir(d) {
+		if st, err := os.Stat(d); err == nil {
+			id := idOf(st)
+			if _, ok := g.above[id]; ok {
+				return // and so are its parents
+			}
+			g.above[id] = in
+		}
+		if filepath.Dir(d) == d {
+			return
+		}
+	}
+}
+
+// check refuses a target at abs (absolute, resolved as far as it exists;
+// path as given, for messages) that is an input directory or lies inside
+// one, or that holds one.
+func (g *guard) check(what, path, abs string) error {
+	for d := abs; ; d = filepath.Dir(d) {
+		if st, err := os.Stat(d); err == nil {
+			id := idOf(st)
+			if in, ok := g.dirs[id]; ok {
+				return fmt.Errorf("%s %s is inside the input %s: clc never writes into its input", what, path, in)
+			}
+			if in, ok := g.above[id]; ok && d == abs {
+				return fmt.Errorf("%s %s contains the input %s: replacing it would destroy the input", what, path, in)
+			}
+		}
+		if filepath.Dir(d) == d {
+			return nil
+		}
+	}
+}
+
+// checkTree walks the existing directory dir, which a target is to
+// replace, and returns why it may not be replaced, or nil: it must hold
+// only directories and regular files, on dir's file system (no mount
+// point, no symbolic link: removing the old directory must not reach
+// anything else), and no input directory (through a bind mount, say).
+func (g *guard) checkTree(dir string) error {
+	top, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	dev := idOf(top).dev
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		st, err := d.Info()
+		if err != nil {
+			return err
+		}
+		id := idOf(st)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			return fmt.Errorf("%s is a symbolic link", rel)
+		case !d.IsDir() && !d.Type().IsRegular():
+			return fmt.Errorf("%s is not a regular file", rel)
+		case id.dev != dev:
+			return fmt.Errorf("%s is on another file system (a mount point)", rel)
+		}
+		if d.IsDir() {
+			if in, ok := g.dirs[id]; ok {
+				return fmt.Errorf("%s is the input %s (mounted or linked there)", rel, in)
+			}
+		}
+		return nil
+	})
+}

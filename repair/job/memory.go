@@ -1,0 +1,162 @@
+package job
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/clc-tools/clc/internal/memlimit"
+)
+
+// MaxParallel bounds Options.Parallel: 1,024 or the number of CPUs if
+// more. Every worker costs memory of its own whatever the trace.
+func MaxParallel() int { return max(1024, runtime.NumCPU()) }
+
+// Bytes a run holds at its peak, per event and per location, measured as
+// the largest resident set of clc-correct on 10^7-event traces (64
+// locations; docs/performance.md): a correction that rewrites its input
+// from the time columns, and what --truth (the true times, read whole),
+// --html (the pre-synchronised times kept for the plots) and --format
+// perfetto (every event whole) add.
+const (
+	bytesPerEvent         = 32
+	truthBytesPerEvent    = 24
+	htmlBytesPerEvent     = 12
+	perfettoBytesPerEvent = 20
+	bytesPerLocation      = 4 << 10
+)
+
+// MemoryError is Prepare's error for a run that would not fit in memory.
+type MemoryError struct {
+	Input     string
+	Events    int64 // declared by the input; -1: the definitions alone are too large
+	Locations int
+	Need      int64 // estimated bytes
+	Limit     int64 // bytes the process may use
+}
+
+func (e *MemoryError) Error() string {
+	if e.Events < 0 {
+		return fmt.Sprintf("input %s: its global definitions alone need about %s of memory, more than the %s this process may use (its soft memory limit, else the machine's or control group's memory; GOMEMLIMIT in the environment sets it); refusing before reading them",
+			e.Input, size(e.Need), size(e.Limit))
+	}
+	return fmt.Sprintf("input %s declares %d events in %d locations: the run needs about %s of memory, more than the %s this process may use (its soft memory limit, else the machine's or control group's memory; GOMEMLIMIT in the environment sets it); refusing before reading the events",
+		e.Input, e.Events, e.Locations, size(e.Need), size(e.Limit))
+}
+
+// size formats n bytes in binary units.
+func size(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+}
+
+// checkMemory estimates from the counts the opened input declares, before
+// any event is read, the memory the run needs (memoryNeed), and refuses a
+// run that needs more than the process may use (opts.MemoryLimit, or
+// memlimit.Limit). The readers never hold more events than declared: the
+// native reader stops at a block beyond the manifest's count, the OTF2
+// reader's bound is its files' sizes.
+func checkMemory(in *Input, opts *Options) error {
+	limit := opts.MemoryLimit
+	if limit == 0 {
+		var ok bool
+		if limit, ok = memlimit.Limit(); !ok {
+			return nil // another operating system: nothing to compare with
+		}
+	}
+	events, locs, extra, err := in.declared()
+	if err != nil {
+		return err
+	}
+	need := memoryNeed(events, locs, extra, opts)
+	if need > limit {
+		return &MemoryError{Input: in.Path, Events: events, Locations: locs, Need: need, Limit: limit}
+	}
+	return nil
+}
+
+// checkDefinitions refuses, before they are read, an OTF2 archive's global
+// definitions that alone would take more memory than the process may use
+// (opts.MemoryLimit, or memlimit.Limit): they are read whole, at about
+// twice their size.
+func checkDefinitions(in *Input, opts *Options) error {
+	if in.Format != FormatOTF2 {
+		return nil
+	}
+	limit := opts.MemoryLimit
+	if limit == 0 {
+		var ok bool
+		if limit, ok = memlimit.Limit(); !ok {
+			return nil
+		}
+	}
+	st, err := os.Stat(filepath.Join(in.Dir, in.name+".def"))
+	if err != nil {
+		return nil // the reader says what is wrong
+	}
+	if need := satMul(st.Size(), 2); need > limit {
+		return &MemoryError{Input: in.Path, Events: -1, Need: need, Limit: limit}
+	}
+	return nil
+}
+
+// memoryNeed estimates the bytes a run needs for events events in locs
+// locations, plus extra bytes of definitions.
+func memoryNeed(events int64, locs int, extra int64, opts *Options) int64 {
+	per := int64(bytesPerEvent)
+	if opts.Truth != "-" {
+		per += truthBytesPerEvent // if the input has none, an overestimate
+	}
+	if opts.HTML != "" {
+		per += htmlBytesPerEvent
+	}
+	if opts.Format == FormatPerfetto {
+		per += perfettoBytesPerEvent
+	}
+	return satAdd(satAdd(satMul(events, per), satMul(int64(locs), bytesPerLocation)), extra)
+}
+
+// satAdd is a+b for non-negative a and b, or the largest int64 when that
+// overflows.
+func satAdd(a, b int64) int64 {
+	if a > 1<<63-1-b {
+		return 1<<63 - 1
+	}
+	return a + b
+}
+
+// satMul is a*b, or the largest int64 when that overflows.
+func satMul(a, b int64) int64 {
+	if a > 0 && b > 0 && a > (1<<63-1)/b {
+		return 1<<63 - 1
+	}
+	return a * b
+}
+
+// declared returns the events and locations the opened input declares,
+// and the bytes of its definitions held in memory besides.
+func (in *Input) declared() (events int64, locs int, extra int64, err error) {
+	switch {
+	case in.nat != nil:
+		locs = len(in.nat.Defs().Locations)
+		extra = in.nat.CarriedBytes()
+		for li := range locs {
+			n, err := in.nat.DeclaredEvents(li)
+			if err != nil {
+				return 0, 0, 0, fmt.Errorf("input %s: %w", in.Path, err)
+			}
+			events += n
+		}
+	case in.archive != nil:
+		a := in.archive
+		locs = a.NumLocations()
+		events, extra = a.EventBound(), 2*a.DefinitionBytes()
+	}
+	return events, locs, extra, nil
+}
