@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/trace"
 )
@@ -56,7 +57,7 @@ func TestGlobalOffsetCoversSyncedTimes(t *testing.T) {
 	assert.Equal(t, uint64(hi-lo), g.traceLength)
 
 	// The reference reader applies the offsets as well.
-	py := needPythonOTF2(t)
+	py := testenv.PythonOTF2(t)
 	out, err := exec.Command(py, "-c", `
 import otf2, sys
 with otf2.reader.open(sys.argv[1]) as r:
