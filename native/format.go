@@ -154,17 +154,10 @@ func DefaultWriteOptions() *WriteOptions {
 	return &WriteOptions{Codec: CodecZstd}
 }
 
-// ReadOptions tunes ReadDir. A nil *ReadOptions means the defaults.
-type ReadOptions struct {
-	// Parallel is the number of locations read at once; 0 means GOMAXPROCS.
-	Parallel int
-	// Done, if not nil, is called as soon as location li has been read
-	// (concurrently for different locations), with the trace being read:
-	// its definitions are complete, and the location's events may be
-	// taken and emptied (replay.Matcher scans them so). An error stops
-	// the reading and is returned.
-	Done func(t *trace.Trace, li int) error
-}
+// ReadOptions tunes ReadDir and a DirReader's reads (trace.ReadOptions,
+// the options of every trace.Source). A nil *ReadOptions means the
+// defaults.
+type ReadOptions = trace.ReadOptions
 
 func parallelism(n int) int {
 	return par.Workers(n)

@@ -921,6 +921,21 @@ func (r *DirReader) Files() []string {
 	return slices.Compact(names)
 }
 
+// Declared returns what the manifest declares before any event is read:
+// every location's events (DeclaredEvents), the locations, and the
+// carried data a writer of the source format reads whole (CarriedBytes).
+func (r *DirReader) Declared() (trace.Declared, error) {
+	d := trace.Declared{Locations: len(r.m.defs.Locations), HeldBytes: r.CarriedBytes()}
+	for li := range d.Locations {
+		n, err := r.DeclaredEvents(li)
+		if err != nil {
+			return trace.Declared{}, err
+		}
+		d.Events += n
+	}
+	return d, nil
+}
+
 // CarriedBytes returns the size of the trace's carried data (0: none),
 // which a writer of the source format reads whole.
 func (r *DirReader) CarriedBytes() int64 {
@@ -943,3 +958,6 @@ func HasStreamHeader(path string) bool {
 	_, err = io.ReadFull(f, b[:])
 	return err == nil && b == streamMagic
 }
+
+// A DirReader is a trace.Source.
+var _ trace.Source = (*DirReader)(nil)

@@ -221,25 +221,21 @@ func (a *Archive) DefinitionBytes() int64 {
 	return st.Size()
 }
 
-// ReadOptions control Read. The zero value (or nil) is fine.
-type ReadOptions struct {
-	// Parallel is the number of location files read at once; 0 means
-	// GOMAXPROCS.
-	Parallel int
-	// Done, if not nil, is called as soon as location li has been read
-	// (concurrently for different locations), with the trace being read:
-	// its definitions are complete, and the location's events may be
-	// taken and emptied (replay.Matcher scans them so). An error stops
-	// the reading and is returned.
-	Done func(t *trace.Trace, li int) error
+// Declared returns what the archive declares before any event is read:
+// at most how many events a read holds (EventBound), the locations, and
+// the bytes its global definitions take in memory, read whole (about
+// twice the file's size).
+func (a *Archive) Declared() (trace.Declared, error) {
+	return trace.Declared{Events: a.EventBound(), Locations: a.NumLocations(), HeldBytes: 2 * a.DefinitionBytes()}, nil
 }
 
-func (o *ReadOptions) parallel() int {
-	if o == nil {
-		return par.Workers(0)
-	}
-	return par.Workers(o.Parallel)
-}
+// Close does nothing: an Archive keeps no file open between its reads,
+// and can be read again. It makes an Archive a trace.Source.
+func (a *Archive) Close() error { return nil }
+
+// ReadOptions control an Archive's reads (trace.ReadOptions, the options
+// of every trace.Source). The zero value (or nil) is fine.
+type ReadOptions = trace.ReadOptions
 
 func (a *Archive) evtName(id uint64) string {
 	return a.name + "/" + strconv.FormatUint(id, 10) + ".evt"
@@ -515,7 +511,7 @@ func (a *Archive) read(ctx context.Context, opt *ReadOptions, needs func(defs *t
 		times = make([][]int64, len(t.Locations))
 	}
 	type bufs struct{ evt, def []byte }
-	err = par.DoEachWith(ctx, len(t.Locations), opt.parallel(), func() *bufs { return &bufs{} }, func(b *bufs, li int) error {
+	err = par.DoEachWith(ctx, len(t.Locations), opt.Workers(), func() *bufs { return &bufs{} }, func(b *bufs, li int) error {
 		var all *[]int64
 		if keep != nil {
 			all = &times[li]
@@ -562,7 +558,7 @@ func (a *Archive) CopyTo(ctx context.Context, sink trace.Sink, times [][]int64, 
 		ev       trace.Events
 		evt, def []byte
 	}
-	return par.DoEachWith(ctx, len(b)-1, opt.parallel(), func() *scratch { return &scratch{} }, func(sc *scratch, k int) error {
+	return par.DoEachWith(ctx, len(b)-1, opt.Workers(), func() *scratch { return &scratch{} }, func(sc *scratch, k int) error {
 		for li := b[k]; li < b[k+1]; li++ {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -738,3 +734,6 @@ func HasChunkHeader(path string) bool {
 	_, err = io.ReadFull(f, b[:])
 	return err == nil && b[0] == recChunkHeader && (b[1] == markLittle || b[1] == markBig)
 }
+
+// An Archive is a trace.Source.
+var _ trace.Source = (*Archive)(nil)

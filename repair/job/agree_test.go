@@ -6,12 +6,19 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/clc-tools/clc/native"
+	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/repair"
+	"github.com/clc-tools/clc/replay"
+	"github.com/clc-tools/clc/sim"
+	"github.com/clc-tools/clc/trace"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -132,5 +139,57 @@ func TestSameCorrectionNativeOrOTF2(t *testing.T) {
 		for j := range times[0][li] {
 			require.Equal(t, times[0][li][j], times[1][li][j], "location %d event %d", li, j)
 		}
+	}
+}
+
+// The same trace written as a native directory and as an OTF2 archive is
+// the same trace.Source: what each declares bounds what it reads, its
+// files exist, a selective read keeps every event's time, and both
+// formats read the same events at the same times.
+func TestSourcesAgree(t *testing.T) {
+	cfg := scenarios(true)[0].cfg
+	cfg.Ranks, cfg.RanksPerNode = 4, 2
+	rec, _, err := sim.Generate(cfg)
+	require.NoError(t, err)
+	base := t.TempDir()
+	nat, arc := filepath.Join(base, "native"), filepath.Join(base, "otf2")
+	require.NoError(t, native.WriteDir(context.Background(), nat, rec, nil))
+	require.NoError(t, otf.WriteTrace(context.Background(), arc, rec, nil))
+	var read [2]*trace.Trace
+	for i, dir := range []string{nat, arc} {
+		in, err := Open(dir)
+		require.NoError(t, err)
+		t.Cleanup(func() { assert.NoError(t, in.Close()) })
+		src := in.src
+		for _, name := range src.Files() {
+			assert.FileExists(t, filepath.Join(in.Dir, filepath.FromSlash(name)), "%s", in.Format)
+		}
+		d, err := src.Declared()
+		require.NoError(t, err)
+		tr, err := src.Read(context.Background(), &trace.ReadOptions{Parallel: 2})
+		require.NoError(t, err)
+		require.Len(t, tr.Locations, d.Locations, "%s: declared locations", in.Format)
+		var n int64
+		for _, l := range tr.Locations {
+			n += int64(l.Events.Len())
+		}
+		assert.LessOrEqual(t, n, d.Events, "%s: events read within the declared bound", in.Format)
+		// A source is read once: the selective read opens the input again.
+		again, err := Open(dir)
+		require.NoError(t, err)
+		t.Cleanup(func() { assert.NoError(t, again.Close()) })
+		_, times, err := again.src.ReadSelected(context.Background(), nil, replay.Needs)
+		require.NoError(t, err)
+		for li, l := range tr.Locations {
+			assert.True(t, slices.Equal(l.Events.Time, times[li]), "%s: location %d's times differ read whole and selectively", in.Format, li)
+		}
+		read[i] = tr
+	}
+	require.Len(t, read[1].Locations, len(read[0].Locations))
+	for li, l := range read[0].Locations {
+		o := read[1].Locations[li]
+		require.Equal(t, l.Events.Len(), o.Events.Len(), "location %d's events, native against OTF2", li)
+		assert.True(t, slices.Equal(l.Events.Time, o.Events.Time), "location %d's times differ, native against OTF2", li)
+		assert.True(t, slices.Equal(l.Events.Kind, o.Events.Kind), "location %d's kinds differ, native against OTF2", li)
 	}
 }

@@ -54,11 +54,11 @@ type Input struct {
 	// for OTF2, the trace directory for native).
 	Dir string
 	// name is an OTF2 archive's name: its anchor is Dir/name.otf2.
-	name    string
-	archive *otf.Archive
-	// nat is a native input's directory, opened by open and kept open
-	// for reading and rewriting it (Close releases it).
-	nat *native.DirReader
+	name string
+	// src is the opened trace (a *native.DirReader or an *otf.Archive),
+	// opened by open and kept open for reading and rewriting it (Close
+	// releases it).
+	src trace.Source
 }
 
 // Open finds the trace at path (Locate) and opens it: reads an OTF2
@@ -104,21 +104,30 @@ func Locate(path string) (*Input, error) {
 // definitions, a native trace's manifest (its directory stays open, read
 // with parallel goroutines; 0: GOMAXPROCS).
 func (in *Input) open(parallel int) error {
+	var err error
 	switch in.Format {
 	case FormatNative:
-		r, err := native.OpenDirWith(in.Path, &native.ReadOptions{Parallel: parallel})
-		if err != nil {
-			return fmt.Errorf("input %s: %w", in.Path, err)
-		}
-		in.nat = r
+		in.src, err = native.OpenDirWith(in.Path, &native.ReadOptions{Parallel: parallel})
 	case FormatOTF2:
-		a, err := otf.Open(filepath.Join(in.Dir, in.name+".otf2"))
-		if err != nil {
-			return fmt.Errorf("input %s: %w", in.Path, err)
-		}
-		in.archive = a
+		in.src, err = otf.Open(filepath.Join(in.Dir, in.name+".otf2"))
+	default:
+		err = fmt.Errorf("unknown format %q", in.Format)
+	}
+	if err != nil {
+		in.src = nil
+		return fmt.Errorf("input %s: %w", in.Path, err)
 	}
 	return nil
+}
+
+// source returns the opened input, opening it first if it is not.
+func (in *Input) source(parallel int) (trace.Source, error) {
+	if in.src == nil {
+		if err := in.open(parallel); err != nil {
+			return nil, err
+		}
+	}
+	return in.src, nil
 }
 
 // files returns what the input is read from, for the output plan: a
@@ -141,19 +150,11 @@ func (in *Input) files() []string {
 
 // Read reads the whole trace into memory.
 func (in *Input) Read(ctx context.Context, parallel int) (*trace.Trace, error) {
-	switch in.Format {
-	case FormatNative:
-		opt := &native.ReadOptions{Parallel: parallel}
-		if in.nat == nil {
-			if err := in.open(parallel); err != nil {
-				return nil, err
-			}
-		}
-		return in.nat.Read(ctx, opt)
-	case FormatOTF2:
-		return in.archive.Read(ctx, &otf.ReadOptions{Parallel: parallel})
+	src, err := in.source(parallel)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("input %s: unknown format %q", in.Path, in.Format)
+	return src.Read(ctx, &trace.ReadOptions{Parallel: parallel})
 }
 
 // ReadSelected reads of every location only the events the happened-before
@@ -161,82 +162,55 @@ func (in *Input) Read(ctx context.Context, parallel int) (*trace.Trace, error) {
 // a column of its own: what a correction needs, in a fraction of the
 // memory. The output is then written by copying the input with new times.
 // done, if not nil, is called as soon as a location has been read (see
-// otf.ReadOptions.Done).
+// trace.ReadOptions.Done).
 func (in *Input) ReadSelected(ctx context.Context, parallel int, done func(t *trace.Trace, li int) error) (*trace.Trace, [][]int64, error) {
-	switch in.Format {
-	case FormatNative:
-		opt := &native.ReadOptions{Parallel: parallel, Done: done}
-		if in.nat == nil {
-			if err := in.open(parallel); err != nil {
-				return nil, nil, err
-			}
-		}
-		return in.nat.ReadSelected(ctx, opt, replay.Needs)
-	case FormatOTF2:
-		return in.archive.ReadSelected(ctx, &otf.ReadOptions{Parallel: parallel, Done: done}, replay.Needs)
-	}
-	return nil, nil, fmt.Errorf("input %s: unknown format %q", in.Path, in.Format)
-}
-
-// rewriteNative writes into dir a copy of the native input with the
-// times, from the directory ReadSelected left open (without decoding its
-// manifest again).
-func (in *Input) rewriteNative(ctx context.Context, dir string, times [][]int64, props map[string]string, parallel int) error {
-	r, err := in.openNative()
+	src, err := in.source(parallel)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	return r.RewriteTimes(ctx, dir, times, props, &native.WriteOptions{Codec: native.CodecZstd, Parallel: parallel})
+	return src.ReadSelected(ctx, &trace.ReadOptions{Parallel: parallel, Done: done}, replay.Needs)
 }
 
-// openNative returns the native directory open and ReadSelected left
-// open: the writes of a native input stream from it.
-func (in *Input) openNative() (*native.DirReader, error) {
-	if in.nat == nil {
-		return nil, fmt.Errorf("input %s: not read with ReadSelected, so not open for streaming", in.Path)
+// rewrite writes into dir a copy of the input, in its own format, with the
+// times (the properties props replace a native trace's; an OTF2 archive
+// keeps its definitions), from the source ReadSelected left open.
+func (in *Input) rewrite(ctx context.Context, dir string, times [][]int64, props map[string]string, parallel int) error {
+	switch src := in.src.(type) {
+	case *native.DirReader:
+		return src.RewriteTimes(ctx, dir, times, props, &native.WriteOptions{Codec: native.CodecZstd, Parallel: parallel})
+	case *otf.Archive:
+		return src.RewriteTimes(ctx, dir, times, &otf.WriteOptions{Parallel: parallel})
 	}
-	return in.nat, nil
+	return fmt.Errorf("input %s: not open for rewriting", in.Path)
 }
 
-// convert writes into dir the input with the times in the other format
-// (a native input as OTF2, an OTF2 input as native), streaming each
-// location's events from the input (native.DirReader.CopyTo from the
-// directory ReadSelected left open, a block at a time;
-// otf.Archive.CopyTo, a location at a time) into the other format's
-// writer, with the definitions tr of the selection read. The events need
-// no check of their own: the readers check every record's references as
-// they decode it.
-func (in *Input) convert(ctx context.Context, dir string, tr *trace.Trace, times [][]int64, parallel int) error {
+// convert writes into dir the input with the times in the format out,
+// streaming each location's events from the source ReadSelected left open
+// (trace.Source.CopyTo: a native trace a block at a time, an OTF2 archive
+// a location at a time) into out's writer, with the definitions tr of the
+// selection read. The events need no check of their own: the readers
+// check every record's references as they decode it.
+func (in *Input) convert(ctx context.Context, dir string, out Format, tr *trace.Trace, times [][]int64, parallel int) error {
+	if in.src == nil {
+		return fmt.Errorf("input %s: not open for streaming", in.Path)
+	}
 	var w interface {
 		trace.Sink
 		Abort()
 	}
-	var copyTo func(trace.Sink) error
-	switch in.Format {
-	case FormatNative:
-		r, err := in.openNative()
-		if err != nil {
-			return err
-		}
-		ow, err := otf.Create(dir, tr, &otf.WriteOptions{Parallel: parallel, Creator: "clc-correct"})
-		if err != nil {
-			return err
-		}
-		w = ow
-		copyTo = func(s trace.Sink) error { return r.CopyTo(ctx, s, times, &native.ReadOptions{Parallel: parallel}) }
+	var err error
+	switch out {
 	case FormatOTF2:
-		nw, err := native.CreateDir(dir, tr, &native.WriteOptions{Codec: native.CodecZstd, Parallel: parallel})
-		if err != nil {
-			return err
-		}
-		w = nw
-		copyTo = func(s trace.Sink) error {
-			return in.archive.CopyTo(ctx, s, times, &otf.ReadOptions{Parallel: parallel})
-		}
+		w, err = otf.Create(dir, tr, &otf.WriteOptions{Parallel: parallel, Creator: "clc-correct"})
+	case FormatNative:
+		w, err = native.CreateDir(dir, tr, &native.WriteOptions{Codec: native.CodecZstd, Parallel: parallel})
 	default:
-		return fmt.Errorf("input %s: cannot convert %s", in.Path, in.Format)
+		err = fmt.Errorf("cannot convert %s into %s", in.Format, out)
 	}
-	if err := copyTo(w); err != nil {
+	if err != nil {
+		return err
+	}
+	if err := in.src.CopyTo(ctx, w, times, &trace.ReadOptions{Parallel: parallel}); err != nil {
 		w.Abort()
 		return err
 	}
@@ -246,16 +220,19 @@ func (in *Input) convert(ctx context.Context, dir string, tr *trace.Trace, times
 // Close releases what open and a read left open (a native input's files).
 // The input can be read again afterwards.
 func (in *Input) Close() error {
-	if in.nat == nil {
+	if in.src == nil {
 		return nil
 	}
-	err := in.nat.Close()
-	in.nat = nil
+	err := in.src.Close()
+	in.src = nil
 	return err
 }
 
-// Archive returns the OTF2 archive of an OTF2 input, or nil.
-func (in *Input) Archive() *otf.Archive { return in.archive }
+// Archive returns the OTF2 archive of an opened OTF2 input, or nil.
+func (in *Input) Archive() *otf.Archive {
+	a, _ := in.src.(*otf.Archive)
+	return a
+}
 
 // truthDir returns the true times beside the input: its truth/ directory,
 // else its truth.json file; "" when there is neither. A truth/ directory

@@ -14,7 +14,6 @@ import (
 	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/internal/truthfile"
 	"github.com/clc-tools/clc/native"
-	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/output"
 	"github.com/clc-tools/clc/perfetto"
 	"github.com/clc-tools/clc/replay"
@@ -403,8 +402,8 @@ func (p *pipeline) correct(ctx context.Context) error {
 		rep.UnrecordedMPI = strings.Split(s, ",")
 		rep.Notes = append(rep.Notes, fmt.Sprintf("the tracer did not record %d communicating MPI functions the program uses (messages through them are missing): %s", len(rep.UnrecordedMPI), s))
 	}
-	if in.archive != nil {
-		for _, w := range in.archive.Warnings() {
+	if a := in.Archive(); a != nil {
+		for _, w := range a.Warnings() {
 			rep.Warnings = append(rep.Warnings, w.String())
 		}
 	}
@@ -435,13 +434,9 @@ func (p *pipeline) write(ctx context.Context) error {
 	case p.outFmt == FormatPerfetto:
 		return p.writePerfetto(ctx)
 	case p.outFmt != in.Format:
-		err = in.convert(ctx, dir, p.tr, p.times, p.np)
-	case in.Format == FormatOTF2:
-		err = in.archive.RewriteTimes(ctx, dir, p.times, &otf.WriteOptions{Parallel: p.np})
-	case in.Format == FormatNative:
-		err = in.rewriteNative(ctx, dir, p.times, p.tr.Properties, p.np)
+		err = in.convert(ctx, dir, p.outFmt, p.tr, p.times, p.np)
 	default:
-		err = fmt.Errorf("cannot write %s from %s", p.outFmt, in.Format)
+		err = in.rewrite(ctx, dir, p.times, p.tr.Properties, p.np)
 	}
 	if err != nil {
 		return fmt.Errorf("output %s: %w", p.opts.Output, err)

@@ -142,21 +142,12 @@ func satMul(a, b int64) int64 {
 // declared returns the events and locations the opened input declares,
 // and the bytes of its definitions held in memory besides.
 func (in *Input) declared() (events int64, locs int, extra int64, err error) {
-	switch {
-	case in.nat != nil:
-		locs = len(in.nat.Defs().Locations)
-		extra = in.nat.CarriedBytes()
-		for li := range locs {
-			n, err := in.nat.DeclaredEvents(li)
-			if err != nil {
-				return 0, 0, 0, fmt.Errorf("input %s: %w", in.Path, err)
-			}
-			events += n
-		}
-	case in.archive != nil:
-		a := in.archive
-		locs = a.NumLocations()
-		events, extra = a.EventBound(), 2*a.DefinitionBytes()
+	if in.src == nil {
+		return 0, 0, 0, nil
 	}
-	return events, locs, extra, nil
+	d, err := in.src.Declared()
+	if err != nil {
+		return 0, 0, 0, fmt.Errorf("input %s: %w", in.Path, err)
+	}
+	return d.Events, d.Locations, d.HeldBytes, nil
 }

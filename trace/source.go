@@ -1,0 +1,69 @@
+package trace
+
+import (
+	"context"
+
+	"github.com/clc-tools/clc/internal/par"
+)
+
+// ReadOptions control the reads of a Source. The zero value (or nil) is
+// fine.
+type ReadOptions struct {
+	// Parallel is the number of locations read at once; 0 (or less)
+	// means GOMAXPROCS.
+	Parallel int
+	// Done, if not nil, is called as soon as location li has been read
+	// (concurrently for different locations), with the trace being read:
+	// its definitions are complete, and the location's events may be
+	// taken and emptied (replay.Matcher scans them so). An error stops
+	// the reading and is returned.
+	Done func(t *Trace, li int) error
+}
+
+// Workers returns the number of locations read at once: Parallel, or
+// GOMAXPROCS when o is nil or Parallel is not positive.
+func (o *ReadOptions) Workers() int {
+	if o == nil {
+		return par.Workers(0)
+	}
+	return par.Workers(o.Parallel)
+}
+
+// Declared is what a Source declares before any event is read: enough to
+// estimate the memory a read takes.
+type Declared struct {
+	// Events is at most the number of events a read holds.
+	Events int64
+	// Locations is the number of locations.
+	Locations int
+	// HeldBytes are the bytes a reader or a writer of the source's
+	// format holds in memory besides the events (definitions, carried
+	// data).
+	HeldBytes int64
+}
+
+// Source is a trace opened for reading in a file format: the reader
+// counterpart of Sink. native.DirReader and otf.Archive implement it.
+//
+// A Source is read once, by Read or ReadSelected (a native directory
+// fills its definitions with the events); CopyTo may follow, any number
+// of times.
+type Source interface {
+	// Files returns the files the trace is made of, relative to its
+	// directory and slash-separated.
+	Files() []string
+	// Declared returns what the trace declares before any event is read.
+	Declared() (Declared, error)
+	// Read reads the whole trace.
+	Read(ctx context.Context, opt *ReadOptions) (*Trace, error)
+	// ReadSelected reads of every location only the events needs keeps,
+	// and every event's time in a column of its own.
+	ReadSelected(ctx context.Context, opt *ReadOptions, needs func(defs *Trace) func(Kind, uint32) bool) (*Trace, [][]int64, error)
+	// CopyTo streams every event into sink, a location at a time, with
+	// the times times (one column per location, as ReadSelected returns
+	// them).
+	CopyTo(ctx context.Context, sink Sink, times [][]int64, opt *ReadOptions) error
+	// Close releases what the source holds open. It can be read again
+	// afterwards only if its format says so.
+	Close() error
+}
