@@ -98,7 +98,7 @@ func FinishOTF2(dir string, props map[string]string, o RecoverOptions) (int64, *
 	if err != nil {
 		return 0, u, err
 	}
-	if _, err := os.Stat(filepath.Join(src, "truth", "clc.json")); err == nil {
+	if _, err := os.Stat(filepath.Join(src, "truth", native.ManifestName)); err == nil {
 		if err := os.RemoveAll(filepath.Join(dir, "truth")); err != nil {
 			return n, u, err
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/clc-tools/clc/native"
 	"os"
 	"path/filepath"
 	"sort"
@@ -92,7 +93,7 @@ func FinishUnfinished(dir string, props map[string]string, o RecoverOptions) (*U
 // ManifestComplete reports whether dir's manifest says the trace is
 // complete (os.ErrNotExist when there is none).
 func ManifestComplete(dir string) (bool, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "clc.json"))
+	data, err := os.ReadFile(filepath.Join(dir, native.ManifestName))
 	if err != nil {
 		return false, err
 	}
@@ -100,7 +101,7 @@ func ManifestComplete(dir string) (bool, error) {
 		Complete bool `json:"complete"`
 	}
 	if err := json.Unmarshal(data, &m); err != nil {
-		return false, fmt.Errorf("%s: %w", filepath.Join(dir, "clc.json"), err)
+		return false, fmt.Errorf("%s: %w", filepath.Join(dir, native.ManifestName), err)
 	}
 	return m.Complete, nil
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/clc-tools/clc/native"
 	"hash/crc32"
 	"io"
 	"os"
@@ -400,7 +401,7 @@ func writeManifestFor(dir string, jm *jsonManifest, size int) (bool, error) {
 		return false, fmt.Errorf("writing %s: %w", tmp.Name(), err)
 	}
 	// link, not rename: a complete manifest written meanwhile by rank 0 wins
-	if err := os.Link(tmp.Name(), filepath.Join(dir, "clc.json")); err != nil {
+	if err := os.Link(tmp.Name(), filepath.Join(dir, native.ManifestName)); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return false, nil
 		}

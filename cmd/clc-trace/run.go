@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/clc-tools/clc/internal/cli"
+	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/output"
 	"github.com/clc-tools/clc/tracer"
 )
@@ -492,15 +493,15 @@ func prepareDir(out, format string, force, first bool) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("output directory %s: %w", out, err)
 	}
-	native := dir
+	natDir := dir
 	if format == "otf2" {
-		native = filepath.Join(dir, tracer.NativeSubdir)
+		natDir = filepath.Join(dir, tracer.NativeSubdir)
 	}
 	if first {
 		var held []string
 		// (not the bare clc-native/: in per-rank mode the other ranks may
 		// have made it already)
-		for _, n := range []string{"clc.json", "traces.otf2", filepath.Join(tracer.NativeSubdir, "clc.json")} {
+		for _, n := range []string{native.ManifestName, "traces.otf2", filepath.Join(tracer.NativeSubdir, native.ManifestName)} {
 			if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
 				held = append(held, n)
 			}
@@ -524,10 +525,10 @@ func prepareDir(out, format string, force, first bool) (string, error) {
 			}
 		}
 	}
-	if err := os.MkdirAll(filepath.Join(native, "events"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(natDir, "events"), 0o755); err != nil {
 		return "", fmt.Errorf("output directory %s is not writable: %w", dir, err)
 	}
-	probe, err := os.CreateTemp(native, ".clc-write-test-")
+	probe, err := os.CreateTemp(natDir, ".clc-write-test-")
 	if err != nil {
 		return "", fmt.Errorf("output directory %s is not writable: %w", dir, err)
 	}
