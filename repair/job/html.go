@@ -13,7 +13,6 @@ import (
 	"github.com/clc-tools/clc/trace"
 
 	"github.com/clc-tools/clc/htmlreport"
-	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/presync"
 )
 
@@ -31,10 +30,9 @@ func (p *pipeline) writeHTML(ctx context.Context) error {
 	}
 	res, r := p.res, p.rep
 	dom := pageDomains(p.tr, res)
-	fid := [2]measure.Fidelity{r.Fidelity.Position, r.Fidelity.Distance}
 	in := &htmlreport.Input{
 		Title: r.Input, Trace: p.tr, Presync: res.Presync, Corrected: p.times, Truth: p.truth,
-		Graph: res.Graph, Latency: res.Latency, Domains: dom, PresyncFuncs: res.PresyncFuncs, Measured: res.Measured, Fidelity: &fid,
+		Graph: res.Graph, Latency: res.Latency, Domains: dom, PresyncFuncs: res.PresyncFuncs, Measured: res.Measured, Fidelity: &res.Fidelity,
 		CheckOnly: r.Checked, Summary: htmlSummary(r), Sections: htmlSections(r), Notes: r.Notes, Parallel: p.np,
 		Estimates: modelEstimate(res, p.tr.Resolution, dom),
 	}
