@@ -170,7 +170,7 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 		return nil, err
 	}
 	res.Model, res.Domains, res.Latency = cm.result, &ps.cm.Domains, cm.lat
-	rep.Method, rep.Before, rep.Model, rep.ModelShift = cm.result, cm.beforeReport, cm.modelReport, cm.shift
+	rep.Method, rep.Before, rep.Model, rep.ModelShift = methodReport(cm.result, &ps.cm.Domains), cm.beforeReport, cm.modelReport, cm.shift
 
 	var moved []clc.Moved
 	if err := stage("correcting", &rep.Timing.Correct, func() (err error) {

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/clc-tools/clc/clc"
-	"github.com/clc-tools/clc/clockmodel"
 	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/trace"
@@ -53,7 +52,7 @@ type Report struct {
 	Before   ViolationReport `json:"before"`
 	// Method is the method that ran, μ and where it came from, the clock
 	// domains and the clock model's estimation and guard.
-	Method *clockmodel.Result `json:"method,omitempty"`
+	Method *MethodReport `json:"method,omitempty"`
 	// Model is the clock condition after the clock model, before the CLC
 	// (when the model was used).
 	Model *ViolationReport `json:"model,omitempty"`

@@ -149,7 +149,7 @@ func htmlSections(r *repair.Report) []htmlreport.Section {
 // those pre-synchronisation gave one correction.
 func clockDomains(r *repair.Report) string {
 	if r.Method != nil {
-		return repair.DomainsLine(r.Method)
+		return r.Method.Domains.String()
 	}
 	if r.Presync.Method == presync.Node.String() {
 		return "one per node"
@@ -185,7 +185,7 @@ func durOrEmpty(s float64) string {
 // domains), else what pre-synchronisation assumed (per node, or per
 // location).
 func pageDomains(tr *trace.Trace, res *repair.Result) htmlreport.Domains {
-	if d := res.Domains; d != nil && res.Model != nil && res.Model.Domains.Count > 0 {
+	if d := res.Domains; d != nil && res.Model != nil && d.Count() > 0 {
 		nodes := htmlreport.NodeDomains(tr).Names
 		out := htmlreport.Domains{Of: d.Of, Names: make([]string, d.Count()), Unit: "clock domain"}
 		for k := range out.Names {
