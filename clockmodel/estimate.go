@@ -46,44 +46,44 @@ func (o *EstimateOptions) defaults() {
 
 // EstimateStats describe an estimation.
 type EstimateStats struct {
-	Bounds     int64 `json:"bounds"`
-	Pairs      int   `json:"domain_pairs"`
-	Bands      int   `json:"windows"`
-	TwoSided   int   `json:"two_sided_windows"`
-	Anchors    int   `json:"anchors"`
-	Unknowns   int   `json:"unknowns"`
-	Iterations []int `json:"solver_iterations"`
+	Bounds     int64
+	Pairs      int
+	Bands      int
+	TwoSided   int
+	Anchors    int
+	Unknowns   int
+	Iterations []int
 	// Misfit is the root mean square of the windows' residuals in units
 	// of their uncertainty, after the last pass.
-	Misfit float64 `json:"misfit"`
+	Misfit float64
 	// Curvature is the smoothness chosen by cross-validation.
-	Curvature float64 `json:"curvature"`
+	Curvature float64
 	// Groups counts the pairs of domains and sources (point to point,
 	// collective) whose windows share a bias: the asymmetry of their
 	// fastest messages.
-	Groups int `json:"bias_groups"`
+	Groups int
 	// Wander is the prior's scale of the clocks' wander between their
 	// anchors, ticks; 0 when the windows give no evidence of it (no group
 	// has eight two-sided windows): then nothing bounds a clock between
 	// its anchors unless the estimate moved it.
-	Wander float64 `json:"wander_prior_ticks"`
+	Wander float64
 	// Score is how well the estimate predicts the windows of alternate
 	// segments of time from the others (the held-out windows' squared
 	// residuals in units of their σ, each at most 25), ScoreStay how well
 	// the pre-synchronised clocks do, in the last pass; Stay says the
 	// latter is no worse (no evidence to move the clocks).
-	Score     float64 `json:"cv_score"`
-	ScoreStay float64 `json:"cv_score_presync"`
-	Stay      bool    `json:"presync_predicts_as_well"`
+	Score     float64
+	ScoreStay float64
+	Stay      bool
 	// Passes is the number of passes run: fewer than EstimateOptions'
 	// Iterations when the first already found no evidence to move the
 	// clocks (Stay, or no significant correction).
-	Passes int `json:"passes"`
+	Passes int
 	// Knots counts the knots of the estimated curves, HeldKnots those
 	// whose correction the messages do not prove (within BarZ standard
 	// deviations of 0): held at the pre-synchronised clock.
-	Knots     int `json:"knots"`
-	HeldKnots int `json:"knots_held"`
+	Knots     int
+	HeldKnots int
 }
 
 // estimator holds what the passes share.

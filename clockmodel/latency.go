@@ -1,10 +1,8 @@
 package clockmodel
 
 import (
-	"fmt"
 	"math"
 	"slices"
-	"time"
 
 	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/replay"
@@ -21,52 +19,36 @@ const (
 // Latency is one class's minimum latency μ and the evidence behind it.
 type Latency struct {
 	// Ticks is μ.
-	Ticks int64 `json:"ticks"`
+	Ticks int64
 	// Source is SourceFlag, SourceDefault, SourceSameClock or
 	// SourceRoundTrip.
-	Source string `json:"source"`
+	Source string
 	// Default is the default μ (or the flag's) the trace could lower.
-	Default int64 `json:"default_ticks"`
+	Default int64
 	// SameClock is the smallest latency of a logical message between two
 	// locations of one clock domain (they show true latencies), −1 if
 	// there is none; SameClockMessages counts those messages.
-	SameClock         int64 `json:"same_clock_min_ticks"`
-	SameClockMessages int64 `json:"same_clock_messages"`
+	SameClock         int64
+	SameClockMessages int64
 	// RoundTrip is half the round trip between two clock domains (a
 	// message each way in one window of the clock model) that 95 % of the
 	// windows exceed: the mean of the two one-way minimum latencies is at
 	// most that; −1 if there is none.
-	RoundTrip int64 `json:"round_trip_half_min_ticks"`
+	RoundTrip int64
 }
 
 // Latencies are μ within and across nodes.
 type Latencies struct {
-	Intra Latency `json:"intra"`
-	Inter Latency `json:"inter"`
+	Intra Latency
+	Inter Latency
 	// Shared is μ of the shared-memory relations between the threads of a
 	// process, passed through unchanged (it is not a message latency).
-	Shared int64 `json:"-"`
+	Shared int64
 }
 
 // Replay returns the latencies for the replay and the checks.
 func (l *Latencies) Replay() replay.Latency {
 	return replay.Latency{Intra: l.Intra.Ticks, Inter: l.Inter.Ticks, Shared: l.Shared}
-}
-
-// String describes one class's choice, with res ticks per second.
-func (l *Latency) String(res uint64) string {
-	d := func(t int64) string { return time.Duration(math.Round(float64(t) * 1e9 / float64(res))).String() }
-	s := fmt.Sprintf("%s (%s", d(l.Ticks), l.Source)
-	if l.Source != SourceFlag && l.Ticks != l.Default {
-		s += ", default " + d(l.Default)
-	}
-	if l.SameClock >= 0 {
-		s += fmt.Sprintf("; smallest of %d same-clock messages %s", l.SameClockMessages, d(l.SameClock))
-	}
-	if l.RoundTrip >= 0 {
-		s += "; round trips across clocks show " + d(l.RoundTrip) + " each way"
-	}
-	return s + ")"
 }
 
 // lower sets μ to v if that is smaller and the value was not given by a

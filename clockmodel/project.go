@@ -18,21 +18,21 @@ type ProjectStats struct {
 	// sending domain and time bin, and per collective's tightest pairs);
 	// Violated those the clocks broke before the projection, Active those
 	// the projection leans on.
-	Bounds   int `json:"bounds"`
-	Violated int `json:"violated"`
-	Active   int `json:"active"`
+	Bounds   int
+	Violated int
+	Active   int
 	// Sweeps counts the passes over the bounds near violation, Swept the
 	// bounds they visited.
-	Sweeps int   `json:"sweeps"`
-	Swept  int64 `json:"swept"`
+	Sweeps int
+	Swept  int64
 	// Residual is the largest violation of a bound left, ticks (the CLC
 	// removes what is left).
-	Residual float64 `json:"max_residual_ticks"`
+	Residual float64
 	// MaxMove is the largest change of a curve, ticks.
-	MaxMove float64 `json:"max_move_ticks"`
+	MaxMove float64
 	// Used says whether the projected clocks replaced the model's: they
 	// are when the sweeps converged and leave fewer violations.
-	Used bool `json:"used"`
+	Used bool
 }
 
 // Converged reports whether the sweeps held every bound (to projectTol);

@@ -74,36 +74,34 @@ type Result struct {
 	// that leaves fewer violations), "bounds + clc" (no significant model:
 	// the clocks projected onto the messages' one-sided bounds) or "clc".
 	// Fallback says why the model was not used when it was requested.
-	Requested string `json:"requested"`
-	Ran       string `json:"ran"`
-	Fallback  string `json:"fallback,omitempty"`
+	Requested string
+	Ran       string
+	Fallback  string
 	// Latency is μ per class and where it came from.
-	Latency Latencies `json:"latency"`
-	// Domains describes the clock domains.
-	Domains DomainsReport `json:"clock_domains"`
+	Latency Latencies
 	// Estimate describes the estimation (with MethodModel).
-	Estimate *EstimateStats `json:"estimate,omitempty"`
+	Estimate *EstimateStats
 	// Guard gives the checks the estimate had to pass.
-	Guard *Guard `json:"guard,omitempty"`
+	Guard *Guard
 	// Project describes the projection onto the bounds, when it ran.
-	Project *ProjectStats `json:"projection,omitempty"`
+	Project *ProjectStats
 	// Timing gives the wall-clock seconds of the steps.
 	Timing struct {
-		Latency  float64 `json:"latency"`
-		Estimate float64 `json:"estimate"`
-		Guard    float64 `json:"guard"`
-	} `json:"timing_s"`
+		Latency  float64
+		Estimate float64
+		Guard    float64
+	}
 	// Times are the corrected times when the model is used, else nil;
 	// Model is the correction then.
-	Times [][]int64 `json:"-"`
-	Model *Model    `json:"-"`
+	Times [][]int64
+	Model *Model
 	// Before is the clock condition of the pre-synchronised times, with
 	// μ = Latency, when BeforeMeasured says it was measured (with
 	// MethodModel, beside the estimate; also when the guard then fell
 	// back); ModelViolations that of Times when the model is used.
-	Before          measure.Violations  `json:"-"`
-	BeforeMeasured  bool                `json:"-"`
-	ModelViolations *measure.Violations `json:"-"`
+	Before          measure.Violations
+	BeforeMeasured  bool
+	ModelViolations *measure.Violations
 
 	applied *applied // what Original needs
 	// bars are the estimate's error bars (ErrorBar), nil without one.
@@ -114,37 +112,26 @@ type Result struct {
 	beforeCounts *measure.Counts
 }
 
-// DomainsReport summarises the clock domains.
-type DomainsReport struct {
-	Count int    `json:"count"`
-	Basis string `json:"basis"`
-	// Sizes lists the locations per domain (first 64 domains).
-	MinSize int32 `json:"min_locations"`
-	MaxSize int32 `json:"max_locations"`
-	// Reference is the domain of location 0.
-	Reference int32 `json:"reference"`
-}
-
 // Guard is the evidence for or against using the estimated clocks.
 type Guard struct {
 	// Significant counts the domains corrected: 0 when the corrections
 	// together do not exceed their uncertainty.
-	Significant int `json:"corrected_domains"`
+	Significant int
 	// Withdrawn counts the domains whose correction was withdrawn because
 	// it raised the violations of their own messages.
-	Withdrawn int `json:"withdrawn_domains"`
+	Withdrawn int
 	// MaxCorrection is the largest |correction| applied, ticks.
-	MaxCorrection int64 `json:"max_correction_ticks"`
+	MaxCorrection int64
 	// Violations and SumViolation (ticks) of the clock condition after
 	// pre-synchronisation and with the model.
-	ViolationsBefore int64 `json:"violations_before"`
-	ViolationsModel  int64 `json:"violations_model"`
-	SumBefore        int64 `json:"sum_violation_before_ticks"`
-	SumModel         int64 `json:"sum_violation_model_ticks"`
+	ViolationsBefore int64
+	ViolationsModel  int64
+	SumBefore        int64
+	SumModel         int64
 	// Contradicted counts the two-sided windows whose bounds the model's
 	// clocks leave by more than 3σ; Windows counts the two-sided windows.
-	Contradicted int `json:"contradicted_windows"`
-	Windows      int `json:"two_sided_windows"`
+	Contradicted int
+	Windows      int
 }
 
 // withdrawRounds bounds the rounds of withdrawing corrections.
@@ -170,7 +157,7 @@ const maxContradicted = 0.01
 func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node []int32, opt Options) (*Result, error) {
 	np := max(opt.Parallel, 1)
 	dom := &in.Domains
-	res := &Result{Requested: opt.Method.String(), Ran: "clc", Domains: domainsReport(dom)}
+	res := &Result{Requested: opt.Method.String(), Ran: "clc"}
 	t0 := time.Now()
 	res.Latency = newLatencies(opt.Latency, opt.Fixed)
 	res.Latency.sameClock(times, g, node, dom, np)
@@ -442,17 +429,6 @@ func (l *Latencies) clamp() {
 			l.Intra.Source = l.Inter.Source
 		}
 	}
-}
-
-func domainsReport(d *Domains) DomainsReport {
-	r := DomainsReport{Count: d.Count(), Basis: d.Basis, Reference: d.Ref}
-	for i, s := range d.Size {
-		if i == 0 || s < r.MinSize {
-			r.MinSize = s
-		}
-		r.MaxSize = max(r.MaxSize, s)
-	}
-	return r
 }
 
 // significant reports whether the model's corrections, taken together,

@@ -14,19 +14,19 @@ var Thresholds = [6]float64{0, 1e-4, 1e-3, 1e-2, 1e-1, 1}
 // Fidelity describes how well a correction kept the lengths of local
 // intervals (paper, section 6.2 and Table 4).
 type Fidelity struct {
-	Intervals int64 `json:"intervals"`
+	Intervals int64
 	// MaxRel is the largest relative deviation |t′−t|/t (a fraction; +Inf
 	// for an interval of length 0 that got a length).
-	MaxRel float64 `json:"max_relative"`
+	MaxRel float64
 	// MaxAbs is the largest absolute deviation |t′−t| in ticks.
-	MaxAbs int64 `json:"max_absolute_ticks"`
+	MaxAbs int64
 	// WeightedAvg is Σ|t′−t| / Σ|t|.
-	WeightedAvg float64 `json:"weighted_average"`
+	WeightedAvg float64
 	// Above[k] is the share of intervals whose relative deviation exceeds
 	// Thresholds[k]; AboveTime[k] the share of the total interval length
 	// they take.
-	Above     [6]float64 `json:"share_of_intervals_above"`
-	AboveTime [6]float64 `json:"share_of_time_above"`
+	Above     [6]float64
+	AboveTime [6]float64
 }
 
 type fidAcc struct {
@@ -150,14 +150,14 @@ func IntervalFidelityOf(n, np int, cols func(li int) (c, lc []int64)) (position,
 // Accuracy compares times with the true times of the same events, both in
 // the reference clock.
 type Accuracy struct {
-	Events int64 `json:"events"`
+	Events int64
 	// MeanAbs, P99Abs and MaxAbs are the mean, the 99th percentile and the
 	// largest |time − truth| in ticks.
-	MeanAbs float64 `json:"mean_abs_error_ticks"`
-	P99Abs  int64   `json:"p99_abs_error_ticks"`
-	MaxAbs  int64   `json:"max_abs_error_ticks"`
+	MeanAbs float64
+	P99Abs  int64
+	MaxAbs  int64
 	// MeanSigned is the mean time − truth in ticks.
-	MeanSigned float64 `json:"mean_error_ticks"`
+	MeanSigned float64
 }
 
 // AccuracyOf returns the accuracy of times against truth. The percentile

@@ -12,19 +12,19 @@ import (
 // messages (point-to-point, or logical collective pairs).
 type MessageStats struct {
 	// Messages is the number of (logical) messages.
-	Messages int64 `json:"messages"`
+	Messages int64
 	// Reversed counts messages received before they were sent.
-	Reversed int64 `json:"reversed"`
+	Reversed int64
 	// Violations counts messages received earlier than sent + μ.
-	Violations int64 `json:"violations"`
+	Violations int64
 	// MaxDisplacement and SumDisplacement are over reversed messages:
 	// send − receive, in ticks.
-	MaxDisplacement int64 `json:"max_displacement_ticks"`
-	SumDisplacement int64 `json:"sum_displacement_ticks"`
+	MaxDisplacement int64
+	SumDisplacement int64
 	// MaxViolation is the largest send + μ − receive, in ticks;
 	// SumViolation their sum over the violating messages.
-	MaxViolation int64 `json:"max_violation_ticks"`
-	SumViolation int64 `json:"sum_violation_ticks"`
+	MaxViolation int64
+	SumViolation int64
 }
 
 func (m *MessageStats) add(o MessageStats) {
@@ -54,12 +54,12 @@ func (m *MessageStats) pair(s, r, mu int64) {
 
 // Violations is the state of the clock condition in a set of times.
 type Violations struct {
-	P2P        MessageStats `json:"p2p"`
-	Collective MessageStats `json:"collective"`
+	P2P        MessageStats
+	Collective MessageStats
 	// Shared is the order of the shared-memory relations, by kind (index
 	// replay.SyncKind; 0 unused), with the shared-memory latency: a
 	// "message" is one relation between two locations' events.
-	Shared [replay.NumSyncKinds]MessageStats `json:"-"`
+	Shared [replay.NumSyncKinds]MessageStats
 }
 
 // SharedTotal returns the sum over the shared-memory relations.

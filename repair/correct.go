@@ -88,6 +88,9 @@ type Result struct {
 	Model *clockmodel.Result
 	// Domains are the clock domains the clock model saw (nil without it).
 	Domains *clockmodel.Domains
+	// Fidelity is the fidelity of the local intervals, event position and
+	// event distance, that Report.Fidelity gives.
+	Fidelity [2]measure.Fidelity
 	// With Correction.KeepPresync: the pre-synchronised times, the
 	// pre-synchronisation's method, its corrections and the
 	// pre-synchronised times of the clock-offset measurements.
@@ -141,7 +144,7 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 	}
 	rep.Presync = ps.report
 	if t.Truth != nil {
-		rep.Accuracy = &AccuracyReport{Truth: t.TruthName, Presync: measure.AccuracyOf(t.Times, t.Truth)}
+		rep.Accuracy = &AccuracyReport{Truth: t.TruthName, Presync: truthErrorReport(measure.AccuracyOf(t.Times, t.Truth))}
 	}
 	if c.KeepPresync {
 		res.Presync, res.PresyncMethod, res.PresyncFuncs, res.Measured = ps.copy, ps.method, ps.funcs, ps.measured
@@ -167,11 +170,11 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 		return nil, err
 	}
 	res.Model, res.Domains, res.Latency = cm.result, &ps.cm.Domains, cm.lat
-	rep.Method, rep.Before, rep.Model, rep.ModelShift = cm.result, cm.beforeReport, cm.modelReport, cm.shift
+	rep.Method, rep.Before, rep.Model, rep.ModelShift = methodReport(cm.result, &ps.cm.Domains), cm.beforeReport, cm.modelReport, cm.shift
 
 	var moved []clc.Moved
 	if err := stage("correcting", &rep.Timing.Correct, func() (err error) {
-		moved, err = runCLC(ctx, tr, t.Times, g, ps.node, &params, c.Alltoallv, cm, rep, np, progress, &empty)
+		moved, res.Fidelity, err = runCLC(ctx, tr, t.Times, g, ps.node, &params, c.Alltoallv, cm, rep, np, progress, &empty)
 		return err
 	}); err != nil {
 		return nil, err
@@ -182,7 +185,7 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 	}
 	cm.result.Forget()
 	if t.Truth != nil {
-		rep.Accuracy.Corrected = measure.AccuracyOf(t.Times, t.Truth)
+		rep.Accuracy.Corrected = truthErrorReport(measure.AccuracyOf(t.Times, t.Truth))
 	}
 	return res, nil
 }
@@ -330,28 +333,30 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 
 // runCLC runs the controlled logical clock over times in place, measures
 // the result and fills the report's correction, after, fidelity,
-// parameters and issues (the matching's, the CLC's and extra).
-func runCLC(ctx context.Context, tr *trace.Trace, times [][]int64, g *replay.Graph, node []int32, params *clc.Params, alltoallv replay.AlltoallvPolicy, cm *modelStage, rep *Report, np int, progress func(string), extra *replay.Issues) ([]clc.Moved, error) {
+// parameters and issues (the matching's, the CLC's and extra); it returns
+// what the CLC moved and the fidelity (event position, event distance).
+func runCLC(ctx context.Context, tr *trace.Trace, times [][]int64, g *replay.Graph, node []int32, params *clc.Params, alltoallv replay.AlltoallvPolicy, cm *modelStage, rep *Report, np int, progress func(string), extra *replay.Issues) ([]clc.Moved, [2]measure.Fidelity, error) {
 	in := clc.Input{Times: times, Node: node, Resolution: tr.Resolution, Follow: clc.Leader(tr, g)}
 	res, err := clc.CorrectInPlace(in, g, *params, &clc.Options{Progress: progress, Before: &cm.before, Latency: &cm.lat, Parallel: np, Context: ctx})
 	if cerr := ctx.Err(); cerr != nil {
-		return nil, cerr
+		return nil, [2]measure.Fidelity{}, cerr
 	}
 	if err != nil {
-		return nil, err
+		return nil, [2]measure.Fidelity{}, err
 	}
 	after := cm.before
 	if !res.Unmoved() {
 		after = measure.ClockCondition(times, g, node, cm.lat, np)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, [2]measure.Fidelity{}, err
 	}
 	rep.After = violationReport(after, tr.Resolution)
 	// The times the CLC started from (pre-synchronised, or the clock
 	// model's), recovered from what it recorded as moved.
 	moves := make([]shiftStats, len(times))
-	rep.Fidelity.Position, rep.Fidelity.Distance = measure.IntervalFidelityOf(len(times), np,
+	var fid [2]measure.Fidelity
+	fid[0], fid[1] = measure.IntervalFidelityOf(len(times), np,
 		func(li int) ([]int64, []int64) {
 			if ctx.Err() != nil {
 				return nil, nil // cancelled: the loop ends at once
@@ -363,8 +368,9 @@ func runCLC(ctx context.Context, tr *trace.Trace, times [][]int64, g *replay.Gra
 			return c, times[li]
 		})
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, [2]measure.Fidelity{}, err
 	}
+	rep.Fidelity = fidelityReport(fid)
 	rep.Correction = correctionReport(moves, res, tr.Resolution)
 	rep.Correction.ViolationsRemoved = rep.Before.Violations - rep.After.Violations
 	if rep.Model != nil {
@@ -375,7 +381,7 @@ func runCLC(ctx context.Context, tr *trace.Trace, times [][]int64, g *replay.Gra
 	issues.Merge(&res.Dropped)
 	issues.Merge(extra)
 	rep.Issues = issuesReport(&issues)
-	return res.Moved, nil
+	return res.Moved, fid, nil
 }
 
 // emptyIssues lists a trace without events (or locations) and every

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/clc-tools/clc/clc"
-	"github.com/clc-tools/clc/clockmodel"
 	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/trace"
@@ -53,7 +52,7 @@ type Report struct {
 	Before   ViolationReport `json:"before"`
 	// Method is the method that ran, μ and where it came from, the clock
 	// domains and the clock model's estimation and guard.
-	Method *clockmodel.Result `json:"method,omitempty"`
+	Method *MethodReport `json:"method,omitempty"`
 	// Model is the clock condition after the clock model, before the CLC
 	// (when the model was used).
 	Model *ViolationReport `json:"model,omitempty"`
@@ -69,13 +68,10 @@ type Report struct {
 	// ErrorBars says how sure the corrected times are (with the clock
 	// model).
 	ErrorBars *ErrorBarsReport `json:"error_bars,omitempty"`
-	Fidelity  struct {
-		Position measure.Fidelity `json:"event_position"`
-		Distance measure.Fidelity `json:"event_distance"`
-	} `json:"fidelity"`
-	Accuracy *AccuracyReport `json:"accuracy,omitempty"`
-	Issues   IssuesReport    `json:"issues"`
-	Timing   TimingReport    `json:"timing_s"`
+	Fidelity  FidelityReport   `json:"fidelity"`
+	Accuracy  *AccuracyReport  `json:"accuracy,omitempty"`
+	Issues    IssuesReport     `json:"issues"`
+	Timing    TimingReport     `json:"timing_s"`
 }
 
 // RegionsReport counts the regions a trace defines by distinct name: MPI
@@ -235,14 +231,69 @@ type PassReport struct {
 	MaxShift      float64 `json:"max_forward_shift"`
 }
 
+// FidelityReport says how well the correction kept the lengths of local
+// intervals (paper, section 6.2 and Table 4): of the intervals from a
+// location's first event to each event (Position) and between successive
+// events (Distance).
+type FidelityReport struct {
+	Position IntervalFidelityReport `json:"event_position"`
+	Distance IntervalFidelityReport `json:"event_distance"`
+}
+
+// IntervalFidelityReport is the fidelity of one kind of local interval
+// (measure.Fidelity).
+type IntervalFidelityReport struct {
+	Intervals int64 `json:"intervals"`
+	// MaxRel is the largest relative deviation |t′−t|/t (a fraction; +Inf
+	// for an interval of length 0 that got a length, which the JSON
+	// report writes as the largest double).
+	MaxRel float64 `json:"max_relative"`
+	// MaxAbs is the largest absolute deviation |t′−t| in ticks.
+	MaxAbs int64 `json:"max_absolute_ticks"`
+	// WeightedAvg is Σ|t′−t| / Σ|t|.
+	WeightedAvg float64 `json:"weighted_average"`
+	// Above[k] is the share of intervals whose relative deviation exceeds
+	// measure.Thresholds[k]; AboveTime[k] the share of the total interval
+	// length they take.
+	Above     [6]float64 `json:"share_of_intervals_above"`
+	AboveTime [6]float64 `json:"share_of_time_above"`
+}
+
+// fidelityReport is the report of the fidelity of event position and
+// event distance, fid[0] and fid[1].
+func fidelityReport(fid [2]measure.Fidelity) FidelityReport {
+	one := func(f *measure.Fidelity) IntervalFidelityReport {
+		return IntervalFidelityReport{Intervals: f.Intervals, MaxRel: f.MaxRel, MaxAbs: f.MaxAbs,
+			WeightedAvg: f.WeightedAvg, Above: f.Above, AboveTime: f.AboveTime}
+	}
+	return FidelityReport{Position: one(&fid[0]), Distance: one(&fid[1])}
+}
+
 // AccuracyReport compares with the true times.
 type AccuracyReport struct {
 	Truth     string           `json:"truth"`
-	Presync   measure.Accuracy `json:"presync_only"`
-	Corrected measure.Accuracy `json:"corrected"`
+	Presync   TruthErrorReport `json:"presync_only"`
+	Corrected TruthErrorReport `json:"corrected"`
 	// WithinBars is the share of the events whose corrected time lies
 	// within its error bar of the truth (with error bars).
 	WithinBars float64 `json:"within_error_bars,omitempty"`
+}
+
+// TruthErrorReport is the error of a set of times against the true times
+// of the same events, both in the reference clock (measure.Accuracy).
+type TruthErrorReport struct {
+	Events int64 `json:"events"`
+	// MeanAbs, P99Abs and MaxAbs are the mean, the 99th percentile and the
+	// largest |time − truth| in ticks.
+	MeanAbs float64 `json:"mean_abs_error_ticks"`
+	P99Abs  int64   `json:"p99_abs_error_ticks"`
+	MaxAbs  int64   `json:"max_abs_error_ticks"`
+	// MeanSigned is the mean time − truth in ticks.
+	MeanSigned float64 `json:"mean_error_ticks"`
+}
+
+func truthErrorReport(a measure.Accuracy) TruthErrorReport {
+	return TruthErrorReport{Events: a.Events, MeanAbs: a.MeanAbs, P99Abs: a.P99Abs, MaxAbs: a.MaxAbs, MeanSigned: a.MeanSigned}
 }
 
 // IssuesReport lists matching problems.
@@ -362,7 +413,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 // by the largest float, which JSON can carry.
 func jsonSafe(r *Report) *Report {
 	c := *r
-	fix := func(f *measure.Fidelity) {
+	fix := func(f *IntervalFidelityReport) {
 		if math.IsInf(f.MaxRel, 1) {
 			f.MaxRel = math.MaxFloat64
 		}

@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
-# same-output.sh REV — runs clc-correct built at REV and at the working tree
-# on every trace in testdata/ (and ../shared's, when present), writing OTF2
-# and native outputs and the JSON report, and compares them byte for byte
-# (the report without its timings). For refactors that must not change what
-# clc-correct writes. Exit status 1 when an output differs.
+# same-output.sh REV [INPUT...] — runs clc-correct built at REV and at the
+# working tree on the same inputs with the same command lines and compares
+# what they write, byte for byte. Inputs: the ones given, else every trace in
+# testdata/ (and ../shared's, when present) and two clc-sim traces made by
+# the working tree's clc-sim (64 ranks, seed 3; 2,048 ranks, 8 per node, one
+# step, seed 2; SAME_OUTPUT_SIM=0 leaves them out). For each input and
+# method (model, clc) it compares:
+#   - writing OTF2 and native: the output directory, the JSON report
+#     (--report) and the text report (stdout);
+#   - --check --html: the JSON report, the text report and the HTML page.
+# Only the timings are masked: the values of every "timing_s" object of the
+# JSON report, the text report's "time:" line, and the HTML page's stage
+# times and the time it took. Exit status 1 when anything differs. For
+# refactors that must not change what clc-correct writes.
 set -euo pipefail
 rev=${1:?usage: same-output.sh REV [INPUT...]}
 shift
@@ -21,40 +30,78 @@ if [ ${#inputs[@]} -eq 0 ]; then
       find "$top/testdata" -name '*.otf2' -printf '%p\n'
       [ -d "$top/../shared" ] && find "$top/../shared/realtraces" "$top/../shared/cases" -name '*.otf2' -printf '%p\n'
     } 2>/dev/null | sort -u)
+  if [ "${SAME_OUTPUT_SIM:-1}" != 0 ]; then
+    (cd "$top" && go build -o "$work/clc-sim" ./cmd/clc-sim)
+    "$work/clc-sim" "$work/sim-64" --ranks 64 --seed 3 >/dev/null
+    "$work/clc-sim" "$work/sim-2048" --ranks 2048 --ranks-per-node 8 --steps 1 --seed 2 >/dev/null
+    inputs+=("$work/sim-64" "$work/sim-2048")
+  fi
 fi
 
-strip() { # the report without timings
-  /usr/bin/python3 -c '
-import json,sys
-r=json.load(open(sys.argv[1]))
-def walk(x):
-    if isinstance(x,dict):
-        return {k:walk(v) for k,v in x.items() if k not in ("timing_s","input","output")}
-    if isinstance(x,list): return [walk(v) for v in x]
-    return x
-print(json.dumps(walk(r),sort_keys=True,indent=1))' "$1"
+# mask FILE KIND writes FILE without its timings (KIND json, text or html).
+mask() {
+  /usr/bin/python3 - "$1" "$2" <<'EOF'
+import re, sys
+s = open(sys.argv[1], encoding="utf-8").read()
+num = r"-?[0-9][0-9.eE+-]*"
+if sys.argv[2] == "json":
+    s = re.sub(r'"timing_s": \{[^{}]*\}', lambda m: re.sub(r'(": )' + num, r"\1T", m.group(0)), s)
+elif sys.argv[2] == "text":
+    s = re.sub(r"(?m)^  time: .*\n", "", s)
+else:
+    s = re.sub(r"read [0-9.]+ s, pre-synchronisation [0-9.]+ s, matching [0-9.]+ s, clock model [0-9.]+ s, "
+               r"correction [0-9.]+ s, writing [0-9.]+ s; [0-9.]+ s in all", "STAGE TIMES", s)
+    s = re.sub(r"Made by clc-correct in [^ ]+ [^ .]+\. ", "Made by clc-correct in TIME. ", s)
+sys.stdout.write(s)
+EOF
 }
 
+# same NAME KIND reports whether old's and new's NAME agree without their
+# timings, printing the first lines of the difference if not.
+same() {
+  if [ ! -e "$work/old.$1" ] && [ ! -e "$work/new.$1" ]; then return 0; fi
+  if ! diff <(mask "$work/old.$1" "$2") <(mask "$work/new.$1" "$2") >"$work/d" 2>&1; then
+    echo "  $1 differs:"; head -20 "$work/d" | cut -c1-300 | sed 's/^/    /'
+    return 1
+  fi
+}
+
+# compare WHAT ARGS...: runs both binaries with ARGS (the same paths: OUT,
+# REP and HTML are under $work and moved aside after each run) and compares.
 fail=0
+compare() {
+  local what=$1; shift
+  for b in old new; do
+    rm -rf "$work/out" "$work/rep.json" "$work/page.html" "$work/$b".*
+    local st=0
+    "$work/$b" "$@" >"$work/$b.text" 2>"$work/$b.stderr" || st=$?
+    echo "$st" >"$work/$b.status"
+    [ -e "$work/out" ] && mv "$work/out" "$work/$b.out"
+    [ -e "$work/rep.json" ] && mv "$work/rep.json" "$work/$b.json"
+    [ -e "$work/page.html" ] && mv "$work/page.html" "$work/$b.html"
+  done
+  local ok=1
+  cmp -s "$work/old.status" "$work/new.status" || { echo "  exit status differs: $(cat "$work/old.status") → $(cat "$work/new.status")"; ok=0; }
+  cmp -s "$work/old.stderr" "$work/new.stderr" || { echo "  stderr differs"; ok=0; }
+  if [ -e "$work/old.out" ] || [ -e "$work/new.out" ]; then
+    diff -r "$work/old.out" "$work/new.out" >/dev/null 2>&1 || { echo "  output differs"; ok=0; }
+  fi
+  same json json || ok=0
+  same text text || ok=0
+  same html html || ok=0
+  if [ $ok = 1 ]; then
+    echo "same: $what (exit $(cat "$work/new.status"))"
+  else
+    echo "DIFFERS: $what"; fail=1
+  fi
+}
+
 for in in "${inputs[@]}"; do
-  for fmt in otf2 native; do
-    for m in model clc; do
-      ok=1
-      for b in old new; do
-        o="$work/out-$b"; rm -rf "$o" "$work/rep-$b.json"
-        if ! "$work/$b" "$in" -o "$o" --format "$fmt" --method "$m" --report "$work/rep-$b.json" >"$work/log-$b" 2>&1; then
-          echo "$b failed on $in ($fmt, $m): $(tail -1 "$work/log-$b")"; ok=0
-        fi
-      done
-      [ $ok = 1 ] || { fail=1; continue; }
-      if ! diff -r "$work/out-old" "$work/out-new" >/dev/null; then
-        echo "DIFFERS: $in ($fmt, $m): output"; fail=1
-      elif ! diff <(strip "$work/rep-old.json") <(strip "$work/rep-new.json") >"$work/d"; then
-        echo "DIFFERS: $in ($fmt, $m): report"; head -20 "$work/d"; fail=1
-      else
-        echo "same: $in ($fmt, $m)"
-      fi
+  for m in model clc; do
+    for fmt in otf2 native; do
+      compare "$in ($fmt, $m)" "$in" -o "$work/out" --format "$fmt" --method "$m" --report "$work/rep.json"
     done
+    compare "$in (--check --html, $m)" "$in" --check --method "$m" --report "$work/rep.json" --html "$work/page.html"
   done
 done
 exit $fail

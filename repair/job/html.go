@@ -13,7 +13,6 @@ import (
 	"github.com/clc-tools/clc/trace"
 
 	"github.com/clc-tools/clc/htmlreport"
-	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/presync"
 )
 
@@ -31,10 +30,9 @@ func (p *pipeline) writeHTML(ctx context.Context) error {
 	}
 	res, r := p.res, p.rep
 	dom := pageDomains(p.tr, res)
-	fid := [2]measure.Fidelity{r.Fidelity.Position, r.Fidelity.Distance}
 	in := &htmlreport.Input{
 		Title: r.Input, Trace: p.tr, Presync: res.Presync, Corrected: p.times, Truth: p.truth,
-		Graph: res.Graph, Latency: res.Latency, Domains: dom, PresyncFuncs: res.PresyncFuncs, Measured: res.Measured, Fidelity: &fid,
+		Graph: res.Graph, Latency: res.Latency, Domains: dom, PresyncFuncs: res.PresyncFuncs, Measured: res.Measured, Fidelity: &res.Fidelity,
 		CheckOnly: r.Checked, Summary: htmlSummary(r), Sections: htmlSections(r), Notes: r.Notes, Parallel: p.np,
 		Estimates: modelEstimate(res, p.tr.Resolution, dom),
 	}
@@ -151,7 +149,7 @@ func htmlSections(r *repair.Report) []htmlreport.Section {
 // those pre-synchronisation gave one correction.
 func clockDomains(r *repair.Report) string {
 	if r.Method != nil {
-		return repair.DomainsLine(r.Method)
+		return r.Method.Domains.String()
 	}
 	if r.Presync.Method == presync.Node.String() {
 		return "one per node"
@@ -187,7 +185,7 @@ func durOrEmpty(s float64) string {
 // domains), else what pre-synchronisation assumed (per node, or per
 // location).
 func pageDomains(tr *trace.Trace, res *repair.Result) htmlreport.Domains {
-	if d := res.Domains; d != nil && res.Model != nil && res.Model.Domains.Count > 0 {
+	if d := res.Domains; d != nil && res.Model != nil && d.Count() > 0 {
 		nodes := htmlreport.NodeDomains(tr).Names
 		out := htmlreport.Domains{Of: d.Of, Names: make([]string, d.Count()), Unit: "clock domain"}
 		for k := range out.Names {
