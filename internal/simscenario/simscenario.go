@@ -1,5 +1,5 @@
 // Package simscenario names the simulated runs of the studies
-// (internal/cmd/paramstudy, internal/cmd/clockstudy): a scenario is a
+// (tools/paramstudy, tools/accuracy): a scenario is a
 // name and a configuration for a seed. It also holds what both studies
 // take of a run: the node of every location, the share of events a
 // correction moved.
