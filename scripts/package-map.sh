@@ -120,16 +120,42 @@ check)
 	if own 'IMPORTS {{join .Imports " "}} {{join .TestImports " "}}' |
 		awk -F'|' '{ n = split($2, a, " "); print $1, $1; for (i = 1; i <= n; i++) if (a[i] != $1) print $1, a[i] }' |
 		tsort >/dev/null 2>&1; then
-		echo "ok    no import cycles (tsort of every edge, in-package tests' included)"
+		echo "ok    no import cycles (tsort over every edge, in-package tests' included)"
 	else
 		echo "FAIL  import cycle: tsort says"
 		own 'IMPORTS {{join .Imports " "}} {{join .TestImports " "}}' |
 			awk -F'|' '{ n = split($2, a, " "); for (i = 1; i <= n; i++) if (a[i] != $1) print $1, a[i] }' | tsort 2>&1 >/dev/null | head
 		fail=1
 	fi
+	# The layers of docs/packages.md, from the bottom up: no package imports
+	# from a layer above its own, and every package has a layer.
+	layers=(
+		"internal/par internal/order internal/infile internal/memlimit internal/cli internal/testenv"
+		"trace internal/tracelabel internal/truthfile"
+		"native otf presync"
+		"replay measure clockmodel clc repair"
+		"output htmlreport perfetto repair/job"
+		"sim tracer tracer/abi tracer/mpifn internal/tracetest internal/pipetest internal/simscenario"
+		"cmd/clc-correct cmd/clc-sim cmd/clc-trace cmd/clc-trace/internal/genpmpi tools/accuracy tools/paramstudy bench"
+	)
+	bad=$(for i in "${!layers[@]}"; do for p in ${layers[$i]}; do echo "$p $i"; done; done |
+		awk -v imports="$imports" '
+		{ layer[$1] = $2 }
+		END {
+			n = split(imports, lines, "\n")
+			for (k = 1; k <= n; k++) {
+				split(lines[k], f, "|")
+				p = f[1]
+				if (!(p in layer)) { printf " %s has no layer;", p; continue }
+				m = split(f[2], a, " ")
+				for (i = 1; i <= m; i++)
+					if (layer[a[i]] > layer[p]) printf " %s→%s goes up;", p, a[i]
+			}
+		}')
+	verdict "every package has a layer, and imports from none above its own" "$bad"
 	algorithms=(replay clockmodel clc measure repair repair/job)
 	io=(native otf output perfetto htmlreport repair/job internal/infile internal/truthfile)
-	rule "the formats (trace, native, otf) depend on no algorithm (${algorithms[*]})" \
+	rule "the formats (trace native otf) depend on no algorithm" \
 		trace native otf -- "${algorithms[@]}"
 	# otf imports presync (the OTF2 reader's interpolation of clock
 	# offsets, for the global offset it writes): presync stays a leaf.
@@ -137,8 +163,8 @@ check)
 	for q in $(deps presync); do
 		case $q in trace | internal/par) ;; *) bad="$bad presync→$q" ;; esac
 	done
-	verdict "presync, which otf imports for OTF2's interpolation of clock offsets, depends on trace and internal/par only" "$bad"
-	rule "the algorithms (presync replay clockmodel clc measure repair) depend on no file or format I/O (${io[*]})" \
+	verdict "presync (which otf imports) depends on trace and internal/par only" "$bad"
+	rule "the algorithms (presync replay clockmodel clc measure repair) depend on no I/O" \
 		presync replay clockmodel clc measure repair -- "${io[@]}"
 	floor=(internal/par internal/order internal/infile internal/memlimit internal/cli internal/testenv)
 	bad=""
@@ -146,7 +172,7 @@ check)
 		[ -d "$p" ] || continue
 		for q in $(deps "$p"); do bad="$bad $p→$q"; done
 	done
-	verdict "the floor (${floor[*]}) imports no project package" "$bad"
+	verdict "the floor imports no project package" "$bad"
 	# importers P: the packages that import P directly.
 	importers() { awk -F'|' -v t="$1" '{ n = split($2, a, " "); for (i = 1; i <= n; i++) if (a[i] == t) print $1 }' <<<"$imports"; }
 	mains=$(go list -f '{{if eq .Name "main"}}{{.ImportPath}}{{end}}' ./... | awk -v mod="$mod" 'NF { print substr($0, length(mod) + 2) }')
@@ -165,7 +191,7 @@ check)
 			library "$q" && bad="$bad $q→$p"
 		done
 	done
-	verdict "no library package imports the simulator or the test and study support (${support[*]}); commands and tests may" "$bad"
+	verdict "no library package imports sim or the test and study support" "$bad"
 	exit $fail
 	;;
 esac
