@@ -4,7 +4,7 @@
 #   scripts/package-map.sh [DIR]            a Markdown table: package, what it
 #                                           does (its doc comment's first
 #                                           sentence), the project packages it
-#                                           imports
+#                                           imports; then the counts
 #   scripts/package-map.sh --imports [DIR]  one line per package: the package
 #                                           and the project packages it imports
 #   scripts/package-map.sh --check [DIR]    checks the layering rules
@@ -79,6 +79,10 @@ map)
 		sub(/\.$/, "", d)
 		printf "| `%s` | %s | %s |\n", $1, d, ($3 == "" ? "–" : $3)
 	}'
+	echo
+	own '{{.Name}}|IMPORTS {{join .Imports " "}}' | awk -F'|' '
+		{ n++; if ($2 == "main") m++; e += split($3, a, " ") }
+		END { printf "%d packages (%d of them commands), %d import edges between them.\n", n, m, e }'
 	;;
 check)
 	fail=0
