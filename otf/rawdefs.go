@@ -9,7 +9,7 @@ package otf
 // OTF2 versions …) and write them back.
 type DefRecord struct {
 	// Type is the OTF2 global definition record type id
-	// (shared/otf2/records.txt; 5 is ClockProperties, 6 Paradigm, …).
+	// (the specification's record list; 5 is ClockProperties, 6 Paradigm, …).
 	Type uint8
 	// Name is the record type's name in the OTF2 specification, or ""
 	// for a type this reader does not know (a later OTF2 version's).

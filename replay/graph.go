@@ -106,7 +106,7 @@ func (k SyncKind) String() string {
 // NoEvent marks the absence of an event index.
 const NoEvent = ^uint32(0)
 
-// Class is the message pattern of a collective instance (DESIGN.md's table).
+// Class is the message pattern of a collective instance (docs/algorithm.md, "Logical messages").
 type Class uint8
 
 // Collective classes.

@@ -1,7 +1,7 @@
 package sim
 
-// An independent checker of simulated traces, written from DESIGN.md
-// ("Message matching", the collective table) and the MPI semantics the
+// An independent checker of simulated traces, written from docs/algorithm.md
+// (matching, the table of logical messages) and the MPI semantics the
 // tracer records, not from the simulator's code: it matches messages by the
 // non-overtaking rule with receives ordered by posting, groups collective
 // instances by per-communicator sequence, and checks every happened-before
@@ -349,7 +349,7 @@ func collFuncName(op trace.CollOp) string {
 }
 
 // roles returns, for a collective instance, which members are logical
-// senders and receivers (DESIGN.md's table) and whether the relation is a
+// senders and receivers (docs/algorithm.md, "Logical messages") and whether the relation is a
 // prefix (SCAN, EXSCAN: sender k → receivers i > k).
 func roles(tr *trace.Trace, inst *collInst) (send, recv []bool, prefix bool) {
 	n := len(inst.locs)

@@ -117,7 +117,7 @@ func (e *engine) collBytes(op trace.CollOp, root int, sent, recv []uint64) {
 // collective runs one instance of op on communicator ci. Every member
 // enters MPI_<Op>, records coll-begin (its logical send), and records
 // coll-end (its logical receive) no earlier than, for each logical sender j
-// of DESIGN.md's collective table, j's begin plus the latency between them;
+// of the table of logical messages (docs/algorithm.md), j's begin plus the latency between them;
 // a receiver also waits for its received bytes to transfer and a jitter.
 // Members that receive nothing leave after their own begin.
 func (e *engine) collective(ci int, op trace.CollOp) {

@@ -9,8 +9,9 @@
 // random length. Sends are eager (they never wait for the receiver), so any
 // mix of patterns runs without deadlock. Every receive completes no earlier
 // than its send plus the latency plus the transfer time, and every
-// collective obeys the happened-before relations of DESIGN.md's collective
-// table plus latency; the tests check this with an independent checker.
+// collective obeys the happened-before relations of the table of logical
+// messages in docs/algorithm.md plus latency; the tests check this with an
+// independent checker.
 //
 // Memory is O(ranks) plus the buffered events: Run simulates step by step
 // and hands the events to trace.Sinks whenever Config.FlushEvents are

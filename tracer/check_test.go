@@ -238,7 +238,7 @@ func distance(tr *trace.Trace, f timeFn, truth *trace.Trace) (mean, max float64)
 	return sum / float64(n), max
 }
 
-// collViolations counts logical collective messages (DESIGN.md's table,
+// collViolations counts logical collective messages (docs/algorithm.md's table,
 // members without bytes excluded) whose receiver's end is before the
 // sender's begin. SCAN and EXSCAN are left out, and so are ALLTOALLV and
 // ALLTOALLW: the trace has each member's byte totals, not what each pair
