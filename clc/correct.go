@@ -231,10 +231,11 @@ type Options struct {
 	// Parallel bounds the goroutines of the parallel phases other than
 	// the replay's scheduler; 0 means one per CPU.
 	Parallel int
-	// Before, if not nil, is measure.ClockCondition of the input with the
-	// same latencies; Correct computes it when it needs it and it is nil.
-	// When it says that nothing violates the clock condition and no
-	// location's times decrease, Correct returns at once: nothing moves.
+	// Before, if not nil, is measure.ClockCondition.Violations of the
+	// input with the same latencies; Correct computes it when it needs it
+	// and it is nil. When it says that nothing violates the clock
+	// condition and no location's times decrease, Correct returns at once:
+	// nothing moves.
 	Before *measure.Violations
 	// Context, if not nil, cancels the correction: it then stops within
 	// a few thousand events of each location's work and returns the
@@ -325,7 +326,7 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 	if res.Threshold == 0 {
 		v := o.Before
 		if v == nil {
-			cv := measure.ClockCondition(times, g, node, k.Lat, np)
+			cv := measure.ClockCondition{Graph: g, Node: node, Latency: k.Lat, Parallel: np}.Violations(times)
 			v = &cv
 		}
 		res.Threshold = int64(p.ShiftFactor*float64(v.MaxViolation())) + k.Lat.Inter

@@ -78,7 +78,7 @@ func (b *hybridBuilder) correct(t *testing.T) (*replay.Graph, [][]int64) {
 	for _, l := range b.tr.Locations {
 		node = append(node, l.Node)
 	}
-	v := measure.ClockCondition(res.Times, g, node, p.InTicks(b.tr.Resolution).Lat, 1)
+	v := measure.ClockCondition{Graph: g, Node: node, Latency: p.InTicks(b.tr.Resolution).Lat, Parallel: 1}.Violations(res.Times)
 	require.Zero(t, v.Total().Violations)
 	require.Zero(t, v.SharedTotal().Violations)
 	for k, o := range tracetest.SharedOrder(b.tr, res.Times, 0) {

@@ -53,7 +53,7 @@ func checkOracles(t *testing.T, tr *trace.Trace, g *replay.Graph, p Params, lc [
 		}
 	}
 	if dropped == 0 {
-		v := measure.ClockCondition(lc, g, node, k.Lat, 2)
+		v := measure.ClockCondition{Graph: g, Node: node, Latency: k.Lat, Parallel: 2}.Violations(lc)
 		require.Zero(t, v.P2P.Violations, "p2p violations left")
 		require.Zero(t, v.Collective.Violations, "collective violations left")
 		for kind, st := range v.Shared {
@@ -264,7 +264,7 @@ func TestSatisfiedIsAFixedPoint(t *testing.T) {
 		}
 		lat := p.InTicks(tr.Resolution).Lat
 		for i, start := range [][][]int64{tracetest.Times(tr), first.Times} {
-			v := measure.ClockCondition(start, g, node, lat, 2)
+			v := measure.ClockCondition{Graph: g, Node: node, Latency: lat, Parallel: 2}.Violations(start)
 			sorted := make([]bool, len(start))
 			for li, ts := range start {
 				sorted[li] = slices.IsSorted(ts)

@@ -110,12 +110,12 @@ func TestDomainViolationsAddUp(t *testing.T) {
 			}
 		}
 		var got int64
-		sums, cc, _ := domainViolations(times, g, node, &dom, lat, 2)
+		sums, cc, _ := domainViolations(measure.ClockCondition{Graph: g, Node: node, Latency: lat, Parallel: 2}, &dom, times)
 		for _, v := range sums {
 			got += v
 		}
 		assert.Equal(t, 2*want, got, "trace %d", it)
-		assert.Equal(t, measure.ClockCondition(times, g, node, lat, 2), cc, "trace %d", it)
+		assert.Equal(t, measure.ClockCondition{Graph: g, Node: node, Latency: lat, Parallel: 2}.Violations(times), cc, "trace %d", it)
 	}
 }
 

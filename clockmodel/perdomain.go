@@ -13,16 +13,17 @@ import (
 // the logical messages the domain sends or receives: a point-to-point
 // message counts for both ends' domains; a collective receive for its
 // domain and for its latest other sender's (the one that decides whether it
-// is violated). It also returns measure.ClockCondition of the times, from
-// the same pass over the point-to-point messages, and its counts by part.
-func domainViolations(times [][]int64, g *replay.Graph, node []int32, dom *Domains, lat replay.Latency, np int) ([]int64, measure.Violations, *measure.Counts) {
+// is violated). It also returns cc's violations in the times, from the
+// same pass over the point-to-point messages, and its counts by part.
+func domainViolations(cc measure.ClockCondition, dom *Domains, times [][]int64) ([]int64, measure.Violations, *measure.Counts) {
+	g := cc.Graph
 	sum := make([]int64, dom.Count())
 	type hit struct {
 		d int32
 		v int64
 	}
 	parts := make([][]hit, len(times))
-	cc := measure.ClockConditionCounts(times, g, node, lat, np, func(li int, d *replay.Dep, v int64) {
+	counts := cc.Counts(times, func(li int, d *replay.Dep, v int64) {
 		parts[li] = append(parts[li], hit{dom.Of[d.Peer], v}, hit{dom.Of[li], v})
 	})
 	for _, p := range parts {
@@ -34,24 +35,25 @@ func domainViolations(times [][]int64, g *replay.Graph, node []int32, dom *Domai
 	// of its own (integers: the total does not depend on the order).
 	var mu sync.Mutex
 	var sums [][]int64
-	par.ForEachWith(len(g.Instances), np, func() []int64 {
+	par.ForEachWith(len(g.Instances), cc.Parallel, func() []int64 {
 		s := make([]int64, len(sum))
 		mu.Lock()
 		sums = append(sums, s)
 		mu.Unlock()
 		return s
-	}, func(s []int64, ii int) { instanceDomainViolations(g, uint32(ii), times, node, dom, lat, s) })
+	}, func(s []int64, ii int) { instanceDomainViolations(cc, dom, uint32(ii), times, s) })
 	for _, s := range sums {
 		for d, v := range s {
 			sum[d] += v
 		}
 	}
-	return sum, cc.Violations(g), cc
+	return sum, counts.Violations(g), counts
 }
 
 // instanceDomainViolations adds to sum, per domain, the violations of the
 // receives of collective instance ii (see domainViolations).
-func instanceDomainViolations(g *replay.Graph, ii uint32, times [][]int64, node []int32, dom *Domains, lat replay.Latency, sum []int64) {
+func instanceDomainViolations(cc measure.ClockCondition, dom *Domains, ii uint32, times [][]int64, sum []int64) {
+	g, node, lat := cc.Graph, cc.Node, cc.Latency
 	in := &g.Instances[ii]
 	if !mpiMessages(in) {
 		return

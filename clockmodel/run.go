@@ -194,11 +194,11 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 	lastWindows := func() {
 		res.Latency.roundTrips(est.bands, dom, opt.Latency)
 		res.Latency.clamp()
-		lat := res.Latency.Replay()
+		cc := measure.ClockCondition{Graph: g, Node: node, Latency: res.Latency.Replay(), Parallel: np}
 		measured = make(chan struct{})
 		go func() {
 			defer close(measured)
-			res.domBefore, res.Before, res.beforeCounts = domainViolations(times, g, node, dom, lat, np)
+			res.domBefore, res.Before, res.beforeCounts = domainViolations(cc, dom, times)
 			res.BeforeMeasured = true
 		}()
 	}
@@ -224,7 +224,8 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 	m, st.HeldKnots, st.Knots = m.proven(BarZ)
 	res.Timing.Estimate = time.Since(t0).Seconds()
 	t0 = time.Now()
-	res.guard(ctx, est, m, times, g, node, np, opt)
+	cc := measure.ClockCondition{Graph: g, Node: node, Latency: res.Latency.Replay(), Parallel: np}
+	res.guard(ctx, est, m, times, cc, opt)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -236,11 +237,11 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 // if so (Result.Times, Result.Model). A domain whose correction raises the
 // violations of its own messages loses its correction first (where a
 // domain has only poor windows its fit can be misled), until none does.
-// It returns early, with the times partly moved, when ctx is cancelled
-// (Run then returns the context's error).
-func (res *Result) guard(ctx context.Context, est *estimator, m *Model, times [][]int64, g *replay.Graph, node []int32, np int, opt Options) {
+// The clock condition is cc's (μ: res.Latency). It returns early, with
+// the times partly moved, when ctx is cancelled (Run then returns the
+// context's error).
+func (res *Result) guard(ctx context.Context, est *estimator, m *Model, times [][]int64, cc measure.ClockCondition, opt Options) {
 	dom := &est.in.Domains
-	lat := res.Latency.Replay()
 	gd := &Guard{}
 	res.Guard = gd
 	inPlace := opt.InPlace
@@ -264,11 +265,11 @@ func (res *Result) guard(ctx context.Context, est *estimator, m *Model, times []
 		}
 		if opt.Project && ctx.Err() == nil {
 			if !res.BeforeMeasured {
-				res.Before, res.BeforeMeasured = measure.ClockCondition(times, g, node, lat, np), true
+				res.Before, res.BeforeMeasured = cc.Violations(times), true
 			}
 			if v := res.Before.Total().Violations; v > 0 {
 				a := &applied{undo: make([]undo, len(times))}
-				res.projected(est, nil, a, workOn(), g, node, np, "bounds + clc", res.beforeCounts, v)
+				res.projected(est, nil, a, workOn(), cc, "bounds + clc", res.beforeCounts, v)
 			}
 		}
 		return
@@ -276,14 +277,14 @@ func (res *Result) guard(ctx context.Context, est *estimator, m *Model, times []
 	work := workOn()
 	if res.domBefore == nil {
 		// Run usually measured it beside the estimate's last pass.
-		res.domBefore, res.Before, res.beforeCounts = domainViolations(work, g, node, dom, lat, np)
+		res.domBefore, res.Before, res.beforeCounts = domainViolations(cc, dom, work)
 		res.BeforeMeasured = true
 	}
 	vBefore := res.domBefore
 	if ctx.Err() != nil {
 		return
 	}
-	a := m.applyInPlace(work, dom, np)
+	a := m.applyInPlace(work, dom, cc.Parallel)
 	var va measure.Violations
 	var vc *measure.Counts
 	for round := 0; ; round++ {
@@ -291,7 +292,7 @@ func (res *Result) guard(ctx context.Context, est *estimator, m *Model, times []
 			return
 		}
 		var after []int64
-		after, va, vc = domainViolations(work, g, node, dom, lat, np)
+		after, va, vc = domainViolations(cc, dom, work)
 		if round == withdrawRounds {
 			break
 		}
@@ -308,7 +309,7 @@ func (res *Result) guard(ctx context.Context, est *estimator, m *Model, times []
 		if n == 0 {
 			break
 		}
-		a.restore(work, np, func(li int) bool { return withdrawn[dom.Of[li]] })
+		a.restore(work, cc.Parallel, func(li int) bool { return withdrawn[dom.Of[li]] })
 	}
 	for d := range m.Curves {
 		if c := m.Curves[d].MaxAbs(); c != 0 {
@@ -339,16 +340,16 @@ func (res *Result) guard(ctx context.Context, est *estimator, m *Model, times []
 		res.Ran, res.Times, res.Model, res.ModelViolations = "model + clc", work, m, &va
 		res.applied = a
 		if opt.Project && after.Violations > 0 && ctx.Err() == nil {
-			res.projected(est, m, a, work, g, node, np, "model + clc", vc, after.Violations)
+			res.projected(est, m, a, work, cc, "model + clc", vc, after.Violations)
 		}
 		return
 	}
 	// The estimate is refused; the pre-synchronised times, projected onto
 	// the bounds where they violate some, are the next best.
-	a.restore(work, np, func(int) bool { return true })
+	a.restore(work, cc.Parallel, func(int) bool { return true })
 	if opt.Project && before.Violations > 0 {
 		b := &applied{undo: make([]undo, len(times))}
-		res.projected(est, nil, b, work, g, node, np, "bounds + clc", res.beforeCounts, before.Violations)
+		res.projected(est, nil, b, work, cc, "bounds + clc", res.beforeCounts, before.Violations)
 	}
 }
 
@@ -358,10 +359,9 @@ func (res *Result) guard(ctx context.Context, est *estimator, m *Model, times []
 // than violations; else work, a and res stay as they were. Only the
 // locations of domains whose curves the projection changed move, and
 // only the messages with an end among the events that moved are counted
-// again: counts are those of work's times (nil: count them all).
-func (res *Result) projected(est *estimator, m *Model, a *applied, work [][]int64, g *replay.Graph, node []int32, np int, ran string, counts *measure.Counts, than int64) bool {
-	lat := res.Latency.Replay()
-	pm, changed, st := est.project(m, lat)
+// again: counts are cc's counts of work's times (nil: count them all).
+func (res *Result) projected(est *estimator, m *Model, a *applied, work [][]int64, cc measure.ClockCondition, ran string, counts *measure.Counts, than int64) bool {
+	pm, changed, st := est.project(m, cc.Latency)
 	res.Project = st
 	if !st.Converged() {
 		// Not converged: the bounds contradict each other (μ above the
@@ -373,15 +373,15 @@ func (res *Result) projected(est *estimator, m *Model, a *applied, work [][]int6
 		back = &Model{Curves: make([]Curve, len(changed))}
 	}
 	dom := &est.in.Domains
-	moved := a.reapply(work, dom, pm, changed, np)
+	moved := a.reapply(work, dom, pm, changed, cc.Parallel)
 	var va measure.Violations
 	if counts != nil {
-		va = counts.Recount(work, g, node, lat, np, moved).Violations(g)
+		va = cc.Recount(counts, work, moved).Violations(cc.Graph)
 	} else {
-		va = measure.ClockCondition(work, g, node, lat, np)
+		va = cc.Violations(work)
 	}
 	if va.Total().Violations >= than {
-		a.reapply(work, dom, back, changed, np)
+		a.reapply(work, dom, back, changed, cc.Parallel)
 		return false
 	}
 	res.Ran, res.Times, res.Model, res.ModelViolations, res.applied = ran, work, pm, &va, a

@@ -106,7 +106,7 @@ func TestModelAgainstTruth(t *testing.T) {
 			// The clock condition before, measured beside the estimate,
 			// is that of the pre-synchronised times with the μ chosen.
 			require.True(t, r.BeforeMeasured)
-			assert.Equal(t, measure.ClockCondition(p.times, p.g, p.node, r.Latency.Replay(), 1), r.Before)
+			assert.Equal(t, measure.ClockCondition{Graph: p.g, Node: p.node, Latency: r.Latency.Replay(), Parallel: 1}.Violations(p.times), r.Before)
 		})
 	}
 }

@@ -177,7 +177,7 @@ func TestPairCountsAddUpToCheckViolations(t *testing.T) {
 			for _, times := range [][][]int64{r.Presync, r.Corrected} {
 				pc, err := CountPairs(context.Background(), times, r.Presync, r.Graph, node, &groups, r.Lat, bins, 3)
 				require.NoError(t, err)
-				v := measure.ClockCondition(times, r.Graph, node, r.Lat, 2)
+				v := measure.ClockCondition{Graph: r.Graph, Node: node, Latency: r.Lat, Parallel: 2}.Violations(times)
 				tot := v.Total()
 				assert.Equal(t, tot.Violations, pc.Total(), "trace %d, %d groups", i, maxGroups)
 				assert.Equal(t, tot.Messages, sum(pc.Messages), "trace %d, %d groups", i, maxGroups)

@@ -66,7 +66,7 @@ func BenchmarkClockCondition(b *testing.B) {
 			var v Violations
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				v = ClockCondition(in.times, in.g, in.node, in.lat, 1)
+				v = ClockCondition{Graph: in.g, Node: in.node, Latency: in.lat, Parallel: 1}.Violations(in.times)
 			}
 			b.ReportMetric(float64(v.Total().Violations), "violations")
 		})

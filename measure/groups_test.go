@@ -33,7 +33,7 @@ func TestGroupCounterBruteForce(t *testing.T) {
 		for l := range node {
 			groupings["location"][l], groupings["random"][l] = int32(l), rng.Int32N(3)
 		}
-		cc := ClockCondition(times, g, node, lat, 1)
+		cc := ClockCondition{Graph: g, Node: node, Latency: lat, Parallel: 1}.Violations(times)
 		for name, group := range groupings {
 			c := NewGroupCounter(node, group, k)
 			var sum MessageStats

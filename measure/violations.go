@@ -85,57 +85,70 @@ func (v *Violations) MaxViolation() int64 {
 	return max(v.P2P.MaxViolation, v.Collective.MaxViolation, v.SharedTotal().MaxViolation)
 }
 
-// ClockCondition counts, for the times given per location, the messages
-// of g that violate the clock condition with latencies lat. Collective
-// instances count one logical message per (sender, receiver) pair of
-// distinct members.
-func ClockCondition(times [][]int64, g *replay.Graph, node []int32, lat replay.Latency, np int) Violations {
-	return ClockConditionVisit(times, g, node, lat, np, nil)
+// ClockCondition is the clock condition of a trace's messages: the
+// happened-before relation, where each location runs and the latencies a
+// message must take at least. Its methods measure it in a set of times
+// given per location (index: location, as in Graph).
+type ClockCondition struct {
+	// Graph is the trace's happened-before relation (replay.Match).
+	Graph *replay.Graph
+	// Node is the node of each location.
+	Node []int32
+	// Latency is μ in ticks: Intra and Inter between MPI locations on one
+	// node or on two, Shared for the shared-memory relations.
+	Latency replay.Latency
+	// Parallel bounds the goroutines counting (≤ 0: one per CPU, as
+	// par.Workers).
+	Parallel int
 }
 
-// ClockConditionVisit is ClockCondition that also calls visit (if not nil)
-// for every point-to-point message that violates the clock condition:
-// li is the receiving location, d its receive dependency and v the
-// violation (send + μ − receive > 0, ticks). It is called concurrently for
-// different receiving locations, in event order for one. A caller that
-// needs the violations by sender or receiver gets them from the same pass
-// over the messages.
-func ClockConditionVisit(times [][]int64, g *replay.Graph, node []int32, lat replay.Latency, np int, visit func(li int, d *replay.Dep, v int64)) Violations {
-	return ClockConditionCounts(times, g, node, lat, np, visit).Violations(g)
+// Violations counts the messages whose times violate the clock
+// condition. Collective instances count one logical message per (sender,
+// receiver) pair of distinct members.
+func (cc ClockCondition) Violations(times [][]int64) Violations {
+	return cc.Counts(times, nil).Violations(cc.Graph)
 }
 
 // Counts is the clock condition of a set of times by part: the
 // point-to-point and shared-memory messages by receiving location, the
 // collectives by instance, so that after a change of some events' times
-// only the parts with messages among them are counted again (Recount).
+// only the parts with messages among them are counted again
+// (ClockCondition.Recount).
 type Counts struct {
 	p2p    []MessageStats
 	shared [][replay.NumSyncKinds]MessageStats // nil: no shared-memory relations
 	coll   []MessageStats
 }
 
-// ClockConditionCounts is ClockConditionVisit returning the counts by
-// part.
-func ClockConditionCounts(times [][]int64, g *replay.Graph, node []int32, lat replay.Latency, np int, visit func(li int, d *replay.Dep, v int64)) *Counts {
+// Counts is Violations by part. It also calls visit (if not nil) for
+// every point-to-point message that violates the clock condition: li is
+// the receiving location, d its receive dependency and v the violation
+// (send + μ − receive > 0, ticks). visit is called concurrently for
+// different receiving locations, in event order for one. A caller that
+// needs the violations by sender or receiver gets them from the same pass
+// over the messages.
+func (cc ClockCondition) Counts(times [][]int64, visit func(li int, d *replay.Dep, v int64)) *Counts {
+	g := cc.Graph
 	c := &Counts{p2p: make([]MessageStats, len(times)), coll: make([]MessageStats, len(g.Instances))}
 	if g.SyncTotal() > 0 {
 		c.shared = make([][replay.NumSyncKinds]MessageStats, len(times))
 	}
-	par.ForEach(len(times), np, func(li int) { c.countLocation(li, times, g, node, lat, visit) })
-	par.ForEachWith(len(g.Instances), np, func() *instanceScratch { return &instanceScratch{} }, func(sc *instanceScratch, i int) {
-		c.coll[i] = instanceViolations(g, uint32(i), times, node, lat.ForSync(g.Instances[i].Kind), sc)
+	par.ForEach(len(times), cc.Parallel, func(li int) { cc.countLocation(c, li, times, visit) })
+	par.ForEachWith(len(g.Instances), cc.Parallel, func() *instanceScratch { return &instanceScratch{} }, func(sc *instanceScratch, i int) {
+		c.coll[i] = cc.instanceViolations(uint32(i), times, sc)
 	})
 	return c
 }
 
-// countLocation counts the point-to-point and shared-memory messages that
-// location li receives.
-func (c *Counts) countLocation(li int, times [][]int64, g *replay.Graph, node []int32, lat replay.Latency, visit func(li int, d *replay.Dep, v int64)) {
+// countLocation counts into c the point-to-point and shared-memory
+// messages that location li receives.
+func (cc ClockCondition) countLocation(c *Counts, li int, times [][]int64, visit func(li int, d *replay.Dep, v int64)) {
 	// Counted in locals and stored once: neighbouring locations' counts
 	// share cache lines, and another worker writes those.
 	var own MessageStats
 	var sh [replay.NumSyncKinds]MessageStats
-	deps, at, nd := g.Deps[li], times[li], node[li]
+	node, lat := cc.Node, cc.Latency
+	deps, at, nd := cc.Graph.Deps[li], times[li], node[li]
 	for i := range deps {
 		d := &deps[i]
 		switch d.Role {
@@ -155,7 +168,8 @@ func (c *Counts) countLocation(li int, times [][]int64, g *replay.Graph, node []
 	}
 }
 
-// Violations returns the sums of the parts.
+// Violations returns the sums of the parts; g is the relation they were
+// counted over.
 func (c *Counts) Violations(g *replay.Graph) Violations {
 	var v Violations
 	for i := range c.p2p {
@@ -181,7 +195,8 @@ func (c *Counts) Violations(g *replay.Graph) Violations {
 // counted (c stays as it was): the locations that receive a message one
 // of whose ends moved, and the instances with a member among them, are
 // counted again; the other parts are c's.
-func (c *Counts) Recount(times [][]int64, g *replay.Graph, node []int32, lat replay.Latency, np int, moved [][2]int) *Counts {
+func (cc ClockCondition) Recount(c *Counts, times [][]int64, moved [][2]int) *Counts {
+	g := cc.Graph
 	out := &Counts{p2p: slices.Clone(c.p2p), shared: slices.Clone(c.shared), coll: slices.Clone(c.coll)}
 	recv := make([]bool, len(times))
 	inst := make([]bool, len(g.Instances))
@@ -215,10 +230,9 @@ func (c *Counts) Recount(times [][]int64, g *replay.Graph, node []int32, lat rep
 			insts = append(insts, ii)
 		}
 	}
-	par.ForEach(len(locs), np, func(k int) { out.countLocation(locs[k], times, g, node, lat, nil) })
-	par.ForEachWith(len(insts), np, func() *instanceScratch { return &instanceScratch{} }, func(sc *instanceScratch, k int) {
-		i := insts[k]
-		out.coll[i] = instanceViolations(g, uint32(i), times, node, lat.ForSync(g.Instances[i].Kind), sc)
+	par.ForEach(len(locs), cc.Parallel, func(k int) { cc.countLocation(out, locs[k], times, nil) })
+	par.ForEachWith(len(insts), cc.Parallel, func() *instanceScratch { return &instanceScratch{} }, func(sc *instanceScratch, k int) {
+		out.coll[insts[k]] = cc.instanceViolations(uint32(insts[k]), times, sc)
 	})
 	return out
 }
@@ -340,9 +354,12 @@ func lengthen[T any](s []T, n int) []T {
 	return append(s, make([]T, n-len(s))...)
 }
 
-// instanceViolations counts the violating logical pairs of one instance.
-func instanceViolations(g *replay.Graph, in uint32, times [][]int64, node []int32, lat replay.Latency, sc *instanceScratch) MessageStats {
+// instanceViolations counts the violating logical pairs of instance in,
+// with the latency of its kind.
+func (cc ClockCondition) instanceViolations(in uint32, times [][]int64, sc *instanceScratch) MessageStats {
 	var m MessageStats
+	g, node := cc.Graph, cc.Node
+	lat := cc.Latency.ForSync(g.Instances[in].Kind)
 	parts := g.InstanceParts(in)
 	if g.Instances[in].Class == replay.ClassScan {
 		return scanViolations(parts, times, node, lat)

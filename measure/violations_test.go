@@ -46,7 +46,7 @@ func TestClockConditionBruteForce(t *testing.T) {
 				}
 			}
 		}
-		got := ClockCondition(times, g, node, lat, 2)
+		got := ClockCondition{Graph: g, Node: node, Latency: lat, Parallel: 2}.Violations(times)
 		require.Equal(t, want, got, "seed %d", seed)
 	}
 }
@@ -77,7 +77,8 @@ func randomInput(t *testing.T, seed int) (*rand.Rand, [][]int64, *replay.Graph, 
 func TestRecountAfterMoves(t *testing.T) {
 	for seed := 0; seed < 300; seed++ {
 		rng, times, g, node, lat := randomInput(t, seed)
-		c := ClockConditionCounts(times, g, node, lat, 2, nil)
+		cc := ClockCondition{Graph: g, Node: node, Latency: lat, Parallel: 2}
+		c := cc.Counts(times, nil)
 		was := c.Violations(g)
 		moved := make([][2]int, len(times))
 		for li, ts := range times {
@@ -91,8 +92,8 @@ func TestRecountAfterMoves(t *testing.T) {
 			}
 			moved[li] = [2]int{lo, hi}
 		}
-		got := c.Recount(times, g, node, lat, 2, moved).Violations(g)
-		require.Equal(t, ClockCondition(times, g, node, lat, 2), got, "seed %d", seed)
+		got := cc.Recount(c, times, moved).Violations(g)
+		require.Equal(t, cc.Violations(times), got, "seed %d", seed)
 		require.Equal(t, was, c.Violations(g), "seed %d: the counts recounted from", seed)
 	}
 }

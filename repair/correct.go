@@ -308,7 +308,7 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 	if r.BeforeMeasured {
 		s.before = r.Before
 	} else {
-		s.before = measure.ClockCondition(times, g, ps.node, s.lat, np)
+		s.before = measure.ClockCondition{Graph: g, Node: ps.node, Latency: s.lat, Parallel: np}.Violations(times)
 	}
 	s.beforeReport = violationReport(s.before, res)
 	if r.Times == nil {
@@ -325,7 +325,7 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 	if r.ModelViolations != nil {
 		s.before = *r.ModelViolations
 	} else {
-		s.before = measure.ClockCondition(times, g, ps.node, s.lat, np)
+		s.before = measure.ClockCondition{Graph: g, Node: ps.node, Latency: s.lat, Parallel: np}.Violations(times)
 	}
 	s.modelReport = ptr(violationReport(s.before, res))
 	return s, nil
@@ -346,7 +346,7 @@ func runCLC(ctx context.Context, tr *trace.Trace, times [][]int64, g *replay.Gra
 	}
 	after := cm.before
 	if !res.Unmoved() {
-		after = measure.ClockCondition(times, g, node, cm.lat, np)
+		after = measure.ClockCondition{Graph: g, Node: node, Latency: cm.lat, Parallel: np}.Violations(times)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, [2]measure.Fidelity{}, err

@@ -135,7 +135,7 @@ func checkHybridOutput(t *testing.T, dir string, kinds ...string) *trace.Trace {
 	g, err := replay.Match(got, nil)
 	require.NoError(t, err)
 	params := clc.DefaultParams()
-	v := measure.ClockCondition(tracetest.Times(got), g, nodesOf(got), params.InTicks(got.Resolution).Lat, 2)
+	v := measure.ClockCondition{Graph: g, Node: nodesOf(got), Latency: params.InTicks(got.Resolution).Lat, Parallel: 2}.Violations(tracetest.Times(got))
 	require.Zero(t, v.Total().Violations)
 	require.Zero(t, v.SharedTotal().Violations)
 	return got

@@ -131,7 +131,7 @@ func TestScenarios(t *testing.T) {
 			for i, l := range got.Locations {
 				times[i], node[i] = l.Events.Time, l.Node
 			}
-			v := measure.ClockCondition(times, g, node, lat, 2)
+			v := measure.ClockCondition{Graph: g, Node: node, Latency: lat, Parallel: 2}.Violations(times)
 			assert.Zero(t, v.Total().Violations)
 		})
 	}
