@@ -219,11 +219,12 @@ func Build(ctx context.Context, in *Input, opt *Options) (*Page, error) {
 	for i, l := range t.Locations {
 		node[i] = l.Node
 	}
+	cc := measure.ClockCondition{Graph: in.Graph, Node: node, Latency: in.Latency, Parallel: np}
 	var err error
-	if p.before, err = CountPairs(ctx, in.Presync, in.Presync, in.Graph, node, &p.groups, in.Latency, p.bins, np); err != nil {
+	if p.before, err = CountPairs(ctx, cc, in.Presync, in.Presync, &p.groups, p.bins); err != nil {
 		return nil, err
 	}
-	if p.after, err = CountPairs(ctx, in.Corrected, in.Presync, in.Graph, node, &p.groups, in.Latency, p.bins, np); err != nil {
+	if p.after, err = CountPairs(ctx, cc, in.Corrected, in.Presync, &p.groups, p.bins); err != nil {
 		return nil, err
 	}
 

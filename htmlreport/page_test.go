@@ -175,7 +175,7 @@ func TestPairCountsAddUpToCheckViolations(t *testing.T) {
 			groups := MakeGroups(r.Trace, maxGroups)
 			bins := NewBins(0, 1, 1)
 			for _, times := range [][][]int64{r.Presync, r.Corrected} {
-				pc, err := CountPairs(context.Background(), times, r.Presync, r.Graph, node, &groups, r.Lat, bins, 3)
+				pc, err := CountPairs(context.Background(), measure.ClockCondition{Graph: r.Graph, Node: node, Latency: r.Lat, Parallel: 3}, times, r.Presync, &groups, bins)
 				require.NoError(t, err)
 				v := measure.ClockCondition{Graph: r.Graph, Node: node, Latency: r.Lat, Parallel: 2}.Violations(times)
 				tot := v.Total()
@@ -197,7 +197,7 @@ func TestPairCountsBruteForce(t *testing.T) {
 	for _, maxGroups := range []int{3, 6, 32} {
 		groups := MakeGroups(r.Trace, maxGroups)
 		for _, times := range [][][]int64{r.Presync, r.Corrected} {
-			pc, err := CountPairs(context.Background(), times, r.Presync, r.Graph, node, &groups, r.Lat, NewBins(0, 1, 1), 2)
+			pc, err := CountPairs(context.Background(), measure.ClockCondition{Graph: r.Graph, Node: node, Latency: r.Lat, Parallel: 2}, times, r.Presync, &groups, NewBins(0, 1, 1))
 			require.NoError(t, err)
 			ng := len(groups.Labels)
 			msgs, viol := make([]int64, ng*ng), make([]int64, ng*ng)

@@ -117,22 +117,21 @@ func (p *PairCounts) add(o *PairCounts) {
 
 // pairInput is what CountPairs reads.
 type pairInput struct {
+	cc    measure.ClockCondition
 	times [][]int64 // the times whose clock condition is counted
 	at    [][]int64 // the times that place a receive in a time bin
-	g     *replay.Graph
-	node  []int32
 	group []int32
-	lat   replay.Latency
 	bins  Bins
 }
 
-// CountPairs counts the messages of g and those that violate the clock
-// condition with latencies lat in times, by pair of groups; receives are
-// placed in the bins by their time in at (the same times for a before and
-// an after count, so that the bins match). The collective instances are
-// counted by measure.GroupCounter.
-func CountPairs(ctx context.Context, times, at [][]int64, g *replay.Graph, node []int32, groups *Groups, lat replay.Latency, bins Bins, np int) (*PairCounts, error) {
-	in := &pairInput{times: times, at: at, g: g, node: node, group: groups.Of, lat: lat, bins: bins}
+// CountPairs counts the messages of cc's graph and those that violate
+// the clock condition cc in times, by pair of groups, on cc.Parallel
+// goroutines; receives are placed in the bins by their time in at (the
+// same times for a before and an after count, so that the bins match).
+// The collective instances are counted by measure.GroupCounter.
+func CountPairs(ctx context.Context, cc measure.ClockCondition, times, at [][]int64, groups *Groups, bins Bins) (*PairCounts, error) {
+	in := &pairInput{cc: cc, times: times, at: at, group: groups.Of, bins: bins}
+	g := cc.Graph
 	ng := len(groups.Labels)
 	// The locations (point-to-point receives), then the instances, as one
 	// range of indices; each worker counts into its own matrix (integer
@@ -140,7 +139,7 @@ func CountPairs(ctx context.Context, times, at [][]int64, g *replay.Graph, node 
 	nl := len(times)
 	var mu sync.Mutex
 	var parts []*PairCounts
-	par.ForEachWith(nl+len(g.Instances), np, func() *pairWorker {
+	par.ForEachWith(nl+len(g.Instances), cc.Parallel, func() *pairWorker {
 		w := &pairWorker{pc: newPairCounts(ng, bins.N)}
 		w.violated = in.violated(w.pc)
 		mu.Lock()
@@ -185,14 +184,15 @@ type pairWorker struct {
 }
 
 func (in *pairInput) p2p(pc *PairCounts, l int) {
-	for _, d := range in.g.Deps[l] {
+	node := in.cc.Node
+	for _, d := range in.cc.Graph.Deps[l] {
 		if d.Role != replay.RoleRecv {
 			continue
 		}
 		s, r := in.times[d.Peer][d.Ref], in.times[l][d.Idx]
 		k := int(in.group[d.Peer])*pc.G + int(in.group[l])
 		pc.Messages[k]++
-		if r < s+in.lat.Between(in.node[d.Peer], in.node[l]) {
+		if r < s+in.cc.Latency.Between(node[d.Peer], node[l]) {
 			pc.Violations[k]++
 			pc.ByTime[in.bins.Of(in.at[l][d.Idx])]++
 		}
@@ -202,13 +202,13 @@ func (in *pairInput) p2p(pc *PairCounts, l int) {
 // instance counts the logical messages of one collective instance; a
 // shared-memory instance (threads of one process) has none.
 func (in *pairInput) instance(w *pairWorker, i uint32) {
-	if in.g.Instances[i].Kind != 0 {
+	if in.cc.Graph.Instances[i].Kind != 0 {
 		return
 	}
 	if w.gc == nil {
-		w.gc = measure.NewGroupCounter(in.node, in.group, w.pc.G)
+		w.gc = measure.NewGroupCounter(in.cc.Node, in.group, w.pc.G)
 	}
-	w.gc.CountInstance(in.times, in.g, i, in.lat, w.pc.Messages, w.pc.Violations, w.violated)
+	w.gc.CountInstance(in.times, in.cc.Graph, i, in.cc.Latency, w.pc.Messages, w.pc.Violations, w.violated)
 }
 
 // violated returns the function that counts n violations into a receive
