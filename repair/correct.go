@@ -169,12 +169,12 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 	}); err != nil {
 		return nil, err
 	}
-	res.Model, res.Domains, res.Latency = cm.result, &ps.cm.Domains, cm.lat
+	res.Model, res.Domains, res.Latency = cm.result, &ps.cm.Domains, cm.condition.Latency
 	rep.Method, rep.Before, rep.Model, rep.ModelShift = methodReport(cm.result, &ps.cm.Domains), cm.beforeReport, cm.modelReport, cm.shift
 
 	var moved []clc.Moved
 	if err := stage("correcting", &rep.Timing.Correct, func() (err error) {
-		moved, res.Fidelity, err = runCLC(ctx, tr, t.Times, g, ps.node, &params, c.Alltoallv, cm, rep, np, progress, &empty)
+		moved, res.Fidelity, err = runCLC(ctx, tr, t.Times, &params, c.Alltoallv, cm, rep, progress, &empty)
 		return err
 	}); err != nil {
 		return nil, err
@@ -276,7 +276,10 @@ func presyncMethod(tr *trace.Trace, m presync.Method, method clockmodel.Method, 
 // modelStage is what the clock-model stage hands on.
 type modelStage struct {
 	result *clockmodel.Result
-	lat    replay.Latency
+	// condition is the clock condition with μ as the clock model chose it
+	// (in ticks): the messages, the nodes, μ and the parallelism of the
+	// stages after.
+	condition measure.ClockCondition
 	// before is the clock condition of the times the CLC starts from (the
 	// clock model's when it moved them).
 	before       measure.Violations
@@ -302,13 +305,13 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 		return nil, fmt.Errorf("clock model: %w", err)
 	}
 	// μ is the clock model's choice from here on, in ticks.
-	s := &modelStage{result: r, lat: r.Latency.Replay()}
+	s := &modelStage{result: r, condition: measure.ClockCondition{Graph: g, Node: ps.node, Latency: r.Latency.Replay(), Parallel: np}}
 	// The guard measured the clock condition before (and with the model)
 	// when it got that far, also when it then fell back.
 	if r.BeforeMeasured {
 		s.before = r.Before
 	} else {
-		s.before = measure.ClockCondition{Graph: g, Node: ps.node, Latency: s.lat, Parallel: np}.Violations(times)
+		s.before = s.condition.Violations(times)
 	}
 	s.beforeReport = violationReport(s.before, res)
 	if r.Times == nil {
@@ -325,19 +328,22 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 	if r.ModelViolations != nil {
 		s.before = *r.ModelViolations
 	} else {
-		s.before = measure.ClockCondition{Graph: g, Node: ps.node, Latency: s.lat, Parallel: np}.Violations(times)
+		s.before = s.condition.Violations(times)
 	}
 	s.modelReport = ptr(violationReport(s.before, res))
 	return s, nil
 }
 
-// runCLC runs the controlled logical clock over times in place, measures
-// the result and fills the report's correction, after, fidelity,
-// parameters and issues (the matching's, the CLC's and extra); it returns
-// what the CLC moved and the fidelity (event position, event distance).
-func runCLC(ctx context.Context, tr *trace.Trace, times [][]int64, g *replay.Graph, node []int32, params *clc.Params, alltoallv replay.AlltoallvPolicy, cm *modelStage, rep *Report, np int, progress func(string), extra *replay.Issues) ([]clc.Moved, [2]measure.Fidelity, error) {
-	in := clc.Input{Times: times, Node: node, Resolution: tr.Resolution, Follow: clc.Leader(tr, g)}
-	res, err := clc.CorrectInPlace(in, g, *params, &clc.Options{Progress: progress, Before: &cm.before, Latency: &cm.lat, Parallel: np, Context: ctx})
+// runCLC runs the controlled logical clock over times in place, with the
+// messages, nodes, μ and parallelism of cm.condition, measures the result
+// and fills the report's correction, after, fidelity, parameters and
+// issues (the matching's, the CLC's and extra); it returns what the CLC
+// moved and the fidelity (event position, event distance).
+func runCLC(ctx context.Context, tr *trace.Trace, times [][]int64, params *clc.Params, alltoallv replay.AlltoallvPolicy, cm *modelStage, rep *Report, progress func(string), extra *replay.Issues) ([]clc.Moved, [2]measure.Fidelity, error) {
+	cc := cm.condition
+	g, np := cc.Graph, cc.Parallel
+	in := clc.Input{Times: times, Node: cc.Node, Resolution: tr.Resolution, Follow: clc.Leader(tr, g)}
+	res, err := clc.CorrectInPlace(in, g, *params, &clc.Options{Progress: progress, Before: &cm.before, Latency: &cc.Latency, Parallel: np, Context: ctx})
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, [2]measure.Fidelity{}, cerr
 	}
@@ -346,7 +352,7 @@ func runCLC(ctx context.Context, tr *trace.Trace, times [][]int64, g *replay.Gra
 	}
 	after := cm.before
 	if !res.Unmoved() {
-		after = measure.ClockCondition{Graph: g, Node: node, Latency: cm.lat, Parallel: np}.Violations(times)
+		after = cc.Violations(times)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, [2]measure.Fidelity{}, err
@@ -376,7 +382,7 @@ func runCLC(ctx context.Context, tr *trace.Trace, times [][]int64, g *replay.Gra
 	if rep.Model != nil {
 		rep.Correction.ViolationsRemoved = rep.Model.Violations - rep.After.Violations
 	}
-	rep.Params = paramsReport(params, alltoallv, cm.lat, tr.Resolution)
+	rep.Params = paramsReport(params, alltoallv, cc.Latency, tr.Resolution)
 	issues := g.Issues
 	issues.Merge(&res.Dropped)
 	issues.Merge(extra)
