@@ -3,6 +3,7 @@ package clockmodel
 import (
 	"context"
 	"fmt"
+	"github.com/clc-tools/clc/internal/par"
 	"math"
 	"slices"
 	"time"
@@ -53,7 +54,8 @@ type Options struct {
 	Fixed   [2]bool
 	// Estimate tunes the estimation.
 	Estimate EstimateOptions
-	// Parallel bounds the goroutines; 0 means 1.
+	// Parallel bounds the goroutines; 0 (or less) means one per CPU
+	// (par.Workers, the module's one rule).
 	Parallel int
 	// InPlace lets Run move the times it is given when it uses the model
 	// (Result.Times is then the same columns; they are left as they were
@@ -155,7 +157,7 @@ const maxContradicted = 0.01
 // times are the pre-synchronised times (not changed); node is each
 // location's node.
 func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node []int32, opt Options) (*Result, error) {
-	np := max(opt.Parallel, 1)
+	np := par.Workers(opt.Parallel)
 	dom := &in.Domains
 	res := &Result{Requested: opt.Method.String(), Ran: "clc"}
 	t0 := time.Now()
