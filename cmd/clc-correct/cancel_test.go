@@ -285,7 +285,7 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	<-cancelled
 	select {
 	case <-exited:
-		t.Fatal("exited at the first signal")
+		require.FailNow(t, "exited at the first signal")
 	case <-time.After(10 * time.Millisecond):
 	}
 	ents, err := os.ReadDir(d)
