@@ -28,9 +28,7 @@ func FuzzDecodeRecords(f *testing.F) {
 	tr := smallTrace()
 	for _, l := range tr.Locations {
 		raw, err := encodeAll(&l.Events)
-		if err != nil {
-			f.Fatal(err)
-		}
+		require.NoError(f, err)
 		f.Add(raw, uint32(l.Events.Len()))
 	}
 	for range 20 {
@@ -38,9 +36,7 @@ func FuzzDecodeRecords(f *testing.F) {
 		for _, l := range rt.Locations {
 			if l.Events.Len() > 0 && l.Events.Len() < 100 {
 				raw, err := encodeAll(&l.Events)
-				if err != nil {
-					f.Fatal(err)
-				}
+				require.NoError(f, err)
 				f.Add(raw, uint32(l.Events.Len()))
 			}
 		}
@@ -98,21 +94,15 @@ func FuzzDecodeStream(f *testing.F) {
 	for _, codec := range []Codec{CodecNone, CodecZstd} {
 		dir := f.TempDir()
 		out := filepath.Join(dir, "tr")
-		if err := WriteDir(context.Background(), out, smallTrace(), &WriteOptions{Codec: codec, BlockSize: 150}); err != nil {
-			f.Fatal(err)
-		}
+		require.NoError(f, WriteDir(context.Background(), out, smallTrace(), &WriteOptions{Codec: codec, BlockSize: 150}))
 		data, err := os.ReadFile(filepath.Join(out, EventsDirName, "0"+StreamExt))
-		if err != nil {
-			f.Fatal(err)
-		}
+		require.NoError(f, err)
 		f.Add(data, false, true)
 		f.Add(data[:len(data)-3], true, false)
 	}
 	f.Add(streamHeader(0), false, true)
 	dec, err := newDecoder(1)
-	if err != nil {
-		f.Fatal(err)
-	}
+	require.NoError(f, err)
 	f.Fuzz(func(t *testing.T, data []byte, fix, complete bool) {
 		if fix && !fixCRCs(data) {
 			return
@@ -140,9 +130,7 @@ var bundleNameRule = regexp.MustCompile(`^events/[A-Za-z0-9_-][A-Za-z0-9._-]{0,2
 func FuzzParseManifest(f *testing.F) {
 	for _, dir := range []string{"testdata/native/small-none", "testdata/native/small-zstd"} {
 		data, err := os.ReadFile(filepath.Join(dir, ManifestName))
-		if err != nil {
-			f.Fatal(err)
-		}
+		require.NoError(f, err)
 		f.Add(data)
 	}
 	f.Add([]byte(`{"format":"clc-native","version":1,"complete":false,"timer_resolution":1,"locations":[{"id":0,"node":0}],"nodes":[{}]}`))
@@ -199,17 +187,11 @@ func FuzzParseManifest(f *testing.F) {
 func FuzzReadBundled(f *testing.F) {
 	for _, codec := range []Codec{CodecNone, CodecZstd} {
 		dir := filepath.Join(f.TempDir(), "tr")
-		if err := WriteDir(context.Background(), dir, smallTrace(), &WriteOptions{Codec: codec, BlockSize: 150, Bundles: 1}); err != nil {
-			f.Fatal(err)
-		}
+		require.NoError(f, WriteDir(context.Background(), dir, smallTrace(), &WriteOptions{Codec: codec, BlockSize: 150, Bundles: 1}))
 		data, err := os.ReadFile(filepath.Join(dir, EventsDirName, "bundle-0"+BundleExt))
-		if err != nil {
-			f.Fatal(err)
-		}
+		require.NoError(f, err)
 		m, err := readManifest(dir, 2)
-		if err != nil {
-			f.Fatal(err)
-		}
+		require.NoError(f, err)
 		e0, e1 := m.extents[0][0], m.extents[1][0]
 		f.Add(data, uint32(e0.off), uint32(e0.len), uint32(e1.off), uint32(e1.len), uint32(m.counts[1]), true, false)
 		f.Add(data[:len(data)-7], uint32(e0.off), uint32(e0.len), uint32(e1.off), uint32(e1.len), uint32(m.counts[1]), false, false)
@@ -277,21 +259,15 @@ func FuzzDecodeCarried(f *testing.F) {
 		tr.Carried = &trace.CarriedParts{Fmt: trace.FormatOTF2, List: []trace.Part{{Location: -1, Name: "anchor", Data: []byte("anchor")},
 			{Location: 1, Name: "definitions", Data: []byte(strings.Repeat("local ", 40))}}}
 		out := filepath.Join(f.TempDir(), "tr")
-		if err := WriteDir(context.Background(), out, tr, &WriteOptions{Codec: codec, BlockSize: 100}); err != nil {
-			f.Fatal(err)
-		}
+		require.NoError(f, WriteDir(context.Background(), out, tr, &WriteOptions{Codec: codec, BlockSize: 100}))
 		data, err := os.ReadFile(filepath.Join(out, CarriedName))
-		if err != nil {
-			f.Fatal(err)
-		}
+		require.NoError(f, err)
 		f.Add(data, false, uint8(2))
 		f.Add(data[:len(data)-3], true, uint8(1))
 	}
 	f.Add(carriedHeader(), false, uint8(0))
 	dec, err := newDecoder(1)
-	if err != nil {
-		f.Fatal(err)
-	}
+	require.NoError(f, err)
 	f.Fuzz(func(t *testing.T, data []byte, fix bool, locs uint8) {
 		if fix && !fixCRCs(data) {
 			return
