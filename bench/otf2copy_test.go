@@ -16,6 +16,8 @@ import (
 	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/sim"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // run runs a command and returns its stdout and stderr; a failure is fatal.
@@ -24,9 +26,7 @@ func run(t *testing.T, name string, args ...string) (string, string) {
 	cmd := exec.Command(name, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, errb.String())
-	}
+	require.NoError(t, cmd.Run(), "%s %s\n%s", name, strings.Join(args, " "), errb.String())
 	return out.String(), errb.String()
 }
 
@@ -69,9 +69,7 @@ func buildOTF2Copy(t *testing.T) string {
 		}
 		otf2copy.bin = bin
 	})
-	if otf2copy.err != nil {
-		t.Fatal(otf2copy.err)
-	}
+	require.NoError(t, otf2copy.err)
 	return otf2copy.bin
 }
 
@@ -96,12 +94,8 @@ func inputs(t *testing.T) map[string]string {
 	cfg := sim.DefaultConfig()
 	cfg.Ranks, cfg.Events, cfg.Seed = 12, 20000, 3
 	rec, _, err := sim.Generate(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := otf.WriteTrace(context.Background(), in["clc-sim"], rec, nil); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
+	require.NoError(t, otf.WriteTrace(context.Background(), in["clc-sim"], rec, nil))
 	return in
 }
 
@@ -119,10 +113,9 @@ func printed(t *testing.T, anchor string) (defsAndEvents, clock, stderr string) 
 	t.Helper()
 	defs, errs1 := run(t, "otf2-print", "-G", anchor)
 	events, errs2 := run(t, "otf2-print", anchor)
+	require.Contains(t, defs, "=== Global Definitions", "otf2-print -G %s", anchor)
+	require.Contains(t, events, "=== Events", "otf2-print %s", anchor)
 	i, j := strings.Index(defs, "=== Global Definitions"), strings.Index(events, "=== Events")
-	if i < 0 || j < 0 {
-		t.Fatalf("otf2-print %s: no definitions or no events:\n%s%s", anchor, defs, events)
-	}
 	defs = defs[i:]
 	clock = clockLine.FindString(defs)
 	return clockLine.ReplaceAllString(defs, "") + events[j:], clock, errs1 + errs2
@@ -141,9 +134,7 @@ func TestOTF2Copy(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			want, _, _ := printed(t, filepath.Join(in, "traces.otf2"))
 			nEvents := len(eventLine.FindAllString(want, -1))
-			if nEvents == 0 {
-				t.Fatalf("the input prints no events")
-			}
+			require.Positive(t, nEvents, "events the input prints")
 			for _, mode := range []string{"", "--no-local-defs"} {
 				out := filepath.Join(t.TempDir(), "copy")
 				args := []string{in, out}
@@ -153,19 +144,14 @@ func TestOTF2Copy(t *testing.T) {
 				_, summary := run(t, bin, args...)
 				checkCount(t, summary, nEvents)
 				got, clock, errs := printed(t, filepath.Join(out, "traces.otf2"))
-				if got != want {
-					label := mode
-					if label == "" {
-						label = "default"
-					}
-					t.Errorf("%s: otf2-print of the copy differs from the input's:\n%s",
-						label, firstDiff(want, got))
+				label := mode
+				if label == "" {
+					label = "default"
 				}
+				assert.Empty(t, firstDiff(want, got), "%s: otf2-print of the copy against the input's", label)
 				checkClock(t, clock, got)
 				if mode == "" {
-					if errs != "" {
-						t.Errorf("otf2-print of the copy reports:\n%s", errs)
-					}
+					assert.Empty(t, errs, "what otf2-print of the copy reports")
 					run(t, "otf2-print", "--silent", "-Werror", filepath.Join(out, "traces.otf2"))
 				}
 			}
@@ -180,12 +166,8 @@ func TestOTF2Copy(t *testing.T) {
 func checkCount(t *testing.T, summary string, want int) {
 	t.Helper()
 	m := countLine.FindStringSubmatch(summary)
-	if m == nil {
-		t.Fatalf("no summary line in otf2copy's stderr: %q", summary)
-	}
-	if n, _ := strconv.Atoi(m[1]); n != want {
-		t.Errorf("otf2copy: %s; otf2-print prints %d events", m[0], want)
-	}
+	require.NotNil(t, m, "the summary line in otf2copy's stderr: %q", summary)
+	assert.Equal(t, strconv.Itoa(want), m[1], "otf2copy's count of events (%s) against otf2-print's", m[0])
 }
 
 // checkClock checks that the copy's ClockProperties begin at its first event
@@ -193,9 +175,7 @@ func checkCount(t *testing.T, summary string, want int) {
 func checkClock(t *testing.T, clock, printed string) {
 	t.Helper()
 	m := clockLine.FindStringSubmatch(clock)
-	if m == nil {
-		t.Fatalf("the copy has no ClockProperties")
-	}
+	require.NotNil(t, m, "the copy's ClockProperties")
 	offset, _ := strconv.ParseUint(m[1], 10, 64)
 	length, _ := strconv.ParseUint(m[2], 10, 64)
 	first, last := ^uint64(0), uint64(0)
@@ -203,14 +183,16 @@ func checkClock(t *testing.T, clock, printed string) {
 		ts, _ := strconv.ParseUint(e[1], 10, 64)
 		first, last = min(first, ts), max(last, ts)
 	}
-	if offset != first || offset+length != last {
-		t.Errorf("ClockProperties: global offset %d, length %d; the events span %d to %d",
-			offset, length, first, last)
-	}
+	assert.Equal(t, first, offset, "ClockProperties: global offset against the first event")
+	assert.Equal(t, last, offset+length, "ClockProperties: global offset + length (length %d) against the last event", length)
 }
 
-// firstDiff shows the first differing line of two texts.
+// firstDiff shows the first differing line of two texts, or "" when they
+// are equal.
 func firstDiff(a, b string) string {
+	if a == b {
+		return ""
+	}
 	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
 	for i := range min(len(al), len(bl)) {
 		if al[i] != bl[i] {
@@ -225,9 +207,7 @@ func TestOTF2CopyErrors(t *testing.T) {
 	testenv.NeedFull(t)
 	bin := buildOTF2Copy(t)
 	full := t.TempDir()
-	if err := os.WriteFile(filepath.Join(full, "x"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(filepath.Join(full, "x"), nil, 0o644))
 	in := filepath.Join("..", "testdata", "scorep-pingpong")
 	for _, c := range []struct {
 		args []string
@@ -240,8 +220,8 @@ func TestOTF2CopyErrors(t *testing.T) {
 		{[]string{"--read-only", in, full}, "usage"},
 	} {
 		out, err := exec.Command(bin, c.args...).CombinedOutput()
-		if err == nil || !strings.Contains(strings.ToLower(string(out)), c.want) {
-			t.Errorf("otf2copy %v: %v, %q; want a failure saying %q", c.args, err, out, c.want)
+		if assert.Error(t, err, "otf2copy %v", c.args) {
+			assert.Contains(t, strings.ToLower(string(out)), c.want, "otf2copy %v", c.args)
 		}
 	}
 }

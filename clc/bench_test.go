@@ -10,6 +10,7 @@ import (
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/sim"
 	"github.com/clc-tools/clc/trace"
+	"github.com/stretchr/testify/require"
 )
 
 // benchTrace simulates a pre-synchronised trace.
@@ -27,12 +28,9 @@ func benchTraceThreads(b *testing.B, ranks, perNode, threads int, events int64, 
 		c.PerfectClocks()
 	}
 	rec, _, err := sim.Generate(c)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := presync.Apply(rec, nil); err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
+	_, err = presync.Apply(rec, nil)
+	require.NoError(b, err)
 	return rec
 }
 
@@ -48,13 +46,9 @@ func runCorrect(b *testing.B, tr *trace.Trace) {
 	var jumps int64
 	for i := 0; i < b.N; i++ {
 		g, err := replay.Match(tr, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, err)
 		res, err := Correct(tr, g, p, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, err)
 		jumps = res.Jumps()
 	}
 	b.StopTimer()

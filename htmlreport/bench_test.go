@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/clc-tools/clc/internal/pipetest"
+	"github.com/stretchr/testify/require"
 )
 
 // BenchmarkPage builds and writes the page of corrected clc-sim traces of
@@ -21,13 +22,9 @@ func BenchmarkPage(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				p, err := Build(context.Background(), in, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
+				require.NoError(b, err)
 				var buf bytes.Buffer
-				if err := p.WriteHTML(&buf); err != nil {
-					b.Fatal(err)
-				}
+				require.NoError(b, p.WriteHTML(&buf))
 				size = buf.Len()
 			}
 			b.ReportMetric(float64(size), "page-bytes")

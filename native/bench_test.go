@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/clc-tools/clc/trace"
+	"github.com/stretchr/testify/require"
 )
 
 var benchEvents = flag.Int("native.events", 10_000_000, "events in the native format benchmarks' synthetic trace")
@@ -153,9 +154,7 @@ func dirSize(b *testing.B, dir string) int64 {
 		}
 		return nil
 	})
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	return n
 }
 
@@ -182,9 +181,7 @@ func BenchmarkNativeWrite(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				dir := filepath.Join(b.TempDir(), "tr")
 				start, cpu0 := time.Now(), cpuTime()
-				if err := WriteDir(context.Background(), dir, tr, &c.opt); err != nil {
-					b.Fatal(err)
-				}
+				require.NoError(b, WriteDir(context.Background(), dir, tr, &c.opt))
 				elapsed += time.Since(start)
 				cpu += cpuTime() - cpu0
 				disk = dirSize(b, dir)
@@ -206,9 +203,7 @@ func BenchmarkNativeRead(b *testing.B) {
 	for _, c := range benchConfigs {
 		b.Run(c.name, func(b *testing.B) {
 			dir := filepath.Join(b.TempDir(), "tr")
-			if err := WriteDir(context.Background(), dir, tr, &c.opt); err != nil {
-				b.Fatal(err)
-			}
+			require.NoError(b, WriteDir(context.Background(), dir, tr, &c.opt))
 			disk := dirSize(b, dir)
 			b.ResetTimer()
 			var cols int64
@@ -220,9 +215,7 @@ func BenchmarkNativeRead(b *testing.B) {
 				runtime.ReadMemStats(&before)
 				start, cpu0 := time.Now(), cpuTime()
 				got, err := ReadDir(dir, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
+				require.NoError(b, err)
 				elapsed += time.Since(start)
 				cpu += cpuTime() - cpu0
 				runtime.GC()
@@ -262,22 +255,16 @@ func BenchmarkNativeDirWriterManyLocations(b *testing.B) {
 		dir := filepath.Join(b.TempDir(), "tr")
 		start := time.Now()
 		w, err := CreateDir(dir, defs, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, err)
 		for r := range rounds {
 			for loc := range locs {
 				for j := range chunk.Time {
 					chunk.Time[j] = int64(r*per+j) * 1000
 				}
-				if err := w.Append(loc, &chunk); err != nil {
-					b.Fatal(err)
-				}
+				require.NoError(b, w.Append(loc, &chunk))
 			}
 		}
-		if err := w.Close(); err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, w.Close())
 		el := time.Since(start)
 		b.ReportMetric(float64(locs*rounds*per)/el.Seconds(), "events/s")
 		b.ReportMetric(float64(dirSize(b, dir))/float64(locs*rounds*per), "disk-B/event")
@@ -298,9 +285,7 @@ func countFiles(b *testing.B, dir string) int {
 		}
 		return nil
 	})
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	return n
 }
 
@@ -314,9 +299,7 @@ func countFiles(b *testing.B, dir string) int {
 func BenchmarkNativeLocations(b *testing.B) {
 	for _, f := range strings.Split(*benchLocs, ",") {
 		locs, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, err)
 		tr := synthTrace(*benchEvents, locs)
 		nev := float64(tr.NumEvents())
 		report := func(b *testing.B, elapsed, cpu time.Duration, files int) {
@@ -332,39 +315,29 @@ func BenchmarkNativeLocations(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				dir := filepath.Join(b.TempDir(), "tr")
 				start, cpu0 := time.Now(), cpuTime()
-				if err := WriteDir(context.Background(), dir, tr, nil); err != nil {
-					b.Fatal(err)
-				}
+				require.NoError(b, WriteDir(context.Background(), dir, tr, nil))
 				elapsed += time.Since(start)
 				cpu += cpuTime() - cpu0
 				files = countFiles(b, dir)
 				if i == 0 {
 					os.RemoveAll(written)
-					if err := os.Rename(dir, written); err != nil {
-						b.Fatal(err)
-					}
+					require.NoError(b, os.Rename(dir, written))
 				}
 			}
 			report(b, elapsed, cpu, files)
 		})
 		b.Run(fmt.Sprintf("locs=%d/ReadDir", locs), func(b *testing.B) {
 			if _, err := os.Stat(written); err != nil {
-				if err := WriteDir(context.Background(), written, tr, nil); err != nil {
-					b.Fatal(err)
-				}
+				require.NoError(b, WriteDir(context.Background(), written, tr, nil))
 			}
 			var elapsed, cpu time.Duration
 			for i := 0; i < b.N; i++ {
 				start, cpu0 := time.Now(), cpuTime()
 				got, err := ReadDir(written, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
+				require.NoError(b, err)
 				elapsed += time.Since(start)
 				cpu += cpuTime() - cpu0
-				if got.NumEvents() != tr.NumEvents() {
-					b.Fatalf("read %d events, wrote %d", got.NumEvents(), tr.NumEvents())
-				}
+				require.Equal(b, tr.NumEvents(), got.NumEvents(), "events read against those written")
 			}
 			report(b, elapsed, cpu, countFiles(b, written))
 		})
@@ -378,9 +351,7 @@ func BenchmarkNativeLocations(b *testing.B) {
 				dir := filepath.Join(b.TempDir(), "tr")
 				start, cpu0 := time.Now(), cpuTime()
 				w, err := CreateDir(dir, defsOnly(tr), nil)
-				if err != nil {
-					b.Fatal(err)
-				}
+				require.NoError(b, err)
 				for r := range rounds {
 					var next atomic.Int64
 					var g errgroup.Group
@@ -407,13 +378,9 @@ func BenchmarkNativeLocations(b *testing.B) {
 							}
 						})
 					}
-					if err := g.Wait(); err != nil {
-						b.Fatal(err)
-					}
+					require.NoError(b, g.Wait())
 				}
-				if err := w.Close(); err != nil {
-					b.Fatal(err)
-				}
+				require.NoError(b, w.Close())
 				elapsed += time.Since(start)
 				cpu += cpuTime() - cpu0
 				files = countFiles(b, dir)
@@ -433,9 +400,7 @@ var benchBundleLocs = flag.String("native.bundlelocs", "16,64,256,1024", "locati
 func BenchmarkNativeBundleThreshold(b *testing.B) {
 	for _, f := range strings.Split(*benchBundleLocs, ",") {
 		locs, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, err)
 		tr := synthTrace(*benchEvents, locs)
 		nev := float64(tr.NumEvents())
 		for _, layout := range []struct {
@@ -445,9 +410,7 @@ func BenchmarkNativeBundleThreshold(b *testing.B) {
 			opt := DefaultWriteOptions()
 			opt.Bundles = layout.bundles
 			written := filepath.Join(b.TempDir(), "tr")
-			if err := WriteDir(context.Background(), written, tr, opt); err != nil {
-				b.Fatal(err)
-			}
+			require.NoError(b, WriteDir(context.Background(), written, tr, opt))
 			files := countFiles(b, written)
 			for _, op := range []string{"write", "read"} {
 				b.Run(fmt.Sprintf("locs=%d/%s/%s", locs, layout.name, op), func(b *testing.B) {
@@ -460,9 +423,7 @@ func BenchmarkNativeBundleThreshold(b *testing.B) {
 						} else {
 							_, err = ReadDir(written, nil)
 						}
-						if err != nil {
-							b.Fatal(err)
-						}
+						require.NoError(b, err)
 						elapsed += time.Since(start)
 						cpu += cpuTime() - cpu0
 					}

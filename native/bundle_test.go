@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/clc-tools/clc/internal/testenv"
@@ -381,7 +382,7 @@ func owner(t *testing.T, m testManifest, off int64) int {
 			}
 		}
 	}
-	t.Fatalf("no extent holds byte %d", off)
+	require.FailNow(t, "no extent holds the byte", "byte %d", off)
 	return -1
 }
 
@@ -787,13 +788,10 @@ func TestNativeFileCache(t *testing.T) {
 			for i := range 200 {
 				name := strconv.Itoa((g + i) % 10)
 				cf, err := c.acquire(name)
-				if err != nil {
-					t.Error(err)
+				if !assert.NoError(t, err) {
 					return
 				}
-				if cf.size != int64((g+i)%10) {
-					t.Errorf("file %s has size %d", name, cf.size)
-				}
+				assert.Equal(t, int64((g+i)%10), cf.size, "the size of file %s", name)
 				c.release(cf)
 			}
 		}()

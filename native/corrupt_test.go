@@ -346,7 +346,7 @@ func TestNativeDanglingEventRefs(t *testing.T) {
 				return int64(i)
 			}
 		}
-		t.Fatal("no such event")
+		require.FailNow(t, "no such event")
 		return -1
 	}
 	cases := []struct {

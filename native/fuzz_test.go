@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"math/rand/v2"
@@ -15,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/clc-tools/clc/trace"
+	"github.com/stretchr/testify/require"
 )
 
 // fuzzLimits are the definitions fuzzed payloads are checked against.
@@ -28,9 +28,7 @@ func FuzzDecodeRecords(f *testing.F) {
 	tr := smallTrace()
 	for _, l := range tr.Locations {
 		raw, err := encodeAll(&l.Events)
-		if err != nil {
-			f.Fatal(err)
-		}
+		require.NoError(f, err)
 		f.Add(raw, uint32(l.Events.Len()))
 	}
 	for range 20 {
@@ -38,9 +36,7 @@ func FuzzDecodeRecords(f *testing.F) {
 		for _, l := range rt.Locations {
 			if l.Events.Len() > 0 && l.Events.Len() < 100 {
 				raw, err := encodeAll(&l.Events)
-				if err != nil {
-					f.Fatal(err)
-				}
+				require.NoError(f, err)
 				f.Add(raw, uint32(l.Events.Len()))
 			}
 		}
@@ -55,27 +51,15 @@ func FuzzDecodeRecords(f *testing.F) {
 		err := decodeRecords(raw, nn, &e, lim, &ar)
 		if err != nil {
 			var de *decodeError
-			if !errors.As(err, &de) {
-				t.Fatalf("error %v is not a *decodeError", err)
-			}
-			if de.off < 0 || de.off > len(raw) {
-				t.Fatalf("error offset %d outside [0,%d]", de.off, len(raw))
-			}
+			require.ErrorAs(t, err, &de)
+			require.True(t, de.off >= 0 && de.off <= len(raw), "error offset %d outside [0,%d]", de.off, len(raw))
 			return
 		}
-		if e.Len() != nn {
-			t.Fatalf("decoded %d events, want %d", e.Len(), nn)
-		}
-		if err := e.Check(); err != nil {
-			t.Fatalf("decoded events inconsistent: %v", err)
-		}
+		require.Equal(t, nn, e.Len(), "events decoded")
+		require.NoError(t, e.Check(), "the decoded events")
 		again, err := encodeAll(&e)
-		if err != nil {
-			t.Fatalf("re-encoding: %v", err)
-		}
-		if string(again) != string(raw) {
-			t.Fatalf("re-encoding differs:\n got % x\nwant % x", again, raw)
-		}
+		require.NoError(t, err, "re-encoding")
+		require.Equal(t, raw, again, "re-encoded")
 	})
 }
 
@@ -110,21 +94,15 @@ func FuzzDecodeStream(f *testing.F) {
 	for _, codec := range []Codec{CodecNone, CodecZstd} {
 		dir := f.TempDir()
 		out := filepath.Join(dir, "tr")
-		if err := WriteDir(context.Background(), out, smallTrace(), &WriteOptions{Codec: codec, BlockSize: 150}); err != nil {
-			f.Fatal(err)
-		}
+		require.NoError(f, WriteDir(context.Background(), out, smallTrace(), &WriteOptions{Codec: codec, BlockSize: 150}))
 		data, err := os.ReadFile(filepath.Join(out, EventsDirName, "0"+StreamExt))
-		if err != nil {
-			f.Fatal(err)
-		}
+		require.NoError(f, err)
 		f.Add(data, false, true)
 		f.Add(data[:len(data)-3], true, false)
 	}
 	f.Add(streamHeader(0), false, true)
 	dec, err := newDecoder(1)
-	if err != nil {
-		f.Fatal(err)
-	}
+	require.NoError(f, err)
 	f.Fuzz(func(t *testing.T, data []byte, fix, complete bool) {
 		if fix && !fixCRCs(data) {
 			return
@@ -134,20 +112,12 @@ func FuzzDecodeStream(f *testing.F) {
 		_, err := decodeStream(data, 0, complete, fuzzLimits(), dec, &e)
 		if err != nil {
 			var fe *FormatError
-			if !errors.As(err, &fe) {
-				t.Fatalf("error %v is not a *FormatError", err)
-			}
-			if fe.Location != 0 || fe.Path == "" {
-				t.Fatalf("error %v does not name the stream", err)
-			}
-			if e.Len() < 1 || e.Kind[0] != trace.KindCollBegin {
-				t.Fatal("decoding destroyed existing events")
-			}
+			require.ErrorAs(t, err, &fe)
+			require.True(t, fe.Location == 0 && fe.Path != "", "error %v does not name the stream", err)
+			require.True(t, e.Len() >= 1 && e.Kind[0] == trace.KindCollBegin, "decoding destroyed existing events")
 			return
 		}
-		if err := e.Check(); err != nil {
-			t.Fatalf("decoded events inconsistent: %v", err)
-		}
+		require.NoError(t, e.Check(), "the decoded events")
 	})
 }
 
@@ -160,9 +130,7 @@ var bundleNameRule = regexp.MustCompile(`^events/[A-Za-z0-9_-][A-Za-z0-9._-]{0,2
 func FuzzParseManifest(f *testing.F) {
 	for _, dir := range []string{"testdata/native/small-none", "testdata/native/small-zstd"} {
 		data, err := os.ReadFile(filepath.Join(dir, ManifestName))
-		if err != nil {
-			f.Fatal(err)
-		}
+		require.NoError(f, err)
 		f.Add(data)
 	}
 	f.Add([]byte(`{"format":"clc-native","version":1,"complete":false,"timer_resolution":1,"locations":[{"id":0,"node":0}],"nodes":[{}]}`))
@@ -178,43 +146,31 @@ func FuzzParseManifest(f *testing.F) {
 		m, err := parseManifest("clc.json", data, 2)
 		if err != nil {
 			var fe *FormatError
-			if !errors.As(err, &fe) || fe.Path != "clc.json" {
-				t.Fatalf("error %v is not a *FormatError naming clc.json", err)
-			}
+			require.ErrorAs(t, err, &fe)
+			require.Equal(t, "clc.json", fe.Path, "the file the error names")
 			return
 		}
-		if err := m.defs.Validate(); err != nil {
-			t.Fatalf("accepted an invalid manifest: %v", err)
-		}
-		if len(m.counts) != len(m.defs.Locations) {
-			t.Fatal("counts and locations differ")
-		}
+		require.NoError(t, m.defs.Validate(), "an accepted manifest")
+		require.Len(t, m.counts, len(m.defs.Locations), "counts against locations")
 		for _, c := range m.counts {
-			if c < -1 || c > trace.MaxEvents || (m.complete && c < 0) {
-				t.Fatalf("bad count %d", c)
-			}
+			require.False(t, c < -1 || c > trace.MaxEvents || (m.complete && c < 0), "accepted count %d", c)
 		}
 		// Accepted extents: in range, at least a header long, in files
 		// under events/, and no two share a byte.
-		if m.extents != nil && len(m.extents) != len(m.defs.Locations) {
-			t.Fatal("extents and locations differ")
+		if m.extents != nil {
+			require.Len(t, m.extents, len(m.defs.Locations), "extents against locations")
 		}
 		type span struct{ off, end int64 }
 		byFile := map[string][]span{}
 		for _, le := range m.extents {
 			for _, e := range le {
 				name := m.files[e.file]
-				if !bundleNameRule.MatchString(name) || strings.Contains(name, "..") || strings.HasSuffix(name, StreamExt) ||
-					!filepath.IsLocal(name) || filepath.Dir(filepath.Clean(name)) != EventsDirName {
-					t.Fatalf("accepted file %q", name)
-				}
-				if e.off < 0 || e.len < fileHeaderSize || e.off+e.len < e.off {
-					t.Fatalf("accepted extent %+v", e)
-				}
+				bad := !bundleNameRule.MatchString(name) || strings.Contains(name, "..") || strings.HasSuffix(name, StreamExt) ||
+					!filepath.IsLocal(name) || filepath.Dir(filepath.Clean(name)) != EventsDirName
+				require.False(t, bad, "accepted file %q", name)
+				require.False(t, e.off < 0 || e.len < fileHeaderSize || e.off+e.len < e.off, "accepted extent %+v", e)
 				for _, o := range byFile[name] {
-					if e.off < o.end && o.off < e.off+e.len {
-						t.Fatalf("accepted overlapping extents in %s: %+v and %+v", name, o, e)
-					}
+					require.False(t, e.off < o.end && o.off < e.off+e.len, "accepted overlapping extents in %s: %+v and %+v", name, o, e)
 				}
 				byFile[name] = append(byFile[name], span{e.off, e.off + e.len})
 			}
@@ -231,17 +187,11 @@ func FuzzParseManifest(f *testing.F) {
 func FuzzReadBundled(f *testing.F) {
 	for _, codec := range []Codec{CodecNone, CodecZstd} {
 		dir := filepath.Join(f.TempDir(), "tr")
-		if err := WriteDir(context.Background(), dir, smallTrace(), &WriteOptions{Codec: codec, BlockSize: 150, Bundles: 1}); err != nil {
-			f.Fatal(err)
-		}
+		require.NoError(f, WriteDir(context.Background(), dir, smallTrace(), &WriteOptions{Codec: codec, BlockSize: 150, Bundles: 1}))
 		data, err := os.ReadFile(filepath.Join(dir, EventsDirName, "bundle-0"+BundleExt))
-		if err != nil {
-			f.Fatal(err)
-		}
+		require.NoError(f, err)
 		m, err := readManifest(dir, 2)
-		if err != nil {
-			f.Fatal(err)
-		}
+		require.NoError(f, err)
 		e0, e1 := m.extents[0][0], m.extents[1][0]
 		f.Add(data, uint32(e0.off), uint32(e0.len), uint32(e1.off), uint32(e1.len), uint32(m.counts[1]), true, false)
 		f.Add(data[:len(data)-7], uint32(e0.off), uint32(e0.len), uint32(e1.off), uint32(e1.len), uint32(m.counts[1]), false, false)
@@ -259,40 +209,28 @@ func FuzzReadBundled(f *testing.F) {
 			return
 		}
 		dir := t.TempDir()
-		if err := os.Mkdir(filepath.Join(dir, EventsDirName), 0o777); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.Mkdir(filepath.Join(dir, EventsDirName), 0o777))
 		bundle := filepath.Join(dir, EventsDirName, "b.clcb")
-		if err := os.WriteFile(bundle, data, 0o666); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.WriteFile(bundle, data, 0o666))
 		man := fmt.Sprintf(`{"format":"clc-native","version":2,"complete":%v,"timer_resolution":1,
 			"nodes":[{"name":"a"},{"name":"b"}],"regions":[{"name":"MPI_Init"},{"name":"MPI_Send"},{"name":"work"}],
 			"communicators":[{"name":"world","members":[0,1]},{"name":"self","members":[1]}],
 			"locations":[{"id":0,"node":0,"events":%d,"extents":[{"file":"events/b.clcb","offset":%d,"length":%d}]},
 			{"id":1,"node":1,"events":%d,"extents":[{"file":"events/b.clcb","offset":%d,"length":%d}]}]}`,
 			complete, tr.Locations[0].Events.Len(), off0, len0, n1, off1, len1)
-		if err := os.WriteFile(filepath.Join(dir, ManifestName), []byte(man), 0o666); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.WriteFile(filepath.Join(dir, ManifestName), []byte(man), 0o666))
 		got, err := ReadDir(dir, &ReadOptions{Parallel: 2})
 		if err != nil {
 			var fe *FormatError
-			if !errors.As(err, &fe) {
-				t.Fatalf("error %v is not a *FormatError", err)
-			}
-			if fe.Path != bundle && fe.Path != filepath.Join(dir, ManifestName) {
-				t.Fatalf("error %v names neither the bundle nor the manifest", err)
-			}
-			if fe.Path == bundle && fe.Location != 0 && fe.Location != 1 {
-				t.Fatalf("error %v names no location", err)
+			require.ErrorAs(t, err, &fe)
+			require.Contains(t, []string{bundle, filepath.Join(dir, ManifestName)}, fe.Path, "the file the error names: the bundle or the manifest")
+			if fe.Path == bundle {
+				require.Contains(t, []int{0, 1}, fe.Location, "the location the error names: %v", err)
 			}
 			return
 		}
-		for _, l := range got.Locations {
-			if err := l.Events.Check(); err != nil {
-				t.Fatalf("read events inconsistent: %v", err)
-			}
+		for li, l := range got.Locations {
+			require.NoError(t, l.Events.Check(), "location %d: the events read", li)
 		}
 	})
 }
@@ -321,21 +259,15 @@ func FuzzDecodeCarried(f *testing.F) {
 		tr.Carried = &trace.CarriedParts{Fmt: trace.FormatOTF2, List: []trace.Part{{Location: -1, Name: "anchor", Data: []byte("anchor")},
 			{Location: 1, Name: "definitions", Data: []byte(strings.Repeat("local ", 40))}}}
 		out := filepath.Join(f.TempDir(), "tr")
-		if err := WriteDir(context.Background(), out, tr, &WriteOptions{Codec: codec, BlockSize: 100}); err != nil {
-			f.Fatal(err)
-		}
+		require.NoError(f, WriteDir(context.Background(), out, tr, &WriteOptions{Codec: codec, BlockSize: 100}))
 		data, err := os.ReadFile(filepath.Join(out, CarriedName))
-		if err != nil {
-			f.Fatal(err)
-		}
+		require.NoError(f, err)
 		f.Add(data, false, uint8(2))
 		f.Add(data[:len(data)-3], true, uint8(1))
 	}
 	f.Add(carriedHeader(), false, uint8(0))
 	dec, err := newDecoder(1)
-	if err != nil {
-		f.Fatal(err)
-	}
+	require.NoError(f, err)
 	f.Fuzz(func(t *testing.T, data []byte, fix bool, locs uint8) {
 		if fix && !fixCRCs(data) {
 			return
@@ -343,23 +275,18 @@ func FuzzDecodeCarried(f *testing.F) {
 		parts, err := decodeCarried("c", data, int(locs), -1, dec)
 		if err != nil {
 			var fe *FormatError
-			if !errors.As(err, &fe) || fe.Path != "c" {
-				t.Fatalf("error %v is not a *FormatError naming the file", err)
-			}
+			require.ErrorAs(t, err, &fe)
+			require.Equal(t, "c", fe.Path, "the file the error names")
 			return
 		}
 		again, err := encodeCarried(parts, int(locs), CodecNone, nil, 1<<20)
-		if err != nil {
-			t.Fatalf("decoded parts do not encode: %v", err)
-		}
+		require.NoError(t, err, "encoding the decoded parts")
 		back, err := decodeCarried("c", again, int(locs), len(parts), dec)
-		if err != nil {
-			t.Fatalf("re-encoded parts do not decode: %v", err)
-		}
+		require.NoError(t, err, "decoding the re-encoded parts")
 		for i := range parts {
-			if parts[i].Location != back[i].Location || parts[i].Name != back[i].Name || !bytes.Equal(parts[i].Data, back[i].Data) {
-				t.Fatalf("part %d changed in a round trip", i)
-			}
+			require.Equal(t, parts[i].Location, back[i].Location, "part %d after a round trip: location", i)
+			require.Equal(t, parts[i].Name, back[i].Name, "part %d after a round trip: name", i)
+			require.True(t, bytes.Equal(parts[i].Data, back[i].Data), "part %d after a round trip: the data differ", i)
 		}
 	})
 }

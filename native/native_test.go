@@ -756,9 +756,8 @@ func TestNativeNoAllocsPerEvent(t *testing.T) {
 	encAllocs := testing.AllocsPerRun(5, func() {
 		b.reset()
 		att := 0
-		if _, err := b.encode(ev, 0, ev.Len(), &att, len(raw)+1, &refs); err != nil {
-			t.Fatal(err)
-		}
+		_, err := b.encode(ev, 0, ev.Len(), &att, len(raw)+1, &refs)
+		require.NoError(t, err)
 	})
 	require.Equal(t, raw, b.buf)
 	require.Zero(t, encAllocs)
@@ -772,9 +771,7 @@ func TestNativeNoAllocsPerEvent(t *testing.T) {
 	var ar arena
 	decAllocs := testing.AllocsPerRun(5, func() {
 		dst.Reset()
-		if err := decodeRecords(raw, ev.Len(), &dst, lim, &ar); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, decodeRecords(raw, ev.Len(), &dst, lim, &ar))
 	})
 	require.Equal(t, flatten(ev), flatten(&dst))
 	require.Zero(t, decAllocs)

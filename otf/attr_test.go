@@ -3,10 +3,11 @@ package otf
 import (
 	"context"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/clc-tools/clc/trace"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestAttributeDefsFromProperty: the Attribute definitions given in the
@@ -21,15 +22,11 @@ func TestAttributeDefsFromProperty(t *testing.T) {
 	ev.AppendRegion(trace.KindLeave, 20, 0)
 	ev.AttachLast(trace.FormatOTF2, []byte{1, 1, 0, 4, 2, 0xe8, 0x03}) // clc::calls = 1000
 	dir := filepath.Join(t.TempDir(), "a")
-	if err := WriteTrace(context.Background(), dir, tr, nil); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, WriteTrace(context.Background(), dir, tr, nil))
 	out := otf2Print(t, filepath.Join(dir, "traces.otf2"))
-	if !strings.Contains(out, "clc::calls") || !strings.Contains(out, "1000") {
-		t.Errorf("otf2-print does not show attribute clc::calls = 1000:\n%s", out)
-	}
+	assert.Contains(t, out, "clc::calls", "otf2-print shows the attribute clc::calls = 1000")
+	assert.Contains(t, out, "1000", "otf2-print shows the attribute clc::calls = 1000")
 	tr.Properties[PropAttributes] = "0 complex x"
-	if err := WriteTrace(context.Background(), filepath.Join(t.TempDir(), "b"), tr, nil); err == nil || !strings.Contains(err.Error(), "unknown attribute type") {
-		t.Errorf("a bad definition gives %v", err)
-	}
+	err := WriteTrace(context.Background(), filepath.Join(t.TempDir(), "b"), tr, nil)
+	assert.ErrorContains(t, err, "unknown attribute type", "a bad definition")
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/trace"
+	"github.com/stretchr/testify/require"
 )
 
 // synthetic builds a 16-rank ring trace of about n events: blocking
@@ -79,14 +80,10 @@ func benchArchive(b *testing.B) (string, int64, int64) {
 			dir = filepath.Join(b.TempDir(), "bench")
 		}
 		t := synthetic(benchEvents())
-		if err := WriteTrace(context.Background(), dir, t, nil); err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, WriteTrace(context.Background(), dir, t, nil))
 	}
 	a, err := Open(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	events := a.NumEvents()
 	var size int64
 	filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {
@@ -112,12 +109,9 @@ func BenchmarkRead(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		a, err := Open(dir)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := a.Read(context.Background(), nil); err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, err)
+		_, err = a.Read(context.Background(), nil)
+		require.NoError(b, err)
 	}
 	report(b, events, size)
 }
@@ -131,16 +125,10 @@ func BenchmarkReadRewrite(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		a, err := Open(dir)
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, err)
 		tr, err := a.Read(context.Background(), nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := a.Rewrite(filepath.Join(out, strconv.Itoa(i)), tr, nil); err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, err)
+		require.NoError(b, a.Rewrite(filepath.Join(out, strconv.Itoa(i)), tr, nil))
 	}
 	b.StopTimer()
 	report(b, events, size)
@@ -155,9 +143,7 @@ func BenchmarkWriteTrace(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		dir := filepath.Join(out, strconv.Itoa(i))
-		if err := WriteTrace(context.Background(), dir, t, nil); err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, WriteTrace(context.Background(), dir, t, nil))
 		if i == 0 {
 			filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {
 				if err == nil && !fi.IsDir() {
@@ -180,19 +166,12 @@ func BenchmarkReadPresyncRewrite(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		a, err := Open(dir)
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, err)
 		tr, err := a.Read(context.Background(), nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := presync.Apply(tr, nil); err != nil {
-			b.Fatal(err)
-		}
-		if err := a.Rewrite(filepath.Join(out, strconv.Itoa(i)), tr, nil); err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, err)
+		_, err = presync.Apply(tr, nil)
+		require.NoError(b, err)
+		require.NoError(b, a.Rewrite(filepath.Join(out, strconv.Itoa(i)), tr, nil))
 	}
 	b.StopTimer()
 	report(b, events, size)
@@ -205,12 +184,9 @@ func BenchmarkDecode(b *testing.B) {
 	var buf bytes.Buffer
 	w := &Writer{opt: WriteOptions{EventChunkSize: 1 << 20}}
 	lw := &locWriter{cw: newChunkWriter("bench.evt", &buf, 1<<20, false, true, nil)}
-	if _, err := w.appendEvents(0, lw, &t.Locations[0].Events); err != nil {
-		b.Fatal(err)
-	}
-	if err := lw.cw.close(); err != nil {
-		b.Fatal(err)
-	}
+	_, err := w.appendEvents(0, lw, &t.Locations[0].Events)
+	require.NoError(b, err)
+	require.NoError(b, lw.cw.close())
 	data := buf.Bytes()
 	idx := fuzzIndex()
 	var ev trace.Events
@@ -222,9 +198,7 @@ func BenchmarkDecode(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		ev.Reset()
 		x := eventDecoder{s: newScanner(newChunkReader("bench.evt", bytes.NewReader(data), 1<<20, chunk), true), ev: &ev, regions: idx, comms: idx}
-		if err := x.run(); err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, x.run())
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(ev.Len()), "ns/event")
@@ -236,20 +210,14 @@ func BenchmarkDecode(b *testing.B) {
 func BenchmarkWriteTraceCarried(b *testing.B) {
 	dir, events, size := benchArchive(b)
 	a, err := Open(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	t, err := a.Read(context.Background(), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	out := b.TempDir()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := WriteTrace(context.Background(), filepath.Join(out, strconv.Itoa(i)), t, nil); err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, WriteTrace(context.Background(), filepath.Join(out, strconv.Itoa(i)), t, nil))
 	}
 	b.StopTimer()
 	report(b, events, size)

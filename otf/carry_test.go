@@ -249,9 +249,8 @@ func TestCarriedMutations(t *testing.T) {
 				err := WriteTrace(context.Background(), out, withParts(tr, mutated), nil)
 				if err != nil {
 					var ee *trace.EventError
-					if !strings.Contains(err.Error(), p.Source) && !strings.Contains(err.Error(), "does not match the OTF2 definitions") && !errors.As(err, &ee) {
-						t.Fatalf("part %d byte %d mask %#x: the error does not name the part: %v", pi, off, mask, err)
-					}
+					named := strings.Contains(err.Error(), p.Source) || strings.Contains(err.Error(), "does not match the OTF2 definitions") || errors.As(err, &ee)
+					require.True(t, named, "part %d byte %d mask %#x: the error does not name the part: %v", pi, off, mask, err)
 					refused++
 					continue
 				}
@@ -261,9 +260,8 @@ func TestCarriedMutations(t *testing.T) {
 				if full || !printedGroups[group] {
 					printedGroups[group] = true
 					printed++
-					if b, err := exec.Command(printer, "-A", "-M", "-C", filepath.Join(out, "traces.otf2")).CombinedOutput(); err != nil {
-						t.Fatalf("part %d (%s) byte %d mask %#x: written, but otf2-print fails: %v\n%s", pi, p.Source, off, mask, err, lastLines(string(b), 5))
-					}
+					b, err := exec.Command(printer, "-A", "-M", "-C", filepath.Join(out, "traces.otf2")).CombinedOutput()
+					require.NoError(t, err, "part %d (%s) byte %d mask %#x: written, but otf2-print fails:\n%s", pi, p.Source, off, mask, lastLines(string(b), 5))
 				}
 				require.NoError(t, os.RemoveAll(out))
 			}

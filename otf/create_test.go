@@ -110,13 +110,11 @@ func pyDump(t testing.TB, anchor string) []string {
 	t.Helper()
 	py := testenv.PythonOTF2(t)
 	out, err := exec.Command(py, "../testdata/otf2/dumpevents.py", anchor).Output()
-	if err != nil {
-		var stderr string
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = string(ee.Stderr)
-		}
-		t.Fatalf("dumpevents.py %s: %v\n%s", anchor, err, stderr)
+	var stderr string
+	if ee, ok := err.(*exec.ExitError); ok {
+		stderr = string(ee.Stderr)
 	}
+	require.NoError(t, err, "dumpevents.py %s\n%s", anchor, stderr)
 	return strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 }
 

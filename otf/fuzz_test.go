@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"reflect"
 	"testing"
 
 	"github.com/clc-tools/clc/trace"
+	"github.com/stretchr/testify/require"
 )
 
 // fuzzChunkSize derives a chunk size from the first input byte: < 128 means
@@ -89,28 +89,24 @@ func FuzzEventBuffer(f *testing.F) {
 			slow:    true,
 		}
 		errSlow := xs.run()
-		if (err == nil) != (errSlow == nil) || (err != nil && err.Error() != errSlow.Error()) {
-			t.Fatalf("fast path: %v; slow path: %v", err, errSlow)
-		}
+		require.Equal(t, err == nil, errSlow == nil, "fast path: %v; slow path: %v", err, errSlow)
 		if err != nil {
-			if _, ok := err.(*FormatError); !ok {
-				t.Fatalf("error is not a FormatError: %v", err)
-			}
+			require.EqualError(t, errSlow, err.Error(), "the slow path's error against the fast path's")
+			require.IsType(t, &FormatError{}, err, "the error: %v", err)
 			return
 		}
-		if !reflect.DeepEqual(ev.Kind, evSlow.Kind) || !reflect.DeepEqual(ev.Time, evSlow.Time) || !reflect.DeepEqual(ev.Ref, evSlow.Ref) {
-			t.Fatalf("fast and slow paths decode different events")
-		}
+		require.Equal(t, ev.Kind, evSlow.Kind, "kinds: the slow path's against the fast path's")
+		require.Equal(t, ev.Time, evSlow.Time, "times: the slow path's against the fast path's")
+		require.Equal(t, ev.Ref, evSlow.Ref, "references: the slow path's against the fast path's")
 		n := ev.Len()
-		if len(ev.Time) != n || len(ev.Ref) != n {
-			t.Fatalf("columns differ: %d %d %d", n, len(ev.Time), len(ev.Ref))
-		}
+		require.Len(t, ev.Time, n, "the time column")
+		require.Len(t, ev.Ref, n, "the reference column")
 		for i, k := range ev.Kind {
 			r := int(ev.Ref[i])
 			switch {
 			case k.HasMsg() && r >= len(ev.Msgs), k.HasReq() && r >= len(ev.Reqs),
 				k.HasColl() && r >= len(ev.Colls), k == trace.KindOther && r >= len(ev.Opaque):
-				t.Fatalf("event %d (%s): ref %d out of range", i, k, r)
+				require.FailNow(t, "a reference out of range", "event %d (%s): ref %d", i, k, r)
 			}
 		}
 		// What decoded is written back by the rewriter's chunk writer and
@@ -122,21 +118,14 @@ func FuzzEventBuffer(f *testing.F) {
 		if _, err := w.appendEvents(0, lw, &ev); err != nil {
 			return // e.g. times that decrease: the writer refuses them
 		}
-		if err := cw.close(); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, cw.close())
 		var ev2 trace.Events
 		y := eventDecoder{s: newScanner(newChunkReader("re.evt", &out, MinChunkSize, nil), true), ev: &ev2, regions: idx, comms: idx}
-		if err := y.run(); err != nil {
-			t.Fatalf("re-read: %v", err)
-		}
-		if ev2.Len() != n {
-			t.Fatalf("re-read %d events, want %d", ev2.Len(), n)
-		}
+		require.NoError(t, y.run(), "re-read")
+		require.Equal(t, n, ev2.Len(), "events re-read")
 		for i := range ev.Kind {
-			if ev.Kind[i] != ev2.Kind[i] || ev.Time[i] != ev2.Time[i] {
-				t.Fatalf("event %d differs after re-encoding", i)
-			}
+			require.Equal(t, ev.Kind[i], ev2.Kind[i], "event %d after re-encoding: kind", i)
+			require.Equal(t, ev.Time[i], ev2.Time[i], "event %d after re-encoding: time", i)
 		}
 	})
 }
@@ -151,15 +140,11 @@ func FuzzDefinitions(f *testing.F) {
 		cs, body := fuzzChunkSize(data)
 		var buf []byte
 		if _, err := readLocalDefs("fuzz.def", bytes.NewReader(body), cs, &buf); err != nil {
-			if _, ok := err.(*FormatError); !ok {
-				t.Fatalf("local: error is not a FormatError: %v", err)
-			}
+			require.IsType(t, &FormatError{}, err, "local: the error: %v", err)
 		}
 		g, err := readGlobalDefs("fuzz.def", bytes.NewReader(body), cs, &warnings{})
 		if err != nil {
-			if _, ok := err.(*FormatError); !ok {
-				t.Fatalf("global: error is not a FormatError: %v", err)
-			}
+			require.IsType(t, &FormatError{}, err, "global: the error: %v", err)
 			return
 		}
 		a := &Archive{name: "fuzz", anchor: &Anchor{}, defs: g}
@@ -167,14 +152,10 @@ func FuzzDefinitions(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if len(m.t.Locations) != len(g.locations) {
-			t.Fatalf("%d locations, %d defined", len(m.t.Locations), len(g.locations))
-		}
+		require.Len(t, m.t.Locations, len(g.locations), "locations against those defined")
 		for ci, c := range m.t.Comms {
 			for _, mem := range c.Members {
-				if mem < 0 || int(mem) >= len(m.t.Locations) {
-					t.Fatalf("communicator %d: member %d out of range", ci, mem)
-				}
+				require.True(t, mem >= 0 && int(mem) < len(m.t.Locations), "communicator %d: member %d out of range", ci, mem)
 			}
 		}
 	})

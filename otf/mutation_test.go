@@ -23,6 +23,8 @@ import (
 	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/trace"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The mutation test: single-byte changes and truncations of a small real
@@ -268,9 +270,7 @@ func outcome(c mutation, err error) string {
 func readFile(t testing.TB, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return b
 }
 
@@ -279,15 +279,9 @@ func copyTree(t testing.TB, src, dst string) {
 	t.Helper()
 	for _, f := range mutationFiles {
 		b, err := os.ReadFile(filepath.Join(src, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dst, f)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dst, f), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dst, f)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dst, f), b, 0o644))
 	}
 }
 
@@ -362,9 +356,8 @@ func TestMutations(t *testing.T) {
 	every := os.Getenv("CLC_MUTATION_FULL") != ""
 	full := every || testenv.Full()
 	coverFile := os.Getenv("CLC_MUTATION_COVER")
-	if coverFile != "" && (!full || os.Getenv("CLC_MUTATION_FILES") != "") {
-		t.Fatal("CLC_MUTATION_COVER needs CLC_TEST_FULL=1 (or CLC_MUTATION_FULL=1) and every file")
-	}
+	require.False(t, coverFile != "" && (!full || os.Getenv("CLC_MUTATION_FILES") != ""),
+		"CLC_MUTATION_COVER needs CLC_TEST_FULL=1 (or CLC_MUTATION_FULL=1) and every file")
 	tmp := t.TempDir()
 	base := filepath.Join(tmp, "base")
 	copyTree(t, realTrace, base)
@@ -569,10 +562,8 @@ func TestMutations(t *testing.T) {
 		}
 	}
 	sort.Strings(missed)
-	if len(missed) > 0 {
-		t.Errorf("the default subset does not reach %d of the %d outcomes of the whole sweep (write the cover anew: CLC_TEST_FULL=1 CLC_MUTATION_COVER=mutation_cover_test.go go test ./otf -run TestMutations):\n%s",
-			len(missed), len(reached), strings.Join(missed, "\n"))
-	}
+	assert.Empty(t, missed, "outcomes of the whole sweep (%d) the default subset does not reach (write the cover anew: CLC_TEST_FULL=1 CLC_MUTATION_COVER=mutation_cover_test.go go test ./otf -run TestMutations)",
+		len(reached))
 }
 
 // writeMutationCover writes mutationCover anew: for every outcome the
@@ -604,12 +595,8 @@ func writeMutationCover(t *testing.T, name string, first map[string]mutation, re
 		"// the default subset's structural rule does not reach, its first case.\n" +
 		"var mutationCover = []mutation{\n" + strings.Join(cover, "") + "}\n"
 	b, err := format.Source([]byte(src))
-	if err != nil {
-		t.Fatalf("%v\n%s", err, src)
-	}
-	if err := os.WriteFile(name, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err, "%s", src)
+	require.NoError(t, os.WriteFile(name, b, 0o644))
 	t.Logf("%s: %d cases", name, len(cover))
 }
 
@@ -621,13 +608,9 @@ func TestNamedCorruptions(t *testing.T) {
 	base := filepath.Join(t.TempDir(), "base")
 	copyTree(t, realTrace, base)
 	anchor, err := os.ReadFile(filepath.Join(base, "traces.otf2"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defs, err := os.ReadFile(filepath.Join(base, "traces.def"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	prop := bytes.Index(anchor, []byte("OTF2::MPI_COMMUNICATION_COMPLETE"))
 	var str recordSpan // the first String definition
 	for _, sp := range recordSpans(t, "traces.def", defs, MinChunkSize, false) {
@@ -653,21 +636,16 @@ func TestNamedCorruptions(t *testing.T) {
 		copyTree(t, base, dir)
 		path := filepath.Join(dir, c.m.file)
 		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		b[c.m.pos] ^= c.m.xor
-		if err := os.WriteFile(path, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.WriteFile(path, b, 0o644))
 		ref := exec.Command(otf2PrintPath(t), filepath.Join(dir, "traces.otf2")).Run()
-		if ref == nil {
-			t.Errorf("%v: otf2-print accepts the input", c.m)
-		}
+		assert.Error(t, ref, "%v: otf2-print of the input", c.m)
 		err = correctLikeClc(dir, filepath.Join(t.TempDir(), "out"))
 		var fe *FormatError
-		if !errors.As(err, &fe) || fe.File != c.m.file || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%v: want a FormatError in %s saying %q, got %v", c.m, c.m.file, c.want, err)
+		if assert.ErrorAs(t, err, &fe, "%v", c.m) {
+			assert.Equal(t, c.m.file, fe.File, "%v: the file the FormatError names", c.m)
+			assert.ErrorContains(t, err, c.want, "%v", c.m)
 		}
 	}
 }

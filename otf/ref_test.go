@@ -144,6 +144,6 @@ func TestRewriteReferenceIdentity(t *testing.T) {
 		for i := range wl {
 			require.Equal(t, wl[i], gl[i], "line %d", i)
 		}
-		t.Fatalf("otf2-print %v differs outside the event lines", args)
+		require.FailNow(t, "otf2-print differs outside the event lines", "otf2-print %v", args)
 	}
 }

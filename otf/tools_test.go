@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/clc-tools/clc/internal/testenv"
+	"github.com/stretchr/testify/require"
 )
 
 // otf2PrintPath returns the path of the reference library's otf2-print; a
@@ -23,9 +24,7 @@ func otf2Print(t testing.TB, anchor string, args ...string) string {
 	cmd := exec.Command(p, append(args, anchor)...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("otf2-print %v %s: %v\n%s%s", args, anchor, err, errb.String(), out.String())
-	}
+	require.NoError(t, cmd.Run(), "otf2-print %v %s\n%s%s", args, anchor, errb.String(), out.String())
 	return out.String()
 }
 
@@ -54,7 +53,6 @@ func eventLines(out string) []string {
 func checkOTF2(t testing.TB, anchor string) {
 	t.Helper()
 	p := otf2PrintPath(t)
-	if out, err := exec.Command(p, "--silent", "-Werror", anchor).CombinedOutput(); err != nil {
-		t.Fatalf("otf2-print --silent -Werror %s: %v\n%s", anchor, err, out)
-	}
+	out, err := exec.Command(p, "--silent", "-Werror", anchor).CombinedOutput()
+	require.NoError(t, err, "otf2-print --silent -Werror %s\n%s", anchor, out)
 }

@@ -119,7 +119,7 @@ func check(t *testing.T, data []byte) *checked {
 			case "process_sort_index", "thread_sort_index":
 				assert.Contains(t, e.Args, "sort_index")
 			default:
-				t.Errorf("metadata event %q", e.Name)
+				assert.Fail(t, "a metadata event of no known name", "%q", e.Name)
 			}
 		case "X":
 			e.ns = nanos(t, e.Ts)
@@ -139,10 +139,10 @@ func check(t *testing.T, data []byte) *checked {
 			case "collective":
 				c.coll++
 			default:
-				t.Errorf("category %q", e.Cat)
+				assert.Fail(t, "an event of no known category", "%q", e.Cat)
 			}
 		default:
-			t.Errorf("event %d: phase %q", i, e.Ph)
+			assert.Fail(t, "an event of no known phase", "event %d: phase %q", i, e.Ph)
 		}
 	}
 	for tid, evs := range byTid {

@@ -192,7 +192,7 @@ func TestCycleIsDroppedNotHung(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, []int{1, 1}, dropped)
 	case <-time.After(10 * time.Second):
-		t.Fatal("replay hung on a cyclic trace")
+		require.FailNow(t, "replay hung on a cyclic trace")
 	}
 }
 
@@ -218,7 +218,7 @@ func TestErrorStopsReplay(t *testing.T) {
 	case err := <-done:
 		require.ErrorIs(t, err, assert.AnError)
 	case <-time.After(10 * time.Second):
-		t.Fatal("replay hung after an error")
+		require.FailNow(t, "replay hung after an error")
 	}
 }
 

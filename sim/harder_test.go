@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/clc-tools/clc/trace"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // harder returns a configuration with every harder setting on.
@@ -35,21 +35,14 @@ func TestHarderConsistentAndDeterministic(t *testing.T) {
 	rec, truth := generate(t, cfg)
 	checkConsistent(t, cfg, rec, truth)
 	rec2, truth2 := generate(t, cfg)
-	if !reflect.DeepEqual(rec, rec2) || !reflect.DeepEqual(truth, truth2) {
-		t.Fatal("same seed, different traces")
-	}
+	require.True(t, reflect.DeepEqual(rec, rec2), "same seed, different recorded traces")
+	require.True(t, reflect.DeepEqual(truth, truth2), "same seed, different truths")
 	var js map[string]any
-	if err := json.Unmarshal([]byte(rec.Properties["clc-sim.config"]), &js); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := js["ClockNoise"]; !ok {
-		t.Error("the harder settings are not in the recorded configuration")
-	}
+	require.NoError(t, json.Unmarshal([]byte(rec.Properties["clc-sim.config"]), &js))
+	assert.Contains(t, js, "ClockNoise", "the recorded configuration holds the harder settings")
 	def, _ := generate(t, DefaultConfig())
 	for _, k := range []string{"ClockNoise", "ClockJumpEvery", "LatencyAsymmetry", "Congestion", "SilenceLength", "OffsetRecords", "OffsetMissing"} {
-		if strings.Contains(def.Properties["clc-sim.config"], k) {
-			t.Errorf("the default configuration's JSON has %s", k)
-		}
+		assert.NotContains(t, def.Properties["clc-sim.config"], k, "the default configuration's JSON")
 	}
 }
 
@@ -72,13 +65,9 @@ func TestHarderClocksLeaveTheTruth(t *testing.T) {
 	cfg.ClockNoise = 3 * time.Microsecond
 	cfg.ClockJumpEvery, cfg.ClockJumpSize = 5*time.Millisecond, 10*time.Microsecond
 	_, t2 := generate(t, cfg)
-	if err := sameEvents(t1, t2); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, sameEvents(t1, t2))
 	for li := range t1.Locations {
-		if !reflect.DeepEqual(t1.Locations[li].Events.Time, t2.Locations[li].Events.Time) {
-			t.Fatalf("location %d: the truth changed with the clock settings", li)
-		}
+		require.Equal(t, t1.Locations[li].Events.Time, t2.Locations[li].Events.Time, "location %d: the truth's times with the clock settings", li)
 	}
 }
 
@@ -96,14 +85,10 @@ func TestNoiseAndJumps(t *testing.T) {
 		for j, v := range l.Events.Time {
 			e := abs(v - truth.Locations[li].Events.Time[j])
 			largest = max(largest, e)
-			if e > cfg.ClockNoise.Nanoseconds()+1 {
-				t.Fatalf("location %d event %d: noise %d ns beyond %v", li, j, e, cfg.ClockNoise)
-			}
+			require.LessOrEqual(t, e, cfg.ClockNoise.Nanoseconds()+1, "location %d event %d: noise (ns) beyond %v", li, j, cfg.ClockNoise)
 		}
 	}
-	if largest < cfg.ClockNoise.Nanoseconds()/10 {
-		t.Errorf("noise at most %d ns: too little of %v", largest, cfg.ClockNoise)
-	}
+	assert.GreaterOrEqual(t, largest, cfg.ClockNoise.Nanoseconds()/10, "the largest noise (ns): too little of %v", cfg.ClockNoise)
 
 	cfg = DefaultConfig()
 	cfg.Ranks, cfg.RanksPerNode, cfg.Steps = 8, 2, 30
@@ -111,9 +96,7 @@ func TestNoiseAndJumps(t *testing.T) {
 	cfg.PerfectClocks()
 	cfg.ClockJumpEvery, cfg.ClockJumpSize = 10*time.Millisecond, 50*time.Microsecond
 	rec, truth = generate(t, cfg)
-	if err := rec.Unordered(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, rec.Unordered())
 	steps := 0
 	for li, l := range rec.Locations {
 		ts, tt := l.Events.Time, truth.Locations[li].Events.Time
@@ -121,20 +104,17 @@ func TestNoiseAndJumps(t *testing.T) {
 			d := (ts[j] - tt[j]) - (ts[j-1] - tt[j-1])
 			// At most one jump per interval, of at most the jump size.
 			jumps := (tt[j]-tt[j-1])/cfg.ClockJumpEvery.Nanoseconds() + 2
-			if abs(d) > jumps*cfg.ClockJumpSize.Nanoseconds()+1 {
-				t.Fatalf("location %d event %d: the error changes by %d ns over %d ns", li, j, d, tt[j]-tt[j-1])
-			}
+			require.LessOrEqual(t, abs(d), jumps*cfg.ClockJumpSize.Nanoseconds()+1,
+				"location %d event %d: the change of the error (ns) over %d ns", li, j, tt[j]-tt[j-1])
 			if d >= cfg.ClockJumpSize.Nanoseconds()/4 {
 				steps++
 			}
 		}
-		if l.Node == 0 && !reflect.DeepEqual(ts, tt) {
-			t.Errorf("location %d on node 0 jumps", li)
+		if l.Node == 0 {
+			assert.True(t, reflect.DeepEqual(ts, tt), "location %d on node 0 jumps", li)
 		}
 	}
-	if steps == 0 {
-		t.Error("no forward jump seen")
-	}
+	assert.NotZero(t, steps, "forward jumps seen")
 }
 
 // Asymmetric latencies: a message takes at least the minimum latency, and
@@ -155,16 +135,14 @@ func TestAsymmetricLatency(t *testing.T) {
 			continue
 		}
 		d := truth.Locations[p.recv.loc].Events.Time[p.recv.idx] - truth.Locations[p.send.loc].Events.Time[p.send.idx]
-		if d < cfg.LatencyInter.Nanoseconds() {
-			t.Fatalf("message %v took %d ns, below the minimum latency", p, d)
-		}
+		require.GreaterOrEqual(t, d, cfg.LatencyInter.Nanoseconds(), "message %v: ns taken against the minimum latency", p)
 		k := [2]int32{a, b}
 		if v, ok := fastest[k]; !ok || d < v {
 			fastest[k] = d
 		}
 	}
-	if len(fastest) != 2 || fastest[[2]int32{0, 1}] == fastest[[2]int32{1, 0}] {
-		t.Errorf("fastest one-way times %v: the directions should differ", fastest)
+	if assert.Len(t, fastest, 2, "directions between nodes") {
+		assert.NotEqual(t, fastest[[2]int32{0, 1}], fastest[[2]int32{1, 0}], "fastest one-way times %v: the directions should differ", fastest)
 	}
 }
 
@@ -191,29 +169,14 @@ func TestOffsetRecords(t *testing.T) {
 		full.OffsetRecords, full.OffsetMissing = "", 0
 		rec, truth := generate(t, cfg)
 		recFull, truthFull := generate(t, full)
-		if !reflect.DeepEqual(truth.Locations, truthFull.Locations) {
-			t.Errorf("%q/%g: the offset records change the truth", tc.records, tc.missing)
-		}
+		assert.True(t, reflect.DeepEqual(truth.Locations, truthFull.Locations), "%q/%g: the offset records change the truth", tc.records, tc.missing)
 		for r, l := range rec.Locations {
-			if len(l.Offsets) != tc.want(r) {
-				t.Errorf("%q/%g: rank %d has %d offsets, want %d", tc.records, tc.missing, r, len(l.Offsets), tc.want(r))
-			}
+			assert.Len(t, l.Offsets, tc.want(r), "%q/%g: rank %d: offsets", tc.records, tc.missing, r)
 			for _, o := range l.Offsets {
-				if !slicesContains(recFull.Locations[r].Offsets, o) {
-					t.Errorf("%q: rank %d offset %+v is not one of the full run's", tc.records, r, o)
-				}
+				assert.Contains(t, recFull.Locations[r].Offsets, o, "%q: rank %d: the full run's offsets", tc.records, r)
 			}
 		}
 	}
-}
-
-func slicesContains(s []trace.ClockOffset, o trace.ClockOffset) bool {
-	for _, x := range s {
-		if x == o {
-			return true
-		}
-	}
-	return false
 }
 
 func TestSilence(t *testing.T) {
@@ -221,14 +184,10 @@ func TestSilence(t *testing.T) {
 	cfg.Ranks, cfg.Steps, cfg.Patterns = 4, 3, []string{"silence"}
 	cfg.SilenceLength = 7 * time.Millisecond
 	_, truth := generate(t, cfg)
-	if got, want := truth.NumEvents(), int64(6*4+2*4*3); got != want {
-		t.Errorf("events %d, want %d", got, want)
-	}
+	assert.Equal(t, int64(6*4+2*4*3), truth.NumEvents(), "events")
 	for li, l := range truth.Locations {
 		ts := l.Events.Time
-		if span := ts[len(ts)-1] - ts[0]; span < 3*cfg.SilenceLength.Nanoseconds() {
-			t.Errorf("location %d spans %d ns, less than three silences", li, span)
-		}
+		assert.GreaterOrEqual(t, ts[len(ts)-1]-ts[0], 3*cfg.SilenceLength.Nanoseconds(), "location %d: span (ns) against three silences", li)
 	}
 }
 
@@ -250,8 +209,6 @@ func TestHarderConfigErrors(t *testing.T) {
 	} {
 		cfg := DefaultConfig()
 		mod(&cfg)
-		if err := cfg.Validate(); err == nil {
-			t.Errorf("%s: no error", name)
-		}
+		assert.Error(t, cfg.Validate(), name)
 	}
 }

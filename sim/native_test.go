@@ -10,19 +10,17 @@ import (
 	"github.com/clc-tools/clc/internal/tracetest"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/trace"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // bothDefinitions returns the definitions of cfg's recorded trace and truth.
 func bothDefinitions(t testing.TB, cfg Config) (rec, truth *trace.Trace) {
 	t.Helper()
 	rec, err := Definitions(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	truth, err = TruthDefinitions(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return rec, truth
 }
 
@@ -32,28 +30,18 @@ func nativeSinks(t testing.TB, cfg Config, dir string, opt *native.WriteOptions)
 	t.Helper()
 	defs, tdefs := bothDefinitions(t, cfg)
 	rec, err := native.CreateDir(filepath.Join(dir, "rec"), defs, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	truth, err = native.CreateDir(filepath.Join(dir, "truth"), tdefs, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return rec, truth
 }
 
 // runAndClose runs cfg into the sinks and closes them.
 func runAndClose(t testing.TB, cfg Config, rec, truth trace.Sink) {
 	t.Helper()
-	if err := Run(cfg, rec, truth); err != nil {
-		t.Fatal(err)
-	}
-	if err := rec.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := truth.Close(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, Run(cfg, rec, truth))
+	require.NoError(t, rec.Close())
+	require.NoError(t, truth.Close())
 }
 
 // Above 64 locations the native writers put several locations into each
@@ -74,9 +62,7 @@ func TestNativeBundlesReproducible(t *testing.T) {
 		runAndClose(t, cfg, rec, truth)
 		files := tracetest.DirFiles(t, dir)
 		if first == nil {
-			if files["rec/events/bundle-7.clcb"] == nil {
-				t.Fatalf("not bundled: %d files", len(files))
-			}
+			require.NotNil(t, files["rec/events/bundle-7.clcb"], "rec/events/bundle-7.clcb (bundled) among %d files", len(files))
 			checkReadBack(t, cfg, dir)
 			first = files
 			continue
@@ -92,14 +78,13 @@ func checkReadBack(t *testing.T, cfg Config, dir string) {
 	wantRec, wantTruth := generate(t, cfg)
 	for name, want := range map[string]*trace.Trace{"rec": wantRec, "truth": wantTruth} {
 		got, err := native.ReadDir(filepath.Join(dir, name), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		for li, l := range want.Locations {
 			g, w := &got.Locations[li].Events, &l.Events
-			if !slices.Equal(g.Kind, w.Kind) || !slices.Equal(g.Time, w.Time) || !slices.Equal(g.Ref, w.Ref) || !slices.Equal(g.Msgs, w.Msgs) {
-				t.Fatalf("%s: location %d: events differ", name, li)
-			}
+			require.True(t, slices.Equal(g.Kind, w.Kind), "%s: location %d: the events' kinds differ", name, li)
+			require.True(t, slices.Equal(g.Time, w.Time), "%s: location %d: the events' times differ", name, li)
+			require.True(t, slices.Equal(g.Ref, w.Ref), "%s: location %d: the events' references differ", name, li)
+			require.True(t, slices.Equal(g.Msgs, w.Msgs), "%s: location %d: the events' messages differ", name, li)
 		}
 	}
 }
@@ -125,13 +110,12 @@ func TestFlushBounds(t *testing.T) {
 		{"the bounds both have", []trace.Sink{ranged(0, 2, 5, 7, 10), ranged(0, 5, 6, 10)}, []int{0, 5, 10}},
 	} {
 		got, err := flushBounds(10, 4, c.sinks...)
-		if err != nil || !slices.Equal(got, c.want) {
-			t.Errorf("%s: %v, %v; want %v", c.name, got, err, c.want)
+		if assert.NoError(t, err, c.name) {
+			assert.Equal(t, c.want, got, c.name)
 		}
 	}
 	for _, b := range [][]int{{0}, {1, 10}, {0, 9}, {0, 5, 5, 10}, {0, 11}} {
-		if _, err := flushBounds(10, 4, ranged(b...)); err == nil {
-			t.Errorf("ranges %v: no error", b)
-		}
+		_, err := flushBounds(10, 4, ranged(b...))
+		assert.Error(t, err, "ranges %v", b)
 	}
 }

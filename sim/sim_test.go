@@ -11,38 +11,30 @@ import (
 
 	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/trace"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func generate(t testing.TB, cfg Config) (rec, truth *trace.Trace) {
 	t.Helper()
 	rec, truth, err := Generate(cfg)
-	if err != nil {
-		t.Fatalf("Generate: %v", err)
-	}
+	require.NoError(t, err, "Generate")
 	return rec, truth
 }
 
 // checkConsistent runs the independent checker on a generated pair.
 func checkConsistent(t *testing.T, cfg Config, rec, truth *trace.Trace) *matching {
 	t.Helper()
-	if err := sameEvents(rec, truth); err != nil {
-		t.Fatalf("recorded and truth differ in events: %v", err)
-	}
+	require.NoError(t, sameEvents(rec, truth), "the events of the recorded trace against the truth's")
 	for name, tr := range map[string]*trace.Trace{"recorded": rec, "truth": truth} {
-		if err := tr.Validate(); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if err := tr.Unordered(); err != nil {
-			t.Fatalf("%s: times decrease: %v", name, err)
-		}
+		require.NoError(t, tr.Validate(), name)
+		require.NoError(t, tr.Unordered(), "%s: times decrease", name)
 	}
 	m, err := match(truth)
-	if err != nil {
-		t.Fatalf("checker: %v", err)
-	}
-	if v := countViolations(truth, m, latModelOf(cfg), true); v.total() != 0 || v.p2pReversed != 0 {
-		t.Fatalf("truth is not consistent: %+v", v)
-	}
+	require.NoError(t, err, "checker")
+	v := countViolations(truth, m, latModelOf(cfg), true)
+	require.Zero(t, v.total(), "violations in the truth: %+v", v)
+	require.Zero(t, v.p2pReversed, "reversed messages in the truth: %+v", v)
 	return m
 }
 
@@ -119,9 +111,7 @@ func TestCheckerBoundsAgree(t *testing.T) {
 		prefix := it%2 == 0
 		a := bounds(tr, lm, locs, begin, send, recv, prefix, true)
 		b := bounds(tr, lm, locs, begin, send, recv, prefix, false)
-		if !slices.Equal(a, b) {
-			t.Fatalf("iteration %d (prefix %v): pairwise %v, aggregated %v", it, prefix, a, b)
-		}
+		require.Equal(t, a, b, "iteration %d (prefix %v): bounds pairwise and aggregated", it, prefix)
 	}
 }
 
@@ -132,17 +122,14 @@ func TestCheckerCatchesErrors(t *testing.T) {
 	cfg.Ranks, cfg.Steps, cfg.Patterns = 8, 2, []string{"ring", "allreduce", "scan"}
 	_, truth := generate(t, cfg)
 	m, err := match(truth)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	lm := latModelOf(cfg)
 	p := m.p2p[3]
 	ev := &truth.Locations[p.recv.loc].Events
 	saved := ev.Time[p.recv.idx]
 	ev.Time[p.recv.idx] = truth.Locations[p.send.loc].Events.Time[p.send.idx] + lm.lat(truth, p.send.loc, p.recv.loc) - 1
-	if v := countViolations(truth, m, lm, false); v.p2pLate != 1 {
-		t.Errorf("moved receive: %+v, want 1 late message", v)
-	}
+	v := countViolations(truth, m, lm, false)
+	assert.Equal(t, 1, v.p2pLate, "moved receive: late messages (%+v)", v)
 	ev.Time[p.recv.idx] = saved
 	for _, inst := range m.colls {
 		if inst.op != trace.OpScan {
@@ -151,26 +138,22 @@ func TestCheckerCatchesErrors(t *testing.T) {
 		last := inst.end[len(inst.end)-1]
 		ev := &truth.Locations[last.loc].Events
 		ev.Time[last.idx] = truth.Locations[inst.begin[0].loc].Events.Time[inst.begin[0].idx]
-		if v := countViolations(truth, m, lm, false); v.collLate == 0 {
-			t.Errorf("scan end moved before rank 0's begin: not caught")
-		}
+		v := countViolations(truth, m, lm, false)
+		assert.NotZero(t, v.collLate, "scan end moved before rank 0's begin: late collectives")
 		break
 	}
 	// A receive whose source is changed has no matching send.
 	msg := truth.Locations[p.recv.loc].Events.Msg(p.recv.idx)
 	msg.Tag += 1000
-	if _, err := match(truth); err == nil {
-		t.Errorf("receive with a changed tag: no error")
-	}
+	_, err = match(truth)
+	assert.Error(t, err, "receive with a changed tag")
 }
 
 // counts of one trace: events by kind, region enters by name, messages.
 func counts(t *testing.T, tr *trace.Trace) *matching {
 	t.Helper()
 	m, err := match(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return m
 }
 
@@ -188,75 +171,53 @@ func TestPatternCounts(t *testing.T) {
 
 	t.Run("ring", func(t *testing.T) {
 		m, tr := run(t, s, "ring")
-		if got, want := total(tr), fixed+8*n*s; got != want {
-			t.Errorf("events %d, want %d", got, want)
-		}
-		if got, want := len(m.p2p), n*s; got != want {
-			t.Errorf("messages %d, want %d", got, want)
-		}
-		if m.kinds[trace.KindSend] != n*s || m.kinds[trace.KindRecv] != n*s || m.regions["MPI_Send"] != n*s {
-			t.Errorf("kinds %v regions %v", m.kinds, m.regions)
-		}
+		assert.Equal(t, fixed+8*n*s, total(tr), "events")
+		assert.Len(t, m.p2p, n*s, "messages")
+		assert.Equal(t, n*s, m.kinds[trace.KindSend], "sends")
+		assert.Equal(t, n*s, m.kinds[trace.KindRecv], "receives")
+		assert.Equal(t, n*s, m.regions["MPI_Send"], "MPI_Send")
 	})
 	t.Run("halo", func(t *testing.T) {
 		m, tr := run(t, 30, "halo")
 		msgs := 4 * n * 30
-		if len(m.p2p) != msgs {
-			t.Errorf("messages %d, want %d", len(m.p2p), msgs)
-		}
+		assert.Len(t, m.p2p, msgs, "messages")
 		for _, k := range []trace.Kind{trace.KindIsend, trace.KindIrecvRequest, trace.KindIrecv, trace.KindIsendComplete} {
-			if m.kinds[k] != msgs {
-				t.Errorf("%s: %d, want %d", k, m.kinds[k], msgs)
-			}
+			assert.Equal(t, msgs, m.kinds[k], "events of kind %s", k)
 		}
-		if m.regions["MPI_Irecv"] != msgs || m.regions["MPI_Isend"] != msgs || m.regions["compute"] != n*30 {
-			t.Errorf("regions %v", m.regions)
-		}
+		assert.Equal(t, msgs, m.regions["MPI_Irecv"], "MPI_Irecv")
+		assert.Equal(t, msgs, m.regions["MPI_Isend"], "MPI_Isend")
+		assert.Equal(t, n*30, m.regions["compute"], "compute")
 		// Variants: a Waitall step has one MPI_Test and one MPI_Waitall per
 		// rank, a Waitany step 8 MPI_Waitany per rank, a Waitsome step
 		// between 1 and 8 MPI_Waitsome per rank.
 		wa, wy, ws := m.regions["MPI_Waitall"], m.regions["MPI_Waitany"], m.regions["MPI_Waitsome"]
-		if m.regions["MPI_Test"] != wa || wa%n != 0 || wy%(8*n) != 0 {
-			t.Errorf("Test %d Waitall %d Waitany %d", m.regions["MPI_Test"], wa, wy)
-		}
+		assert.Equal(t, wa, m.regions["MPI_Test"], "MPI_Test against MPI_Waitall")
+		assert.Zero(t, wa%n, "MPI_Waitall %d: a multiple of the ranks", wa)
+		assert.Zero(t, wy%(8*n), "MPI_Waitany %d: a multiple of 8 per rank", wy)
 		a, y := wa/n, wy/(8*n)
 		c := 30 - a - y
-		if a == 0 || y == 0 || c <= 0 || ws < n*c || ws > 8*n*c {
-			t.Errorf("variants: %d waitall, %d waitany, %d waitsome steps with %d MPI_Waitsome", a, y, c, ws)
-		}
+		assert.True(t, a > 0 && y > 0 && c > 0, "variants: %d waitall, %d waitany, %d waitsome steps: want each", a, y, c)
+		assert.True(t, n*c <= ws && ws <= 8*n*c, "%d waitsome steps with %d MPI_Waitsome: want 1 to 8 per rank and step", c, ws)
 		// compute and posting; enter and leave of every MPI_Test, Waitall,
 		// Waitany, Waitsome; failed tests; one completion per request
 		want := fixed + 30*n*(2+6*4) + 2*(2*wa+wy+ws) + m.kinds[trace.KindRequestTest] + msgs*2
-		if total(tr) != want {
-			t.Errorf("events %d, want %d", total(tr), want)
-		}
-		if m.kinds[trace.KindRequestTest] == 0 || m.kinds[trace.KindRequestTest] == wa {
-			t.Errorf("MPI_Test always %s: %d failed tests of %d", "the same", m.kinds[trace.KindRequestTest], wa)
-		}
+		assert.Equal(t, want, total(tr), "events")
+		failed := m.kinds[trace.KindRequestTest]
+		assert.True(t, failed != 0 && failed != wa, "MPI_Test always the same: %d failed tests of %d", failed, wa)
 		checkCompletionOrders(t, tr)
 	})
 	t.Run("pairs", func(t *testing.T) {
 		m, tr := run(t, s, "pairs")
 		pairs := s * (n / 2)
 		x := len(m.p2p) - pairs // exchanges (2 messages) beyond one message per pair
-		if x <= 0 || x >= pairs {
-			t.Errorf("messages %d for %d pairs: want both kinds of pair", len(m.p2p), pairs)
-		}
-		if got, want := total(tr), fixed+2*n*s+6*pairs+2*x; got != want {
-			t.Errorf("events %d, want %d", got, want)
-		}
-		if m.regions["MPI_Sendrecv"] != 2*x {
-			t.Errorf("MPI_Sendrecv %d, want %d", m.regions["MPI_Sendrecv"], 2*x)
-		}
+		assert.True(t, 0 < x && x < pairs, "messages %d for %d pairs: want both kinds of pair", len(m.p2p), pairs)
+		assert.Equal(t, fixed+2*n*s+6*pairs+2*x, total(tr), "events")
+		assert.Equal(t, 2*x, m.regions["MPI_Sendrecv"], "MPI_Sendrecv")
 	})
 	t.Run("master", func(t *testing.T) {
 		m, tr := run(t, s, "master")
-		if got, want := total(tr), fixed+s*(2*n+12*(n-1)); got != want {
-			t.Errorf("events %d, want %d", got, want)
-		}
-		if got, want := len(m.p2p), 2*(n-1)*s; got != want {
-			t.Errorf("messages %d, want %d", got, want)
-		}
+		assert.Equal(t, fixed+s*(2*n+12*(n-1)), total(tr), "events")
+		assert.Len(t, m.p2p, 2*(n-1)*s, "messages")
 		// ANY_SOURCE: the master receives in arrival order, not rank order.
 		var sources []uint32
 		ev := &tr.Locations[0].Events
@@ -265,62 +226,47 @@ func TestPatternCounts(t *testing.T) {
 				sources = append(sources, ev.Msg(i).Peer)
 			}
 		}
-		if slices.IsSorted(sources[:n-1]) && slices.IsSorted(sources[n-1:2*(n-1)]) {
-			t.Errorf("master received in rank order in the first two steps: %v", sources)
-		}
+		assert.False(t, slices.IsSorted(sources[:n-1]) && slices.IsSorted(sources[n-1:2*(n-1)]),
+			"master received in rank order in the first two steps: %v", sources)
 	})
 	for _, op := range collPatternOps {
 		t.Run(op.String(), func(t *testing.T) {
 			m, tr := run(t, s, op.String())
-			if got, want := total(tr), fixed+6*n*s; got != want {
-				t.Errorf("events %d, want %d", got, want)
-			}
-			if len(m.p2p) != 0 || len(m.colls) != s {
-				t.Errorf("%d messages, %d collectives", len(m.p2p), len(m.colls))
-			}
+			assert.Equal(t, fixed+6*n*s, total(tr), "events")
+			assert.Empty(t, m.p2p, "messages")
+			assert.Len(t, m.colls, s, "collectives")
 			for _, c := range m.colls {
-				if c.op != op || (c.root != trace.NoRoot) != rooted(op) {
-					t.Errorf("instance %s root %d", c.op, c.root)
-				}
+				assert.Equal(t, op, c.op, "an instance's operation")
+				assert.Equal(t, rooted(op), c.root != trace.NoRoot, "instance %s root %d: rooted", c.op, c.root)
 			}
 		})
 	}
 	t.Run("coll", func(t *testing.T) {
 		k := len(collPatternOps)
 		m, tr := run(t, 3*k, "coll")
-		if got, want := total(tr), fixed+6*n*3*k; got != want {
-			t.Errorf("events %d, want %d", got, want)
-		}
+		assert.Equal(t, fixed+6*n*3*k, total(tr), "events")
 		ops := map[trace.CollOp]int{}
 		for _, c := range m.colls {
 			ops[c.op]++
 		}
 		for _, op := range collPatternOps {
-			if ops[op] != 3 {
-				t.Errorf("%s: %d instances, want 3", op, ops[op])
-			}
+			assert.Equal(t, 3, ops[op], "%s: instances", op)
 		}
 		checkZeroByteMembers(t, tr, m)
 	})
 	t.Run("subcoll", func(t *testing.T) {
 		k := len(collPatternOps)
 		m, tr := run(t, 2*k, "subcoll")
-		if got, want := total(tr), 2*fixed+6*n*2*k; got != want {
-			t.Errorf("events %d, want %d", got, want)
-		}
-		if m.kinds[trace.KindCommCreate] != 2*n || m.regions["MPI_Comm_split"] != 2*n {
-			t.Errorf("comm-create %d, MPI_Comm_split %d, want %d", m.kinds[trace.KindCommCreate], m.regions["MPI_Comm_split"], 2*n)
-		}
+		assert.Equal(t, 2*fixed+6*n*2*k, total(tr), "events")
+		assert.Equal(t, 2*n, m.kinds[trace.KindCommCreate], "comm-create events")
+		assert.Equal(t, 2*n, m.regions["MPI_Comm_split"], "MPI_Comm_split")
 		// 4 rows and 4 columns; each op once on the rows and once on the
 		// columns of the 4 × 4 grid.
-		if len(tr.Comms) != 9 {
-			t.Fatalf("%d communicators, want 9", len(tr.Comms))
-		}
+		require.Len(t, tr.Comms, 9, "communicators")
 		seen := map[string]int{}
 		for _, c := range m.colls {
-			if c.comm == 0 || len(c.locs) != 4 {
-				t.Errorf("instance on comm %d with %d members", c.comm, len(c.locs))
-			}
+			assert.NotZero(t, c.comm, "an instance's communicator")
+			assert.Len(t, c.locs, 4, "members of an instance on comm %d", c.comm)
 			fam := "row"
 			if c.comm > 4 {
 				fam = "column"
@@ -328,14 +274,11 @@ func TestPatternCounts(t *testing.T) {
 			seen[fam+" "+c.op.String()]++
 		}
 		for _, op := range collPatternOps {
-			if seen["row "+op.String()] != 4 || seen["column "+op.String()] != 4 {
-				t.Errorf("%s: %d row and %d column instances, want 4 each", op, seen["row "+op.String()], seen["column "+op.String()])
-			}
+			assert.Equal(t, 4, seen["row "+op.String()], "%s: row instances", op)
+			assert.Equal(t, 4, seen["column "+op.String()], "%s: column instances", op)
 		}
 		// Column communicators list their members in descending world rank.
-		if c := tr.Comms[5]; !slices.Equal(c.Members, []int32{12, 8, 4, 0}) {
-			t.Errorf("column 0 members %v", c.Members)
-		}
+		assert.Equal(t, []int32{12, 8, 4, 0}, tr.Comms[5].Members, "column 0 members")
 	})
 }
 
@@ -368,9 +311,8 @@ func checkCompletionOrders(t *testing.T, tr *trace.Trace) {
 			}
 		}
 	}
-	if reordered == 0 || inTest == 0 {
-		t.Errorf("%d ranks complete out of posting order, %d completions inside MPI_Test: want both > 0", reordered, inTest)
-	}
+	assert.Positive(t, reordered, "ranks that complete out of posting order")
+	assert.Positive(t, inTest, "completions inside MPI_Test")
 }
 
 // checkZeroByteMembers: every v-variant has instances where some member
@@ -399,9 +341,7 @@ func checkZeroByteMembers(t *testing.T, tr *trace.Trace, m *matching) {
 		}
 	}
 	for _, op := range []trace.CollOp{trace.OpScatterv, trace.OpGatherv, trace.OpAllgatherv, trace.OpAlltoallv, trace.OpAlltoallw, trace.OpReduceScatter} {
-		if !found[op] {
-			t.Errorf("%s: no instance with zero-byte members", op)
-		}
+		assert.True(t, found[op], "%s: an instance with zero-byte members", op)
 	}
 }
 
@@ -413,9 +353,7 @@ func TestEventsTarget(t *testing.T) {
 			rec, _ := generate(t, cfg)
 			got := rec.NumEvents()
 			t.Logf("ranks %d, events %d: got %d", ranks, want, got)
-			if float64(got) < 0.85*float64(want) || float64(got) > 1.15*float64(want) {
-				t.Errorf("ranks %d, events %d: got %d", ranks, want, got)
-			}
+			assert.InEpsilon(t, want, got, 0.15, "ranks %d: events against the target", ranks)
 		}
 	}
 }
@@ -451,26 +389,22 @@ func TestClockViolations(t *testing.T) {
 	v := countViolations(rec, m, lm, false)
 	t.Logf("default clock error: %d of %d messages reversed, %d late; %d collective, %d init/finalize violations",
 		v.p2pReversed, len(m.p2p), v.p2pLate, v.collLate, v.initLate)
-	if v.p2pReversed == 0 || v.collLate == 0 {
-		t.Errorf("default clock error gives no violations: %+v", v)
-	}
+	assert.NotZero(t, v.p2pReversed, "default clock error: reversed messages")
+	assert.NotZero(t, v.collLate, "default clock error: late collectives")
 
 	// No clock error: the recorded times are the true times.
 	perfect := base
 	perfect.PerfectClocks()
 	rec0, truth0 := generate(t, perfect)
-	if v := countViolations(rec0, m, lm, true); v.total() != 0 || v.p2pReversed != 0 {
-		t.Errorf("perfect clocks: %+v", v)
-	}
+	v0 := countViolations(rec0, m, lm, true)
+	assert.Zero(t, v0.total(), "perfect clocks: violations (%+v)", v0)
+	assert.Zero(t, v0.p2pReversed, "perfect clocks: reversed messages")
 	for li := range rec0.Locations {
-		if !slices.Equal(rec0.Locations[li].Events.Time, truth0.Locations[li].Events.Time) {
-			t.Fatalf("perfect clocks: location %d recorded times differ from truth", li)
-		}
+		require.True(t, slices.Equal(rec0.Locations[li].Events.Time, truth0.Locations[li].Events.Time),
+			"perfect clocks: location %d recorded times differ from truth", li)
 	}
 	// The truth does not depend on the clock error.
-	if !reflect.DeepEqual(truth.Locations, truth0.Locations) {
-		t.Errorf("truth changes with the clock error")
-	}
+	assert.True(t, reflect.DeepEqual(truth.Locations, truth0.Locations), "truth changes with the clock error")
 
 	// Linear offset interpolation removes offset and drift but not the
 	// wander: with a wander period near the run's length, violations stay.
@@ -480,27 +414,22 @@ func TestClockViolations(t *testing.T) {
 	mw := checkConsistent(t, wavy, recW, truthW)
 	vw := countViolations(presync(recW), mw, lm, false)
 	t.Logf("after linear pre-synchronisation with wander: %+v", vw)
-	if vw.total() == 0 {
-		t.Errorf("wander: linear pre-synchronisation leaves no violation")
-	}
+	assert.NotZero(t, vw.total(), "wander: violations after linear pre-synchronisation")
 	// Without wander and offset noise, linear interpolation is exact up to
 	// rounding: no violation, and every time within 2 ticks of the truth.
 	linear := base
 	linear.ClockWander, linear.OffsetNoise = 0, 0
 	recL, truthL := generate(t, linear)
 	ps := presync(recL)
-	if vl := countViolations(ps, m, latModel{}, false); vl.total() != 0 {
-		t.Errorf("no wander: violations after pre-synchronisation: %+v", vl)
-	}
+	vl := countViolations(ps, m, latModel{}, false)
+	assert.Zero(t, vl.total(), "no wander: violations after pre-synchronisation: %+v", vl)
 	worst := int64(0)
 	for li := range ps.Locations {
 		for i, tm := range ps.Locations[li].Events.Time {
 			worst = max(worst, abs(tm-truthL.Locations[li].Events.Time[i]))
 		}
 	}
-	if worst > 2 {
-		t.Errorf("no wander: linear pre-synchronisation is %d ticks off the truth", worst)
-	}
+	assert.LessOrEqual(t, worst, int64(2), "no wander: ticks between linear pre-synchronisation and the truth")
 }
 
 func abs(x int64) int64 {
@@ -520,32 +449,27 @@ func TestOffsets(t *testing.T) {
 	rec, truth := generate(t, cfg)
 	m := counts(t, truth)
 	for li, l := range rec.Locations {
-		if len(l.Offsets) != 2 {
-			t.Fatalf("location %d: %d offsets", li, len(l.Offsets))
-		}
+		require.Len(t, l.Offsets, 2, "location %d: offsets", li)
 		for k, leave := range []int{m.initLeave[li], m.finLeave[li]} {
 			o := l.Offsets[k]
 			local := l.Events.Time[leave]
 			trueOff := truth.Locations[li].Events.Time[leave] - local
 			enter := []int{m.initEnter[li], m.finEnter[li]}[k]
-			if o.Time < l.Events.Time[enter] || o.Time > local {
-				t.Errorf("location %d offset %d: time %d outside the MPI call [%d, %d]", li, k, o.Time, l.Events.Time[enter], local)
-			}
+			assert.True(t, l.Events.Time[enter] <= o.Time && o.Time <= local,
+				"location %d offset %d: time %d outside the MPI call [%d, %d]", li, k, o.Time, l.Events.Time[enter], local)
 			// drift and wander between the measurement and the leave: < 1e-4 of the distance
 			tol := o.RTT/2 + 2 + (local-o.Time)/10_000
 			if li == 0 {
-				if o.Offset != 0 || o.RTT != 0 {
-					t.Errorf("rank 0 offset %+v, want 0", o)
-				}
-			} else if d := abs(o.Offset - trueOff); d > tol || o.RTT <= 0 {
-				t.Errorf("location %d offset %d: measured %d, true %d (RTT %d)", li, k, o.Offset, trueOff, o.RTT)
+				assert.Zero(t, o.Offset, "rank 0 offset %d", k)
+				assert.Zero(t, o.RTT, "rank 0 offset %d: RTT", k)
+			} else {
+				assert.InDelta(t, trueOff, o.Offset, float64(tol), "location %d offset %d: measured against true (RTT %d)", li, k, o.RTT)
+				assert.Positive(t, o.RTT, "location %d offset %d: RTT", li, k)
 			}
 		}
 		// Ranks on node 0 share the reference clock.
 		if l.Node == 0 {
-			if !slices.Equal(l.Events.Time, truth.Locations[li].Events.Time) {
-				t.Errorf("location %d on node 0 has clock error", li)
-			}
+			assert.True(t, slices.Equal(l.Events.Time, truth.Locations[li].Events.Time), "location %d on node 0 has clock error", li)
 		}
 	}
 	// Ranks on one node share a clock: same true time, same reading. Check
@@ -558,9 +482,7 @@ func TestOffsets(t *testing.T) {
 		d := func(l int) int64 {
 			return truth.Locations[l].Events.Time[m.initLeave[l]] - rec.Locations[l].Events.Time[m.initLeave[l]]
 		}
-		if abs(d(li)-d(li-1)) > 1 {
-			t.Errorf("locations %d and %d on one node: clock errors %d and %d", li-1, li, d(li-1), d(li))
-		}
+		assert.InDelta(t, d(li-1), d(li), 1, "locations %d and %d on one node: clock errors", li-1, li)
 	}
 }
 
@@ -569,9 +491,8 @@ func TestDeterministic(t *testing.T) {
 	cfg.Ranks, cfg.Steps = 24, 10
 	a1, b1 := generate(t, cfg)
 	a2, b2 := generate(t, cfg)
-	if !reflect.DeepEqual(a1, a2) || !reflect.DeepEqual(b1, b2) {
-		t.Fatal("same seed, different traces")
-	}
+	require.True(t, reflect.DeepEqual(a1, a2), "same seed, different recorded traces")
+	require.True(t, reflect.DeepEqual(b1, b2), "same seed, different truths")
 	// Flushing in small pieces (double-buffered, in parallel) changes nothing.
 	small := cfg
 	small.FlushEvents = 97
@@ -580,15 +501,12 @@ func TestDeterministic(t *testing.T) {
 	delete(b3.Properties, "clc-sim.config")
 	delete(a1.Properties, "clc-sim.config")
 	delete(b1.Properties, "clc-sim.config")
-	if !reflect.DeepEqual(a1, a3) || !reflect.DeepEqual(b1, b3) {
-		t.Fatal("flush size changes the traces")
-	}
+	require.True(t, reflect.DeepEqual(a1, a3), "flush size changes the recorded trace")
+	require.True(t, reflect.DeepEqual(b1, b3), "flush size changes the truth")
 	other := cfg
 	other.Seed++
 	a4, _ := generate(t, other)
-	if reflect.DeepEqual(a1.Locations, a4.Locations) {
-		t.Fatal("different seeds, same traces")
-	}
+	require.False(t, reflect.DeepEqual(a1.Locations, a4.Locations), "different seeds, same traces")
 }
 
 func TestConfigErrors(t *testing.T) {
@@ -608,25 +526,22 @@ func TestConfigErrors(t *testing.T) {
 	} {
 		cfg := DefaultConfig()
 		mod(&cfg)
-		if _, _, err := Generate(cfg); err == nil {
-			t.Errorf("%s: no error", name)
-		}
+		_, _, err := Generate(cfg)
+		assert.Error(t, err, name)
 	}
-	if _, err := ParsePatterns("ring, halo,,scan"); err != nil {
-		t.Error(err)
-	}
-	if _, err := ParsePatterns("ring,bogus"); err == nil {
-		t.Error("ParsePatterns accepts bogus")
-	}
+	_, err := ParsePatterns("ring, halo,,scan")
+	assert.NoError(t, err)
+	_, err = ParsePatterns("ring,bogus")
+	assert.Error(t, err, "ParsePatterns(\"ring,bogus\")")
 	// Sinks with the wrong definitions.
 	cfg := DefaultConfig()
-	defs, _ := Definitions(cfg)
+	defs, err := Definitions(cfg)
+	require.NoError(t, err)
 	other := cfg
 	other.Ranks++
-	bad, _ := Definitions(other)
-	if err := Run(cfg, &memSink{defs}, &memSink{bad}); err == nil {
-		t.Error("Run accepts a sink with the wrong number of locations")
-	}
+	bad, err := Definitions(other)
+	require.NoError(t, err)
+	assert.Error(t, Run(cfg, &memSink{defs}, &memSink{bad}), "Run with a sink with the wrong number of locations")
 }
 
 // failSink fails after n appends (from any number of goroutines).
@@ -650,9 +565,7 @@ func TestSinkError(t *testing.T) {
 	fs := &failSink{memSink: memSink{td}}
 	fs.n.Store(30)
 	err := Run(cfg, &memSink{rd}, fs)
-	if err == nil {
-		t.Fatal("no error from a failing sink")
-	}
+	require.Error(t, err, "a failing sink")
 	t.Log(err)
 }
 
@@ -664,11 +577,8 @@ func TestScale65536(t *testing.T) {
 	cfg.Patterns = []string{"allreduce", "pairs"}
 	rec, truth := generate(t, cfg)
 	t.Logf("%d ranks, %d events", len(rec.Locations), rec.NumEvents())
-	if n := rec.NumEvents(); n < 700_000 || n > 1_300_000 {
-		t.Errorf("%d events, want about a million", n)
-	}
+	assert.InDelta(t, 1_000_000, rec.NumEvents(), 300_000, "events: about a million")
 	m := checkConsistent(t, cfg, rec, truth)
-	if v := countViolations(rec, m, latModelOf(cfg), false); v.total() == 0 {
-		t.Errorf("no violations in the recorded trace")
-	}
+	v := countViolations(rec, m, latModelOf(cfg), false)
+	assert.NotZero(t, v.total(), "violations in the recorded trace")
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/trace"
+	"github.com/stretchr/testify/require"
 )
 
 // The measurements of docs/tracer.md. They run MPI jobs and take minutes:
@@ -36,13 +37,11 @@ func parseBench(b testing.TB, out string) benchLine {
 	for sc.Scan() {
 		if i := strings.Index(sc.Text(), "CLC-BENCH "); i >= 0 {
 			var l benchLine
-			if err := json.Unmarshal([]byte(sc.Text()[i+len("CLC-BENCH "):]), &l); err != nil {
-				b.Fatalf("bad CLC-BENCH line %q: %v", sc.Text(), err)
-			}
+			require.NoError(b, json.Unmarshal([]byte(sc.Text()[i+len("CLC-BENCH "):]), &l), "a CLC-BENCH line %q", sc.Text())
 			return l
 		}
 	}
-	b.Fatalf("no CLC-BENCH line in\n%s", out)
+	require.FailNow(b, "no CLC-BENCH line", "in\n%s", out)
 	return benchLine{}
 }
 
@@ -67,17 +66,11 @@ const oldLibCommit = "ba1d64e"
 func currentLibrary(b *testing.B, k mpiKit) string {
 	tools(b)
 	c, err := FindCompiler(k.fl, "")
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	src, err := fs.Sub(os.DirFS(".."), "cmd/clc-trace/pmpi")
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	lib, err := Build(src, c, filepath.Join(buildDir, "cache"), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	return lib
 }
 
@@ -96,18 +89,12 @@ func libraryAt(b *testing.B, k mpiKit, commit string) string {
 		if err != nil {
 			b.Skipf("the library of %s is not in git here: %v", commit, err)
 		}
-		if err := os.WriteFile(filepath.Join(src, filepath.Base(f)), out, 0o644); err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, os.WriteFile(filepath.Join(src, filepath.Base(f)), out, 0o644))
 	}
 	c, err := FindCompiler(k.fl, "")
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	lib, err := Build(os.DirFS(src), c, filepath.Join(b.TempDir(), "cache"), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	return lib
 }
 
@@ -137,9 +124,7 @@ func BenchmarkTracingOverhead(b *testing.B) {
 				}
 				argv := append(append([]string{}, k.extra...), "-np", np, p)
 				res := run(b, 5*time.Minute, env, k.launcher, append(argv, args...)...)
-				if res.err != nil {
-					b.Fatalf("%v\n%s", res.err, res.stderr)
-				}
+				require.NoError(b, res.err, "%s", res.stderr)
 				return parseBench(b, res.stdout)
 			}
 			tm := launch("", "timer", "10000000")
@@ -207,9 +192,7 @@ func BenchmarkFlushOverhead(b *testing.B) {
 					env := RankEnv(mpiEnv(b), &Options{Dir: dir, Lib: x.lib, Flavour: k.fl, FlushEvents: x.flushEvents, FlushAfter: x.flushAfter})
 					argv := append(append([]string{}, k.extra...), "-np", "1", p, "procnull", fmt.Sprint(iters))
 					res := run(b, 5*time.Minute, env, k.launcher, argv...)
-					if res.err != nil {
-						b.Fatalf("%s: %v\n%s", x.name, res.err, res.stderr)
-					}
+					require.NoError(b, res.err, "%s\n%s", x.name, res.stderr)
 					ns[v] = append(ns[v], parseBench(b, res.stdout).NsPerIter)
 					os.RemoveAll(dir)
 				}
@@ -257,13 +240,9 @@ func BenchmarkOffsetQuality(b *testing.B) {
 					for rep := 0; rep < 3; rep++ {
 						dir := filepath.Join(b.TempDir(), "t")
 						res := traceRun(b, k, false, n, dir, []string{"-q", "--sync", scheme}, p, "0")
-						if res.err != nil {
-							b.Fatalf("%v\n%s", res.err, res.stderr)
-						}
+						require.NoError(b, res.err, "%s", res.stderr)
 						tr, err := native.ReadDir(dir, nil)
-						if err != nil {
-							b.Fatal(err)
-						}
+						require.NoError(b, err)
 						ns := 1e9 / float64(tr.Resolution)
 						for _, l := range tr.Locations[1:] {
 							for _, o := range l.Offsets {
@@ -321,9 +300,7 @@ func dirSize(b *testing.B, dir string) int64 {
 		}
 		return nil
 	})
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	return n
 }
 
@@ -362,34 +339,24 @@ func BenchmarkTraceSize(b *testing.B) {
 							if err != nil {
 								b.Skipf("no HPCC input: %v", err)
 							}
-							if err := os.WriteFile(filepath.Join(wd, "hpccinf.txt"), in, 0o644); err != nil {
-								b.Fatal(err)
-							}
+							require.NoError(b, os.WriteFile(filepath.Join(wd, "hpccinf.txt"), in, 0o644))
 							kk.extra = append(append([]string{}, k.extra...), "--wdir", wd)
 						}
 						res := traceRun(b, kk, false, j.ranks, dir, flags, p, j.args...)
-						if res.err != nil {
-							b.Fatalf("%v\n%s", res.err, res.stderr)
-						}
+						require.NoError(b, res.err, "%s", res.stderr)
 						var tr *trace.Trace
 						if format == "otf2" {
 							a, err := otf.Open(filepath.Join(dir, "traces.otf2"))
-							if err != nil {
-								b.Fatal(err)
-							}
-							if tr, err = a.Read(context.Background(), nil); err != nil {
-								b.Fatal(err)
-							}
+							require.NoError(b, err)
+							tr, err = a.Read(context.Background(), nil)
+							require.NoError(b, err)
 						} else {
 							var err error
-							if tr, err = native.ReadDir(dir, nil); err != nil {
-								b.Fatal(err)
-							}
+							tr, err = native.ReadDir(dir, nil)
+							require.NoError(b, err)
 						}
 						got, err := countTrace(tr)
-						if err != nil {
-							b.Fatal(err)
-						}
+						require.NoError(b, err)
 						calls := 0
 						for _, c := range got {
 							for _, n := range c.Calls {

@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"os/exec"
 	"sort"
-	"strings"
 	"testing"
 
 	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/trace"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // counts is what a trace says one location did, in the terms of a test
@@ -200,17 +201,13 @@ func countPython(t testing.TB, anchor string, n int) []*counts {
 	t.Helper()
 	py := testenv.PythonOTF2(t)
 	out, err := exec.Command(py, "-c", pyCount, anchor).Output()
-	if err != nil {
-		var stderr string
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = string(ee.Stderr)
-		}
-		t.Fatalf("python3-otf2 reading %s: %v\n%s", anchor, err, stderr)
+	var stderr string
+	if ee, ok := err.(*exec.ExitError); ok {
+		stderr = string(ee.Stderr)
 	}
+	require.NoError(t, err, "python3-otf2 reading %s\n%s", anchor, stderr)
 	byName := map[string]*counts{}
-	if err := json.Unmarshal(out, &byName); err != nil {
-		t.Fatalf("python3-otf2 output: %v\n%s", err, out)
-	}
+	require.NoError(t, json.Unmarshal(out, &byName), "python3-otf2 output:\n%s", out)
 	res := make([]*counts, n)
 	for r := range res {
 		c := byName[fmt.Sprintf("rank %d", r)]
@@ -228,8 +225,7 @@ func checkCounts(t testing.TB, what string, got []*counts, exp map[int]*expectat
 	t.Helper()
 	runs := 0
 	for r, e := range exp {
-		if r >= len(got) {
-			t.Errorf("%s: no location for rank %d", what, r)
+		if !assert.Less(t, r, len(got), "%s: a location for rank %d", what, r) {
 			continue
 		}
 		c := got[r]
@@ -284,10 +280,8 @@ func checkCounts(t testing.TB, what string, got []*counts, exp map[int]*expectat
 				diffs = append(diffs, fmt.Sprintf("%s: %d bytes received, the program %d", op, c.CollRecvd[op], b))
 			}
 		}
-		if len(diffs) > 0 {
-			sort.Strings(diffs)
-			t.Errorf("%s, rank %d:\n  %s", what, r, strings.Join(diffs, "\n  "))
-		}
+		sort.Strings(diffs)
+		assert.Empty(t, diffs, "%s, rank %d: what the trace says against what the program did", what, r)
 	}
 	return runs
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/trace"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 type e2eCase struct {
@@ -114,13 +116,9 @@ func TestTraceE2E(t *testing.T) {
 						}
 					}
 					res := traceRunEnv(t, k, c.wrap, c.ranks, dir, flags, c.env, p, args...)
-					if res.err != nil {
-						t.Fatalf("traced run failed: %v\nstdout:\n%s\nstderr:\n%s", res.err, res.stdout, res.stderr)
-					}
+					require.NoError(t, res.err, "traced run failed\nstdout:\n%s\nstderr:\n%s", res.stdout, res.stderr)
 					exp := parseExpect(t, res)
-					if len(exp) != c.ranks {
-						t.Fatalf("%d CLC-EXPECT lines, want %d\nstdout:\n%s", len(exp), c.ranks, res.stdout)
-					}
+					require.Len(t, exp, c.ranks, "CLC-EXPECT lines\nstdout:\n%s", res.stdout)
 					checkE2E(t, dir, c.format, exp, c.ranks, rpn)
 				})
 			}
@@ -133,24 +131,17 @@ func readTrace(t testing.TB, dir, format string) *trace.Trace {
 	t.Helper()
 	if format != "otf2" {
 		tr, err := native.ReadDir(dir, nil)
-		if err != nil {
-			t.Fatalf("trace.ReadDir: %v", err)
-		}
+		require.NoError(t, err, "trace.ReadDir")
 		return tr
 	}
 	for _, n := range []string{NativeSubdir, "clc.json", "events", MetaDir} {
-		if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
-			t.Errorf("%s is left in the OTF2 output directory", n)
-		}
+		_, err := os.Stat(filepath.Join(dir, n))
+		assert.Error(t, err, "%s is left in the OTF2 output directory", n)
 	}
 	a, err := otf.Open(filepath.Join(dir, "traces.otf2"))
-	if err != nil {
-		t.Fatalf("otf.Open: %v", err)
-	}
+	require.NoError(t, err, "otf.Open")
 	tr, err := a.Read(context.Background(), nil)
-	if err != nil {
-		t.Fatalf("reading the OTF2 archive: %v", err)
-	}
+	require.NoError(t, err, "reading the OTF2 archive")
 	return tr
 }
 
@@ -160,12 +151,10 @@ func readTrace(t testing.TB, dir, format string) *trace.Trace {
 func checkOTF2Reference(t *testing.T, dir string, tr *trace.Trace, exp map[int]*expectation, ranks int) {
 	anchor := filepath.Join(dir, "traces.otf2")
 	op, events := otf2PrintEvents(t, anchor)
-	if int64(events) != tr.NumEvents() {
-		t.Errorf("otf2-print prints %d events, our reader read %d", events, tr.NumEvents())
-	}
+	assert.EqualValues(t, tr.NumEvents(), events, "events otf2-print prints against those our reader read")
 	props, err := exec.Command(op, "-A", anchor).CombinedOutput()
-	if err != nil || !strings.Contains(string(props), "CLC::UNRECORDED_MPI") {
-		t.Errorf("the anchor lacks CLC::UNRECORDED_MPI (%v):\n%s", err, props)
+	if assert.NoError(t, err, "otf2-print -A\n%s", props) {
+		assert.Contains(t, string(props), "CLC::UNRECORDED_MPI", "the anchor's properties")
 	}
 	checkCounts(t, "python3-otf2", countPython(t, anchor, ranks), exp)
 }
@@ -177,9 +166,7 @@ func otf2PrintEvents(t *testing.T, anchor string) (string, int) {
 	t.Helper()
 	op := testenv.Tool(t, "otf2-print", "otf2-tools")
 	out, err := exec.Command(op, anchor).CombinedOutput()
-	if err != nil {
-		t.Fatalf("otf2-print rejects the archive: %v\n%s", err, out)
-	}
+	require.NoError(t, err, "otf2-print rejects the archive\n%s", out)
 	events := 0
 	inEvents := false
 	for _, l := range strings.Split(string(out), "\n") {
@@ -197,36 +184,22 @@ func otf2PrintEvents(t *testing.T, anchor string) (string, int) {
 func checkE2E(t *testing.T, dir, format string, exp map[int]*expectation, ranks, rpn int) {
 	tr := readTrace(t, dir, format)
 	truth, err := native.ReadDir(filepath.Join(dir, "truth"), nil)
-	if err != nil {
-		t.Fatalf("native.ReadDir(truth): %v", err)
-	}
-	if tr.Properties[native.PropIncomplete] != "" || tr.Properties["CLC::INCOMPLETE"] != "" {
-		t.Fatalf("trace of a finished run is marked incomplete")
-	}
-	if len(tr.Locations) != ranks || len(truth.Locations) != ranks {
-		t.Fatalf("%d locations (truth %d), want %d", len(tr.Locations), len(truth.Locations), ranks)
-	}
-	if err := tr.Validate(); err != nil {
-		t.Fatalf("Validate: %v", err)
-	}
+	require.NoError(t, err, "native.ReadDir(truth)")
+	require.Empty(t, tr.Properties[native.PropIncomplete], "a finished run's trace: %s", native.PropIncomplete)
+	require.Empty(t, tr.Properties["CLC::INCOMPLETE"], "a finished run's trace: CLC::INCOMPLETE")
+	require.Len(t, tr.Locations, ranks, "locations")
+	require.Len(t, truth.Locations, ranks, "locations of the truth")
+	require.NoError(t, tr.Validate(), "Validate")
 	if format == "otf2" {
-		if _, ok := tr.Properties["CLC::UNRECORDED_MPI"]; !ok {
-			t.Errorf("the archive lacks the anchor property CLC::UNRECORDED_MPI")
-		}
+		assert.Contains(t, tr.Properties, "CLC::UNRECORDED_MPI", "the archive's anchor properties")
 		checkOTF2Reference(t, dir, tr, exp, ranks)
 	} else {
-		if _, ok := tr.Properties["clc.unrecorded-mpi"]; !ok {
-			t.Errorf("the manifest lacks the property clc.unrecorded-mpi")
-		}
-		if tr.Properties["clc.otf2-attributes"] != OTF2Attributes {
-			t.Errorf("clc.otf2-attributes is %q, the Go side says %q", tr.Properties["clc.otf2-attributes"], OTF2Attributes)
-		}
+		assert.Contains(t, tr.Properties, "clc.unrecorded-mpi", "the manifest's properties")
+		assert.Equal(t, OTF2Attributes, tr.Properties["clc.otf2-attributes"], "clc.otf2-attributes against the Go side's")
 	}
 	// 1. counts per rank equal what the program did
 	got, err := countTrace(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	runs := checkCounts(t, "trace", got, exp)
 	for r := 0; r < ranks; r++ {
 		checkNesting(t, tr, r)
@@ -235,12 +208,8 @@ func checkE2E(t *testing.T, dir, format string, exp map[int]*expectation, ranks,
 	checkSharedClockOffsets(t, tr, format, ranks, rpn)
 	// 2. replay's matcher: every message and collective matched
 	g, err := replay.Match(tr, &replay.MatchOptions{Alltoallv: replay.AlltoallvNToN})
-	if err != nil {
-		t.Fatalf("replay.Match: %v", err)
-	}
-	if g.Issues.Total() != 0 {
-		t.Errorf("replay.Match: %d issues: %v", g.Issues.Total(), g.Issues.Examples)
-	}
+	require.NoError(t, err, "replay.Match")
+	assert.Zero(t, g.Issues.Total(), "replay.Match: issues %v", g.Issues.Examples)
 	wantMsgs := 0
 	for _, e := range exp {
 		wantMsgs += e.Recvs
@@ -261,28 +230,23 @@ func checkE2E(t *testing.T, dir, format string, exp map[int]*expectation, ranks,
 			parts += len(g.InstanceParts(uint32(i)))
 		}
 	}
-	if g.Messages != int64(wantMsgs) || parts != wantParts {
-		t.Errorf("replay.Match: %d messages and %d collective members matched; the programs received %d messages, the trace has %d collectives on communicators of two or more", g.Messages, parts, wantMsgs, wantParts)
-	}
+	assert.EqualValues(t, wantMsgs, g.Messages, "replay.Match: messages matched against those the programs received")
+	assert.Equal(t, wantParts, parts, "replay.Match: collective members matched against the trace's collectives on communicators of two or more")
 	// 3. an independent matcher: bytes agree, the truth is causal
 	m := checkTruthCausality(t, truth, exp, ranks)
 	// 4. the emulated clocks make violations; report accuracy
 	cinsts, err := collectives(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	craw, ctotal := collViolations(tr, cinsts, rawTimes(tr))
 	cpre, _ := collViolations(tr, cinsts, presyncTimes(tr))
 	tm, err := matchMessages(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	raw := violations(tm, rawTimes(tr)) + craw
 	pre := violations(tm, presyncTimes(tr)) + cpre
 	// (with enough messages: offsets of milliseconds reverse some of them;
 	// a program with a few barriers only may be lucky)
-	if raw == 0 && len(m.pairs) >= 10 {
-		t.Errorf("no violations with emulated clock error (%d messages, %d logical collective messages): the emulation does not reach the events", len(m.pairs), ctotal)
+	if len(m.pairs) >= 10 {
+		assert.NotZero(t, raw, "violations with emulated clock error (%d messages, %d logical collective messages): the emulation does not reach the events", len(m.pairs), ctotal)
 	}
 	ns := 1e9 / float64(tr.Resolution)
 	rawMean, rawMax := distance(tr, rawTimes(tr), truth)
@@ -302,53 +266,38 @@ func checkNesting(t *testing.T, tr *trace.Trace, r int) {
 		case trace.KindLeave:
 			depth--
 		}
-		if depth < 0 || depth > 1 {
-			t.Fatalf("rank %d event %d: enter/leave nesting depth %d", r, i, depth)
-		}
+		require.True(t, depth == 0 || depth == 1, "rank %d event %d: enter/leave nesting depth %d", r, i, depth)
 	}
-	if depth != 0 {
-		t.Errorf("rank %d: %d regions not left", r, depth)
-	}
+	assert.Zero(t, depth, "rank %d: regions not left", r)
 }
 
 // checkTruthEvents: the truth holds the same events; its times differ
 // exactly on the ranks with an emulated clock error.
 func checkTruthEvents(t *testing.T, tr, truth *trace.Trace, r, rpn int) {
 	ev, te := &tr.Locations[r].Events, &truth.Locations[r].Events
-	if te.Len() != ev.Len() {
-		t.Fatalf("rank %d: %d events, truth %d", r, ev.Len(), te.Len())
-	}
+	require.Equal(t, ev.Len(), te.Len(), "rank %d: events of the truth", r)
 	differ := 0
 	for i := range ev.Kind {
-		if ev.Kind[i] != te.Kind[i] {
-			t.Fatalf("rank %d event %d: kind %s, truth %s", r, i, ev.Kind[i], te.Kind[i])
-		}
+		require.Equal(t, ev.Kind[i], te.Kind[i], "rank %d event %d: kind of the truth's", r, i)
 		switch k := ev.Kind[i]; {
 		case k.HasMsg():
-			if *ev.Msg(i) != *te.Msg(i) {
-				t.Fatalf("rank %d event %d: message %+v, truth %+v", r, i, *ev.Msg(i), *te.Msg(i))
-			}
+			require.Equal(t, *ev.Msg(i), *te.Msg(i), "rank %d event %d: the truth's message", r, i)
 		case k.HasColl():
-			if *ev.Coll(i) != *te.Coll(i) {
-				t.Fatalf("rank %d event %d: collective %+v, truth %+v", r, i, *ev.Coll(i), *te.Coll(i))
-			}
+			require.Equal(t, *ev.Coll(i), *te.Coll(i), "rank %d event %d: the truth's collective", r, i)
 		case k == trace.KindEnter || k == trace.KindLeave:
-			if tr.Regions[ev.Ref[i]].Name != truth.Regions[te.Ref[i]].Name {
-				t.Fatalf("rank %d event %d: region differs from the truth", r, i)
-			}
+			require.Equal(t, tr.Regions[ev.Ref[i]].Name, truth.Regions[te.Ref[i]].Name, "rank %d event %d: the truth's region", r, i)
 		}
 		if ev.Time[i] != te.Time[i] {
 			differ++
 		}
-		if i > 0 && te.Time[i] < te.Time[i-1] {
-			t.Fatalf("rank %d event %d: true time goes backwards", r, i)
+		if i > 0 {
+			require.GreaterOrEqual(t, te.Time[i], te.Time[i-1], "rank %d event %d: true time goes backwards", r, i)
 		}
 	}
-	if r < rpn && differ != 0 {
-		t.Errorf("rank %d (in the reference group of rank 0) has %d events whose time differs from the truth", r, differ)
-	}
-	if r >= rpn && differ == 0 {
-		t.Errorf("rank %d: no emulated clock error", r)
+	if r < rpn {
+		assert.Zero(t, differ, "rank %d (in the reference group of rank 0): events whose time differs from the truth", r)
+	} else {
+		assert.NotZero(t, differ, "rank %d: events with an emulated clock error", r)
 	}
 }
 
@@ -370,16 +319,13 @@ func checkSharedClockOffsets(t *testing.T, tr *trace.Trace, format string, ranks
 			continue
 		}
 		a, b := tr.Locations[r-r%rpn].Offsets, tr.Locations[r].Offsets
-		if len(a) == 0 || len(b) == 0 || len(a) != len(b) {
-			t.Fatalf("ranks %d/%d: offsets %d and %d", r-r%rpn, r, len(a), len(b))
-		}
+		require.NotEmpty(t, a, "rank %d: offsets", r-r%rpn)
+		require.Len(t, b, len(a), "rank %d: offsets, as many as rank %d's", r, r-r%rpn)
 		for i := range a {
 			d := math.Abs(float64(a[i].Offset - b[i].Offset))
 			bound := float64(a[i].RTT+b[i].RTT)/2 + slope*math.Abs(float64(a[i].Time-b[i].Time)) + 2
-			if d > bound {
-				t.Errorf("ranks %d and %d share an emulated clock but their offsets (measurement %d) differ by %.0f ticks, more than the round trips and the clock's movement allow (%.0f)",
-					r-r%rpn, r, i, d, bound)
-			}
+			assert.LessOrEqual(t, d, bound, "ranks %d and %d share an emulated clock: ticks between their offsets (measurement %d), against what the round trips and the clock's movement allow",
+				r-r%rpn, r, i)
 		}
 	}
 }
@@ -389,47 +335,31 @@ func checkSharedClockOffsets(t *testing.T, tr *trace.Trace, format string, ranks
 // MPI_Init and MPI_Finalize as barriers.
 func checkTruthCausality(t *testing.T, truth *trace.Trace, exp map[int]*expectation, ranks int) *matching {
 	m, err := matchMessages(truth)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m.unmatchedSends != 0 || m.unmatchedRecvs != 0 {
-		t.Errorf("%d sends and %d receives unmatched", m.unmatchedSends, m.unmatchedRecvs)
-	}
+	require.NoError(t, err)
+	assert.Zero(t, m.unmatchedSends, "sends unmatched")
+	assert.Zero(t, m.unmatchedRecvs, "receives unmatched")
 	wantMsgs := 0
 	for _, e := range exp {
 		wantMsgs += e.Recvs
 	}
-	if len(m.pairs) != wantMsgs {
-		t.Errorf("%d messages matched, the programs received %d", len(m.pairs), wantMsgs)
-	}
+	assert.Len(t, m.pairs, wantMsgs, "messages matched against those the programs received")
 	for _, p := range m.pairs {
-		if p.send.bytes != p.recv.bytes {
-			t.Errorf("message from %d (event %d) to %d (event %d): %d bytes sent, %d received", p.send.loc, p.send.ev, p.recv.loc, p.recv.ev, p.send.bytes, p.recv.bytes)
-		}
+		assert.Equal(t, p.send.bytes, p.recv.bytes, "message from %d (event %d) to %d (event %d): bytes received against bytes sent", p.send.loc, p.send.ev, p.recv.loc, p.recv.ev)
 	}
-	if v := violations(m, rawTimes(truth)); v != 0 {
-		t.Errorf("%d messages received before they were sent in TRUE time", v)
-	}
+	assert.Zero(t, violations(m, rawTimes(truth)), "messages received before they were sent in TRUE time")
 	insts, err := collectives(truth)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if bad, total := collViolations(truth, insts, rawTimes(truth)); bad != 0 {
-		t.Errorf("%d of %d logical collective messages received before they were sent in TRUE time", bad, total)
-	}
+	require.NoError(t, err)
+	bad, total := collViolations(truth, insts, rawTimes(truth))
+	assert.Zero(t, bad, "logical collective messages (of %d) received before they were sent in TRUE time", total)
 	for _, names := range [][]string{{"MPI_Init", "MPI_Init_thread"}, {"MPI_Finalize"}} {
 		var lastEnter, firstLeave int64 = -1 << 62, 1 << 62
 		for r := 0; r < ranks; r++ {
 			e, l := regionSpan(truth, r, names...)
-			if e < 0 {
-				t.Fatalf("rank %d: no %s", r, names[0])
-			}
+			require.GreaterOrEqual(t, e, 0, "rank %d: the enter of %s", r, names[0])
 			te := truth.Locations[r].Events.Time
 			lastEnter, firstLeave = max(lastEnter, te[e]), min(firstLeave, te[l])
 		}
-		if firstLeave < lastEnter {
-			t.Errorf("%s is no barrier in true time: a rank left at %d before the last entered at %d", names[0], firstLeave, lastEnter)
-		}
+		assert.GreaterOrEqual(t, firstLeave, lastEnter, "%s is no barrier in true time: the first leave against the last enter", names[0])
 	}
 	return m
 }
@@ -452,28 +382,17 @@ func checkCorrected(t *testing.T, dir, format string, truth *trace.Trace) {
 	// at all, which is what the independent checker assumes: tell
 	// clc-correct so (its default keeps them internal).
 	res := run(t, timeoutCorrect, os.Environ(), correct, in, "-o", out, "--alltoallv", "nton", "--format", "native")
-	if res.err != nil {
-		t.Fatalf("clc-correct %s -o %s: %v\n%s%s", in, out, res.err, res.stdout, res.stderr)
-	}
+	require.NoError(t, res.err, "clc-correct %s -o %s\n%s%s", in, out, res.stdout, res.stderr)
 	fixed, err := native.ReadDir(out, nil)
-	if err != nil {
-		t.Fatalf("reading clc-correct's output: %v", err)
-	}
+	require.NoError(t, err, "reading clc-correct's output")
 	fm, err := matchMessages(fixed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	finsts, err := collectives(fixed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	fc, _ := collViolations(fixed, finsts, rawTimes(fixed))
-	if v := violations(fm, rawTimes(fixed)); v+fc != 0 {
-		t.Errorf("clc-correct left %d point-to-point and %d collective violations", v, fc)
-	}
-	if err := fixed.Unordered(); err != nil {
-		t.Errorf("clc-correct output: %v", err)
-	}
+	assert.Zero(t, violations(fm, rawTimes(fixed)), "point-to-point violations clc-correct left")
+	assert.Zero(t, fc, "collective violations clc-correct left")
+	assert.NoError(t, fixed.Unordered(), "clc-correct output")
 	ns := 1e9 / float64(fixed.Resolution)
 	fixMean, fixMax := distance(fixed, rawTimes(fixed), truth)
 	t.Logf("after clc-correct: 0 violations; |t-truth| mean %.0f ns max %.0f ns\n%s", fixMean*ns, fixMax*ns, strings.TrimSpace(res.stdout))

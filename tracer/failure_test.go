@@ -13,6 +13,8 @@ import (
 	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/trace"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // A dying run: how the program dies (tests/mpi/abort.c's argument, or
@@ -101,9 +103,7 @@ func TestDyingRunKeepsItsEvents(t *testing.T) {
 						res = traceRun(t, k, c.wrap, ranks, dir, flags, p, c.how, fmt.Sprint(iters))
 					}
 					exp := parseExpect(t, res)
-					if len(exp) != ranks {
-						t.Fatalf("%d ranks said what they did, want %d\n%s", len(exp), ranks, res.stderr)
-					}
+					require.Len(t, exp, ranks, "ranks that said what they did\n%s", res.stderr)
 					if res.err == nil && c.how == "hup" {
 						// UCX (MPICH's device here) handles SIGHUP itself and goes on:
 						// the library hands it the signal, the run ends well
@@ -111,23 +111,17 @@ func TestDyingRunKeepsItsEvents(t *testing.T) {
 						checkKept(t, readTrace(t, dir, map[bool]string{true: "otf2", false: "native"}[c.otf2]), exp, ranks)
 						return
 					}
-					if res.err == nil && c.how != "return" && c.how != "exit" {
-						t.Errorf("the run succeeded, but it died (%s)\n%s", c.how, res.stderr)
+					if c.how != "return" && c.how != "exit" {
+						assert.Error(t, res.err, "the run succeeded, but it died (%s)\n%s", c.how, res.stderr)
 					}
 					tr := finishedTrace(t, dir, c.otf2, res)
 					checkKept(t, tr, exp, ranks)
-					if truth, err := native.ReadDir(filepath.Join(dir, "truth"), nil); err != nil {
-						t.Errorf("truth of a dying run: %v", err)
-					} else {
+					if truth, err := native.ReadDir(filepath.Join(dir, "truth"), nil); assert.NoError(t, err, "truth of a dying run") {
 						for r := range truth.Locations {
-							if a, b := truth.Locations[r].Events.Len(), tr.Locations[r].Events.Len(); a != b {
-								t.Errorf("rank %d: %d events in the truth, %d in the trace", r, a, b)
-							}
+							assert.Equal(t, truth.Locations[r].Events.Len(), tr.Locations[r].Events.Len(), "rank %d: events in the trace against the truth", r)
 						}
 					}
-					if m, err := matchMessages(tr); err != nil {
-						t.Errorf("matching a dying run's trace: %v", err)
-					} else {
+					if m, err := matchMessages(tr); assert.NoError(t, err, "matching a dying run's trace") {
 						t.Logf("%d messages matched, %d sends and %d receives unmatched (cut off)", len(m.pairs), m.unmatchedSends, m.unmatchedRecvs)
 					}
 					if correct != "" {
@@ -137,9 +131,8 @@ func TestDyingRunKeepsItsEvents(t *testing.T) {
 						}
 						cr := run(t, timeoutCorrect, os.Environ(), correct, in, "-o", filepath.Join(t.TempDir(), "fixed"))
 						out := strings.ToLower(cr.stdout + cr.stderr)
-						if !strings.Contains(out, "truncat") && !strings.Contains(out, "incomplete") {
-							t.Errorf("clc-correct does not say the trace is incomplete:\n%s%s", cr.stdout, cr.stderr)
-						}
+						assert.True(t, strings.Contains(out, "truncat") || strings.Contains(out, "incomplete"),
+							"clc-correct does not say the trace is incomplete:\n%s%s", cr.stdout, cr.stderr)
 					}
 				})
 			}
@@ -159,9 +152,7 @@ func interruptedRun(t *testing.T, k mpiKit, wrap bool, n int, dir string, flags 
 	cmd.Env = append(mpiEnv(t), "CLC_EXPECT_DIR="+exp)
 	var so, se strings.Builder
 	cmd.Stdout, cmd.Stderr = &so, &se
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, cmd.Start())
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	deadline := time.After(3 * time.Minute)
@@ -171,7 +162,7 @@ func interruptedRun(t *testing.T, k mpiKit, wrap bool, n int, dir string, flags 
 			return runResult{stdout: so.String(), stderr: se.String(), err: err, expectDir: exp}
 		case <-deadline:
 			_ = cmd.Process.Kill()
-			t.Fatalf("%s did not end within 3 minutes\n%s", name, se.String())
+			require.FailNow(t, "the run did not end within 3 minutes", "%s\n%s", name, se.String())
 		case <-time.After(100 * time.Millisecond):
 			if files, _ := filepath.Glob(filepath.Join(exp, "expect.*")); !sent && len(files) == n {
 				_ = cmd.Process.Signal(syscall.SIGINT)
@@ -193,18 +184,12 @@ func finishedTrace(t *testing.T, dir string, otf2 bool, res runResult) *trace.Tr
 	if _, err := os.Stat(filepath.Join(dir, "clc.json")); err != nil || len(tails) > 0 {
 		t.Logf("clc-trace did not finish the trace (manifest: %v, %d tails left): --convert", err, len(tails))
 		cv := run(t, timeoutCorrect, mpiEnv(t), tools(t), "--convert", dir)
-		if cv.err != nil {
-			t.Fatalf("clc-trace --convert %s: %v\n%s", dir, cv.err, cv.stderr)
-		}
+		require.NoError(t, cv.err, "clc-trace --convert %s\n%s", dir, cv.stderr)
 		t.Logf("--convert: %s", cv.stderr)
 	}
 	tr, err := native.ReadDir(dir, nil)
-	if err != nil {
-		t.Fatalf("the trace of a dying run does not read: %v\nstderr:\n%s", err, res.stderr)
-	}
-	if tr.Properties[native.PropIncomplete] != "true" {
-		t.Fatalf("manifest does not say incomplete; properties %v", tr.Properties)
-	}
+	require.NoError(t, err, "the trace of a dying run does not read\nstderr:\n%s", res.stderr)
+	require.Equal(t, "true", tr.Properties[native.PropIncomplete], "the manifest says incomplete; properties %v", tr.Properties)
 	return tr
 }
 
@@ -214,9 +199,7 @@ func finishedTrace(t *testing.T, dir string, otf2 bool, res runResult) *trace.Tr
 // the MPI_Init offset measurement.
 func checkKept(t *testing.T, tr *trace.Trace, exp map[int]*expectation, ranks int) {
 	t.Helper()
-	if len(tr.Locations) != ranks {
-		t.Fatalf("%d locations, want %d", len(tr.Locations), ranks)
-	}
+	require.Len(t, tr.Locations, ranks, "locations")
 	var kept, want int
 	for r, l := range tr.Locations {
 		e := exp[r]
@@ -227,12 +210,8 @@ func checkKept(t *testing.T, tr *trace.Trace, exp map[int]*expectation, ranks in
 		got := l.Events.Len()
 		kept += min(got, w)
 		want += w
-		if float64(got) < 0.9*float64(w) {
-			t.Errorf("rank %d: %d events kept of the %d it recorded before the end (%.1f %%)", r, got, w, 100*float64(got)/float64(w))
-		}
-		if len(l.Offsets) == 0 {
-			t.Errorf("rank %d: the MPI_Init offset measurement is missing", r)
-		}
+		assert.GreaterOrEqual(t, float64(got), 0.9*float64(w), "rank %d: events kept of the %d it recorded before the end (%.1f %%)", r, w, 100*float64(got)/float64(w))
+		assert.NotEmpty(t, l.Offsets, "rank %d: the MPI_Init offset measurement", r)
 	}
 	t.Logf("%d of %d events kept (%.2f %%)", kept, want, 100*float64(kept)/float64(want))
 }
@@ -246,9 +225,8 @@ func checkKept(t *testing.T, tr *trace.Trace, exp map[int]*expectation, ranks in
 func abortedOTF2(t *testing.T, dir string, res runResult) *trace.Trace {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(dir, "traces.otf2")); err != nil {
-		if _, err := os.Stat(filepath.Join(dir, NativeSubdir, "clc.json")); err != nil {
-			t.Fatalf("an aborted OTF2 run left neither an archive nor a native trace with a manifest in %s\n%s", dir, res.stderr)
-		}
+		_, err := os.Stat(filepath.Join(dir, NativeSubdir, "clc.json"))
+		require.NoError(t, err, "an aborted OTF2 run left neither an archive nor a native trace with a manifest in %s\n%s", dir, res.stderr)
 		if !strings.Contains(res.stderr, "--convert") {
 			// The clc-trace that wrote the manifest prints how to convert
 			// it right after; the launcher's kill can come in between (a
@@ -257,18 +235,13 @@ func abortedOTF2(t *testing.T, dir string, res runResult) *trace.Trace {
 			t.Logf("the launcher killed clc-trace before its message on --convert:\n%s", res.stderr)
 		}
 		cv := run(t, timeoutCorrect, mpiEnv(t), tools(t), "--convert", dir)
-		if cv.err != nil {
-			t.Fatalf("clc-trace --convert %s: %v\n%s", dir, cv.err, cv.stderr)
-		}
+		require.NoError(t, cv.err, "clc-trace --convert %s\n%s", dir, cv.stderr)
 		t.Logf("the launcher killed clc-trace: --convert wrote the archive: %s", cv.stderr)
 	}
 	tr := readTrace(t, dir, "otf2")
-	if tr.Properties["CLC::INCOMPLETE"] != "true" {
-		t.Fatalf("the archive does not say incomplete; properties %v", tr.Properties)
-	}
-	if out, err := exec.Command("otf2-print", filepath.Join(dir, "traces.otf2")).CombinedOutput(); err != nil {
-		t.Errorf("otf2-print rejects the archive of an aborted run: %v\n%.2000s", err, out)
-	}
+	require.Equal(t, "true", tr.Properties["CLC::INCOMPLETE"], "the archive says incomplete; properties %v", tr.Properties)
+	out, err := exec.Command("otf2-print", filepath.Join(dir, "traces.otf2")).CombinedOutput()
+	assert.NoError(t, err, "otf2-print of the archive of an aborted run\n%.2000s", out)
 	return tr
 }
 
@@ -286,93 +259,65 @@ func TestClearErrors(t *testing.T) {
 		empty := t.TempDir()
 		e := append(append([]string{}, env...), "PATH="+empty, "CLC_CACHE_DIR="+t.TempDir())
 		res := run(t, timeoutCorrect, e, ct, "-o", filepath.Join(t.TempDir(), "x"), po)
-		if res.err == nil || !strings.Contains(res.stderr, "no MPI C compiler for openmpi") || !strings.Contains(res.stderr, "--mpicc") {
-			t.Errorf("want a clear 'no MPI C compiler' error, got %v:\n%s", res.err, res.stderr)
-		}
+		assertFails(t, res, "without mpicc", "no MPI C compiler for openmpi", "--mpicc")
 	})
 	t.Run("wrong-flavour-launcher", func(t *testing.T) {
 		res := run(t, timeoutCorrect, env, ct, "-o", filepath.Join(t.TempDir(), "x"), "--", ompi.launcher, "--oversubscribe", "-np", "2", pm)
-		if res.err == nil || !strings.Contains(res.stderr, "wrong MPI flavour") || !strings.Contains(res.stderr, "links MPICH") {
-			t.Errorf("want a 'wrong MPI flavour' error, got %v:\n%s", res.err, res.stderr)
-		}
+		assertFails(t, res, "the launcher of the other flavour", "wrong MPI flavour", "links MPICH")
 	})
 	t.Run("wrong-flavour-flag", func(t *testing.T) {
 		res := run(t, timeoutCorrect, env, ct, "-o", filepath.Join(t.TempDir(), "x"), "--mpi", "mpich", po)
-		if res.err == nil || !strings.Contains(res.stderr, "wrong MPI flavour") {
-			t.Errorf("want a 'wrong MPI flavour' error, got %v:\n%s", res.err, res.stderr)
-		}
+		assertFails(t, res, "--mpi of the other flavour", "wrong MPI flavour")
 	})
 	t.Run("wrong-flavour-rank", func(t *testing.T) {
 		res := run(t, timeoutCorrect, env, ompi.launcher, "--oversubscribe", "-np", "2", ct, "-o", filepath.Join(t.TempDir(), "x"), pm)
-		if res.err == nil || !strings.Contains(res.stderr, "wrong MPI flavour") {
-			t.Errorf("want a 'wrong MPI flavour' error, got %v:\n%s", res.err, res.stderr)
-		}
+		assertFails(t, res, "ranks of the other flavour", "wrong MPI flavour")
 	})
 	t.Run("unwritable-output", func(t *testing.T) {
 		file := filepath.Join(t.TempDir(), "file")
-		if err := os.WriteFile(file, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.WriteFile(file, nil, 0o644))
 		res := run(t, timeoutCorrect, env, ct, "-o", filepath.Join(file, "trace"), po)
-		if res.err == nil || !strings.Contains(res.stderr, "not writable") {
-			t.Errorf("want a 'not writable' error, got %v:\n%s", res.err, res.stderr)
-		}
+		assertFails(t, res, "an output inside a file", "not writable")
 	})
 	t.Run("occupied-output", func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "trace")
-		if res := run(t, timeoutCorrect, env, ct, "-q", "-o", dir, pm1, "1"); res.err != nil {
-			t.Fatalf("singleton run: %v\n%s", res.err, res.stderr)
-		}
-		if _, err := native.ReadDir(dir, nil); err != nil {
-			t.Fatalf("singleton trace: %v", err)
-		}
-		res := run(t, timeoutCorrect, env, ct, "-o", dir, pm1, "1")
-		if res.err == nil || !strings.Contains(res.stderr, "already holds a trace") {
-			t.Errorf("want an 'already holds a trace' error, got %v:\n%s", res.err, res.stderr)
-		}
-		if res := run(t, timeoutCorrect, env, ct, "-q", "--force", "-o", dir, pm1, "1"); res.err != nil {
-			t.Errorf("--force: %v\n%s", res.err, res.stderr)
-		}
+		res := run(t, timeoutCorrect, env, ct, "-q", "-o", dir, pm1, "1")
+		require.NoError(t, res.err, "singleton run\n%s", res.stderr)
+		_, err := native.ReadDir(dir, nil)
+		require.NoError(t, err, "singleton trace")
+		res = run(t, timeoutCorrect, env, ct, "-o", dir, pm1, "1")
+		assertFails(t, res, "an output that holds a trace", "already holds a trace")
+		res = run(t, timeoutCorrect, env, ct, "-q", "--force", "-o", dir, pm1, "1")
+		assert.NoError(t, res.err, "--force\n%s", res.stderr)
 	})
 	t.Run("force-keeps-what-is-not-a-trace", func(t *testing.T) {
 		// Names that look like a trace's, contents that are not one
 		// (issue 26): --force refuses, and nothing is removed.
 		dir := filepath.Join(t.TempDir(), "trace")
 		for f, b := range map[string]string{"clc.json": "my notes", "events/0.clce": "my data"} {
-			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, f), []byte(b), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, f), []byte(b), 0o644))
 		}
 		res := run(t, timeoutCorrect, env, ct, "-q", "--force", "-o", dir, pm1, "1")
-		if res.err == nil || !strings.Contains(res.stderr, "refusing to replace") {
-			t.Errorf("want a 'refusing to replace' error, got %v:\n%s", res.err, res.stderr)
-		}
-		if b, err := os.ReadFile(filepath.Join(dir, "events", "0.clce")); err != nil || string(b) != "my data" {
-			t.Errorf("--force touched a directory that holds no trace: %q, %v", b, err)
+		assertFails(t, res, "--force on a directory that holds no trace", "refusing to replace")
+		b, err := os.ReadFile(filepath.Join(dir, "events", "0.clce"))
+		if assert.NoError(t, err, "--force touched a directory that holds no trace") {
+			assert.Equal(t, "my data", string(b), "--force touched a directory that holds no trace")
 		}
 	})
 	t.Run("not-an-mpi-program", func(t *testing.T) {
 		res := run(t, timeoutCorrect, env, ct, "-o", filepath.Join(t.TempDir(), "x"), "/bin/true")
-		if res.err == nil || !strings.Contains(res.stderr, "cannot tell the MPI flavour") {
-			t.Errorf("want a 'cannot tell the MPI flavour' error, got %v:\n%s", res.err, res.stderr)
-		}
+		assertFails(t, res, "a program without MPI", "cannot tell the MPI flavour")
 	})
 	t.Run("bad-flags", func(t *testing.T) {
 		for _, c := range [][2]string{{"--format=vtf", "--format"}, {"--polls=some", "--polls"}, {"--mpi-groups=p2p,bogus", "bogus"},
 			{"--mpi-groups=spawn", "spawn"}} {
 			res := run(t, timeoutCorrect, env, ct, "-o", filepath.Join(t.TempDir(), "x"), c[0], po)
-			if res.err == nil || !strings.Contains(res.stderr, c[1]) {
-				t.Errorf("%s: want an error naming %s, got %v:\n%s", c[0], c[1], res.err, res.stderr)
-			}
+			assertFails(t, res, c[0], c[1])
 		}
 	})
 	t.Run("convert-nothing", func(t *testing.T) {
 		res := run(t, timeoutCorrect, env, ct, "--convert", t.TempDir())
-		if res.err == nil || !strings.Contains(res.stderr, NativeSubdir) {
-			t.Errorf("--convert of a directory without a trace: want an error naming %s, got %v:\n%s", NativeSubdir, res.err, res.stderr)
-		}
+		assertFails(t, res, "--convert of a directory without a trace", NativeSubdir)
 	})
 }

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -14,6 +13,8 @@ import (
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/trace"
 	"github.com/clc-tools/clc/tracer/mpifn"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // tracedCounts traces a test program and returns what the program says it
@@ -22,13 +23,9 @@ func tracedCounts(t *testing.T, k mpiKit, wrap bool, n int, flags []string, name
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "trace")
 	res := traceRun(t, k, wrap, n, dir, flags, prog(t, k, name), args...)
-	if res.err != nil {
-		t.Fatalf("traced run failed: %v\n%s%s", res.err, res.stdout, res.stderr)
-	}
+	require.NoError(t, res.err, "traced run failed\n%s%s", res.stdout, res.stderr)
 	exp := parseExpect(t, res)
-	if len(exp) != n {
-		t.Fatalf("%d CLC-EXPECT lines, want %d", len(exp), n)
-	}
+	require.Len(t, exp, n, "CLC-EXPECT lines")
 	tr, got := readCounts(t, dir)
 	return exp, got, tr, res.stderr
 }
@@ -37,13 +34,9 @@ func tracedCounts(t *testing.T, k mpiKit, wrap bool, n int, flags []string, name
 func readCounts(t *testing.T, dir string) (*trace.Trace, []*counts) {
 	t.Helper()
 	tr, err := native.ReadDir(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	got, err := countTrace(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return tr, got
 }
 
@@ -58,16 +51,10 @@ func TestPollRuns(t *testing.T) {
 			args := []string{"60", "20", "20"}
 			exp, got, tr, _ := tracedCounts(t, k, false, 2, nil, "poll", args...)
 			runs := checkCounts(t, "collapsed", got, exp)
-			if tr.Properties["clc.polls"] != "collapse" {
-				t.Errorf("clc.polls = %q", tr.Properties["clc.polls"])
-			}
+			assert.Equal(t, "collapse", tr.Properties["clc.polls"], "clc.polls")
 			expAll, gotAll, trAll, _ := tracedCounts(t, k, true, 2, []string{"--polls", "all"}, "poll", args...)
-			if r := checkCounts(t, "--polls all", gotAll, expAll); r != 0 {
-				t.Errorf("--polls all: %d collapsed runs", r)
-			}
-			if trAll.Properties["clc.polls"] != "all" {
-				t.Errorf("clc.polls = %q", trAll.Properties["clc.polls"])
-			}
+			assert.Zero(t, checkCounts(t, "--polls all", gotAll, expAll), "--polls all: collapsed runs")
+			assert.Equal(t, "all", trAll.Properties["clc.polls"], "--polls all: clc.polls")
 			polls, pollsAll := 0, 0
 			for r := range exp {
 				polls += exp[r].Calls["MPI_Testany"]
@@ -75,9 +62,7 @@ func TestPollRuns(t *testing.T) {
 			}
 			t.Logf("collapsed: %d events for %d MPI_Testany calls (%d runs); all: %d events for %d calls",
 				tr.NumEvents(), polls, runs, trAll.NumEvents(), pollsAll)
-			if runs == 0 {
-				t.Errorf("no run of unsuccessful MPI_Testany calls collapsed")
-			}
+			assert.NotZero(t, runs, "runs of unsuccessful MPI_Testany calls collapsed")
 		})
 	}
 }
@@ -95,48 +80,27 @@ func TestGroupFilter(t *testing.T) {
 				for name, n := range e.Calls {
 					f := mpifn.Lookup(name)
 					want := n
-					if f == nil {
-						t.Fatalf("the program calls %s, which the table does not know", name)
-					}
+					require.NotNil(t, f, "the program calls %s, which the table does not know", name)
 					if f.Group == mpifn.GroupColl {
 						want = 0
 					}
-					if c.Calls[name] != want {
-						t.Errorf("rank %d: %s: %d calls in the trace, want %d", r, name, c.Calls[name], want)
-					}
+					assert.Equal(t, want, c.Calls[name], "rank %d: %s: calls in the trace", r, name)
 				}
-				if len(c.Ops)+len(c.NBOps) != 0 {
-					t.Errorf("rank %d: collectives recorded with coll filtered out: %v %v", r, c.Ops, c.NBOps)
-				}
+				assert.Empty(t, c.Ops, "rank %d: blocking collectives recorded with coll filtered out", r)
+				assert.Empty(t, c.NBOps, "rank %d: non-blocking collectives recorded with coll filtered out", r)
 				for i, kd := range tr.Locations[r].Events.Kind {
-					if kd == trace.KindRequestTest || kd == trace.KindNBCollRequest || kd == trace.KindCollBegin {
-						t.Fatalf("rank %d event %d: %s recorded with coll and xreqtest filtered out", r, i, kd)
-					}
+					require.NotContains(t, []trace.Kind{trace.KindRequestTest, trace.KindNBCollRequest, trace.KindCollBegin}, kd,
+						"rank %d event %d: recorded with coll and xreqtest filtered out", r, i)
 				}
 			}
-			if g := tr.Properties["clc.mpi-groups"]; g != "env,p2p,cg,topo,io,rma" {
-				t.Errorf("clc.mpi-groups = %q", g)
-			}
+			assert.Equal(t, "env,p2p,cg,topo,io,rma", tr.Properties["clc.mpi-groups"], "clc.mpi-groups")
 			un := strings.Split(tr.Properties["clc.unrecorded-mpi"], ",")
 			for _, want := range []string{"MPI_Allreduce", "MPI_Ibarrier", "MPI_Alltoallw"} {
-				if !contains(un, want) {
-					t.Errorf("clc.unrecorded-mpi %v lacks %s", un, want)
-				}
+				assert.Contains(t, un, want, "clc.unrecorded-mpi")
 			}
-			if !strings.Contains(stderr, "MPI_Ibarrier (group coll filtered out)") {
-				t.Errorf("clc-trace did not say that MPI_Ibarrier is filtered out:\n%s", stderr)
-			}
+			assert.Contains(t, stderr, "MPI_Ibarrier (group coll filtered out)", "what clc-trace says before the run")
 		})
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // nmImports lists the undefined dynamic symbols of an ELF file with
@@ -145,9 +109,7 @@ func nmImports(t *testing.T, path string) []string {
 	t.Helper()
 	nm := testenv.Tool(t, "nm", "binutils")
 	out, err := exec.Command(nm, "-D", "--undefined-only", path).Output()
-	if err != nil {
-		t.Fatalf("nm %s: %v", path, err)
-	}
+	require.NoError(t, err, "nm %s", path)
 	var syms []string
 	for _, l := range strings.Split(string(out), "\n") {
 		f := strings.Fields(l)
@@ -175,34 +137,24 @@ func TestUnrecordedFunctions(t *testing.T) {
 			sort.Strings(want)
 			// ScanImports against nm
 			im, err := ScanImports(p, os.Environ())
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for _, s := range nmImports(t, p) {
-				if r, ok := mpifn.Resolve(s); ok && len(im.Funcs[r.Name]) == 0 {
-					t.Errorf("nm lists %s, ScanImports misses %s", s, r.Name)
+				if r, ok := mpifn.Resolve(s); ok {
+					assert.NotEmpty(t, im.Funcs[r.Name], "nm lists %s, ScanImports misses %s", s, r.Name)
 				}
 			}
 			// native, per rank
 			_, _, tr, stderr := tracedCounts(t, k, false, 2, nil, "unrec")
-			if got := tr.Properties["clc.unrecorded-mpi"]; got != strings.Join(want, ",") {
-				t.Errorf("clc.unrecorded-mpi = %q, want %q", got, strings.Join(want, ","))
-			}
+			assert.Equal(t, strings.Join(want, ","), tr.Properties["clc.unrecorded-mpi"], "clc.unrecorded-mpi")
 			for _, w := range want {
-				if !regexp.MustCompile(`\n  ` + w + ` \(`).MatchString(stderr) {
-					t.Errorf("clc-trace did not list %s before the run:\n%s", w, stderr)
-				}
+				assert.Regexp(t, `\n  `+w+` \(`, stderr, "clc-trace lists %s before the run", w)
 			}
 			// OTF2, wrapping the launcher
 			dir := filepath.Join(t.TempDir(), "trace")
 			res := traceRun(t, k, true, 2, dir, []string{"--format", "otf2"}, p)
-			if res.err != nil {
-				t.Fatalf("%v\n%s", res.err, res.stderr)
-			}
+			require.NoError(t, res.err, "%s", res.stderr)
 			a := readTrace(t, dir, "otf2")
-			if got := a.Properties["CLC::UNRECORDED_MPI"]; got != strings.Join(want, ",") {
-				t.Errorf("CLC::UNRECORDED_MPI = %q, want %q", got, strings.Join(want, ","))
-			}
+			assert.Equal(t, strings.Join(want, ","), a.Properties["CLC::UNRECORDED_MPI"], "CLC::UNRECORDED_MPI")
 		})
 	}
 }
@@ -215,12 +167,9 @@ func TestMPICHF08Refused(t *testing.T) {
 	p := prog(t, k, "ff08")
 	dir := filepath.Join(t.TempDir(), "trace")
 	res := traceRun(t, k, true, 2, dir, nil, p)
-	if res.err == nil || !strings.Contains(res.stderr, `"use mpi_f08"`) || !strings.Contains(res.stderr, "cannot record") {
-		t.Errorf("want a refusal naming mpi_f08, got %v:\n%s", res.err, res.stderr)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "clc.json")); err == nil {
-		t.Errorf("a trace was written")
-	}
+	assertFails(t, res, "a program using mpi_f08", `"use mpi_f08"`, "cannot record")
+	_, err := os.Stat(filepath.Join(dir, "clc.json"))
+	assert.Error(t, err, "a trace was written")
 }
 
 // TestRealRunNoEventMoved: on one machine all ranks read one clock, so a
@@ -241,15 +190,11 @@ func TestRealRunNoEventMoved(t *testing.T) {
 			}{{"ring", []string{"20"}}, {"colls", []string{"2"}}, {"halo", []string{"20", "64"}}} {
 				dir := filepath.Join(t.TempDir(), "trace")
 				res := traceRun(t, k, false, 4, dir, nil, prog(t, k, c.prog), c.args...)
-				if res.err != nil {
-					t.Fatalf("%v\n%s", res.err, res.stderr)
-				}
+				require.NoError(t, res.err, "%s", res.stderr)
 				out := filepath.Join(t.TempDir(), "fixed")
 				rep := filepath.Join(t.TempDir(), "report.json")
 				cr := run(t, timeoutCorrect, os.Environ(), correct, dir, "-o", out, "--format", "native", "--report", rep)
-				if cr.err != nil {
-					t.Fatalf("clc-correct: %v\n%s%s", cr.err, cr.stdout, cr.stderr)
-				}
+				require.NoError(t, cr.err, "clc-correct\n%s%s", cr.stdout, cr.stderr)
 				var r struct {
 					Events     int64 `json:"events"`
 					Correction struct {
@@ -257,19 +202,11 @@ func TestRealRunNoEventMoved(t *testing.T) {
 					} `json:"correction"`
 				}
 				data, err := os.ReadFile(rep)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := json.Unmarshal(data, &r); err != nil {
-					t.Fatalf("%s: %v", rep, err)
-				}
-				if r.Events == 0 {
-					t.Fatalf("the report counts no events:\n%s", data)
-				}
-				if r.Correction.EventsMoved > 0 {
-					t.Errorf("%s: clc-correct moved %d of %d events of a real one-clock run (issue 8: a minimum latency above this machine's shared-memory latency does that)\n%s",
-						c.prog, r.Correction.EventsMoved, r.Events, cr.stdout)
-				}
+				require.NoError(t, err)
+				require.NoError(t, json.Unmarshal(data, &r), rep)
+				require.NotZero(t, r.Events, "the events the report counts:\n%s", data)
+				assert.LessOrEqual(t, r.Correction.EventsMoved, int64(0), "%s: events clc-correct moved, of %d, in a real one-clock run (issue 8: a minimum latency above this machine's shared-memory latency does that)\n%s",
+					c.prog, r.Events, cr.stdout)
 				t.Logf("%s: clc-correct moved none of %d events", c.prog, r.Events)
 			}
 		})
@@ -294,8 +231,10 @@ func TestFortranFileAndWindow(t *testing.T) {
 				k := need(t, k)
 				dir := filepath.Join(t.TempDir(), "trace")
 				res := traceRunEnv(t, k, false, 2, dir, nil, []string{"OMPI_MCA_osc=pt2pt"}, prog(t, k, "fio"), t.TempDir(), how)
-				if (res.err != nil) != (how == "abort") {
-					t.Fatalf("%s run: %v\n%s%s", how, res.err, res.stdout, res.stderr)
+				if how == "abort" {
+					require.Error(t, res.err, "%s run\n%s%s", how, res.stdout, res.stderr)
+				} else {
+					require.NoError(t, res.err, "%s run\n%s%s", how, res.stdout, res.stderr)
 				}
 				if how == "abort" {
 					finishedTrace(t, dir, false, res) // clc-trace --convert when the launcher killed clc-trace
@@ -317,30 +256,24 @@ func checkFio(t *testing.T, r int, c *counts) {
 	t.Helper()
 	want := map[string]int64{"MPI_File_write_at": 64, "MPI_File_read_at_all": 32, "MPI_Put": 24}
 	for f, b := range want {
-		if c.Bytes[f] != b || c.Calls[f] != 1 {
-			t.Errorf("rank %d: %s: %d calls, %d bytes; the program made 1 call of %d bytes", r, f, c.Calls[f], c.Bytes[f], b)
-		}
+		assert.Equal(t, b, c.Bytes[f], "rank %d: %s: bytes", r, f)
+		assert.Equal(t, 1, c.Calls[f], "rank %d: %s: calls", r, f)
 	}
 	for _, f := range []string{"MPI_File_open", "MPI_File_close", "MPI_Win_create", "MPI_Win_free"} {
-		if c.Calls[f] != 1 {
-			t.Errorf("rank %d: %d calls of %s, the program made 1", r, c.Calls[f], f)
-		}
+		assert.Equal(t, 1, c.Calls[f], "rank %d: calls of %s", r, f)
 	}
-	if c.Calls["MPI_Win_fence"] != 2 {
-		t.Errorf("rank %d: %d calls of MPI_Win_fence, the program made 2", r, c.Calls["MPI_Win_fence"])
-	}
+	assert.Equal(t, 2, c.Calls["MPI_Win_fence"], "rank %d: calls of MPI_Win_fence", r)
 }
 
 // checkAborted checks the trace of a run whose rank r called MPI_Abort: the
 // manifest says incomplete and r's events end with MPI_Abort's enter.
 func checkAborted(t *testing.T, tr *trace.Trace, r int) {
 	t.Helper()
-	if tr.Properties[native.PropIncomplete] != "true" {
-		t.Errorf("the manifest does not say incomplete; properties %v", tr.Properties)
-	}
+	assert.Equal(t, "true", tr.Properties[native.PropIncomplete], "the manifest says incomplete; properties %v", tr.Properties)
 	ev := &tr.Locations[r].Events
 	last := ev.Len() - 1
-	if last < 0 || ev.Kind[last] != trace.KindEnter || tr.Regions[ev.Ref[last]].Name != "MPI_Abort" {
-		t.Errorf("rank %d: the last of %d events is not the enter of MPI_Abort", r, ev.Len())
+	if assert.GreaterOrEqual(t, last, 0, "rank %d: events", r) {
+		assert.Equal(t, trace.KindEnter, ev.Kind[last], "rank %d: the kind of the last of %d events", r, ev.Len())
+		assert.Equal(t, "MPI_Abort", tr.Regions[ev.Ref[last]].Name, "rank %d: the region of the last of %d events", r, ev.Len())
 	}
 }

@@ -1,9 +1,11 @@
 package tracer
 
 import (
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestParseFilter reads Score-P's filter syntax: rules in order, patterns
@@ -21,17 +23,11 @@ SCOREP_REGION_NAMES_BEGIN
 SCOREP_REGION_NAMES_END
 `
 	f, err := ParseFilter("x.filt", strings.NewReader(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := Filter{{false, false, "*"}, {true, false, "bar"}, {true, false, "foo"}, {true, false, "baz"}, {true, false, "main"},
 		{false, true, "_Z3fooi"}, {true, false, `a\ b`}, {true, false, `c\#d`}}
-	if !reflect.DeepEqual(f, want) {
-		t.Errorf("rules %+v\nwant %+v", f, want)
-	}
-	if got, want := f.Spec(), "E *\nI bar\nI foo\nI baz\nI main\nEM _Z3fooi\nI a\\ b\nI c\\#d\n"; got != want {
-		t.Errorf("Spec %q, want %q", got, want)
-	}
+	assert.Equal(t, want, f, "rules")
+	assert.Equal(t, "E *\nI bar\nI foo\nI baz\nI main\nEM _Z3fooi\nI a\\ b\nI c\\#d\n", f.Spec(), "Spec")
 	for _, c := range []struct{ src, want string }{
 		{"SCOREP_FILE_NAMES_BEGIN\nEXCLUDE *\nSCOREP_FILE_NAMES_END\n", "x.filt:1: SCOREP_FILE_NAMES_BEGIN: source file rules are not supported"},
 		{"SCOREP_REGION_NAMES_BEGIN\n  foo\nSCOREP_REGION_NAMES_END\n", `x.filt:2: pattern "foo" before INCLUDE or EXCLUDE`},
@@ -42,11 +38,11 @@ SCOREP_REGION_NAMES_END
 		{"SCOREP_REGION_NAMES_END\n", "x.filt:1: SCOREP_REGION_NAMES_END without SCOREP_REGION_NAMES_BEGIN"},
 		{"SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE foo\\\n", "x.filt:2: a backslash ends the line"},
 	} {
-		if _, err := ParseFilter("x.filt", strings.NewReader(c.src)); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q: %v, want %q", c.src, err, c.want)
-		}
+		_, err := ParseFilter("x.filt", strings.NewReader(c.src))
+		assert.ErrorContains(t, err, c.want, "%q", c.src)
 	}
-	if f, err := ParseFilter("empty", strings.NewReader("# nothing\n\n")); err != nil || len(f) != 0 {
-		t.Errorf("an empty filter: %v, %v", f, err)
+	f, err = ParseFilter("empty", strings.NewReader("# nothing\n\n"))
+	if assert.NoError(t, err, "an empty filter") {
+		assert.Empty(t, f, "an empty filter")
 	}
 }

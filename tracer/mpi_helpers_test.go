@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/clc-tools/clc/internal/testenv"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The MPI tests build clc-trace and the programs of tests/mpi with the MPI
@@ -78,9 +80,7 @@ func tools(t testing.TB) string {
 			correct = filepath.Join(buildDir, "clc-correct")
 		}
 	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
+	require.NoError(t, buildErr)
 	return filepath.Join(buildDir, "clc-trace")
 }
 
@@ -125,9 +125,7 @@ func prog(t testing.TB, k mpiKit, name string) string {
 			}
 		}
 	})
-	if progErr[k.fl] != nil {
-		t.Fatal(progErr[k.fl])
-	}
+	require.NoError(t, progErr[k.fl])
 	p := filepath.Join(buildDir, name+"."+string(k.fl))
 	if _, err := os.Stat(p); err != nil {
 		testenv.Unavailable(t, mpiPackages, "%s not built (%s missing?)", p, k.fc)
@@ -152,9 +150,7 @@ func mustAbs(p string) string {
 func mpiEnv(t testing.TB) []string {
 	t.Helper()
 	sess, err := os.MkdirTemp("", "ompi")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	t.Cleanup(func() { os.RemoveAll(sess) })
 	env := os.Environ()
 	env = append(env, "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1", "CLC_CACHE_DIR="+filepath.Join(buildDir, "cache"),
@@ -169,6 +165,16 @@ type runResult struct {
 	expectDir string
 }
 
+// assertFails checks that a run failed and that its stderr says each of
+// want; what names the run in the messages.
+func assertFails(t testing.TB, res runResult, what string, want ...string) {
+	t.Helper()
+	assert.Error(t, res.err, "%s: the run succeeded\n%s", what, res.stderr)
+	for _, w := range want {
+		assert.Contains(t, res.stderr, w, "%s: the error message", what)
+	}
+}
+
 // run runs a command with a timeout (no test may hang).
 func run(t testing.TB, timeout time.Duration, env []string, name string, args ...string) runResult {
 	t.Helper()
@@ -180,9 +186,7 @@ func run(t testing.TB, timeout time.Duration, env []string, name string, args ..
 	var so, se bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &so, &se
 	err := cmd.Run()
-	if ctx.Err() != nil {
-		t.Fatalf("%s %s: timed out after %v\nstdout:\n%s\nstderr:\n%s", name, strings.Join(args, " "), timeout, so.String(), se.String())
-	}
+	require.NoError(t, ctx.Err(), "%s %s: timed out after %v\nstdout:\n%s\nstderr:\n%s", name, strings.Join(args, " "), timeout, so.String(), se.String())
 	return runResult{stdout: so.String(), stderr: se.String(), err: err}
 }
 
@@ -270,9 +274,7 @@ func parseExpect(t testing.TB, res runResult) map[int]*expectation {
 			var b strings.Builder
 			for _, f := range files {
 				data, err := os.ReadFile(f)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				b.Write(data)
 				b.WriteByte('\n')
 			}
@@ -289,9 +291,7 @@ func parseExpect(t testing.TB, res runResult) map[int]*expectation {
 			continue
 		}
 		var e expectation
-		if err := json.Unmarshal([]byte(line[i+len("CLC-EXPECT "):]), &e); err != nil {
-			t.Fatalf("bad CLC-EXPECT line %q: %v", line, err)
-		}
+		require.NoError(t, json.Unmarshal([]byte(line[i+len("CLC-EXPECT "):]), &e), "a CLC-EXPECT line %q", line)
 		out[e.Rank] = &e
 	}
 	return out

@@ -12,6 +12,8 @@ import (
 	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/trace"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The region filter of TestUserRegions, in Score-P's syntax.
@@ -51,9 +53,7 @@ func regionProgs(t *testing.T, k mpiKit) {
 			}
 		}
 	})
-	if regionErr[k.fl] != nil {
-		t.Fatal(regionErr[k.fl])
-	}
+	require.NoError(t, regionErr[k.fl])
 }
 
 type regionCase struct {
@@ -72,9 +72,7 @@ type regionCase struct {
 // the same; clc-correct's report counts the user regions.
 func TestUserRegions(t *testing.T) {
 	filter := filepath.Join(t.TempDir(), "test.filter")
-	if err := os.WriteFile(filter, []byte(testFilter), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(filter, []byte(testFilter), 0o644))
 	for ki, k := range kits {
 		t.Run(string(k.fl), func(t *testing.T) {
 			k := need(t, k)
@@ -101,18 +99,12 @@ func TestUserRegions(t *testing.T) {
 						flags = append(flags, "--format", "otf2")
 					}
 					res := traceRun(t, k, c.wrap, ranks, dir, flags, filepath.Join(buildDir, c.prog+"."+string(k.fl)), "7")
-					if res.err != nil {
-						t.Fatalf("traced run failed: %v\n%s%s", res.err, res.stdout, res.stderr)
-					}
+					require.NoError(t, res.err, "traced run failed\n%s%s", res.stdout, res.stderr)
 					exp := parseExpect(t, res)
-					if len(exp) != ranks {
-						t.Fatalf("%d CLC-EXPECT lines, want %d", len(exp), ranks)
-					}
+					require.Len(t, exp, ranks, "CLC-EXPECT lines")
 					tr := readTrace(t, dir, format)
 					got, err := countTrace(tr)
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					checkCounts(t, "our reader", got, exp)
 					for r := range tr.Locations {
 						checkStack(t, tr, r)
@@ -120,8 +112,8 @@ func TestUserRegions(t *testing.T) {
 					if c.otf2 {
 						seen := map[string]bool{}
 						for _, rg := range tr.Regions {
-							if seen[rg.Name] && rg.Name != "" {
-								t.Errorf("the archive defines region %q twice", rg.Name)
+							if rg.Name != "" {
+								assert.False(t, seen[rg.Name], "the archive defines region %q twice", rg.Name)
 							}
 							seen[rg.Name] = true
 						}
@@ -139,8 +131,8 @@ func TestUserRegions(t *testing.T) {
 								user++
 							}
 						}
-						if cr.err != nil || !strings.Contains(cr.stdout, fmt.Sprintf("user regions: %d (", user)) {
-							t.Errorf("clc-correct does not report the %d user regions: %v\n%s%s", user, cr.err, cr.stdout, cr.stderr)
+						if assert.NoError(t, cr.err, "clc-correct\n%s%s", cr.stdout, cr.stderr) {
+							assert.Contains(t, cr.stdout, fmt.Sprintf("user regions: %d (", user), "clc-correct's report of the user regions")
 						}
 					}
 				})
@@ -160,15 +152,12 @@ func checkStack(t *testing.T, tr *trace.Trace, r int) {
 		case trace.KindEnter:
 			open = append(open, ev.Ref[i])
 		case trace.KindLeave:
-			if len(open) == 0 || open[len(open)-1] != ev.Ref[i] {
-				t.Fatalf("rank %d event %d: leaves %s, but the innermost open region is %v", r, i, tr.Regions[ev.Ref[i]].Name, open)
-			}
+			require.True(t, len(open) > 0 && open[len(open)-1] == ev.Ref[i],
+				"rank %d event %d: leaves %s, but the innermost open region is %v", r, i, tr.Regions[ev.Ref[i]].Name, open)
 			open = open[:len(open)-1]
 		}
 	}
-	if len(open) > 0 {
-		t.Errorf("rank %d: %d regions not left", r, len(open))
-	}
+	assert.Empty(t, open, "rank %d: regions not left", r)
 }
 
 // TestNewDirectoryPerRun: without -o each run writes a new directory
@@ -193,19 +182,16 @@ func TestNewDirectoryPerRun(t *testing.T) {
 							cmd := exec.Command(name, argv...)
 							cmd.Dir = wd
 							cmd.Env = append(mpiEnv(t), "CLC_EXPECT_DIR="+t.TempDir())
-							if out, err := cmd.CombinedOutput(); err != nil {
-								t.Fatalf("run %d: %v\n%s", i, err, out)
-							}
+							out, err := cmd.CombinedOutput()
+							require.NoError(t, err, "run %d\n%s", i, out)
 						}
-						dirs, _ := filepath.Glob(filepath.Join(wd, "clc-trace-*"))
-						if len(dirs) != 2 {
-							t.Fatalf("two runs made %d directories: %v", len(dirs), dirs)
-						}
+						dirs, err := filepath.Glob(filepath.Join(wd, "clc-trace-*"))
+						require.NoError(t, err)
+						require.Len(t, dirs, 2, "the directories two runs made")
 						for _, d := range dirs {
 							tr := readTrace(t, d, format)
-							if len(tr.Locations) != 3 || tr.Properties[native.PropIncomplete] == "true" {
-								t.Errorf("%s: %d locations, properties %v", d, len(tr.Locations), tr.Properties)
-							}
+							assert.Len(t, tr.Locations, 3, "%s: locations", d)
+							assert.NotEqual(t, "true", tr.Properties[native.PropIncomplete], "%s: %s", d, native.PropIncomplete)
 						}
 					})
 				}

@@ -6,13 +6,14 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/trace"
 	"github.com/clc-tools/clc/tracer/abi"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // blocks splits a stream file into its header and blocks.
@@ -45,9 +46,7 @@ func tailOf(t *testing.T, path string, bufs [2][]byte, offs [2]uint64, written [
 	for b := 0; b < 2; b++ {
 		commit := uint64(24)
 		if bufs[b] != nil {
-			if len(bufs[b]) > bufBytes {
-				t.Fatalf("block of %d bytes does not fit the buffer", len(bufs[b]))
-			}
+			require.LessOrEqual(t, len(bufs[b]), bufBytes, "a block's bytes against the buffer's")
 			// the library's buffer: the header's room, then the records
 			copy(data[abi.TailData+b*bufBytes+24:], bufs[b][24:])
 			commit = uint64(le.Uint32(bufs[b][16:]))<<32 | uint64(len(bufs[b]))
@@ -59,9 +58,7 @@ func tailOf(t *testing.T, path string, bufs [2][]byte, offs [2]uint64, written [
 			le.PutUint32(data[o+abi.TailStreamOffWritten+4*b:], 1)
 		}
 	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(path, data, 0o644))
 }
 
 // TestRecoverTails: a stream cut after k blocks and a tail holding the
@@ -81,17 +78,11 @@ func TestRecoverTails(t *testing.T) {
 	opt := native.DefaultWriteOptions()
 	opt.Codec = native.CodecNone
 	opt.BlockSize = 1000
-	if err := native.WriteDir(context.Background(), src, tr, opt); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, native.WriteDir(context.Background(), src, tr, opt))
 	want, err := os.ReadFile(filepath.Join(src, "events", "0.clce"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	bl := blocks(t, want)
-	if len(bl) < 4 {
-		t.Fatalf("%d blocks, want at least 4", len(bl))
-	}
+	require.GreaterOrEqual(t, len(bl), 4, "blocks")
 	n := len(bl)
 	offA := uint64(len(want) - len(bl[n-1]) - len(bl[n-2])) // block n-2
 	offB := offA + uint64(len(bl[n-2]))                     // block n-1
@@ -101,22 +92,16 @@ func TestRecoverTails(t *testing.T) {
 	setup := func(t *testing.T, cut int, written [2]bool, closed bool) (dir, stream, tail string) {
 		dir = t.TempDir()
 		for _, d := range []string{"events", MetaDir} {
-			if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, d), 0o755))
 		}
 		stream = filepath.Join(dir, "events", "0.clce")
 		// the file as the dying process left it, with junk of a cut write
-		if err := os.WriteFile(stream, append(append([]byte{}, want[:cut]...), 1, 2, 3), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.WriteFile(stream, append(append([]byte{}, want[:cut]...), 1, 2, 3), 0o644))
 		tail = filepath.Join(dir, MetaDir, "0"+TailExt)
 		tailOf(t, tail, [2][]byte{bl[n-2], bl[n-1]}, [2]uint64{offA, offB}, written, 1<<30, host)
 		if closed {
 			f, err := os.OpenFile(tail, os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			f.WriteAt([]byte{1}, abi.TailOffClosed)
 			f.Close()
 		}
@@ -125,85 +110,77 @@ func TestRecoverTails(t *testing.T) {
 	check := func(t *testing.T, stream string, wantLen int) {
 		t.Helper()
 		got, err := os.ReadFile(stream)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, want[:wantLen]) {
-			t.Errorf("recovered stream: %d bytes, want the writer's first %d", len(got), wantLen)
-		}
+		require.NoError(t, err)
+		assert.True(t, bytes.Equal(got, want[:wantLen]), "recovered stream: %d bytes, want the writer's first %d", len(got), wantLen)
+	}
+	// one returns the one result of RecoverTails.
+	one := func(t *testing.T, res []TailResult, err error) TailResult {
+		t.Helper()
+		require.NoError(t, err, "RecoverTails")
+		require.Len(t, res, 1, "RecoverTails: results")
+		return res[0]
 	}
 
 	t.Run("both-buffers", func(t *testing.T) {
 		dir, stream, tail := setup(t, int(offA), [2]bool{}, false)
 		res, err := RecoverTails(dir, RecoverOptions{})
-		if err != nil || len(res) != 1 || res[0].Events != lastTwo || res[0].Running {
-			t.Fatalf("RecoverTails: %+v, %v; want %d events recovered", res, err, lastTwo)
-		}
+		r := one(t, res, err)
+		require.Equal(t, lastTwo, r.Events, "RecoverTails: events recovered")
+		require.False(t, r.Running, "RecoverTails: running")
 		check(t, stream, len(want))
-		if _, err := os.Stat(tail); !os.IsNotExist(err) {
-			t.Errorf("the tail is still there: %v", err)
-		}
-		if back, err := native.ReadDir(src, nil); err != nil || back.NumEvents() != 2000 {
-			t.Fatalf("the writer's trace: %v", err)
-		}
+		_, err = os.Stat(tail)
+		assert.ErrorIs(t, err, os.ErrNotExist, "the tail after recovery")
+		back, err := native.ReadDir(src, nil)
+		require.NoError(t, err, "the writer's trace")
+		require.EqualValues(t, 2000, back.NumEvents(), "the writer's trace: events")
 	})
 	t.Run("written-by-the-process", func(t *testing.T) {
 		// the process wrote block n-2 (its writer thread) and the current
 		// block's committed part (a signal handler) itself
 		dir, stream, _ := setup(t, len(want), [2]bool{true, false}, false)
 		res, err := RecoverTails(dir, RecoverOptions{})
-		if err != nil || len(res) != 1 || res[0].Events != 0 {
-			t.Fatalf("RecoverTails: %+v, %v; want nothing recovered", res, err)
-		}
+		r := one(t, res, err)
+		require.Zero(t, r.Events, "RecoverTails: events recovered")
 		check(t, stream, len(want))
 	})
 	t.Run("closed", func(t *testing.T) {
 		dir, stream, tail := setup(t, int(offA), [2]bool{}, true)
-		if res, err := RecoverTails(dir, RecoverOptions{}); err != nil || len(res) != 1 || res[0].Events != 0 {
-			t.Fatalf("RecoverTails: %+v, %v", res, err)
-		}
-		got, _ := os.ReadFile(stream)
-		if len(got) != int(offA)+3 {
-			t.Errorf("a closed tail changed the stream: %d bytes", len(got))
-		}
-		if _, err := os.Stat(tail); !os.IsNotExist(err) {
-			t.Errorf("the closed tail is still there: %v", err)
-		}
+		res, err := RecoverTails(dir, RecoverOptions{})
+		r := one(t, res, err)
+		require.Zero(t, r.Events, "RecoverTails: events recovered")
+		got, err := os.ReadFile(stream)
+		require.NoError(t, err)
+		assert.Len(t, got, int(offA)+3, "the bytes of the stream after a closed tail")
+		_, err = os.Stat(tail)
+		assert.ErrorIs(t, err, os.ErrNotExist, "the closed tail after recovery")
 	})
 	t.Run("running", func(t *testing.T) {
 		dir, stream, tail := setup(t, int(offA), [2]bool{}, false)
 		tailOf(t, tail, [2][]byte{bl[n-2], bl[n-1]}, [2]uint64{offA, offB}, [2]bool{}, int64(os.Getpid()), host)
 		f, err := os.Open(tail)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		defer f.Close()
 		m, err := syscall.Mmap(int(f.Fd()), 0, abi.TailData, syscall.PROT_READ, syscall.MAP_SHARED)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		defer syscall.Munmap(m)
 		res, err := RecoverTails(dir, RecoverOptions{})
-		if err != nil || len(res) != 1 || !res[0].Running || res[0].Pending != lastTwo || res[0].Events != 0 {
-			t.Fatalf("RecoverTails: %+v, %v; want it left alone with %d pending", res, err, lastTwo)
-		}
-		if got, _ := os.ReadFile(stream); len(got) != int(offA)+3 {
-			t.Errorf("the stream of a running process changed: %d bytes", len(got))
-		}
+		r := one(t, res, err)
+		require.True(t, r.Running, "RecoverTails: running (left alone)")
+		require.Equal(t, lastTwo, r.Pending, "RecoverTails: events pending")
+		require.Zero(t, r.Events, "RecoverTails: events recovered")
+		got, err := os.ReadFile(stream)
+		require.NoError(t, err)
+		assert.Len(t, got, int(offA)+3, "the bytes of the stream of a running process")
 		// not selected: left alone too
 		res, err = RecoverTails(dir, RecoverOptions{Only: func(r int) bool { return r == 1 }})
-		if err != nil || len(res) != 1 || res[0].Pending != lastTwo {
-			t.Fatalf("RecoverTails of rank 1 only: %+v, %v", res, err)
-		}
+		r = one(t, res, err)
+		require.Equal(t, lastTwo, r.Pending, "RecoverTails of rank 1 only: events pending")
 	})
 	t.Run("not-a-tail", func(t *testing.T) {
 		dir, _, tail := setup(t, int(offA), [2]bool{}, false)
-		if err := os.WriteFile(tail, []byte("garbage"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := RecoverTails(dir, RecoverOptions{}); err == nil || !strings.Contains(err.Error(), tail) {
-			t.Errorf("a broken tail: %v, want an error naming %s", err, tail)
-		}
+		require.NoError(t, os.WriteFile(tail, []byte("garbage"), 0o644))
+		_, err := RecoverTails(dir, RecoverOptions{})
+		assert.ErrorContains(t, err, tail, "a broken tail: the error names it")
 	})
 }
 
@@ -222,12 +199,8 @@ func TestUnfinishedSummary(t *testing.T) {
 	want := "1,242,606 events kept (188 of them written from the buffers of ranks that died): rank 0 4,010 (188 from its buffers), " +
 		"rank 1 4,010 (signal 15, terminated), rank 2 1,234,567 (MPI_Abort), rank 3 12 (still running, +30 still in its buffers), " +
 		"rank 4 0 (did not start tracing), rank 5 7 (exited without MPI_Finalize)"
-	if got := u.Summary(); got != want {
-		t.Errorf("Summary:\n %q\nwant\n %q", got, want)
-	}
-	if !u.Pending() {
-		t.Error("a running rank is not pending")
-	}
+	assert.Equal(t, want, u.Summary(), "Summary")
+	assert.True(t, u.Pending(), "a running rank is pending")
 	var many Unfinished
 	for r := 0; r < 20; r++ {
 		n := int64(100 + r)
@@ -236,10 +209,6 @@ func TestUnfinishedSummary(t *testing.T) {
 		}
 		many.Ranks = append(many.Ranks, RankOutcome{Rank: r, Events: n})
 	}
-	if got, want := many.Summary(), "1,971 events kept; per rank 0 to 119, median 109; no events from rank(s) 7,12"; got != want {
-		t.Errorf("Summary of 20 ranks %q, want %q", got, want)
-	}
-	if many.Pending() {
-		t.Error("nothing is pending")
-	}
+	assert.Equal(t, "1,971 events kept; per rank 0 to 119, median 109; no events from rank(s) 7,12", many.Summary(), "Summary of 20 ranks")
+	assert.False(t, many.Pending(), "nothing is pending")
 }

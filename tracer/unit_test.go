@@ -5,25 +5,25 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/trace"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestParseFlavour(t *testing.T) {
 	for in, want := range map[string]Flavour{"openmpi": OpenMPI, "OMPI": OpenMPI, "Open MPI": OpenMPI, "mpich": MPICH, "hydra": MPICH} {
 		got, err := ParseFlavour(in)
-		if err != nil || got != want {
-			t.Errorf("ParseFlavour(%q) = %q, %v; want %q", in, got, err, want)
+		if assert.NoError(t, err, "ParseFlavour(%q)", in) {
+			assert.Equal(t, want, got, "ParseFlavour(%q)", in)
 		}
 	}
-	if _, err := ParseFlavour("intel"); err == nil || !strings.Contains(err.Error(), "intel") {
-		t.Errorf("ParseFlavour(intel): %v", err)
-	}
+	_, err := ParseFlavour("intel")
+	assert.ErrorContains(t, err, "intel", "ParseFlavour(intel)")
 }
 
 func TestFlavourOfSoname(t *testing.T) {
@@ -32,46 +32,29 @@ func TestFlavourOfSoname(t *testing.T) {
 		"libmpich.so.12": MPICH, "libmpichfort.so.12": MPICH, "libmpi.so.12": MPICH,
 		"libc.so.6": "", "libgfortran.so.5": "", "libm.so.6": "",
 	} {
-		if got := flavourOfSoname(so); got != want {
-			t.Errorf("flavourOfSoname(%q) = %q, want %q", so, got, want)
-		}
+		assert.Equal(t, want, flavourOfSoname(so), "flavourOfSoname(%q)", so)
 	}
 }
 
 func TestFlavourOfProgramNotMPI(t *testing.T) {
 	_, err := FlavourOfProgram("/bin/sh")
-	if err == nil || !strings.Contains(err.Error(), "links no MPI library") {
-		t.Errorf("FlavourOfProgram(/bin/sh): %v", err)
-	}
+	assert.ErrorContains(t, err, "links no MPI library", "FlavourOfProgram(/bin/sh)")
 	script := filepath.Join(t.TempDir(), "s")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := FlavourOfProgram(script); err == nil || !strings.Contains(err.Error(), "not an ELF") {
-		t.Errorf("FlavourOfProgram(script): %v", err)
-	}
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\n"), 0o755))
+	_, err = FlavourOfProgram(script)
+	assert.ErrorContains(t, err, "not an ELF", "FlavourOfProgram(script)")
 }
 
 func TestEnvAndRank(t *testing.T) {
-	if f := FlavourOfEnv([]string{"A=1", "OMPI_COMM_WORLD_RANK=3"}); f != OpenMPI {
-		t.Errorf("FlavourOfEnv Open MPI = %q", f)
-	}
-	if f := FlavourOfEnv([]string{"PMI_RANK=2"}); f != MPICH {
-		t.Errorf("FlavourOfEnv MPICH = %q", f)
-	}
-	if r := RankOfEnv([]string{"PMI_RANK=2"}); r != 2 {
-		t.Errorf("RankOfEnv = %d", r)
-	}
-	if r := RankOfEnv([]string{"HOME=/"}); r != -1 {
-		t.Errorf("RankOfEnv without launcher = %d", r)
-	}
+	assert.Equal(t, OpenMPI, FlavourOfEnv([]string{"A=1", "OMPI_COMM_WORLD_RANK=3"}), "FlavourOfEnv, Open MPI")
+	assert.Equal(t, MPICH, FlavourOfEnv([]string{"PMI_RANK=2"}), "FlavourOfEnv, MPICH")
+	assert.Equal(t, 2, RankOfEnv([]string{"PMI_RANK=2"}), "RankOfEnv")
+	assert.Equal(t, -1, RankOfEnv([]string{"HOME=/"}), "RankOfEnv without launcher")
 	for _, l := range []string{"mpirun", "/usr/bin/mpiexec", "mpirun.mpich", "mpiexec.hydra", "mpirun.openmpi"} {
-		if !IsLauncher(l) {
-			t.Errorf("IsLauncher(%q) = false", l)
-		}
+		assert.True(t, IsLauncher(l), "IsLauncher(%q)", l)
 	}
-	if IsLauncher("./mpirunner") || IsLauncher("ring") {
-		t.Error("IsLauncher accepts a program")
+	for _, p := range []string{"./mpirunner", "ring"} {
+		assert.False(t, IsLauncher(p), "IsLauncher(%q): a program", p)
 	}
 }
 
@@ -79,57 +62,40 @@ func TestLauncherEnv(t *testing.T) {
 	o := &Options{Dir: "/d", Lib: "/c/lib.so", Flavour: OpenMPI, Emulate: "seed=1"}
 	base := []string{"PATH=/bin", "LD_PRELOAD=/x.so", "OMPI_MCA_mca_base_env_list=FOO"}
 	env, err := LauncherEnv(base, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	list := getEnv(env, "OMPI_MCA_mca_base_env_list")
-	if list != "LD_PRELOAD=/c/lib.so:/x.so;CLC_TRACE_DIR;CLC_TRACE_FLAVOUR;CLC_TRACE_EMULATE;CLC_TRACE_FLUSH;FOO" {
-		t.Errorf("env list %q", list)
-	}
-	if getEnv(env, "LD_PRELOAD") != "/x.so" {
-		t.Errorf("Open MPI: the launcher itself must not preload the library: %q", getEnv(env, "LD_PRELOAD"))
-	}
-	if getEnv(env, "CLC_TRACE_DIR") != "/d" || getEnv(env, "CLC_TRACE_EMULATE") != "seed=1" {
-		t.Errorf("options missing: %v", env)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, "LD_PRELOAD=/c/lib.so:/x.so;CLC_TRACE_DIR;CLC_TRACE_FLAVOUR;CLC_TRACE_EMULATE;CLC_TRACE_FLUSH;FOO",
+		getEnv(env, "OMPI_MCA_mca_base_env_list"), "Open MPI: the env list")
+	assert.Equal(t, "/x.so", getEnv(env, "LD_PRELOAD"), "Open MPI: the launcher itself must not preload the library")
+	assert.Equal(t, "/d", getEnv(env, "CLC_TRACE_DIR"), "Open MPI: CLC_TRACE_DIR")
+	assert.Equal(t, "seed=1", getEnv(env, "CLC_TRACE_EMULATE"), "Open MPI: CLC_TRACE_EMULATE")
 	o.Flavour = MPICH
 	env, err = LauncherEnv(base, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if getEnv(env, "LD_PRELOAD") != "/c/lib.so:/x.so" {
-		t.Errorf("MPICH LD_PRELOAD = %q", getEnv(env, "LD_PRELOAD"))
-	}
+	require.NoError(t, err)
+	assert.Equal(t, "/c/lib.so:/x.so", getEnv(env, "LD_PRELOAD"), "MPICH: LD_PRELOAD")
 	env = RankEnv([]string{"PATH=/bin"}, o)
-	if getEnv(env, "LD_PRELOAD") != "/c/lib.so" || getEnv(env, "CLC_TRACE_DIR") != "/d" {
-		t.Errorf("RankEnv = %v", env)
-	}
+	assert.Equal(t, "/c/lib.so", getEnv(env, "LD_PRELOAD"), "RankEnv: LD_PRELOAD")
+	assert.Equal(t, "/d", getEnv(env, "CLC_TRACE_DIR"), "RankEnv: CLC_TRACE_DIR")
 	o.Flavour, o.Lib = OpenMPI, "/a;b/lib.so"
-	if _, err := LauncherEnv(nil, o); err == nil {
-		t.Error("a ';' in the library path must be refused for Open MPI")
-	}
+	_, err = LauncherEnv(nil, o)
+	assert.Error(t, err, "a ';' in the library path must be refused for Open MPI")
 }
 
 func TestParseEmulation(t *testing.T) {
 	e, err := ParseEmulation("on")
-	if err != nil || e != DefaultEmulation {
-		t.Fatalf("on: %+v %v", e, err)
-	}
+	require.NoError(t, err, "on")
+	require.Equal(t, DefaultEmulation, e, "on")
 	e, err = ParseEmulation("offset=500us,drift=20ppm,wander=3µs,period=100ms,seed=7")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if e.Offset != 500*time.Microsecond || e.Drift != 20e-6 || e.Wander != 3*time.Microsecond || e.Period != 100*time.Millisecond || e.Seed != 7 {
-		t.Errorf("parsed %+v", e)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, 500*time.Microsecond, e.Offset, "offset")
+	assert.Equal(t, 20e-6, e.Drift, "drift")
+	assert.Equal(t, 3*time.Microsecond, e.Wander, "wander")
+	assert.Equal(t, 100*time.Millisecond, e.Period, "period")
+	assert.EqualValues(t, 7, e.Seed, "seed")
 	e.RanksPerNode = 4
-	if s := e.Spec(); s != "seed=7,offset=0.0005,drift=2e-05,wander=3e-06,period=0.1,rpn=4" {
-		t.Errorf("Spec() = %q", s)
-	}
+	assert.Equal(t, "seed=7,offset=0.0005,drift=2e-05,wander=3e-06,period=0.1,rpn=4", e.Spec(), "Spec()")
 	for _, bad := range []string{"offset", "offset=-1ms", "drift=2", "period=0s", "colour=red", "seed=x"} {
-		if _, err := ParseEmulation(bad); err == nil {
-			t.Errorf("ParseEmulation(%q) accepted", bad)
-		}
+		_, err := ParseEmulation(bad)
+		assert.Error(t, err, "ParseEmulation(%q)", bad)
 	}
 }
 
@@ -146,41 +112,29 @@ func TestCountWholeBlocks(t *testing.T) {
 	opt := native.DefaultWriteOptions()
 	opt.Codec = native.CodecNone
 	opt.BlockSize = 1000
-	if err := native.WriteDir(context.Background(), dir, tr, opt); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, native.WriteDir(context.Background(), dir, tr, opt))
 	path := filepath.Join(dir, "events", "0.clce")
 	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	n, cut, err := CountWholeBlocks(path)
-	if err != nil || cut || n != 3000 {
-		t.Fatalf("whole file: %d events, cut %v, %v", n, cut, err)
-	}
+	require.NoError(t, err, "whole file")
+	require.False(t, cut, "whole file: cut")
+	require.EqualValues(t, 3000, n, "whole file: events")
 	cp := filepath.Join(t.TempDir(), "cut.clce")
 	prev := int64(0)
 	for l := 32; l <= len(data); l += 7 {
-		if err := os.WriteFile(cp, data[:l], 0o644); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.WriteFile(cp, data[:l], 0o644))
 		n, _, err := CountWholeBlocks(cp)
-		if err != nil {
-			t.Fatalf("cut at %d: %v", l, err)
-		}
-		if n < prev || n > 3000 {
-			t.Fatalf("cut at %d: %d events after %d", l, n, prev)
-		}
+		require.NoError(t, err, "cut at %d", l)
+		require.True(t, prev <= n && n <= 3000, "cut at %d: %d events after %d", l, n, prev)
 		prev = n
 	}
 	bad := append([]byte(nil), data...)
 	bad[100] ^= 0xff
-	if err := os.WriteFile(cp, bad, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if n, cut, _ := CountWholeBlocks(cp); !cut || n >= 3000 {
-		t.Errorf("a flipped byte: %d events, cut %v", n, cut)
-	}
+	require.NoError(t, os.WriteFile(cp, bad, 0o644))
+	n, cut, _ = CountWholeBlocks(cp)
+	assert.True(t, cut, "a flipped byte: cut")
+	assert.Less(t, n, int64(3000), "a flipped byte: events")
 }
 
 // TestIncompleteManifest builds an unfinished trace by hand: metadata of
@@ -196,83 +150,57 @@ func TestIncompleteManifest(t *testing.T) {
 	ev.AppendMsg(trace.KindSend, 12, trace.Message{Peer: 1, Comm: 0, Tag: 3, Bytes: 8})
 	opt := native.DefaultWriteOptions()
 	opt.Codec = native.CodecNone
-	if err := native.WriteDir(context.Background(), filepath.Join(dir, "w"), src, opt); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(dir, "events"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, native.WriteDir(context.Background(), filepath.Join(dir, "w"), src, opt))
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "events"), 0o755))
 	data, err := os.ReadFile(filepath.Join(dir, "w", "events", "0.clce"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "events", "0.clce"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "events", "0.clce"), data, 0o644))
 	meta := filepath.Join(dir, MetaDir)
-	if err := os.MkdirAll(meta, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.MkdirAll(meta, 0o755))
 	m0 := "clc-meta 1\nrank 0 2\nhost a\nresolution 2000000000\nregion 0 MPI_Init\nregion 1 MPI_Send\ncomm 0 0 MPI_COMM_WORLD 0 1\noffset 7 0 0\n"
 	m1 := "clc-meta 1\nrank 1 2\nhost b\nresolution 2000000100\ncomm 2 0 MPI_Comm_split 1\ncomm 2 1 MPI_Comm_split 0\noffset 6 -40 300\n"
-	if err := os.WriteFile(filepath.Join(meta, "0.txt"), []byte(m0), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(meta, "1.txt"), []byte(m1), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(filepath.Join(meta, "0.txt"), []byte(m0), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(meta, "1.txt"), []byte(m1), 0o644))
 	wrote, err := WriteIncompleteManifest(dir, nil)
-	if err != nil || !wrote {
-		t.Fatalf("WriteIncompleteManifest: %v %v", wrote, err)
-	}
+	require.NoError(t, err, "WriteIncompleteManifest")
+	require.True(t, wrote, "WriteIncompleteManifest wrote")
 	tr, err := native.ReadDir(dir, nil)
-	if err != nil {
-		t.Fatalf("reading the incomplete trace: %v", err)
+	require.NoError(t, err, "reading the incomplete trace")
+	require.Equal(t, "true", tr.Properties[native.PropIncomplete], "read back: %s", native.PropIncomplete)
+	require.EqualValues(t, 2e9, tr.Resolution, "read back: resolution")
+	require.Len(t, tr.Locations, 2, "read back: locations")
+	require.Len(t, tr.Nodes, 2, "read back: nodes")
+	assert.Equal(t, []int32{1, 0}, tr.Comms[2].Members, "communicator 2 members (pieces in order)")
+	assert.Zero(t, tr.Comms[1].Size(), "unused position 1 should be an empty placeholder: %+v", tr.Comms[1])
+	l := tr.Locations[1]
+	if assert.Len(t, l.Offsets, 1, "rank 1: offsets") {
+		assert.EqualValues(t, -40, l.Offsets[0].Offset, "rank 1: offset")
+		assert.EqualValues(t, 300, l.Offsets[0].RTT, "rank 1: RTT")
 	}
-	if tr.Properties[native.PropIncomplete] != "true" || tr.Resolution != 2e9 || len(tr.Locations) != 2 || len(tr.Nodes) != 2 {
-		t.Fatalf("read back %+v", tr)
-	}
-	if got := tr.Comms[2].Members; len(got) != 2 || got[0] != 1 || got[1] != 0 {
-		t.Errorf("communicator 2 members %v, want [1 0] (pieces in order)", got)
-	}
-	if tr.Comms[1].Size() != 0 {
-		t.Errorf("unused position 1 should be an empty placeholder: %+v", tr.Comms[1])
-	}
-	if l := tr.Locations[1]; len(l.Offsets) != 1 || l.Offsets[0].Offset != -40 || l.Offsets[0].RTT != 300 || l.Events.Len() != 0 {
-		t.Errorf("rank 1: %+v", l)
-	}
-	if tr.Locations[0].Events.Len() != 3 {
-		t.Errorf("rank 0: %d events, want 3", tr.Locations[0].Events.Len())
-	}
-	if wrote, err := WriteIncompleteManifest(dir, nil); err != nil || wrote {
-		t.Errorf("a second call replaced the manifest: %v %v", wrote, err)
-	}
-	if _, err := WriteIncompleteManifest(t.TempDir(), nil); err == nil || !strings.Contains(err.Error(), "no tracer metadata") {
-		t.Errorf("empty directory: %v", err)
-	}
+	assert.Zero(t, l.Events.Len(), "rank 1: events")
+	assert.Equal(t, 3, tr.Locations[0].Events.Len(), "rank 0: events")
+	wrote, err = WriteIncompleteManifest(dir, nil)
+	assert.NoError(t, err, "a second call")
+	assert.False(t, wrote, "a second call replaced the manifest")
+	_, err = WriteIncompleteManifest(t.TempDir(), nil)
+	assert.ErrorContains(t, err, "no tracer metadata", "an empty directory")
 }
 
 // TestHelp: the clock-error emulation is a documented flag of clc-trace.
 func TestHelp(t *testing.T) {
 	ct := tools(t)
 	res := run(t, time.Minute, os.Environ(), ct, "--help")
-	if res.err != nil {
-		t.Fatalf("clc-trace --help: %v\n%s", res.err, res.stderr)
-	}
+	require.NoError(t, res.err, "clc-trace --help\n%s", res.stderr)
 	for _, want := range []string{"--emulate-clock", "--emulate-ranks-per-node", "offset=1ms,drift=10ppm,wander=2us,period=200ms,seed=1",
 		"mpirun -np 4 clc-trace -o DIR ./app", "clc-trace -o DIR -- mpirun -np 4 ./app", "--sync", "--mpi"} {
-		if !strings.Contains(res.stdout, want) {
-			t.Errorf("--help does not mention %q", want)
-		}
+		assert.Contains(t, res.stdout, want, "--help")
 	}
 	res = run(t, time.Minute, os.Environ(), ct, "--emulate-clock", "colour=red", "true")
-	if res.err == nil || !strings.Contains(res.stderr, "unknown key") {
-		t.Errorf("a bad --emulate-clock spec: %v\n%s", res.err, res.stderr)
-	}
+	assert.Error(t, res.err, "a bad --emulate-clock spec")
+	assert.Contains(t, res.stderr, "unknown key", "a bad --emulate-clock spec")
 	res = run(t, time.Minute, os.Environ(), ct)
-	if res.err == nil || !strings.Contains(res.stderr, "no program") {
-		t.Errorf("no program: %v\n%s", res.err, res.stderr)
-	}
+	assert.Error(t, res.err, "no program")
+	assert.Contains(t, res.stderr, "no program", "no program")
 }
 
 func TestParseGroups(t *testing.T) {
@@ -284,14 +212,13 @@ func TestParseGroups(t *testing.T) {
 		"COLL":              "env,coll",
 	} {
 		g, err := ParseGroups(spec)
-		if err != nil || g.String() != want {
-			t.Errorf("ParseGroups(%q) = %q, %v; want %q", spec, g, err, want)
+		if assert.NoError(t, err, "ParseGroups(%q)", spec) {
+			assert.Equal(t, want, g.String(), "ParseGroups(%q)", spec)
 		}
 	}
 	for _, bad := range []string{"p2p,nope", "spawn", "-"} {
-		if _, err := ParseGroups(bad); err == nil {
-			t.Errorf("ParseGroups(%q) accepted", bad)
-		}
+		_, err := ParseGroups(bad)
+		assert.Error(t, err, "ParseGroups(%q)", bad)
 	}
 }
 
@@ -302,38 +229,24 @@ func TestScanImportsFollowsLibraries(t *testing.T) {
 	cc := testenv.Tool(t, "mpicc.mpich", "mpich libmpich-dev")
 	dir := t.TempDir()
 	lib := filepath.Join(dir, "lib", "libhelper.so")
-	if err := os.MkdirAll(filepath.Dir(lib), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.MkdirAll(filepath.Dir(lib), 0o755))
 	src := filepath.Join(dir, "helper.c")
-	if err := os.WriteFile(src, []byte("#include <mpi.h>\nint helper(void) { MPI_Comm c; return MPI_Comm_connect(\"p\", MPI_INFO_NULL, 0, MPI_COMM_WORLD, &c); }\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command(cc, "-shared", "-fPIC", "-o", lib, src).CombinedOutput(); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	require.NoError(t, os.WriteFile(src, []byte("#include <mpi.h>\nint helper(void) { MPI_Comm c; return MPI_Comm_connect(\"p\", MPI_INFO_NULL, 0, MPI_COMM_WORLD, &c); }\n"), 0o644))
+	out, err := exec.Command(cc, "-shared", "-fPIC", "-o", lib, src).CombinedOutput()
+	require.NoError(t, err, "%s", out)
 	main := filepath.Join(dir, "main.c")
-	if err := os.WriteFile(main, []byte("int helper(void);\nint main(void) { return helper(); }\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(main, []byte("int helper(void);\nint main(void) { return helper(); }\n"), 0o644))
 	exe := filepath.Join(dir, "app")
-	if out, err := exec.Command(cc, "-o", exe, main, "-L"+filepath.Dir(lib), "-lhelper", "-Wl,--enable-new-dtags,-rpath,$ORIGIN/lib").CombinedOutput(); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	out, err = exec.Command(cc, "-o", exe, main, "-L"+filepath.Dir(lib), "-lhelper", "-Wl,--enable-new-dtags,-rpath,$ORIGIN/lib").CombinedOutput()
+	require.NoError(t, err, "%s", out)
 	im, err := ScanImports(exe, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(im.Funcs["MPI_Comm_connect"]) != 1 || im.Funcs["MPI_Comm_connect"][0] != lib {
-		t.Errorf("MPI_Comm_connect imported by %v, want %s (objects %v, missing %v)", im.Funcs["MPI_Comm_connect"], lib, im.Objects, im.Missing)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, []string{lib}, im.Funcs["MPI_Comm_connect"], "the objects importing MPI_Comm_connect (objects %v, missing %v)", im.Objects, im.Missing)
 	for _, o := range im.Objects {
-		if flavourOfSoname(o) != "" {
-			t.Errorf("scanned the MPI library %s", o)
-		}
+		assert.Empty(t, flavourOfSoname(o), "scanned the MPI library %s", o)
 	}
 	u := im.Unrecorded(AllGroups)
-	if len(u) != 1 || u[0].Name != "MPI_Comm_connect" {
-		t.Errorf("unrecorded %+v, want MPI_Comm_connect", u)
+	if assert.Len(t, u, 1, "unrecorded functions %+v", u) {
+		assert.Equal(t, "MPI_Comm_connect", u[0].Name, "the unrecorded function")
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -129,15 +128,11 @@ func correctOnce(tb testing.TB, in, parent, method string, format job.Format, ca
 	defer mu.Unlock()
 	if cancelled.IsZero() || err == nil {
 		// Not cancelled, or cancelled while the output was committed.
-		if err != nil {
-			tb.Fatalf("uncancelled run: %v", err)
-		}
+		require.NoError(tb, err, "uncancelled run")
 		os.RemoveAll(out)
 		return 0, "", clk, nil
 	}
-	if !errors.Is(err, context.Canceled) {
-		tb.Fatalf("cancelled in %q: %v, want context.Canceled", stage, err)
-	}
+	require.ErrorIs(tb, err, context.Canceled, "cancelled in %q", stage)
 	ents, _ := os.ReadDir(parent)
 	return end.Sub(cancelled), stage, clk, ents
 }
@@ -156,23 +151,16 @@ func BenchmarkCancel(b *testing.B) {
 	events := int64(10_000_000)
 	if s := os.Getenv("CLC_CANCEL_EVENTS"); s != "" {
 		var err error
-		if events, err = strconv.ParseInt(s, 10, 64); err != nil {
-			b.Fatal(err)
-		}
+		events, err = strconv.ParseInt(s, 10, 64)
+		require.NoError(b, err, "CLC_CANCEL_EVENTS")
 	}
 	d := b.TempDir()
 	c := sim.DefaultConfig()
 	c.Ranks, c.Events, c.Seed = 64, events, 1
 	rec, _, err := sim.Generate(c)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := native.WriteDir(context.Background(), filepath.Join(d, "native"), rec, nil); err != nil {
-		b.Fatal(err)
-	}
-	if err := otf.WriteTrace(context.Background(), filepath.Join(d, "otf2"), rec, nil); err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
+	require.NoError(b, native.WriteDir(context.Background(), filepath.Join(d, "native"), rec, nil))
+	require.NoError(b, otf.WriteTrace(context.Background(), filepath.Join(d, "otf2"), rec, nil))
 	rec = nil
 	for _, format := range []string{"native", "otf2"} {
 		b.Run(format, func(b *testing.B) { benchCancel(b, filepath.Join(d, format)) })
@@ -191,9 +179,7 @@ func benchCancel(b *testing.B, in string) {
 		count := map[string]int{}
 		for _, s := range cancelStages {
 			d, ok := durs[s.method][s.stage]
-			if !ok {
-				b.Fatalf("stage %q did not run with --method %s", s.stage, s.method)
-			}
+			require.True(b, ok, "stage %q did not run with --method %s", s.stage, s.method)
 			for _, frac := range []float64{0.05, 0.25, 0.5, 0.75, 0.95} {
 				parent := b.TempDir()
 				lat, stage, _, left := correctOnce(b, in, parent, s.method, job.FormatOTF2, func(clk *stageClock) time.Time {
@@ -207,9 +193,7 @@ func benchCancel(b *testing.B, in string) {
 				if stage == "" {
 					continue // the run ended first
 				}
-				if len(left) > 0 {
-					b.Errorf("cancelled in %q: left %v", stage, left)
-				}
+				assert.Empty(b, left, "cancelled in %q: what was left", stage)
 				for _, c := range cancelStages {
 					if isStage(stage, c.stage) {
 						stage = c.stage
@@ -285,7 +269,7 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	<-cancelled
 	select {
 	case <-exited:
-		t.Fatal("exited at the first signal")
+		require.FailNow(t, "exited at the first signal")
 	case <-time.After(10 * time.Millisecond):
 	}
 	ents, err := os.ReadDir(d)

@@ -242,7 +242,7 @@ func TestSpecialInputFilesAreRefused(t *testing.T) {
 			select {
 			case <-done:
 			case <-time.After(2 * time.Minute): // a blocked open never returns
-				t.Fatalf("clc-correct did not return")
+				require.FailNow(t, "clc-correct did not return")
 			}
 			assert.Equal(t, exitError, code)
 			assert.Contains(t, msg, p)
@@ -352,9 +352,8 @@ func TestNoLocationsGiveNoOTF2Archive(t *testing.T) {
 func TestNoParentIsCreated(t *testing.T) {
 	d := t.TempDir()
 	const nowhere = "/nonexistent-clc-test"
-	if _, err := os.Stat(nowhere); err == nil {
-		t.Fatalf("%s exists: remove it (a failed run of this test made it)", nowhere)
-	}
+	_, err := os.Stat(nowhere)
+	require.Error(t, err, "%s exists: remove it (a failed run of this test made it)", nowhere)
 	t.Cleanup(func() { os.RemoveAll(nowhere) }) // if the run made it after all
 	for _, args := range [][]string{
 		{simTrace, "-o", filepath.Join(d, "a", "out")},

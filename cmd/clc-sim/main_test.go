@@ -7,10 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/clc-tools/clc/internal/cli"
@@ -20,6 +18,8 @@ import (
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/sim"
 	"github.com/clc-tools/clc/trace"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func runCmd(t *testing.T, args ...string) (string, error) {
@@ -36,21 +36,24 @@ func runCmd(t *testing.T, args ...string) (string, error) {
 // sameTrace compares what was read back with what Generate returns.
 func sameTrace(t *testing.T, what string, got, want *trace.Trace) {
 	t.Helper()
-	if len(got.Locations) != len(want.Locations) || got.Resolution != want.Resolution {
-		t.Fatalf("%s: %d locations at %d ticks/s, want %d at %d", what, len(got.Locations), got.Resolution, len(want.Locations), want.Resolution)
-	}
-	if len(got.Comms) != len(want.Comms) || len(got.Regions) != len(want.Regions) || len(got.Nodes) != len(want.Nodes) {
-		t.Fatalf("%s: definitions differ", what)
-	}
+	require.Len(t, got.Locations, len(want.Locations), "%s: locations", what)
+	require.Equal(t, want.Resolution, got.Resolution, "%s: ticks/s", what)
+	require.Len(t, got.Comms, len(want.Comms), "%s: communicators", what)
+	require.Len(t, got.Regions, len(want.Regions), "%s: regions", what)
+	require.Len(t, got.Nodes, len(want.Nodes), "%s: nodes", what)
 	for li := range want.Locations {
 		g, w := got.Locations[li], want.Locations[li]
-		if !slices.Equal(g.Offsets, w.Offsets) || g.Node != w.Node {
-			t.Fatalf("%s: location %d: offsets %v node %d, want %v node %d", what, li, g.Offsets, g.Node, w.Offsets, w.Node)
-		}
+		require.True(t, slices.Equal(g.Offsets, w.Offsets), "%s: location %d: offsets %v, want %v", what, li, g.Offsets, w.Offsets)
+		require.Equal(t, w.Node, g.Node, "%s: location %d: node", what, li)
 		ge, we := &g.Events, &w.Events
-		if !slices.Equal(ge.Kind, we.Kind) || !slices.Equal(ge.Time, we.Time) || !slices.Equal(ge.Ref, we.Ref) ||
-			!slices.Equal(ge.Msgs, we.Msgs) || !slices.Equal(ge.Colls, we.Colls) || !slices.Equal(ge.Reqs, we.Reqs) {
-			t.Fatalf("%s: location %d: events differ", what, li)
+		for _, f := range []struct {
+			name  string
+			equal bool
+		}{
+			{"kinds", slices.Equal(ge.Kind, we.Kind)}, {"times", slices.Equal(ge.Time, we.Time)}, {"references", slices.Equal(ge.Ref, we.Ref)},
+			{"messages", slices.Equal(ge.Msgs, we.Msgs)}, {"collectives", slices.Equal(ge.Colls, we.Colls)}, {"requests", slices.Equal(ge.Reqs, we.Reqs)},
+		} {
+			require.True(t, f.equal, "%s: location %d: the events' %s differ", what, li, f.name)
 		}
 	}
 }
@@ -58,44 +61,30 @@ func sameTrace(t *testing.T, what string, got, want *trace.Trace) {
 func TestNativeLayout(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
 	log, err := runCmd(t, dir, "--ranks", "6", "--ranks-per-node", "2", "--steps", "4", "--seed", "5")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	t.Log(log)
 	for _, p := range []string{"clc.json", "events/0.clce", "events/5.clce", "truth/clc.json", "truth/events/5.clce"} {
-		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
-			t.Errorf("missing %s: %v", p, err)
-		}
+		assert.FileExists(t, filepath.Join(dir, p))
 	}
 	rec, err := native.ReadDir(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	truth, err := native.ReadDir(filepath.Join(dir, "truth"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	cfg := sim.DefaultConfig()
 	cfg.Ranks, cfg.RanksPerNode, cfg.Steps, cfg.Events, cfg.Seed = 6, 2, 4, 0, 5
 	wantRec, wantTruth, err := sim.Generate(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	sameTrace(t, "recorded", rec, wantRec)
 	sameTrace(t, "truth", truth, wantTruth)
-	if rec.Properties["clc-sim.role"] != "recorded" || truth.Properties["clc-sim.role"] != "truth" {
-		t.Errorf("roles %q, %q", rec.Properties["clc-sim.role"], truth.Properties["clc-sim.role"])
-	}
+	assert.Equal(t, "recorded", rec.Properties["clc-sim.role"], "the recorded trace's role")
+	assert.Equal(t, "truth", truth.Properties["clc-sim.role"], "the truth's role")
 	for li, l := range truth.Locations {
-		if len(l.Offsets) != 0 {
-			t.Errorf("truth location %d has offsets", li)
-		}
+		assert.Empty(t, l.Offsets, "truth location %d: offsets", li)
 	}
 	// Nothing left beside the output.
-	ents, _ := os.ReadDir(filepath.Dir(dir))
-	if len(ents) != 1 {
-		t.Errorf("parent holds %d entries, want only the output", len(ents))
-	}
+	ents, err := os.ReadDir(filepath.Dir(dir))
+	require.NoError(t, err)
+	assert.Len(t, ents, 1, "the parent's entries: only the output")
 }
 
 func TestSameBytesForSeed(t *testing.T) {
@@ -111,14 +100,11 @@ func TestSameBytesForSeed(t *testing.T) {
 		}
 		a, b := filepath.Join(base, format+"a"+fmt.Sprint(i)), filepath.Join(base, format+"b"+fmt.Sprint(i))
 		for _, d := range []string{a, b} {
-			if _, err := runCmd(t, append([]string{d, "--format", format}, args...)...); err != nil {
-				t.Fatal(err)
-			}
+			_, err := runCmd(t, append([]string{d, "--format", format}, args...)...)
+			require.NoError(t, err)
 		}
 		fa, fb := tracetest.DirFiles(t, a), tracetest.DirFiles(t, b)
-		if len(fa) < 10 {
-			t.Fatalf("%s: %d files", format, len(fa))
-		}
+		require.GreaterOrEqual(t, len(fa), 10, "%s: files", format)
 		tracetest.SameFiles(t, fa, fb, format+", the second run with the same seed")
 	}
 }
@@ -134,15 +120,12 @@ func TestSameBytesInBundles(t *testing.T) {
 	for i, procs := range []int{1, 4, 4, 2} {
 		runtime.GOMAXPROCS(procs)
 		dir := filepath.Join(base, fmt.Sprint(i))
-		if _, err := runCmd(t, append([]string{dir}, args...)...); err != nil {
-			t.Fatal(err)
-		}
+		_, err := runCmd(t, append([]string{dir}, args...)...)
+		require.NoError(t, err)
 		files := tracetest.DirFiles(t, dir)
 		if first == nil {
 			for _, name := range []string{"events/bundle-7.clcb", "truth/events/bundle-7.clcb"} {
-				if files[name] == nil {
-					t.Fatalf("no %s: not bundled", name)
-				}
+				require.NotNil(t, files[name], "%s (bundled)", name)
 			}
 			first = files
 			continue
@@ -159,54 +142,39 @@ func TestWrappersPassOnRanges(t *testing.T) {
 	cfg := sim.DefaultConfig()
 	cfg.Ranks = 130
 	defs, err := sim.Definitions(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	w, err := native.CreateDir(filepath.Join(t.TempDir(), "out"), defs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer w.Abort()
 	want := w.Ranges()
-	if len(want) != 9 {
-		t.Fatalf("ranges %v, want 8 bundles", want)
-	}
+	require.Len(t, want, 9, "ranges: 8 bundles")
 	ctx := context.Background()
 	for name, s := range map[string]trace.Sink{
 		"cancelSink":   cancelSink{ctx, w},
 		"CountingSink": &trace.CountingSink{Sink: w},
 		"both":         cancelSink{ctx, &trace.CountingSink{Sink: w}},
 	} {
-		if got := trace.SinkRanges(s); !slices.Equal(got, want) {
-			t.Errorf("%s: ranges %v, want %v", name, got, want)
-		}
+		assert.Equal(t, want, trace.SinkRanges(s), "%s: ranges", name)
 	}
 }
 
 func TestRefuseAndForce(t *testing.T) {
 	dir := t.TempDir() // exists, empty: accepted
-	if _, err := runCmd(t, dir, "--ranks", "2", "--steps", "1"); err != nil {
-		t.Fatalf("empty existing directory: %v", err)
-	}
+	_, err := runCmd(t, dir, "--ranks", "2", "--steps", "1")
+	require.NoError(t, err, "an empty existing directory")
 	before := tracetest.DirFiles(t, dir)
-	if _, err := runCmd(t, dir, "--ranks", "3", "--steps", "1"); err == nil || !strings.Contains(err.Error(), "--force") {
-		t.Fatalf("non-empty directory without --force: %v", err)
-	}
-	if after := tracetest.DirFiles(t, dir); len(after) != len(before) {
-		t.Fatalf("a refused run changed the directory")
-	}
-	if _, err := runCmd(t, dir, "--ranks", "3", "--steps", "1", "--force"); err != nil {
-		t.Fatalf("--force: %v", err)
-	}
+	_, err = runCmd(t, dir, "--ranks", "3", "--steps", "1")
+	require.ErrorContains(t, err, "--force", "a non-empty directory without --force")
+	require.Len(t, tracetest.DirFiles(t, dir), len(before), "files after a refused run")
+	_, err = runCmd(t, dir, "--ranks", "3", "--steps", "1", "--force")
+	require.NoError(t, err, "--force")
 	tr, err := native.ReadDir(dir, nil)
-	if err != nil || len(tr.Locations) != 3 {
-		t.Fatalf("after --force: %v, %d locations", err, len(tr.Locations))
-	}
+	require.NoError(t, err, "after --force")
+	require.Len(t, tr.Locations, 3, "after --force: locations")
 	file := filepath.Join(t.TempDir(), "file")
-	os.WriteFile(file, []byte("x"), 0o666)
-	if _, err := runCmd(t, file, "--ranks", "2", "--steps", "1", "--force"); err == nil {
-		t.Error("a file as OUTDIR: no error")
-	}
+	require.NoError(t, os.WriteFile(file, []byte("x"), 0o666))
+	_, err = runCmd(t, file, "--ranks", "2", "--steps", "1", "--force")
+	assert.Error(t, err, "a file as OUTDIR")
 }
 
 func TestBadFlags(t *testing.T) {
@@ -222,46 +190,33 @@ func TestBadFlags(t *testing.T) {
 		{},
 		{dir, dir},
 	} {
-		if _, err := runCmd(t, args...); err == nil {
-			t.Errorf("%v: no error", args)
-		} else {
+		if _, err := runCmd(t, args...); assert.Error(t, err, "%v", args) {
 			t.Logf("%v: %v", args, err)
 		}
-		if _, err := os.Stat(dir); err == nil {
-			t.Fatalf("%v: output written despite the error", args)
-		}
+		_, err := os.Stat(dir)
+		require.ErrorIs(t, err, os.ErrNotExist, "%v: the output, after the error", args)
 	}
-	if ents, _ := os.ReadDir(filepath.Dir(dir)); len(ents) != 0 {
-		t.Errorf("failed runs left %d entries behind", len(ents))
-	}
+	ents, err := os.ReadDir(filepath.Dir(dir))
+	require.NoError(t, err)
+	assert.Empty(t, ents, "what failed runs left behind")
 }
 
 func TestOTF2(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
-	if _, err := runCmd(t, dir, "--format", "otf2", "--ranks", "8", "--steps", "3"); err != nil {
-		t.Fatal(err)
-	}
+	_, err := runCmd(t, dir, "--format", "otf2", "--ranks", "8", "--steps", "3")
+	require.NoError(t, err)
 	for _, p := range []string{"traces.otf2", "traces.def", "traces", "truth/clc.json"} {
-		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
-			t.Errorf("missing %s: %v", p, err)
-		}
+		_, err := os.Stat(filepath.Join(dir, p))
+		assert.NoError(t, err, "%s in the output", p)
 	}
 	a, err := otf.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	truth, err := native.ReadDir(filepath.Join(dir, "truth"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a.NumEvents() != truth.NumEvents() {
-		t.Errorf("OTF2 archive has %d events, truth %d", a.NumEvents(), truth.NumEvents())
-	}
+	require.NoError(t, err)
+	assert.Equal(t, truth.NumEvents(), a.NumEvents(), "events of the OTF2 archive against the truth's")
 	tool := testenv.Tool(t, "otf2-print", "otf2-tools")
 	out, err := exec.Command(tool, "--silent", "-Werror", filepath.Join(dir, "traces.otf2")).CombinedOutput()
-	if err != nil {
-		t.Fatalf("otf2-print: %v\n%s", err, out)
-	}
+	require.NoError(t, err, "otf2-print:\n%s", out)
 }
 
 // One step is the least a run makes: with a million ranks that is over a
@@ -272,16 +227,13 @@ func TestRefusesAnUnaskedHugeRun(t *testing.T) {
 	d := t.TempDir()
 	out := filepath.Join(d, "out")
 	log, err := runCmd(t, out, "--ranks", "1000000")
-	if err == nil || !strings.Contains(err.Error(), "give --events or --steps") {
-		t.Fatalf("got %v (%s), want a refusal", err, log)
-	}
-	if ents, _ := os.ReadDir(d); len(ents) != 0 {
-		t.Fatalf("left %v", ents)
-	}
+	require.ErrorContains(t, err, "give --events or --steps", "a refusal (%s)", log)
+	ents, err := os.ReadDir(d)
+	require.NoError(t, err)
+	require.Empty(t, ents, "what the refused run left")
 	// A size that fits the default is not refused.
-	if _, err := runCmd(t, out, "--ranks", "256", "--ranks-per-node", "16"); err != nil {
-		t.Fatal(err)
-	}
+	_, err = runCmd(t, out, "--ranks", "256", "--ranks-per-node", "16")
+	require.NoError(t, err)
 }
 
 // --force replaces a trace written before, never a directory holding
@@ -289,49 +241,35 @@ func TestRefusesAnUnaskedHugeRun(t *testing.T) {
 func TestForceReplacesOnlyATrace(t *testing.T) {
 	d := t.TempDir()
 	other := filepath.Join(d, "results")
-	if err := os.MkdirAll(other, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(other, "notes.txt"), []byte("keep"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := runCmd(t, other, "--ranks", "4", "--steps", "2", "--force"); err == nil {
-		t.Fatal("--force replaced a directory that held notes.txt")
-	}
-	if _, err := os.Stat(filepath.Join(other, "notes.txt")); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.MkdirAll(other, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(other, "notes.txt"), []byte("keep"), 0o644))
+	_, err := runCmd(t, other, "--ranks", "4", "--steps", "2", "--force")
+	require.Error(t, err, "--force replaced a directory that held notes.txt")
+	require.FileExists(t, filepath.Join(other, "notes.txt"))
 	out := filepath.Join(d, "out")
 	for _, f := range []string{"native", "otf2", "native"} {
-		if log, err := runCmd(t, out, "--ranks", "4", "--steps", "2", "--force", "--format", f); err != nil {
-			t.Fatalf("%s: %v (%s)", f, err, log)
-		}
+		log, err := runCmd(t, out, "--ranks", "4", "--steps", "2", "--force", "--format", f)
+		require.NoError(t, err, "%s (%s)", f, log)
 	}
-	ents, _ := os.ReadDir(d)
-	if len(ents) != 2 {
-		t.Fatalf("left %v beside the outputs", ents)
-	}
+	ents, err := os.ReadDir(d)
+	require.NoError(t, err)
+	require.Len(t, ents, 2, "the directory: the outputs only")
 }
 
 // TestExitStatus: --version prints the build; a wrong command line is a
 // usage error (status 2), an output that cannot be written a failure (1).
 func TestExitStatus(t *testing.T) {
 	log, err := runCmd(t, "--version")
-	if err != nil || !regexp.MustCompile(`^clc-sim \S+, (commit [0-9a-f]+|no VCS commit recorded).*, go1\.`).MatchString(log) {
-		t.Errorf("--version: %v, %q", err, log)
-	}
+	assert.NoError(t, err, "--version")
+	assert.Regexp(t, `^clc-sim \S+, (commit [0-9a-f]+|no VCS commit recorded).*, go1\.`, log, "--version")
 	dir := filepath.Join(t.TempDir(), "out")
 	for _, args := range [][]string{{}, {dir, "--bogus"}, {dir, "--ranks", "x"}, {dir, "--steps", "0"}, {dir, "--format", "csv", "--steps", "1"},
 		{dir, "--events", "10", "--steps", "1"}, {dir, "--patterns", "nosuch", "--steps", "1"}} {
-		if _, err := runCmd(t, args...); cli.Status(err) != cli.ExitUsage {
-			t.Errorf("%q: status %d (%v), want %d", args, cli.Status(err), err, cli.ExitUsage)
-		}
+		_, err := runCmd(t, args...)
+		assert.Equal(t, cli.ExitUsage, cli.Status(err), "%q: status (error %v)", args, err)
 	}
 	file := filepath.Join(t.TempDir(), "file")
-	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := runCmd(t, filepath.Join(file, "out"), "--ranks", "2", "--steps", "1"); cli.Status(err) != cli.ExitFailure {
-		t.Errorf("an output inside a file: status %d (%v), want %d", cli.Status(err), err, cli.ExitFailure)
-	}
+	require.NoError(t, os.WriteFile(file, []byte("x"), 0o644))
+	_, err = runCmd(t, filepath.Join(file, "out"), "--ranks", "2", "--steps", "1")
+	assert.Equal(t, cli.ExitFailure, cli.Status(err), "an output inside a file: status (error %v)", err)
 }

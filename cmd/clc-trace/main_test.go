@@ -13,6 +13,8 @@ import (
 	"github.com/clc-tools/clc/internal/cli"
 	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/tracer"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func runArgs(args ...string) (int, string, string) {
@@ -23,9 +25,8 @@ func runArgs(args ...string) (int, string, string) {
 
 func TestVersion(t *testing.T) {
 	code, out, _ := runArgs("--version")
-	if code != 0 || !regexp.MustCompile(`^clc-trace \S+, (commit [0-9a-f]+|no VCS commit recorded).*, go1\.`).MatchString(out) {
-		t.Errorf("--version: status %d, %q", code, out)
-	}
+	assert.Equal(t, 0, code, "--version: status")
+	assert.Regexp(t, `^clc-trace \S+, (commit [0-9a-f]+|no VCS commit recorded).*, go1\.`, out, "--version")
 }
 
 // TestUsageErrors: every flag value is checked before anything runs, and a
@@ -67,9 +68,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--build-only"}, "--build-only needs --mpi"},
 	} {
 		code, _, stderr := runArgs(c.args...)
-		if code != cli.ExitUsage || !strings.Contains(stderr, c.want) || !strings.HasPrefix(stderr, "clc-trace: ") {
-			t.Errorf("%q: status %d, %q; want status %d and a message with %q", c.args, code, stderr, cli.ExitUsage, c.want)
-		}
+		assert.Equal(t, cli.ExitUsage, code, "%q: status (%q)", c.args, stderr)
+		assert.Contains(t, stderr, c.want, "%q: the message", c.args)
+		assert.True(t, strings.HasPrefix(stderr, "clc-trace: "), "%q: the message begins with the command's name: %q", c.args, stderr)
 	}
 }
 
@@ -77,23 +78,21 @@ func TestUsageErrors(t *testing.T) {
 func TestFailures(t *testing.T) {
 	empty := t.TempDir()
 	code, _, stderr := runArgs("--convert", empty)
-	if code != cli.ExitFailure || !strings.Contains(stderr, "holds no trace") {
-		t.Errorf("--convert of an empty directory: status %d, %q", code, stderr)
-	}
+	assert.Equal(t, cli.ExitFailure, code, "--convert of an empty directory: status (%q)", stderr)
+	assert.Contains(t, stderr, "holds no trace", "--convert of an empty directory")
 	file := filepath.Join(t.TempDir(), "f")
-	if err := os.WriteFile(file, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if code, _, stderr := runArgs("--write-api", filepath.Join(file, "api")); code != cli.ExitFailure || !strings.Contains(stderr, "--write-api") {
-		t.Errorf("--write-api into a file: status %d, %q", code, stderr)
-	}
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	code, _, stderr = runArgs("--write-api", filepath.Join(file, "api"))
+	assert.Equal(t, cli.ExitFailure, code, "--write-api into a file: status (%q)", stderr)
+	assert.Contains(t, stderr, "--write-api", "--write-api into a file")
 }
 
 func TestParseSize(t *testing.T) {
 	for s, want := range map[string]int64{"4096": 4096, "4KiB": 4096, "4K": 4096, "4k": 4096, "1MiB": 1 << 20, "1M": 1 << 20,
 		"64MiB": 64 << 20, "10kB": 10000, "10KB": 10000, "2MB": 2000000, " 8 KiB ": 8192, "8192B": 8192} {
-		if got, err := parseSize(s); err != nil || got != want {
-			t.Errorf("parseSize(%q) = %d, %v; want %d", s, got, err, want)
+		got, err := parseSize(s)
+		if assert.NoError(t, err, "parseSize(%q)", s) {
+			assert.Equal(t, want, got, "parseSize(%q)", s)
 		}
 	}
 }
@@ -102,8 +101,8 @@ func TestParseFlush(t *testing.T) {
 	for s, want := range map[string][2]int64{"65536,1s": {65536, int64(time.Second)}, "0,0": {0, 0}, "100,250ms": {100, int64(250 * time.Millisecond)},
 		"0,2s": {0, int64(2 * time.Second)}, "4096,0": {4096, 0}} {
 		n, d, err := parseFlush(s)
-		if err != nil || int64(n) != want[0] || int64(d) != want[1] {
-			t.Errorf("parseFlush(%q) = %d, %v, %v; want %v", s, n, d, err, want)
+		if assert.NoError(t, err, "parseFlush(%q)", s) {
+			assert.Equal(t, want, [2]int64{int64(n), int64(d)}, "parseFlush(%q): events and duration", s)
 		}
 	}
 }
@@ -113,9 +112,9 @@ func TestParseFlush(t *testing.T) {
 func TestCompletion(t *testing.T) {
 	for _, sh := range []string{"bash", "zsh", "fish", "powershell"} {
 		code, out, stderr := runArgs("--completion", sh)
-		if code != 0 || !strings.Contains(out, "clc-trace") || len(out) < 1000 {
-			t.Errorf("--completion %s: status %d, %d bytes, %s", sh, code, len(out), stderr)
-		}
+		assert.Equal(t, 0, code, "--completion %s: status (%s)", sh, stderr)
+		assert.Contains(t, out, "clc-trace", "--completion %s", sh)
+		assert.GreaterOrEqual(t, len(out), 1000, "--completion %s: bytes of the script", sh)
 	}
 	for _, c := range []struct {
 		args []string
@@ -133,9 +132,7 @@ func TestCompletion(t *testing.T) {
 	} {
 		_, out, _ := runArgs(append([]string{"__complete"}, c.args...)...)
 		for _, w := range c.want {
-			if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(w) + `(\t|$)`).MatchString(out) {
-				t.Errorf("completing %q: %q is not offered:\n%s", c.args, w, out)
-			}
+			assert.Regexp(t, `(?m)^`+regexp.QuoteMeta(w)+`(\t|$)`, out, "completing %q: %q is offered", c.args, w)
 		}
 	}
 }
@@ -146,22 +143,21 @@ func TestHelpSays(t *testing.T) {
 	_, out, _ := runArgs("--help")
 	out = strings.Join(strings.Fields(out), " ")
 	for _, w := range []string{"native format (the default) or an OTF2 archive", "clc-trace-YYYYMMDD_HHMMSS", "--completion bash", "Exit status", "--convert", "--filter", "--flush"} {
-		if !strings.Contains(out, w) {
-			t.Errorf("--help does not say %q", w)
-		}
+		assert.Contains(t, out, w, "--help")
 	}
 }
 
 func TestWriteAPI(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "api")
 	code, _, stderr := runArgs("--write-api", dir)
-	if code != 0 {
-		t.Fatalf("--write-api: status %d, %s", code, stderr)
-	}
+	require.Equal(t, 0, code, "--write-api: status (%s)", stderr)
 	for _, n := range []string{"clc_user.h", "clc_user_f.c"} {
-		want, _ := api.ReadFile("api/" + n)
-		if got, err := os.ReadFile(filepath.Join(dir, n)); err != nil || !bytes.Equal(got, want) || len(got) == 0 {
-			t.Errorf("%s: %v", n, err)
+		want, err := api.ReadFile("api/" + n)
+		require.NoError(t, err)
+		got, err := os.ReadFile(filepath.Join(dir, n))
+		if assert.NoError(t, err, n) {
+			assert.NotEmpty(t, got, n)
+			assert.True(t, bytes.Equal(got, want), "%s differs from the embedded file", n)
 		}
 	}
 	// a program using the API builds and runs without clc-trace: the
@@ -172,16 +168,12 @@ func TestWriteAPI(t *testing.T) {
 	}
 	prog := filepath.Join(dir, "prog.c")
 	src := "#include \"clc_user.h\"\nvoid clc_region_begin_(const char *, unsigned long);\nint main(void) { CLC_REGION_BEGIN(\"a\"); CLC_REGION_END(\"a\"); clc_region_begin_(\"b \", 2); return 0; }\n"
-	if err := os.WriteFile(prog, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(prog, []byte(src), 0o644))
 	bin := filepath.Join(dir, "prog")
-	if out, err := exec.Command(cc, "-Wall", "-Werror", "-o", bin, prog, filepath.Join(dir, "clc_user_f.c")).CombinedOutput(); err != nil {
-		t.Fatalf("compiling with the API: %v\n%s", err, out)
-	}
-	if out, err := exec.Command(bin).CombinedOutput(); err != nil {
-		t.Errorf("the program fails without clc-trace: %v\n%s", err, out)
-	}
+	out, err := exec.Command(cc, "-Wall", "-Werror", "-o", bin, prog, filepath.Join(dir, "clc_user_f.c")).CombinedOutput()
+	require.NoError(t, err, "compiling with the API:\n%s", out)
+	out, err = exec.Command(bin).CombinedOutput()
+	assert.NoError(t, err, "the program without clc-trace:\n%s", out)
 }
 
 // TestNewDir: without -o every run gets a directory of its own, named by
@@ -191,25 +183,16 @@ func TestNewDir(t *testing.T) {
 	var names []string
 	for i := 0; i < 3; i++ {
 		d, err := newDir()
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		names = append(names, filepath.Base(d))
 	}
 	re := regexp.MustCompile(`^clc-trace-\d{8}_\d{6}(_\d+)?$`)
 	for i, n := range names {
-		if !re.MatchString(n) {
-			t.Errorf("%q is not clc-trace-YYYYMMDD_HHMMSS[_N]", n)
-		}
-		for _, m := range names[:i] {
-			if m == n {
-				t.Errorf("two runs got %s", n)
-			}
-		}
+		assert.Regexp(t, re, n, "clc-trace-YYYYMMDD_HHMMSS[_N]")
+		assert.NotContains(t, names[:i], n, "the directories of earlier runs")
 	}
-	if _, err := time.Parse(tracer.NewDirLayout, names[0][len("clc-trace-"):len("clc-trace-")+15]); err != nil {
-		t.Errorf("%s: %v", names[0], err)
-	}
+	_, err := time.Parse(tracer.NewDirLayout, names[0][len("clc-trace-"):len("clc-trace-")+15])
+	assert.NoError(t, err, "the date in %s", names[0])
 }
 
 // TestFirstUseMessage: the first run builds the library and says so, with
@@ -218,22 +201,17 @@ func TestFirstUseMessage(t *testing.T) {
 	testenv.Tool(t, "mpicc.mpich", "mpich libmpich-dev")
 	cache := t.TempDir()
 	code, out, stderr := runArgs("--build-only", "--mpi", "mpich", "--cache", cache)
-	if code != 0 {
-		t.Fatalf("--build-only: status %d\n%s", code, stderr)
-	}
+	require.Equal(t, 0, code, "--build-only: status\n%s", stderr)
 	re := regexp.MustCompile(`(?s)^clc-trace: building the tracing library for MPICH with \S*mpicc\S* \(once per MPI installation; into ` +
 		regexp.QuoteMeta(cache) + `/mpich-[0-9a-f]+\) …\nclc-trace: built the tracing library in (\d+\.\d) s\n$`)
 	m := re.FindStringSubmatch(stderr)
-	if m == nil {
-		t.Fatalf("first use: %q", stderr)
-	}
+	require.NotNil(t, m, "first use: %q", stderr)
 	t.Logf("first build: %s s", m[1])
 	lib := strings.TrimSpace(out)
-	if _, err := os.Stat(lib); err != nil || !strings.HasPrefix(lib, cache) {
-		t.Errorf("--build-only printed %q: %v", lib, err)
-	}
+	assert.FileExists(t, lib, "what --build-only printed")
+	assert.True(t, strings.HasPrefix(lib, cache), "--build-only printed %q, not in the cache %s", lib, cache)
 	code, out2, stderr := runArgs("--build-only", "--mpi", "mpich", "--cache", cache)
-	if code != 0 || stderr != "" || out2 != out {
-		t.Errorf("second use: status %d, %q, %q (want the same library, silently)", code, out2, stderr)
-	}
+	assert.Equal(t, 0, code, "second use: status")
+	assert.Empty(t, stderr, "second use: what it says")
+	assert.Equal(t, out, out2, "second use: the library")
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+	"github.com/stretchr/testify/assert"
 )
 
 func TestStatus(t *testing.T) {
@@ -23,27 +24,19 @@ func TestStatus(t *testing.T) {
 		{fmt.Errorf("wrapped: %w", Usage(base)), ExitUsage},
 		{Usagef("--x %d: bad", 3), ExitUsage},
 	} {
-		if got := Status(c.err); got != c.want {
-			t.Errorf("Status(%v) = %d, want %d", c.err, got, c.want)
-		}
+		assert.Equal(t, c.want, Status(c.err), "Status(%v)", c.err)
 	}
-	if Usage(nil) != nil {
-		t.Error("Usage(nil) is not nil")
-	}
-	if u := Usage(base); !errors.Is(u, base) || u.Error() != "boom" {
-		t.Errorf("Usage(base) = %v: does not wrap base", u)
-	}
+	assert.NoError(t, Usage(nil), "Usage(nil)")
+	u := Usage(base)
+	assert.ErrorIs(t, u, base, "Usage(base) wraps base")
+	assert.EqualError(t, u, "boom", "Usage(base)")
 }
 
 func TestVersionOf(t *testing.T) {
 	info := &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Version: "v1.2.3"}, Settings: []debug.BuildSetting{
 		{Key: "vcs.revision", Value: "0123456789abcdef"}, {Key: "vcs.time", Value: "2026-01-02T03:04:05Z"}, {Key: "vcs.modified", Value: "true"}}}
-	if got, want := versionOf(info), "v1.2.3, commit 0123456789abcdef (2026-01-02T03:04:05Z), modified, go1.26.0"; got != want {
-		t.Errorf("versionOf = %q, want %q", got, want)
-	}
-	if got := versionOf(&debug.BuildInfo{GoVersion: "go1.26.0"}); got != "(devel), no VCS commit recorded, go1.26.0" {
-		t.Errorf("versionOf without settings = %q", got)
-	}
+	assert.Equal(t, "v1.2.3, commit 0123456789abcdef (2026-01-02T03:04:05Z), modified, go1.26.0", versionOf(info))
+	assert.Equal(t, "(devel), no VCS commit recorded, go1.26.0", versionOf(&debug.BuildInfo{GoVersion: "go1.26.0"}), "versionOf without settings")
 }
 
 // TestSetup: --version prints the name and the version; a bad flag, a bad
@@ -63,19 +56,18 @@ func TestSetup(t *testing.T) {
 	}
 	cmd, out := newCmd()
 	cmd.SetArgs([]string{"--version"})
-	if err := cmd.Execute(); err != nil || !strings.HasPrefix(out.String(), "tool ") || !strings.Contains(out.String(), "go1.") {
-		t.Errorf("--version: %v, %q", err, out.String())
+	if assert.NoError(t, cmd.Execute(), "--version") {
+		assert.True(t, strings.HasPrefix(out.String(), "tool "), "--version names the tool first: %q", out.String())
+		assert.Contains(t, out.String(), "go1.", "--version names the Go version")
 	}
 	for _, args := range [][]string{{"--bogus", "a"}, {"--n", "x", "a"}, {}, {"a", "b"}} {
 		cmd, _ := newCmd()
 		cmd.SetArgs(args)
-		if err := cmd.Execute(); Status(err) != ExitUsage {
-			t.Errorf("%q: status %d (%v), want %d", args, Status(err), err, ExitUsage)
-		}
+		err := cmd.Execute()
+		assert.Equal(t, ExitUsage, Status(err), "%q: status (error %v)", args, err)
 	}
 	cmd, _ = newCmd()
 	cmd.SetArgs([]string{"a"})
-	if err := cmd.Execute(); Status(err) != ExitFailure {
-		t.Errorf("a failing command: status %d (%v), want %d", Status(err), err, ExitFailure)
-	}
+	err := cmd.Execute()
+	assert.Equal(t, ExitFailure, Status(err), "a failing command: status (error %v)", err)
 }

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestForEachVisitsEachIndexOnce(t *testing.T) {
@@ -14,9 +16,7 @@ func TestForEachVisitsEachIndexOnce(t *testing.T) {
 			seen := make([]atomic.Int32, n)
 			ForEach(n, p, func(i int) { seen[i].Add(1) })
 			for i := range seen {
-				if got := seen[i].Load(); got != 1 {
-					t.Fatalf("n=%d par=%d: index %d visited %d times", n, p, i, got)
-				}
+				require.Equal(t, int32(1), seen[i].Load(), "n=%d par=%d: visits of index %d", n, p, i)
 			}
 		}
 	}
@@ -34,20 +34,12 @@ func TestDoStops(t *testing.T) {
 		}
 		return nil
 	})
-	if !errors.Is(err, boom) {
-		t.Fatalf("got %v, want boom", err)
-	}
-	if n := calls.Load(); n >= 100000 {
-		t.Fatalf("%d calls: Do went on after the error", n)
-	}
+	require.ErrorIs(t, err, boom)
+	require.Less(t, calls.Load(), int32(100000), "calls: Do went on after the error")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := Do(ctx, 10, 2, func(int) error { return nil }); !errors.Is(err, context.Canceled) {
-		t.Fatalf("got %v, want context.Canceled", err)
-	}
-	if err := Do(context.Background(), 1000, 3, func(int) error { return nil }); err != nil {
-		t.Fatal(err)
-	}
+	require.ErrorIs(t, Do(ctx, 10, 2, func(int) error { return nil }), context.Canceled)
+	require.NoError(t, Do(context.Background(), 1000, 3, func(int) error { return nil }))
 }
 
 // DoEach hands out one index at a time: with two goroutines, index 1 is
@@ -69,21 +61,14 @@ func TestDoEachHandsOutOneAtATime(t *testing.T) {
 		}
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var order []int
-	if err := DoEach(context.Background(), 50, 1, func(i int) error { order = append(order, i); return nil }); err != nil {
-		t.Fatal(err)
+	require.NoError(t, DoEach(context.Background(), 50, 1, func(i int) error { order = append(order, i); return nil }))
+	want := make([]int, 50)
+	for i := range want {
+		want[i] = i
 	}
-	for i, v := range order {
-		if v != i {
-			t.Fatalf("with one goroutine index %d came at place %d", v, i)
-		}
-	}
-	if len(order) != 50 {
-		t.Fatalf("%d indices visited, want 50", len(order))
-	}
+	require.Equal(t, want, order, "with one goroutine: the indices in the order visited")
 	boom := errors.New("boom")
 	var calls atomic.Int32
 	err = DoEach(context.Background(), 100000, 3, func(i int) error {
@@ -93,7 +78,6 @@ func TestDoEachHandsOutOneAtATime(t *testing.T) {
 		}
 		return nil
 	})
-	if !errors.Is(err, boom) || calls.Load() >= 100000 {
-		t.Fatalf("got %v after %d calls, want boom and a stop", err, calls.Load())
-	}
+	require.ErrorIs(t, err, boom)
+	require.Less(t, calls.Load(), int32(100000), "calls: DoEach went on after the error")
 }

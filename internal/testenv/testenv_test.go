@@ -1,54 +1,42 @@
 package testenv
 
 import (
-	"errors"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestFullFollowsTheEnvironment(t *testing.T) {
 	t.Setenv(FullEnv, "1")
-	if !Full() {
-		t.Fatalf("%s=1 but Full() is false", FullEnv)
-	}
+	assert.True(t, Full(), "%s=1 but Full() is false", FullEnv)
 	t.Setenv(FullEnv, "")
-	if Full() {
-		t.Fatalf("%s empty but Full() is true", FullEnv)
-	}
+	assert.False(t, Full(), "%s empty but Full() is true", FullEnv)
 }
 
 func TestToolFindsAProgramOnThePath(t *testing.T) {
-	if p := Tool(t, "sh", "dash"); p == "" {
-		t.Fatal("sh has an empty path")
-	}
+	assert.NotEmpty(t, Tool(t, "sh", "dash"), "the path of sh")
 }
 
 func TestReplaceFileWritesANewFile(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "f")
-	if err := ReplaceFile(name, []byte("first, longer"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, ReplaceFile(name, []byte("first, longer"), 0o644))
 	old, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer old.Close()
-	if err := ReplaceFile(name, []byte("second"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if b, err := os.ReadFile(name); err != nil || string(b) != "second" {
-		t.Fatalf("the file holds %q (%v), want %q", b, err, "second")
-	}
+	require.NoError(t, ReplaceFile(name, []byte("second"), 0o644))
+	b, err := os.ReadFile(name)
+	require.NoError(t, err)
+	assert.Equal(t, "second", string(b), "the file")
 	// Written in place, the old file would hold the new bytes too.
-	if b, err := io.ReadAll(old); err != nil || string(b) != "first, longer" {
-		t.Fatalf("the replaced file holds %q (%v), want %q", b, err, "first, longer")
-	}
-	if err := ReplaceFile(filepath.Join(t.TempDir(), "missing", "f"), nil, 0o644); err == nil {
-		t.Fatal("no error for a file in a missing directory")
-	}
+	b, err = io.ReadAll(old)
+	require.NoError(t, err)
+	assert.Equal(t, "first, longer", string(b), "the replaced file")
+	assert.Error(t, ReplaceFile(filepath.Join(t.TempDir(), "missing", "f"), nil, 0o644), "a file in a missing directory")
 }
 
 func TestFixturesMakeEachDirectoryOnce(t *testing.T) {
@@ -59,20 +47,15 @@ func TestFixturesMakeEachDirectoryOnce(t *testing.T) {
 		return os.WriteFile(filepath.Join(dir, "x"), []byte("fixture"), 0o644)
 	}
 	a := f.Dir(t, "a", mk)
-	if again := f.Dir(t, "a", mk); again != a || made != 1 {
-		t.Fatalf("asked twice: %q then %q, made %d times", a, again, made)
-	}
+	assert.Equal(t, a, f.Dir(t, "a", mk), "the directory of a key asked twice")
+	assert.Equal(t, 1, made, "times made after one key asked twice")
 	b := f.Dir(t, "b", mk)
-	if b == a || made != 2 {
-		t.Fatalf("a second key: %q (the first %q), made %d times", b, a, made)
-	}
-	if got, err := os.ReadFile(filepath.Join(b, "x")); err != nil || string(got) != "fixture" {
-		t.Fatalf("the fixture holds %q (%v)", got, err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(a); !errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("after Close: %v, want the directory gone", err)
-	}
+	assert.NotEqual(t, a, b, "the directory of a second key")
+	assert.Equal(t, 2, made, "times made after a second key")
+	got, err := os.ReadFile(filepath.Join(b, "x"))
+	require.NoError(t, err)
+	assert.Equal(t, "fixture", string(got), "the fixture")
+	require.NoError(t, f.Close())
+	_, err = os.Stat(a)
+	assert.ErrorIs(t, err, fs.ErrNotExist, "the directory after Close")
 }

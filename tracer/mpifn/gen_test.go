@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestGeneratedUpToDate: the committed sources of the PMPI library are what
@@ -13,19 +16,14 @@ import (
 // functions.tbl or the generator).
 func TestGeneratedUpToDate(t *testing.T) {
 	files, err := Generate()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for name, want := range files {
 		path := filepath.Join("..", "..", "cmd", "clc-trace", "pmpi", name)
 		got, err := os.ReadFile(path)
-		if err != nil {
-			t.Errorf("%s: %v (run go generate ./cmd/clc-trace)", path, err)
+		if !assert.NoError(t, err, "%s (run go generate ./cmd/clc-trace)", path) {
 			continue
 		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s is out of date: run go generate ./cmd/clc-trace", path)
-		}
+		assert.True(t, bytes.Equal(got, want), "%s is out of date: run go generate ./cmd/clc-trace", path)
 	}
 }
 
@@ -39,18 +37,16 @@ func TestResolve(t *testing.T) {
 		"MPI_Ialltoallw": "MPI_Ialltoallw", "MPI_Comm_spawn": "MPI_Comm_spawn", "MPI_Isendrecv@MPI_4.0": "MPI_Isendrecv",
 	} {
 		r, ok := Resolve(sym)
-		if !ok || r.Name != want {
-			t.Errorf("Resolve(%q) = %q, %v; want %q", sym, r.Name, ok, want)
+		if assert.True(t, ok, "Resolve(%q) resolves", sym) {
+			assert.Equal(t, want, r.Name, "Resolve(%q)", sym)
 		}
 	}
 	for _, sym := range []string{"MPI_Type_size", "MPI_Wtime", "malloc", "mpi_fortran_in_place_", "ompi_mpi_comm_world", "MPI_Sendx"} {
-		if r, ok := Resolve(sym); ok {
-			t.Errorf("Resolve(%q) = %q, want nothing", sym, r.Name)
-		}
+		r, ok := Resolve(sym)
+		assert.False(t, ok, "Resolve(%q) = %q, want nothing", sym, r.Name)
 	}
-	if r, _ := Resolve("MPI_Send_c"); !r.LargeCount {
-		t.Errorf("MPI_Send_c is not a large-count variant")
-	}
+	r, _ := Resolve("MPI_Send_c")
+	assert.True(t, r.LargeCount, "MPI_Send_c is a large-count variant")
 }
 
 // TestTable checks what the table promises: every group of MPI-3.1 the
@@ -78,13 +74,10 @@ func TestTable(t *testing.T) {
 	}
 	for _, n := range need {
 		f := Lookup(n)
-		if f == nil || !f.Recorded {
-			t.Errorf("%s is not recorded", n)
+		if !assert.NotNil(t, f, "%s is in the table", n) || !assert.True(t, f.Recorded, "%s is recorded", n) {
 			continue
 		}
-		if !f.Fortran() && !f.Special {
-			t.Errorf("%s has no Fortran wrapper", n)
-		}
+		assert.True(t, f.Fortran() || f.Special, "%s has a Fortran wrapper", n)
 	}
 	for _, f := range Funcs() {
 		if !f.Recorded {
@@ -95,9 +88,7 @@ func TestTable(t *testing.T) {
 				strings.HasPrefix(id, "MPI_") || id == "t0" || id == "t1" || id == "rc" || id == "h" || id == "mc" || id == "NULL" || id == "const" {
 				continue
 			}
-			if f.param(id) == nil {
-				t.Errorf("%s (line %d): the hooks use %s, which is no parameter", f.Name, f.Line, id)
-			}
+			assert.NotNil(t, f.param(id), "%s (line %d): the hooks use %s, which is no parameter", f.Name, f.Line, id)
 		}
 	}
 	for _, bad := range []string{
@@ -113,8 +104,7 @@ func TestTable(t *testing.T) {
 		if strings.HasPrefix(bad, "MPI_Send") {
 			text = bad + "\n" + bad
 		}
-		if _, err := Parse(text); err == nil {
-			t.Errorf("Parse accepts %q", text)
-		}
+		_, err := Parse(text)
+		assert.Error(t, err, "Parse(%q)", text)
 	}
 }
