@@ -120,9 +120,7 @@ func requireClose(t *testing.T, want, got []float64, msg string, args ...any) {
 		scale = math.Max(scale, math.Abs(v))
 	}
 	for i := range want {
-		if math.Abs(want[i]-got[i]) > 1e-6*scale+1e-9 {
-			t.Fatalf("unknown %d: want %g, got %g: "+msg, append([]any{i, want[i], got[i]}, args...)...)
-		}
+		require.InDelta(t, want[i], got[i], 1e-6*scale+1e-9, append([]any{"unknown %d: " + msg, i}, args...)...)
 	}
 }
 

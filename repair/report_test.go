@@ -2,9 +2,9 @@ package repair
 
 import (
 	"bytes"
-	"reflect"
-	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 
 	"github.com/clc-tools/clc/trace"
 )
@@ -20,12 +20,8 @@ func TestRegionsReport(t *testing.T) {
 	}}
 	got := regionsReport(tr)
 	want := RegionsReport{MPI: 2, User: 3, UserNames: []string{"io", "kernel", "solve"}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("regionsReport = %+v, want %+v", got, want)
-	}
+	assert.Equal(t, want, got, "regionsReport")
 	var b bytes.Buffer
 	(&Report{Regions: got}).WriteText(&b)
-	if !strings.Contains(b.String(), "regions: 2 MPI, user regions: 3 (io, kernel, solve)") {
-		t.Errorf("the text report does not name the user regions:\n%s", b.String())
-	}
+	assert.Contains(t, b.String(), "regions: 2 MPI, user regions: 3 (io, kernel, solve)", "the text report names the user regions")
 }

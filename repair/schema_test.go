@@ -123,7 +123,7 @@ func fill(t *testing.T, v any) {
 				f.Index(j).SetFloat(k + float64(j)/10)
 			}
 		default:
-			t.Fatalf("fill: field %s of kind %s", rv.Type().Field(i).Name, f.Kind())
+			require.FailNow(t, "fill: a field of a kind it cannot fill", "field %s of kind %s", rv.Type().Field(i).Name, f.Kind())
 		}
 	}
 }

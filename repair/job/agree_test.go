@@ -63,7 +63,7 @@ func TestTextAndHTMLAgree(t *testing.T) {
 				return l
 			}
 		}
-		t.Fatalf("the text report has no line %q:\n%s", prefix, text.String())
+		require.FailNow(t, "a line is missing", "the text report has no line %q:\n%s", prefix, text.String())
 		return ""
 	}
 	// Times: the text's Go durations and the page's three digits agree

@@ -324,7 +324,7 @@ func TestInconsistentTraceReported(t *testing.T) {
 	select {
 	case <-done:
 	case <-time.After(30 * time.Second):
-		t.Fatal("clc hung on an inconsistent trace")
+		require.FailNow(t, "clc hung on an inconsistent trace")
 	}
 	require.NoError(t, err)
 	assert.True(t, rep.Inconsistent())
@@ -368,7 +368,7 @@ func TestTraceCutMidRun(t *testing.T) {
 	select {
 	case <-done:
 	case <-time.After(60 * time.Second):
-		t.Fatal("clc hung on a truncated trace")
+		require.FailNow(t, "clc hung on a truncated trace")
 	}
 	require.NoError(t, err)
 	assert.True(t, rep.Truncated)
