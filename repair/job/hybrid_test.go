@@ -86,7 +86,7 @@ func TestHybridSimulated(t *testing.T) {
 				f, rep.Before.Violations, rels, rep.Correction.SharedMoved, rep.Accuracy.Presync.MeanAbs, rep.Accuracy.Corrected.MeanAbs)
 			assert.LessOrEqual(t, rep.Accuracy.Corrected.MeanAbs, rep.Accuracy.Presync.MeanAbs)
 
-			checkHybridOutput(t, out, "fork", "join", "barrier", "lock", "task-create", "taskwait")
+			checkHybridOutput(t, out, rep, "fork", "join", "barrier", "lock", "task-create", "taskwait")
 		})
 	}
 }
@@ -121,8 +121,8 @@ func correctHybrid(t *testing.T, in string, rec *trace.Trace, m clockmodel.Metho
 // checkHybridOutput reads the corrected trace at dir and checks it: the
 // independent checker finds relations of each of kinds and no violation of
 // any, and recounted with the matcher no message or shared-memory relation
-// is violated.
-func checkHybridOutput(t *testing.T, dir string, kinds ...string) *trace.Trace {
+// is violated with the latencies μ the run reports it used.
+func checkHybridOutput(t *testing.T, dir string, rep *repair.Report, kinds ...string) *trace.Trace {
 	t.Helper()
 	got := readAny(t, dir)
 	order := tracetest.SharedOrder(got, tracetest.Times(got), 0)
@@ -135,7 +135,10 @@ func checkHybridOutput(t *testing.T, dir string, kinds ...string) *trace.Trace {
 	g, err := replay.Match(got, nil)
 	require.NoError(t, err)
 	params := clc.DefaultParams()
-	v := measure.ClockCondition{Graph: g, Node: nodesOf(got), Latency: params.InTicks(got.Resolution).Lat, Parallel: 2}.Violations(tracetest.Times(got))
+	lat := params.InTicks(got.Resolution).Lat
+	require.NotNil(t, rep.Method, "the report says which μ the run used")
+	lat.Intra, lat.Inter = rep.Method.Latency.Intra.Ticks, rep.Method.Latency.Inter.Ticks
+	v := measure.ClockCondition{Graph: g, Node: nodesOf(got), Latency: lat, Parallel: 2}.Violations(tracetest.Times(got))
 	require.Zero(t, v.Total().Violations)
 	require.Zero(t, v.SharedTotal().Violations)
 	return got
@@ -211,7 +214,7 @@ func TestHybridReferenceArchives(t *testing.T) {
 			in, rec := hybridArchive(t, py, seed)
 			require.Len(t, rec.Processes, 8)
 			res, rep := correctHybrid(t, in, rec, clockmodel.MethodCLC)
-			got := checkHybridOutput(t, res, "fork", "join", "barrier", "lock", "task-create", "taskwait", "thread-create", "thread-join")
+			got := checkHybridOutput(t, res, rep, "fork", "join", "barrier", "lock", "task-create", "taskwait", "thread-create", "thread-join")
 			checkMetricsWithinProcess(t, got)
 			a := rep.Accuracy
 			require.NotNil(t, a)
@@ -293,7 +296,7 @@ func TestHybridClockModel(t *testing.T) {
 			a.Corrected.MeanAbs/a.Presync.MeanAbs, a.Presync.MaxAbs, a.Corrected.MaxAbs)
 		assert.LessOrEqual(t, a.Corrected.MeanAbs, meanLimit*a.Presync.MeanAbs)
 		assert.LessOrEqual(t, a.Corrected.MaxAbs, a.Presync.MaxAbs)
-		checkMetricsWithinProcess(t, checkHybridOutput(t, out, "fork", "join", "barrier", "lock", "task-create", "taskwait"))
+		checkMetricsWithinProcess(t, checkHybridOutput(t, out, rep, "fork", "join", "barrier", "lock", "task-create", "taskwait"))
 	}
 	for _, f := range []Format{FormatNative, FormatOTF2} {
 		t.Run(string(f), func(t *testing.T) {
