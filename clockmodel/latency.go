@@ -32,8 +32,9 @@ type Latency struct {
 	SameClockMessages int64
 	// RoundTrip is half the round trip between two clock domains (a
 	// message each way in one window of the clock model) that 95 % of the
-	// windows exceed: the mean of the two one-way minimum latencies is at
-	// most that; −1 if there is none.
+	// windows of the pair exceed, of the pair where that is shortest: the
+	// mean of that pair's two one-way minimum latencies is at most that;
+	// −1 if there is none.
 	RoundTrip int64
 }
 
@@ -211,14 +212,17 @@ func (s *sameClockScratch) instance(times [][]int64, g *replay.Graph, ii uint32,
 // the estimation's windows (two-sided bands, read with latencies lat)
 // show: no message is faster than μ, so a round trip takes at least 2μ if
 // the two directions' minimum latencies are equal, 4μ if one is three
-// times the other. The windows are read
-// relative to the model, which can miss a clock's fastest changes (a
-// window then looks narrower than the round trip was), so the 5th
-// percentile of the widths counts, not the narrowest; of fewer than 20
-// windows (a short run), the narrowest: a μ somewhat too low corrects a
-// little less, the default μ too high "corrects" right messages.
+// times the other. μ must hold for every pair of clock domains of its
+// class, so the round trip is the shortest of the pairs': a pair fast in
+// both directions bounds μ, however slow the others are. The windows are
+// read relative to the model, which can miss a clock's fastest changes (a
+// window then looks narrower than the round trip was), so of each pair
+// the 5th percentile of the widths counts, not the narrowest; of a pair
+// with fewer than 20 windows, the narrowest: a μ somewhat too low corrects
+// a little less, a μ too high "corrects" right messages.
 func (l *Latencies) roundTrips(bs []band, dom *Domains, lat replay.Latency) {
-	var widths [2][]float64
+	type pair struct{ p, q int32 }
+	var widths [2]map[pair][]float64
 	for i := range bs {
 		b := &bs[i]
 		if !b.twoSided() {
@@ -228,14 +232,21 @@ func (l *Latencies) roundTrips(bs []band, dom *Domains, lat replay.Latency) {
 		if np, nq := dom.Node[b.p], dom.Node[b.q]; np >= 0 && np == nq {
 			c = 0
 		}
-		widths[c] = append(widths[c], b.hi-b.lo)
+		if widths[c] == nil {
+			widths[c] = make(map[pair][]float64)
+		}
+		k := pair{min(b.p, b.q), max(b.p, b.q)}
+		widths[c][k] = append(widths[c][k], b.hi-b.lo)
 	}
 	for c, x := range []*Latency{&l.Intra, &l.Inter} {
 		if len(widths[c]) == 0 {
 			continue
 		}
-		slices.Sort(widths[c])
-		w := widths[c][len(widths[c])/20]
+		w := math.Inf(1)
+		for _, ws := range widths[c] {
+			slices.Sort(ws)
+			w = min(w, ws[len(ws)/20])
+		}
 		mu := lat.Inter
 		if c == 0 {
 			mu = lat.Intra

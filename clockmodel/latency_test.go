@@ -104,3 +104,30 @@ func TestLatencyFlagsWin(t *testing.T) {
 	l.clamp()
 	assert.Equal(t, int64(0), l.Intra.Ticks, "μ within a node never exceeds μ across nodes")
 }
+
+// μ must hold for every pair of clock domains: a pair fast in both
+// directions lowers it by its own round trip, however many windows the
+// slower pairs have (pooled, their widths would set the percentile).
+func TestRoundTripsPerPair(t *testing.T) {
+	dom := &Domains{Of: []int32{0, 1, 2}, Node: []int32{0, 1, 2}, Size: []int32{1, 1, 1}}
+	lat := replay.Latency{Intra: 300, Inter: 1000}
+	var bs []band
+	for i := range 200 { // pair (0,1): round trips of 2·1000 + 6000..6199 ticks
+		w := 6000 + float64(i)
+		bs = append(bs, band{p: 0, q: 1, t: int64(i), lo: -w / 2, hi: w / 2, nlo: 1, nhi: 1})
+	}
+	for i := range 10 { // pair (1,2): 2·1000 + 400..409
+		w := 400 + float64(i)
+		bs = append(bs, band{p: 2, q: 1, t: int64(i), lo: -w / 2, hi: w / 2, nlo: 1, nhi: 1})
+	}
+	bs = append(bs, band{p: 0, q: 2, lo: -1, hi: 1e9, nlo: 0, nhi: 1}) // one-sided: no round trip
+	l := newLatencies(lat, [2]bool{})
+	l.roundTrips(bs, dom, lat)
+	// Pair (1,2) has fewer than 20 windows: its narrowest, 400, counts
+	// (pooled, the 5th percentile of all 210 would be pair (0,1)'s 6000):
+	// half the round trip 1000 + 200, μ a quarter of the round trip.
+	assert.Equal(t, int64(1200), l.Inter.RoundTrip)
+	assert.Equal(t, int64(600), l.Inter.Ticks)
+	assert.Equal(t, SourceRoundTrip, l.Inter.Source)
+	assert.Equal(t, int64(300), l.Intra.Ticks, "no pair within a node: μ within a node kept")
+}

@@ -69,7 +69,8 @@ type LatencyReport struct {
 	SameClock         int64 `json:"same_clock_min_ticks"`
 	SameClockMessages int64 `json:"same_clock_messages"`
 	// RoundTrip is half the round trip between two clock domains that
-	// 95 % of the clock model's windows exceed (−1 if none).
+	// 95 % of the pair's windows exceed, of the pair where that is
+	// shortest (−1 if none).
 	RoundTrip int64 `json:"round_trip_half_min_ticks"`
 }
 
