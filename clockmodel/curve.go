@@ -2,6 +2,7 @@ package clockmodel
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -127,9 +128,17 @@ func (m *Model) curve(d int32) *Curve {
 // correction whose interval of ±z·s holds 0 (the messages do not prove the
 // pre-synchronised clock wrong there) becomes 0; one far beyond it keeps
 // nearly all of itself (x − (z·s)²/x). The curves stay continuous, as x
-// and s vary smoothly between knots. It also returns how many knots it
-// held at 0 and how many it has. Curves without S are kept as they are.
-func (m *Model) proven(z float64) (*Model, int, int) {
+// and s vary smoothly between knots.
+//
+// With at (per domain, the sorted times at which messages between it and
+// another domain violate the clock condition in the pre-synchronised
+// times), a knot is also held at 0 unless such a violation lies between
+// its neighbouring knots: a correction there is what the messages' bounds
+// prove, not only what their midpoints suggest (midpoints that latencies
+// unequal in the two directions shift, which no two-way measurement can
+// tell from a clock's error). It also returns how many knots it held at 0
+// and how many it has. Curves without S are kept as they are.
+func (m *Model) proven(z float64, at [][]int64) (*Model, int, int) {
 	out := &Model{Curves: make([]Curve, len(m.Curves))}
 	held, all := 0, 0
 	for d, c := range m.Curves {
@@ -141,7 +150,7 @@ func (m *Model) proven(z float64) (*Model, int, int) {
 		for k, v := range c.X {
 			all++
 			t := z * c.S[k]
-			if math.Abs(v) <= t {
+			if math.Abs(v) <= t || (at != nil && !violatedNear(at[d], c.T, k)) {
 				held++
 				continue
 			}
@@ -150,4 +159,19 @@ func (m *Model) proven(z float64) (*Model, int, int) {
 		out.Curves[d].X = x
 	}
 	return out, held, all
+}
+
+// violatedNear reports whether one of the sorted times at lies strictly
+// between knot k's neighbours in the knot times ts (the knot's support;
+// unbounded beyond the first and the last knot).
+func violatedNear(at, ts []int64, k int) bool {
+	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+	if k > 0 {
+		lo = ts[k-1]
+	}
+	if k+1 < len(ts) {
+		hi = ts[k+1]
+	}
+	i, _ := slices.BinarySearch(at, lo+1)
+	return i < len(at) && at[i] < hi
 }

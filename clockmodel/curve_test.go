@@ -12,6 +12,7 @@ import (
 	"github.com/clc-tools/clc/internal/tracetest"
 	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/replay"
+	"github.com/clc-tools/clc/trace"
 )
 
 // naiveAt is the oracle of Curve.At: a linear scan for the segment.
@@ -136,7 +137,7 @@ func TestProvenGarrote(t *testing.T) {
 	bare := Curve{T: []int64{0, 10}, X: []float64{5, -5}}
 	m := &Model{Curves: []Curve{{}, c, bare}}
 	orig := slices.Clone(c.X)
-	p, held, all := m.proven(z)
+	p, held, all := m.proven(z, nil)
 	require.Equal(t, orig, m.Curves[1].X, "the estimate is not changed")
 	assert.Equal(t, bare.X, p.Curves[2].X, "a curve without standard deviations is kept")
 	assert.Empty(t, p.Curves[0].T)
@@ -157,10 +158,68 @@ func TestProvenGarrote(t *testing.T) {
 
 	// Far beyond: 10 standard deviations keep 96 % of the correction.
 	far := &Model{Curves: []Curve{{T: []int64{0}, X: []float64{10}, S: []float64{1}}}}
-	f, _, _ := far.proven(z)
+	f, _, _ := far.proven(z, nil)
 	assert.InDelta(t, 10-z*z/10, f.Curves[0].X[0], 1e-12)
 	// Continuity at the threshold: just beyond it the correction is ~0.
 	edge := &Model{Curves: []Curve{{T: []int64{0}, X: []float64{z * (1 + 1e-9)}, S: []float64{1}}}}
-	e, _, _ := edge.proven(z)
+	e, _, _ := edge.proven(z, nil)
 	assert.InDelta(t, 0, e.Curves[0].X[0], 1e-8)
+}
+
+// With the times of the pre-synchronised clocks' violations, a knot keeps
+// its correction only if a violation of its domain lies between its
+// neighbouring knots, however far beyond its uncertainty the estimate is.
+func TestProvenNeedsAViolationNearby(t *testing.T) {
+	const z = 1.96
+	c := Curve{T: []int64{0, 1000, 2000, 3000, 4000}, X: []float64{50, 50, 50, 50, 50}, S: []float64{1, 1, 1, 1, 1}}
+	m := &Model{Curves: []Curve{{}, c}}
+	// A violation of domain 1 at 2500 frees knots 2 and 3 (supports
+	// (1000, 3000) and (2000, 4000)); one of domain 0 frees nothing of
+	// domain 1; one exactly at a neighbour knot (1000) is outside knot 0's
+	// support (−∞, 1000) and inside knot 1's (0, 2000) and knot 2's.
+	at := [][]int64{{500}, {1000, 2500}}
+	p, held, all := m.proven(z, at)
+	assert.Equal(t, 5, all)
+	want := 50 - z*z/50
+	for k, x := range p.Curves[1].X {
+		if k == 1 || k == 2 || k == 3 {
+			assert.InDelta(t, want, x, 1e-12, "knot %d: a violation nearby proves it", k)
+		} else {
+			assert.Zero(t, x, "knot %d: no violation nearby", k)
+		}
+	}
+	assert.Equal(t, 2, held)
+	none, held, _ := m.proven(z, [][]int64{nil, nil})
+	assert.Equal(t, 5, held, "no violation: every knot held")
+	assert.Equal(t, []float64{0, 0, 0, 0, 0}, none.Curves[1].X)
+}
+
+// contradicted lists, per domain, the times of the violations of
+// messages between domains, not those within one.
+func TestContradicted(t *testing.T) {
+	// Locations 0 and 1 share domain 0, location 2 is domain 1. A message
+	// 0 → 1 (same domain) and a message 0 → 2 both arrive before they
+	// were sent plus μ.
+	tr := &trace.Trace{Resolution: 1e9, Regions: []trace.Region{{Name: "MPI_Init"}}}
+	w := trace.Comm{Name: "MPI_COMM_WORLD", Members: []int32{0, 1, 2}}
+	for i := range 3 {
+		tr.Nodes = append(tr.Nodes, trace.Node{})
+		tr.Locations = append(tr.Locations, &trace.Location{Node: int32(i)})
+	}
+	tr.Comms = []trace.Comm{w}
+	ev := func(l int) *trace.Events { return &tr.Locations[l].Events }
+	ev(0).AppendMsg(trace.KindSend, 100, trace.Message{Peer: 1})
+	ev(1).AppendMsg(trace.KindRecv, 90, trace.Message{Peer: 0})
+	ev(0).AppendMsg(trace.KindSend, 200, trace.Message{Peer: 2})
+	ev(2).AppendMsg(trace.KindRecv, 150, trace.Message{Peer: 0})
+	ev(2).AppendMsg(trace.KindSend, 300, trace.Message{Peer: 0})
+	ev(0).AppendMsg(trace.KindRecv, 900, trace.Message{Peer: 2})
+	require.NoError(t, tr.Validate())
+	g, err := replay.Match(tr, nil)
+	require.NoError(t, err)
+	dom := &Domains{Of: []int32{0, 0, 1}, Node: []int32{0, 1}, Size: []int32{2, 1}}
+	cc := measure.ClockCondition{Graph: g, Node: []int32{0, 1, 2}, Latency: replay.Latency{Intra: 10, Inter: 10}, Parallel: 2}
+	times := [][]int64{tr.Locations[0].Events.Time, tr.Locations[1].Events.Time, tr.Locations[2].Events.Time}
+	at := contradicted(cc, dom, times)
+	assert.Equal(t, [][]int64{{150}, {150}}, at)
 }

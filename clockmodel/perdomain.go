@@ -1,6 +1,7 @@
 package clockmodel
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/clc-tools/clc/internal/par"
@@ -53,6 +54,19 @@ func domainViolations(cc measure.ClockCondition, dom *Domains, times [][]int64) 
 // instanceDomainViolations adds to sum, per domain, the violations of the
 // receives of collective instance ii (see domainViolations).
 func instanceDomainViolations(cc measure.ClockCondition, dom *Domains, ii uint32, times [][]int64, sum []int64) {
+	visitInstanceViolations(cc, ii, times, func(recv, sender int32, _, x int64) {
+		sum[dom.Of[recv]] += x
+		if sender >= 0 {
+			sum[dom.Of[sender]] += x
+		}
+	})
+}
+
+// visitInstanceViolations calls f for every receive of collective instance
+// ii (an MPI collective) that violates the clock condition: the receiving
+// location, the latest other sender (−1 if none), the receive's time and
+// the violation (ticks).
+func visitInstanceViolations(cc measure.ClockCondition, ii uint32, times [][]int64, f func(recv, sender int32, t, x int64)) {
 	g, node, lat := cc.Graph, cc.Node, cc.Latency
 	in := &g.Instances[ii]
 	if !mpiMessages(in) {
@@ -60,17 +74,21 @@ func instanceDomainViolations(cc measure.ClockCondition, dom *Domains, ii uint32
 	}
 	ps := g.InstanceParts(ii)
 	agg := replay.NewAgg()
-	add := func(loc int32, v int64) { sum[dom.Of[loc]] += v }
+	check := func(p replay.Part) {
+		v, ok := agg.For(p.Loc, node[p.Loc], lat)
+		if !ok {
+			return
+		}
+		t := times[p.Loc][p.Recv]
+		if x := v - t; x > 0 {
+			f(p.Loc, agg.Latest(p.Loc), t, x)
+		}
+	}
 	if in.Class == replay.ClassScan {
 		// Rank order: receivers see the senders before them.
 		for _, p := range ps {
 			if p.Recv != replay.NoEvent {
-				if v, ok := agg.For(p.Loc, node[p.Loc], lat); ok {
-					if x := v - times[p.Loc][p.Recv]; x > 0 {
-						add(p.Loc, x)
-						add(agg.Latest(p.Loc), x)
-					}
-				}
+				check(p)
 			}
 			if p.Send != replay.NoEvent {
 				agg.Add(times[p.Loc][p.Send], p.Loc, node[p.Loc])
@@ -84,18 +102,8 @@ func instanceDomainViolations(cc measure.ClockCondition, dom *Domains, ii uint32
 		}
 	}
 	for _, p := range ps {
-		if p.Recv == replay.NoEvent {
-			continue
-		}
-		v, ok := agg.For(p.Loc, node[p.Loc], lat)
-		if !ok {
-			continue
-		}
-		if x := v - times[p.Loc][p.Recv]; x > 0 {
-			add(p.Loc, x)
-			if sender := agg.Latest(p.Loc); sender >= 0 {
-				add(sender, x)
-			}
+		if p.Recv != replay.NoEvent {
+			check(p)
 		}
 	}
 }
@@ -107,4 +115,50 @@ func instanceDomainViolations(cc measure.ClockCondition, dom *Domains, ii uint32
 // their latencies are not messages'.
 func mpiMessages(in *replay.Instance) bool {
 	return in.Kind == 0 && in.Class != 0 && in.N >= 2
+}
+
+// contradicted returns, per clock domain, the sorted times at which
+// messages between it and another domain violate the clock condition with
+// times and cc's μ: where the messages prove the clocks of times wrong
+// (μ holds for every message, so each violation is a proof). A message's
+// time is its receive's; a collective's logical messages count at the
+// receiving member's end, for the receiver's domain and the latest
+// sender's.
+func contradicted(cc measure.ClockCondition, dom *Domains, times [][]int64) [][]int64 {
+	g := cc.Graph
+	type hit struct {
+		d int32
+		t int64
+	}
+	parts := make([][]hit, len(times))
+	cc.Counts(times, func(li int, d *replay.Dep, v int64) {
+		if p, q := dom.Of[d.Peer], dom.Of[li]; p != q {
+			t := times[li][d.Idx]
+			parts[li] = append(parts[li], hit{p, t}, hit{q, t})
+		}
+	})
+	var mu sync.Mutex
+	par.ForEach(len(g.Instances), cc.Parallel, func(ii int) {
+		var hs []hit
+		visitInstanceViolations(cc, uint32(ii), times, func(recv, sender int32, t, _ int64) {
+			if sender >= 0 && dom.Of[sender] != dom.Of[recv] {
+				hs = append(hs, hit{dom.Of[recv], t}, hit{dom.Of[sender], t})
+			}
+		})
+		if len(hs) > 0 {
+			mu.Lock()
+			parts = append(parts, hs)
+			mu.Unlock()
+		}
+	})
+	at := make([][]int64, dom.Count())
+	for _, p := range parts {
+		for _, h := range p {
+			at[h.d] = append(at[h.d], h.t)
+		}
+	}
+	for _, a := range at {
+		slices.Sort(a)
+	}
+	return at
 }

@@ -109,9 +109,11 @@ type Result struct {
 	// bars are the estimate's error bars (ErrorBar), nil without one.
 	bars *errorBars
 	// domBefore and beforeCounts are domainViolations of the
-	// pre-synchronised times, once measured.
+	// pre-synchronised times, once measured; contradicted their
+	// violations' times per domain (contradicted).
 	domBefore    []int64
 	beforeCounts *measure.Counts
+	contradicted [][]int64
 }
 
 // Guard is the evidence for or against using the estimated clocks.
@@ -202,6 +204,7 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 			defer close(measured)
 			res.domBefore, res.Before, res.beforeCounts = domainViolations(cc, dom, times)
 			res.BeforeMeasured = true
+			res.contradicted = contradicted(cc, dom, times)
 		}()
 	}
 	m, st, err := est.estimate(ctx, lastWindows)
@@ -223,10 +226,13 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 	res.bars = est.errorBars(m)
 	// The error bars keep the estimate; the guard weighs, and applies,
 	// only what the messages prove of it.
-	m, st.HeldKnots, st.Knots = m.proven(BarZ)
+	cc := measure.ClockCondition{Graph: g, Node: node, Latency: res.Latency.Replay(), Parallel: np}
+	if res.contradicted == nil {
+		res.contradicted = contradicted(cc, dom, times)
+	}
+	m, st.HeldKnots, st.Knots = m.proven(BarZ, res.contradicted)
 	res.Timing.Estimate = time.Since(t0).Seconds()
 	t0 = time.Now()
-	cc := measure.ClockCondition{Graph: g, Node: node, Latency: res.Latency.Replay(), Parallel: np}
 	res.guard(ctx, est, m, times, cc, opt)
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -260,7 +260,7 @@ func (r *Report) methodLines(p func(format string, args ...any)) {
 		p("  clock model: %d bounds in %d windows (%d two-sided) between %d domain pairs, %d anchors; %d domains corrected, largest correction %s",
 			e.Bounds, e.Bands, e.TwoSided, e.Pairs, e.Anchors, g.Significant, dur(Seconds(g.MaxCorrection, r.Resolution)))
 		if e.Knots > 0 {
-			p("; %d of %d knots held at the pre-synchronised clock (their 95 %% interval holds it)", e.HeldKnots, e.Knots)
+			p("; %d of %d knots held at the pre-synchronised clock (their 95 %% interval holds it, or no violation is near)", e.HeldKnots, e.Knots)
 		}
 		p("\n")
 	}
