@@ -2,7 +2,6 @@ package clockmodel
 
 import (
 	"math"
-	"slices"
 	"sort"
 )
 
@@ -130,15 +129,17 @@ func (m *Model) curve(d int32) *Curve {
 // nearly all of itself (x − (z·s)²/x). The curves stay continuous, as x
 // and s vary smoothly between knots.
 //
-// With at (per domain, the sorted times at which messages between it and
-// another domain violate the clock condition in the pre-synchronised
-// times), a knot is also held at 0 unless such a violation lies between
-// its neighbouring knots: a correction there is what the messages' bounds
-// prove, not only what their midpoints suggest (midpoints that latencies
-// unequal in the two directions shift, which no two-way measurement can
-// tell from a clock's error). It also returns how many knots it held at 0
-// and how many it has. Curves without S are kept as they are.
-func (m *Model) proven(z float64, at [][]int64) (*Model, int, int) {
+// With at (per domain, the violations of the clock condition in the
+// pre-synchronised times by messages between it and another domain), a
+// knot is also held at 0 unless such a violation lies between its
+// neighbouring knots, and keeps at most the largest of those violations:
+// a violation of v proves the clocks wrong by v at least, which is what
+// the messages' bounds prove; more would rest on their midpoints alone,
+// which latencies unequal in the two directions shift, and no two-way
+// measurement can tell that from a clock's error. It also returns how many
+// knots it held at 0 and how many it has. Curves without S are kept as
+// they are.
+func (m *Model) proven(z float64, at []proofs) (*Model, int, int) {
 	out := &Model{Curves: make([]Curve, len(m.Curves))}
 	held, all := 0, 0
 	for d, c := range m.Curves {
@@ -150,28 +151,20 @@ func (m *Model) proven(z float64, at [][]int64) (*Model, int, int) {
 		for k, v := range c.X {
 			all++
 			t := z * c.S[k]
-			if math.Abs(v) <= t || (at != nil && !violatedNear(at[d], c.T, k)) {
+			near := int64(-1)
+			if at != nil {
+				near = at[d].largestNear(c.T, k)
+			}
+			if math.Abs(v) <= t || near == 0 {
 				held++
 				continue
 			}
 			x[k] = v * (1 - t*t/(v*v))
+			if near > 0 {
+				x[k] = math.Copysign(min(math.Abs(x[k]), float64(near)), x[k])
+			}
 		}
 		out.Curves[d].X = x
 	}
 	return out, held, all
-}
-
-// violatedNear reports whether one of the sorted times at lies strictly
-// between knot k's neighbours in the knot times ts (the knot's support;
-// unbounded beyond the first and the last knot).
-func violatedNear(at, ts []int64, k int) bool {
-	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
-	if k > 0 {
-		lo = ts[k-1]
-	}
-	if k+1 < len(ts) {
-		hi = ts[k+1]
-	}
-	i, _ := slices.BinarySearch(at, lo+1)
-	return i < len(at) && at[i] < hi
 }

@@ -166,30 +166,28 @@ func TestProvenGarrote(t *testing.T) {
 	assert.InDelta(t, 0, e.Curves[0].X[0], 1e-8)
 }
 
-// With the times of the pre-synchronised clocks' violations, a knot keeps
-// its correction only if a violation of its domain lies between its
-// neighbouring knots, however far beyond its uncertainty the estimate is.
+// With the pre-synchronised clocks' violations, a knot keeps its
+// correction only if a violation of its domain lies between its
+// neighbouring knots, however far beyond its uncertainty the estimate is,
+// and at most the largest of those violations.
 func TestProvenNeedsAViolationNearby(t *testing.T) {
 	const z = 1.96
-	c := Curve{T: []int64{0, 1000, 2000, 3000, 4000}, X: []float64{50, 50, 50, 50, 50}, S: []float64{1, 1, 1, 1, 1}}
+	c := Curve{T: []int64{0, 1000, 2000, 3000, 4000}, X: []float64{50, 50, 50, -50, 50}, S: []float64{1, 1, 1, 1, 1}}
 	m := &Model{Curves: []Curve{{}, c}}
-	// A violation of domain 1 at 2500 frees knots 2 and 3 (supports
-	// (1000, 3000) and (2000, 4000)); one of domain 0 frees nothing of
-	// domain 1; one exactly at a neighbour knot (1000) is outside knot 0's
-	// support (−∞, 1000) and inside knot 1's (0, 2000) and knot 2's.
-	at := [][]int64{{500}, {1000, 2500}}
+	// Domain 1's violations: 100 ticks at 1000 (knot 1's support (0,
+	// 2000); not knot 0's (−∞, 1000) nor knot 2's (1000, 3000)) and 20
+	// at 2500 (knots 2 and 3). One of domain 0 frees nothing of domain 1.
+	at := []proofs{{T: []int64{500}, V: []int64{1000}}, {T: []int64{1000, 2500}, V: []int64{100, 20}}}
 	p, held, all := m.proven(z, at)
 	assert.Equal(t, 5, all)
-	want := 50 - z*z/50
-	for k, x := range p.Curves[1].X {
-		if k == 1 || k == 2 || k == 3 {
-			assert.InDelta(t, want, x, 1e-12, "knot %d: a violation nearby proves it", k)
-		} else {
-			assert.Zero(t, x, "knot %d: no violation nearby", k)
-		}
-	}
 	assert.Equal(t, 2, held)
-	none, held, _ := m.proven(z, [][]int64{nil, nil})
+	garrote := 50 - z*z/50
+	assert.Zero(t, p.Curves[1].X[0], "knot 0: no violation nearby")
+	assert.InDelta(t, garrote, p.Curves[1].X[1], 1e-12, "knot 1: within the 100 ticks proven")
+	assert.InDelta(t, 20, p.Curves[1].X[2], 1e-12, "knot 2: the 20 ticks proven")
+	assert.InDelta(t, -20, p.Curves[1].X[3], 1e-12, "knot 3: the 20 ticks proven, its sign kept")
+	assert.Zero(t, p.Curves[1].X[4], "knot 4: no violation nearby")
+	none, held, _ := m.proven(z, []proofs{{}, {}})
 	assert.Equal(t, 5, held, "no violation: every knot held")
 	assert.Equal(t, []float64{0, 0, 0, 0, 0}, none.Curves[1].X)
 }
@@ -221,5 +219,5 @@ func TestContradicted(t *testing.T) {
 	cc := measure.ClockCondition{Graph: g, Node: []int32{0, 1, 2}, Latency: replay.Latency{Intra: 10, Inter: 10}, Parallel: 2}
 	times := [][]int64{tr.Locations[0].Events.Time, tr.Locations[1].Events.Time, tr.Locations[2].Events.Time}
 	at := contradicted(cc, dom, times)
-	assert.Equal(t, [][]int64{{150}, {150}}, at)
+	assert.Equal(t, []proofs{{T: []int64{150}, V: []int64{60}}, {T: []int64{150}, V: []int64{60}}}, at)
 }

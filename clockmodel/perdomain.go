@@ -1,7 +1,9 @@
 package clockmodel
 
 import (
+	"math"
 	"slices"
+	"sort"
 	"sync"
 
 	"github.com/clc-tools/clc/internal/par"
@@ -117,32 +119,64 @@ func mpiMessages(in *replay.Instance) bool {
 	return in.Kind == 0 && in.Class != 0 && in.N >= 2
 }
 
-// contradicted returns, per clock domain, the sorted times at which
-// messages between it and another domain violate the clock condition with
-// times and cc's μ: where the messages prove the clocks of times wrong
-// (μ holds for every message, so each violation is a proof). A message's
-// time is its receive's; a collective's logical messages count at the
-// receiving member's end, for the receiver's domain and the latest
+// proofs are the violations of the clock condition between one clock
+// domain and others: their times T, sorted, and their amounts V (ticks).
+type proofs struct {
+	T, V []int64
+}
+
+// Len, Less and Swap sort the proofs by time.
+func (p *proofs) Len() int           { return len(p.T) }
+func (p *proofs) Less(i, j int) bool { return p.T[i] < p.T[j] }
+func (p *proofs) Swap(i, j int) {
+	p.T[i], p.T[j] = p.T[j], p.T[i]
+	p.V[i], p.V[j] = p.V[j], p.V[i]
+}
+
+// largestNear returns the largest violation strictly between knot k's
+// neighbours in the knot times ts (the knot's support; unbounded beyond
+// the first and the last knot), 0 if there is none.
+func (p *proofs) largestNear(ts []int64, k int) int64 {
+	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+	if k > 0 {
+		lo = ts[k-1]
+	}
+	if k+1 < len(ts) {
+		hi = ts[k+1]
+	}
+	var v int64
+	for i, _ := slices.BinarySearch(p.T, lo+1); i < len(p.T) && p.T[i] < hi; i++ {
+		v = max(v, p.V[i])
+	}
+	return v
+}
+
+// contradicted returns, per clock domain, the violations of the clock
+// condition with times and cc's μ by messages between it and another
+// domain: where the messages prove the clocks of times wrong, and by how
+// much at least (μ holds for every message, so each violation is a proof).
+// A message's time is its receive's; a collective's logical messages count
+// at the receiving member's end, for the receiver's domain and the latest
 // sender's.
-func contradicted(cc measure.ClockCondition, dom *Domains, times [][]int64) [][]int64 {
+func contradicted(cc measure.ClockCondition, dom *Domains, times [][]int64) []proofs {
 	g := cc.Graph
 	type hit struct {
-		d int32
-		t int64
+		d    int32
+		t, v int64
 	}
 	parts := make([][]hit, len(times))
 	cc.Counts(times, func(li int, d *replay.Dep, v int64) {
 		if p, q := dom.Of[d.Peer], dom.Of[li]; p != q {
 			t := times[li][d.Idx]
-			parts[li] = append(parts[li], hit{p, t}, hit{q, t})
+			parts[li] = append(parts[li], hit{p, t, v}, hit{q, t, v})
 		}
 	})
 	var mu sync.Mutex
 	par.ForEach(len(g.Instances), cc.Parallel, func(ii int) {
 		var hs []hit
-		visitInstanceViolations(cc, uint32(ii), times, func(recv, sender int32, t, _ int64) {
+		visitInstanceViolations(cc, uint32(ii), times, func(recv, sender int32, t, x int64) {
 			if sender >= 0 && dom.Of[sender] != dom.Of[recv] {
-				hs = append(hs, hit{dom.Of[recv], t}, hit{dom.Of[sender], t})
+				hs = append(hs, hit{dom.Of[recv], t, x}, hit{dom.Of[sender], t, x})
 			}
 		})
 		if len(hs) > 0 {
@@ -151,14 +185,15 @@ func contradicted(cc measure.ClockCondition, dom *Domains, times [][]int64) [][]
 			mu.Unlock()
 		}
 	})
-	at := make([][]int64, dom.Count())
+	at := make([]proofs, dom.Count())
 	for _, p := range parts {
 		for _, h := range p {
-			at[h.d] = append(at[h.d], h.t)
+			at[h.d].T = append(at[h.d].T, h.t)
+			at[h.d].V = append(at[h.d].V, h.v)
 		}
 	}
-	for _, a := range at {
-		slices.Sort(a)
+	for i := range at {
+		sort.Stable(&at[i])
 	}
 	return at
 }

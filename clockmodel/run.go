@@ -113,7 +113,7 @@ type Result struct {
 	// violations' times per domain (contradicted).
 	domBefore    []int64
 	beforeCounts *measure.Counts
-	contradicted [][]int64
+	contradicted []proofs
 }
 
 // Guard is the evidence for or against using the estimated clocks.
@@ -133,9 +133,11 @@ type Guard struct {
 	SumBefore        int64
 	SumModel         int64
 	// Contradicted counts the two-sided windows whose bounds the model's
-	// clocks leave by more than 3σ; Windows counts the two-sided windows.
-	Contradicted int
-	Windows      int
+	// clocks leave by more than 3σ, ContradictedBefore those the
+	// pre-synchronised clocks leave; Windows counts the two-sided windows.
+	Contradicted       int
+	ContradictedBefore int
+	Windows            int
 }
 
 // withdrawRounds bounds the rounds of withdrawing corrections.
@@ -148,7 +150,8 @@ const (
 	significantPerDomain = 4
 )
 
-// maxContradicted is the share of two-sided windows the model may leave.
+// maxContradicted is the share of two-sided windows the model may leave
+// (more only if the pre-synchronised clocks leave more still).
 const maxContradicted = 0.01
 
 // Run chooses μ (defaults lowered by what the trace shows, flags kept) and,
@@ -329,6 +332,7 @@ func (res *Result) guard(ctx context.Context, est *estimator, m *Model, times []
 		return
 	}
 	gd.Contradicted, gd.Windows = est.contradicted(m)
+	gd.ContradictedBefore, _ = est.contradicted(nil)
 	before, after := res.Before.Total(), va.Total()
 	gd.ViolationsBefore, gd.SumBefore = before.Violations, before.SumViolation
 	gd.ViolationsModel, gd.SumModel = after.Violations, after.SumViolation
@@ -342,7 +346,7 @@ func (res *Result) guard(ctx context.Context, est *estimator, m *Model, times []
 		res.Fallback = fmt.Sprintf("the estimated clocks raise the clock-condition violations from %d to %d", before.Violations, after.Violations)
 	case after.SumViolation > before.SumViolation:
 		res.Fallback = fmt.Sprintf("the estimated clocks raise the sum of the clock-condition violations from %d to %d ticks", before.SumViolation, after.SumViolation)
-	case float64(gd.Contradicted) > maxContradicted*float64(gd.Windows):
+	case float64(gd.Contradicted) > maxContradicted*float64(gd.Windows) && gd.Contradicted >= gd.ContradictedBefore:
 		res.Fallback = fmt.Sprintf("the estimated clocks contradict %d of %d two-sided windows of message bounds", gd.Contradicted, gd.Windows)
 	default:
 		res.Ran, res.Times, res.Model, res.ModelViolations = "model + clc", work, m, &va

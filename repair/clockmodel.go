@@ -137,9 +137,11 @@ type GuardReport struct {
 	SumBefore        int64 `json:"sum_violation_before_ticks"`
 	SumModel         int64 `json:"sum_violation_model_ticks"`
 	// Contradicted counts the two-sided windows the model's clocks leave
-	// by more than 3σ, of Windows.
-	Contradicted int `json:"contradicted_windows"`
-	Windows      int `json:"two_sided_windows"`
+	// by more than 3σ, of Windows; ContradictedBefore those the
+	// pre-synchronised clocks leave.
+	Contradicted       int `json:"contradicted_windows"`
+	ContradictedBefore int `json:"contradicted_windows_before"`
+	Windows            int `json:"two_sided_windows"`
 }
 
 // ProjectionReport describes the projection of the clocks onto the
@@ -193,7 +195,7 @@ func methodReport(r *clockmodel.Result, dom *clockmodel.Domains) *MethodReport {
 	if g := r.Guard; g != nil {
 		m.Guard = &GuardReport{Significant: g.Significant, Withdrawn: g.Withdrawn, MaxCorrection: g.MaxCorrection,
 			ViolationsBefore: g.ViolationsBefore, ViolationsModel: g.ViolationsModel, SumBefore: g.SumBefore,
-			SumModel: g.SumModel, Contradicted: g.Contradicted, Windows: g.Windows}
+			SumModel: g.SumModel, Contradicted: g.Contradicted, ContradictedBefore: g.ContradictedBefore, Windows: g.Windows}
 	}
 	if p := r.Project; p != nil {
 		m.Project = &ProjectionReport{Bounds: p.Bounds, Violated: p.Violated, Active: p.Active, Sweeps: p.Sweeps,
