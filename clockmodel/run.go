@@ -140,6 +140,13 @@ type Guard struct {
 	Windows            int
 }
 
+// windowsRefuse reports whether the estimated clocks contradict too many
+// two-sided windows: more than maxContradicted of them, and no fewer than
+// the pre-synchronised clocks do.
+func (gd *Guard) windowsRefuse() bool {
+	return float64(gd.Contradicted) > maxContradicted*float64(gd.Windows) && gd.Contradicted >= gd.ContradictedBefore
+}
+
 // withdrawRounds bounds the rounds of withdrawing corrections.
 const withdrawRounds = 8
 
@@ -346,7 +353,7 @@ func (res *Result) guard(ctx context.Context, est *estimator, m *Model, times []
 		res.Fallback = fmt.Sprintf("the estimated clocks raise the clock-condition violations from %d to %d", before.Violations, after.Violations)
 	case after.SumViolation > before.SumViolation:
 		res.Fallback = fmt.Sprintf("the estimated clocks raise the sum of the clock-condition violations from %d to %d ticks", before.SumViolation, after.SumViolation)
-	case float64(gd.Contradicted) > maxContradicted*float64(gd.Windows) && gd.Contradicted >= gd.ContradictedBefore:
+	case gd.windowsRefuse():
 		res.Fallback = fmt.Sprintf("the estimated clocks contradict %d of %d two-sided windows of message bounds", gd.Contradicted, gd.Windows)
 	default:
 		res.Ran, res.Times, res.Model, res.ModelViolations = "model + clc", work, m, &va

@@ -225,3 +225,22 @@ func TestNoWanderEvidence(t *testing.T) {
 		assert.True(t, math.IsInf(res.ErrorBar(d, p.times[len(p.times)-1][1], p.times[len(p.times)-1][1]), 1))
 	}
 }
+
+// The window test refuses an estimate that contradicts more than 1 % of
+// the two-sided windows, unless the pre-synchronised clocks contradict
+// more still.
+func TestWindowsRefuse(t *testing.T) {
+	for _, c := range []struct {
+		bad, before, all int
+		refuse           bool
+	}{
+		{bad: 10, before: 50, all: 1000, refuse: false}, // 1 %: within
+		{bad: 11, before: 0, all: 1000, refuse: true},
+		{bad: 39, before: 40, all: 2570, refuse: false}, // fewer than before
+		{bad: 40, before: 40, all: 2570, refuse: true},  // as many as before
+		{bad: 0, before: 0, all: 0, refuse: false},
+	} {
+		gd := Guard{Contradicted: c.bad, ContradictedBefore: c.before, Windows: c.all}
+		assert.Equal(t, c.refuse, gd.windowsRefuse(), "%d of %d windows, %d before", c.bad, c.all, c.before)
+	}
+}
