@@ -55,10 +55,10 @@ var (
 	buildErr  error
 	progOnce  = map[Flavour]*sync.Once{OpenMPI: {}, MPICH: {}}
 	progErr   = map[Flavour]error{}
-	correct   string // path of clc-correct, "" if it does not exist yet
+	correct   string // path of clc-correct
 )
 
-// tools builds clc-trace (and clc-correct when it exists) once.
+// tools builds clc-trace and clc-correct once.
 func tools(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -71,14 +71,12 @@ func tools(t testing.TB) string {
 			buildErr = fmt.Errorf("go build clc-trace: %v\n%s", err, out)
 			return
 		}
-		if _, err := os.Stat("../cmd/clc-correct/main.go"); err == nil {
-			out, err := exec.Command("go", "build", "-o", filepath.Join(buildDir, "clc-correct"), "../cmd/clc-correct").CombinedOutput()
-			if err != nil {
-				buildErr = fmt.Errorf("go build clc-correct: %v\n%s", err, out)
-				return
-			}
-			correct = filepath.Join(buildDir, "clc-correct")
+		out, err = exec.Command("go", "build", "-o", filepath.Join(buildDir, "clc-correct"), "../cmd/clc-correct").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build clc-correct: %v\n%s", err, out)
+			return
 		}
+		correct = filepath.Join(buildDir, "clc-correct")
 	})
 	require.NoError(t, buildErr)
 	return filepath.Join(buildDir, "clc-trace")
