@@ -114,6 +114,14 @@ type estimator struct {
 	anchors []anchorObs
 	// lists are the last pass's bounds: point to point, collective.
 	lists [2][]rec
+	// With keepLast, last is the last pass's fit (its system with the
+	// weights of its final solve; only NewLayout keeps it, so that a
+	// correction does not hold the system beyond the estimate); prepares
+	// counts the preparations of a system for solves (groups' terms,
+	// preconditioner, coarse matrix) over all passes.
+	keepLast bool
+	last     *fitProblem
+	prepares int
 }
 
 func newEstimator(in *Input, times [][]int64, g *replay.Graph, lat replay.Latency, opt EstimateOptions) *estimator {
@@ -348,6 +356,7 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats, las
 		return nil, 0, err
 	}
 	p := e.newFitProblem(&k, anchors)
+	defer func() { e.prepares += p.sys.prepared }()
 	st.Unknowns = p.sys.n
 	x := make([]float64, p.sys.n)
 	if prev != nil {
@@ -365,6 +374,9 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats, las
 	st.Curvature = e.curv
 	if err := p.solve(ctx, e.curv, x, 1e-6); err != nil {
 		return nil, p.iters, err
+	}
+	if last && e.keepLast {
+		e.last = p
 	}
 	st.Misfit = p.misfit(x)
 	m := &Model{Curves: make([]Curve, nd)}
@@ -399,6 +411,9 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats, las
 type fitProblem struct {
 	sys   system
 	nBand int
+	// first is each domain's first unknown, −1 for a domain without
+	// knots (knots.first).
+	first []int32
 	// nAnchor is the number of anchor rows, after the windows'.
 	nAnchor int
 	res     float64 // timer ticks per second
@@ -511,6 +526,7 @@ func (e *estimator) newFitProblem(k *knots, anchors []anchorObs) *fitProblem {
 		}
 	}
 	p.sys = system{rows: rows, n: n, np: e.opt.Parallel, at: make([]int64, k.n), groups: groups}
+	p.first = k.first
 	for d := range k.T {
 		for i, t := range k.T[d] {
 			p.sys.at[int(k.first[d])+i] = t

@@ -67,6 +67,10 @@ type Options struct {
 	// alone when the model is not significant; else the CLC removes every
 	// violation the model leaves.
 	Project bool
+	// Layout keeps the estimation's layout in Result.Layout (for the
+	// study of a distributed correction; it costs a copy of the last
+	// system's sparsity).
+	Layout bool
 }
 
 // Result is what Run decided and did.
@@ -93,6 +97,9 @@ type Result struct {
 		Estimate float64
 		Guard    float64
 	}
+	// Layout is the estimation's layout (with Options.Layout and
+	// MethodModel, when there was an estimation), else nil.
+	Layout *Layout
 	// Times are the corrected times when the model is used, else nil;
 	// Model is the correction then.
 	Times [][]int64
@@ -190,6 +197,7 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 	eo := opt.Estimate
 	eo.Parallel = np
 	est := newEstimator(in, times, g, opt.Latency, eo)
+	est.keepLast = opt.Layout
 	if opt.Method == MethodCLC {
 		// No estimate, but the messages' round trips across clocks still
 		// lower μ (the windows read in the pre-synchronised clocks: wider
@@ -233,6 +241,11 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 		return nil, err
 	}
 	res.Estimate = &st
+	if opt.Layout {
+		if res.Layout, err = est.layout(st); err != nil {
+			return nil, err
+		}
+	}
 	res.bars = est.errorBars(m)
 	// The error bars keep the estimate; the guard weighs, and applies,
 	// only what the messages prove of it.

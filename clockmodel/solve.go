@@ -114,6 +114,8 @@ type system struct {
 	// for u = Σ w·row over the group and W = Σ w (solve forms them).
 	groups []rowGroup
 	lr     []lowRank
+	// prepared counts the calls of prepare.
+	prepared int
 }
 
 // rowGroup is a range of rows [lo, hi) that shares an eliminated unknown
@@ -537,6 +539,7 @@ type solver struct {
 // prepare forms the groups' terms and the preconditioner for the rows'
 // current weights.
 func (s *system) prepare() *solver {
+	s.prepared++
 	s.lowRanks()
 	sv := &solver{s: s}
 	sv.blocks, sv.diag = s.preconditioner()
