@@ -19,6 +19,9 @@ type ClockModelOptions struct {
 	LatencyGiven [2]bool
 	// Estimate tunes the estimation.
 	Estimate clockmodel.EstimateOptions
+	// Layout keeps the estimation's layout in Result.Model.Layout (for
+	// the study of a distributed correction, internal/partition).
+	Layout bool
 }
 
 // MethodReport is the report's method: the method that ran, μ and where it

@@ -296,7 +296,7 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 	k := params.InTicks(res)
 	r, err := clockmodel.Run(ctx, ps.cm, times, g, ps.node, clockmodel.Options{
 		Method: opt.Method, Latency: k.Lat, Fixed: opt.LatencyGiven,
-		Estimate: opt.Estimate, Parallel: np, InPlace: true, Project: true,
+		Estimate: opt.Estimate, Parallel: np, InPlace: true, Project: true, Layout: opt.Layout,
 	})
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, cerr

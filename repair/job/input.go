@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/clc-tools/clc/internal/truthfile"
 	"github.com/clc-tools/clc/native"
@@ -169,6 +170,42 @@ func (in *Input) ReadSelected(ctx context.Context, parallel int, done func(t *tr
 		return nil, nil, err
 	}
 	return src.ReadSelected(ctx, &trace.ReadOptions{Parallel: parallel, Done: done}, replay.Needs)
+}
+
+// ReadMatched reads what a correction needs (ReadSelected) and matches as
+// it reads: each location is checked and scanned for the happened-before
+// relation as soon as it is read, and its selection dropped, so the whole
+// trace's selections never are in memory at once. It returns the
+// definitions (their locations without events), every event's time and
+// the matcher, fed with every location (nil when the trace has no
+// locations); the relation is the matcher's Finish.
+func (in *Input) ReadMatched(ctx context.Context, parallel int, opt *replay.MatchOptions) (*trace.Trace, [][]int64, *replay.Matcher, error) {
+	var m *replay.Matcher
+	var once sync.Once
+	var defsErr error
+	tr, times, err := in.ReadSelected(ctx, parallel, func(t *trace.Trace, li int) error {
+		// Other locations are still being read (their clock offsets
+		// among them): check what they share once, and each location's
+		// own data when it is read.
+		once.Do(func() {
+			if defsErr = t.ValidateSharedDefs(); defsErr == nil {
+				m = replay.NewMatcher(t, opt)
+			}
+		})
+		if defsErr != nil {
+			return defsErr
+		}
+		if err := t.ValidateOffsets(li); err != nil {
+			return err
+		}
+		if err := t.ValidateEvents(li); err != nil {
+			return err
+		}
+		m.Scan(li, &t.Locations[li].Events)
+		t.Locations[li].Events = trace.Events{}
+		return nil
+	})
+	return tr, times, m, err
 }
 
 // rewrite writes into dir a copy of the input, in its own format, with the

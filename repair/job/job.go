@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/clc-tools/clc/repair"
@@ -311,33 +310,7 @@ func (p *pipeline) read(ctx context.Context) error {
 			}
 		}
 	} else {
-		// Each location is checked and scanned for the happened-before
-		// relation as soon as it is read, and its selection dropped: the
-		// whole trace's selections never are in memory at once.
-		var once sync.Once
-		var defsErr error
-		tr, p.times, err = in.ReadSelected(ctx, p.np, func(t *trace.Trace, li int) error {
-			// Other locations are still being read (their clock offsets
-			// among them): check what they share once, and each
-			// location's own data when it is read.
-			once.Do(func() {
-				if defsErr = t.ValidateSharedDefs(); defsErr == nil {
-					p.matcher = replay.NewMatcher(t, p.matchOptions())
-				}
-			})
-			if defsErr != nil {
-				return defsErr
-			}
-			if err := t.ValidateOffsets(li); err != nil {
-				return err
-			}
-			if err := t.ValidateEvents(li); err != nil {
-				return err
-			}
-			p.matcher.Scan(li, &t.Locations[li].Events)
-			t.Locations[li].Events = trace.Events{}
-			return nil
-		})
+		tr, p.times, p.matcher, err = in.ReadMatched(ctx, p.np, p.matchOptions())
 		if errors.As(err, new(*trace.EventError)) || errors.Is(err, trace.ErrInvalid) {
 			err = p.inputErr(err)
 		}
