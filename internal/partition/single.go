@@ -8,9 +8,11 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/clc-tools/clc/clockmodel"
 	"github.com/clc-tools/clc/repair"
+	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -49,6 +51,9 @@ type SingleNode struct {
 	// DefsBytes is the heap that a copy of the definitions without events
 	// takes (what every process of a distributed correction would hold).
 	DefsBytes uint64
+	// GraphBytes is what the happened-before relation's dependencies,
+	// instances and members take.
+	GraphBytes int64
 	// Domain is each location's clock domain, Domains their number (the
 	// clock model's).
 	Domain  []int32
@@ -147,6 +152,7 @@ const (
 func Single(ctx context.Context, l *Loaded, np int) (*SingleNode, *clockmodel.Layout, error) {
 	sn := &SingleNode{Stages: []Stage{{Name: StageRead, Seconds: l.Read.Seconds(), CPU: l.ReadCPU}, {Name: StageMatch, Seconds: l.Match.Seconds(), CPU: l.MatchCPU}}}
 	sn.DefsBytes = defsBytes(l.Defs)
+	sn.GraphBytes = graphBytes(l.Graph)
 	h := newHeapSampler()
 	runtime.GC()
 	res, err := repair.Correct(ctx, &repair.Trace{Defs: l.Defs, Times: l.Times, Graph: l.Graph},
@@ -169,6 +175,16 @@ func Single(ctx context.Context, l *Loaded, np int) (*SingleNode, *clockmodel.La
 		lay = res.Model.Layout
 	}
 	return sn, lay, nil
+}
+
+// graphBytes returns what g's dependencies, instances and members take
+// (their slices' lengths).
+func graphBytes(g *replay.Graph) int64 {
+	var n int64
+	for _, d := range g.Deps {
+		n += int64(len(d)) * int64(unsafe.Sizeof(replay.Dep{}))
+	}
+	return n + int64(len(g.Instances))*int64(unsafe.Sizeof(replay.Instance{})) + int64(len(g.Parts))*int64(unsafe.Sizeof(replay.Part{}))
 }
 
 // defsBytes returns the heap a copy of t's definitions without events

@@ -36,11 +36,13 @@ func write(w io.Writer, what, load string, l *partition.Loaded, sn *partition.Si
 		}
 		p("| %s | %.2f | %.2f | %s | %s | %s |\n", s.Name, s.Seconds, s.CPU, count(int64(float64(ev)/s.CPU)), heap, per)
 	}
-	p("\nHeap peak of the correction %s (%.1f bytes/event); process peak RSS %s. A copy of the definitions without events takes %s (%.0f bytes per location).\n\n",
-		size(int64(peak)), float64(peak)/float64(ev), vmHWM(), size(int64(sn.DefsBytes)), float64(sn.DefsBytes)/float64(len(l.Defs.Locations)))
+	p("\nHeap peak of the correction %s (%.1f bytes/event); process peak RSS %s. The times take 8 bytes/event, the happened-before relation %s (%.1f bytes/event). A copy of the definitions without events takes %s (%.0f bytes per location).\n\n",
+		size(int64(peak)), float64(peak)/float64(ev), vmHWM(), size(sn.GraphBytes), float64(sn.GraphBytes)/float64(ev),
+		size(int64(sn.DefsBytes)), float64(sn.DefsBytes)/float64(len(l.Defs.Locations)))
 	if m := rep.Method; m != nil && m.Estimate != nil {
-		p("Method: %s; %d bounds in %d windows (%d two-sided) between %d domain pairs; %d unknowns; solver iterations %v.\n\n",
-			m.Ran, m.Estimate.Bounds, m.Estimate.Bands, m.Estimate.TwoSided, m.Estimate.Pairs, m.Estimate.Unknowns, m.Estimate.Iterations)
+		p("Method: %s; %d bounds in %d windows (%d two-sided) between %d domain pairs; %d unknowns; solver iterations %v; wall seconds: μ %.2f, estimate %.2f, guard and projection %.2f.\n\n",
+			m.Ran, m.Estimate.Bounds, m.Estimate.Bands, m.Estimate.TwoSided, m.Estimate.Pairs, m.Estimate.Unknowns, m.Estimate.Iterations,
+			m.Timing.Latency, m.Timing.Estimate, m.Timing.Guard)
 	}
 	if m := rep.Method; m != nil && m.Project != nil {
 		pr := m.Project
