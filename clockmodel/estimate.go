@@ -425,6 +425,9 @@ type fitProblem struct {
 	base    []float64
 	maxIter int
 	iters   int // conjugate-gradient iterations so far
+	// batches are the posterior's batches of samples solved together, as
+	// columns and conjugate-gradient iterations (part of iters).
+	batches []PosteriorBatch
 }
 
 // newFitProblem lays out the rows of a fit over the knots k and the

@@ -28,6 +28,16 @@ func TestLayoutSplit(t *testing.T) {
 	assert.Equal(t, res.Estimate.Unknowns, l.Stats.Unknowns)
 	assert.Equal(t, res.Estimate.Iterations, l.Stats.Iterations)
 	assert.Greater(t, l.Prepares, 2)
+	require.Equal(t, 2, l.Stats.Passes, "the trace has evidence to move the clocks: both passes and the posterior run")
+	cols, postIters := 0, 0
+	for _, b := range l.Posterior {
+		assert.Positive(t, b.Columns)
+		assert.Positive(t, b.Iterations)
+		cols += b.Columns
+		postIters += b.Iterations
+	}
+	assert.Equal(t, posteriorSamples, cols, "every posterior sample is in one batch")
+	assert.Less(t, postIters, l.Stats.Iterations[1], "the batches' iterations are part of the last pass's")
 	require.NotNil(t, res.Layout, "Run keeps its layout when asked")
 	assert.Equal(t, l.Stats, res.Layout.Stats)
 	assert.Equal(t, l.Prepares, res.Layout.Prepares)

@@ -77,8 +77,9 @@ func (p *fitProblem) posteriorSD(ctx context.Context) ([]float64, error) {
 		return nil, err
 	}
 	sd := make([]float64, n)
-	for bi := range batches {
+	for bi, b := range batches {
 		p.iters += iters[bi]
+		p.batches = append(p.batches, PosteriorBatch{Columns: b[1] - b[0], Iterations: iters[bi]})
 		for j, v := range sums[bi] {
 			sd[j] += v
 		}
