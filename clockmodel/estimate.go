@@ -114,8 +114,9 @@ type estimator struct {
 	anchors []anchorObs
 	// lists are the last pass's bounds: point to point, collective.
 	lists [2][]rec
-	// With keepLast, last is the last pass's fit (its system with the
-	// weights of its final solve; only NewLayout keeps it, so that a
+	// With keepLast, last is the fit of the last pass run (its system with
+	// the weights of its final solve; the estimate may stop after its
+	// first pass; only a layout keeps it, so that a
 	// correction does not hold the system beyond the estimate); prepares
 	// counts the preparations of a system for solves (groups' terms,
 	// preconditioner, coarse matrix) over all passes.
@@ -375,7 +376,7 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats, las
 	if err := p.solve(ctx, e.curv, x, 1e-6); err != nil {
 		return nil, p.iters, err
 	}
-	if last && e.keepLast {
+	if e.keepLast {
 		e.last = p
 	}
 	st.Misfit = p.misfit(x)

@@ -108,3 +108,21 @@ func TestLayoutSplit(t *testing.T) {
 	_, err = l.Split(bad)
 	assert.Error(t, err)
 }
+
+// An estimate that stops after its first pass (nothing to move the clocks)
+// lays out that pass's system, without posterior batches.
+func TestLayoutOfOnePass(t *testing.T) {
+	cfg := baseConfig(5)
+	cfg.Ranks, cfg.RanksPerNode, cfg.Events = 64, 4, 200_000
+	cfg.ClockWander = 0
+	p := prepare(t, cfg)
+	l, err := NewLayout(context.Background(), p.in, p.times, p.g, defaultLat, EstimateOptions{Parallel: 2})
+	require.NoError(t, err)
+	require.Equal(t, 1, l.Stats.Passes, "clocks without wander: the first pass finds nothing to move")
+	assert.Empty(t, l.Posterior)
+	assert.Positive(t, l.Rows)
+	assert.Positive(t, l.Nonzeros)
+	c, err := l.Split(make([]int32, p.in.Domains.Count()))
+	require.NoError(t, err)
+	assert.Equal(t, l.Stats.Unknowns, c.Unknowns)
+}
