@@ -49,6 +49,7 @@ func main() {
 	flag.IntVar(&c.cfg.RanksPerNode, "per-node", 16, "simulated ranks per node")
 	flag.Float64Var(&c.events, "events", 1e7, "simulated events (about)")
 	flag.Int64Var(&c.cfg.Seed, "seed", 7, "simulator seed")
+	flag.DurationVar(&c.cfg.ClockWander, "clock-wander", 10*time.Microsecond, "simulated clocks' wander (the benchmarks': 10µs)")
 	parts := flag.String("parts", "4,16,64", "numbers of parts (comma-separated)")
 	schemes := flag.String("schemes", "block,cyclic,comm", "schemes (comma-separated): block, cyclic, comm")
 	flag.IntVar(&c.np, "j", runtime.GOMAXPROCS(0), "workers")
@@ -57,7 +58,7 @@ func main() {
 	flag.Parse()
 	// The benchmarks' trace (clockmodel's BenchmarkModel, clc's
 	// BenchmarkCorrect): 2 ms compute phases, 10 µs clock wander.
-	c.cfg.Events, c.cfg.Compute, c.cfg.ClockWander = int64(c.events), 2*time.Millisecond, 10*time.Microsecond
+	c.cfg.Events, c.cfg.Compute = int64(c.events), 2*time.Millisecond
 	for _, s := range strings.Split(*parts, ",") {
 		p, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || p < 1 {
@@ -108,8 +109,8 @@ func run(ctx context.Context, c *config, w io.Writer) error {
 		c.say("reading %s", c.input)
 		l, err = partition.Read(ctx, c.input, c.np)
 	} else {
-		what = fmt.Sprintf("clc-sim --ranks %d --ranks-per-node %d --events %.0f --seed %d --compute 2ms --clock-wander 10us",
-			c.cfg.Ranks, c.cfg.RanksPerNode, c.events, c.cfg.Seed)
+		what = fmt.Sprintf("clc-sim --ranks %d --ranks-per-node %d --events %.0f --seed %d --compute 2ms --clock-wander %s",
+			c.cfg.Ranks, c.cfg.RanksPerNode, c.events, c.cfg.Seed, c.cfg.ClockWander)
 		c.say("simulating: %s", what)
 		l, err = partition.Simulate(ctx, c.cfg, c.np)
 	}
