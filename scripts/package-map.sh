@@ -138,9 +138,9 @@ check)
 		"trace internal/tracelabel internal/truthfile"
 		"native otf presync"
 		"replay measure clockmodel clc repair"
-		"output htmlreport perfetto repair/job"
+		"output htmlreport perfetto repair/job internal/partition"
 		"sim tracer tracer/abi tracer/mpifn internal/tracetest internal/pipetest internal/simscenario"
-		"cmd/clc-correct cmd/clc-sim cmd/clc-trace cmd/clc-trace/internal/genpmpi tools/accuracy tools/paramstudy bench"
+		"cmd/clc-correct cmd/clc-sim cmd/clc-trace cmd/clc-trace/internal/genpmpi tools/accuracy tools/mpibridge tools/paramstudy tools/partition bench"
 	)
 	bad=$(for i in "${!layers[@]}"; do for p in ${layers[$i]}; do echo "$p $i"; done; done |
 		awk -v imports="$imports" '

@@ -107,12 +107,12 @@ func run(ctx context.Context, c *config, w io.Writer) error {
 	what := c.input
 	if c.input != "" {
 		c.say("reading %s", c.input)
-		l, err = partition.Read(ctx, c.input, c.np)
+		l, err = read(ctx, c.input, c.np)
 	} else {
 		what = fmt.Sprintf("clc-sim --ranks %d --ranks-per-node %d --events %.0f --seed %d --compute 2ms --clock-wander %s",
 			c.cfg.Ranks, c.cfg.RanksPerNode, c.events, c.cfg.Seed, c.cfg.ClockWander)
 		c.say("simulating: %s", what)
-		l, err = partition.Simulate(ctx, c.cfg, c.np)
+		l, err = simulate(ctx, c.cfg, c.np)
 	}
 	if err != nil {
 		return err
