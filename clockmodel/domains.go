@@ -20,7 +20,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -56,7 +55,7 @@ func (d *Domains) Count() int { return len(d.Size) }
 
 // DetectDomains groups locations by clock: the threads of a process share
 // its clock; the processes of a node share the node's clock when the trace
-// declares it (declared = "node", the value of presync.PropClockDomain), do not when
+// declares it (declared = "node", the value of trace.PropClockDomain), do not when
 // it declares "process", and otherwise when their offset measurements agree
 // within their measurement noise (the round-trip times, or three standard
 // deviations, or tol ticks when neither is known, plus 50 ppm of the time
@@ -102,7 +101,7 @@ func DetectDomains(locs []Location, declared string, tol int64) Domains {
 	basis := "process"
 	switch strings.ToLower(declared) {
 	case "node":
-		basis = "node (" + presync.PropClockDomain + " = node)"
+		basis = "node (" + trace.PropClockDomain + " = node)"
 		first := map[int32]int32{}
 		for i, l := range locs {
 			if f, ok := first[l.Node]; ok {
@@ -112,7 +111,7 @@ func DetectDomains(locs []Location, declared string, tol int64) Domains {
 			}
 		}
 	case "process", "location":
-		basis = "process (" + presync.PropClockDomain + " = " + declared + ")"
+		basis = "process (" + trace.PropClockDomain + " = " + declared + ")"
 	default:
 		if mergeByOffsets(locs, find, union, tol) {
 			basis = "node (offsets agree)"

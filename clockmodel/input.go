@@ -4,7 +4,6 @@ import (
 	"math"
 	"sort"
 
-	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -62,7 +61,7 @@ func Capture(t *trace.Trace) *Input {
 func CaptureTimes(t *trace.Trace, times [][]int64) *Input {
 	tol := max(int64(1), int64(math.Round(float64(t.Resolution)*1e-6))) // 1 µs
 	in := &Input{
-		Domains:    DetectDomains(TraceLocations(t), t.Properties[presync.PropClockDomain], tol),
+		Domains:    DetectDomains(TraceLocations(t), t.Properties[trace.PropClockDomain], tol),
 		Resolution: t.Resolution,
 	}
 	floor := max(1, float64(t.Resolution)*50e-9) // 50 ns

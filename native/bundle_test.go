@@ -481,8 +481,8 @@ func TestNativeBundleCut(t *testing.T) {
 				setComplete(t, dir, false)
 				got, err := ReadDir(dir, nil)
 				require.NoError(t, err, what)
-				require.Equal(t, "true", got.Properties[PropIncomplete])
-				require.Equal(t, strings.Join(cutLocs, ","), got.Properties[PropTruncated], what)
+				require.Equal(t, "true", got.Properties[trace.PropIncomplete])
+				require.Equal(t, strings.Join(cutLocs, ","), got.Properties[trace.PropTruncated], what)
 				for loc := range 2 {
 					var prefix trace.Events
 					att := 0
@@ -656,14 +656,14 @@ func TestNativeBundleManifestErrors(t *testing.T) {
 				setComplete(t, dir, false)
 				got, err := ReadDir(dir, nil)
 				require.NoError(t, err)
-				require.Equal(t, strconv.Itoa(c.loc), got.Properties[PropTruncated])
+				require.Equal(t, strconv.Itoa(c.loc), got.Properties[trace.PropTruncated])
 			}
 			if name == "missing file" {
 				require.ErrorIs(t, err, os.ErrNotExist)
 				setComplete(t, dir, false)
 				got, err := ReadDir(dir, nil)
 				require.NoError(t, err)
-				require.Equal(t, "1", got.Properties[PropTruncated])
+				require.Equal(t, "1", got.Properties[trace.PropTruncated])
 				require.Zero(t, got.Locations[1].Events.Len())
 			}
 		})

@@ -176,11 +176,11 @@ func TestNativeCutEveryOffset(t *testing.T) {
 					prefix.Append(&tr.Locations[loc].Events, i, &att)
 				}
 				require.Equal(t, flatten(&prefix), flatten(&got.Locations[loc].Events))
-				require.Equal(t, "true", got.Properties[PropIncomplete])
+				require.Equal(t, "true", got.Properties[trace.PropIncomplete])
 				if atEnd {
-					require.Empty(t, got.Properties[PropTruncated], "cut at block end %d", cut)
+					require.Empty(t, got.Properties[trace.PropTruncated], "cut at block end %d", cut)
 				} else {
-					require.Equal(t, strconv.Itoa(loc), got.Properties[PropTruncated], "cut at %d", cut)
+					require.Equal(t, strconv.Itoa(loc), got.Properties[trace.PropTruncated], "cut at %d", cut)
 				}
 				requireSameTrace(t, &trace.Trace{Locations: tr.Locations[1-loc : 2-loc]}, &trace.Trace{Locations: got.Locations[1-loc : 2-loc]})
 			}

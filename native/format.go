@@ -108,19 +108,6 @@ var (
 	castagnoli  = crc32.MakeTable(crc32.Castagnoli)
 )
 
-// Properties that ReadDir sets on a trace whose manifest says
-// "complete": false. Writers store them like any other property, so a trace
-// derived from an incomplete one stays marked.
-const (
-	// PropIncomplete is "true" when the manifest said the writer could not
-	// finish (a traced program that aborted).
-	PropIncomplete = "clc.incomplete"
-	// PropTruncated lists, comma-separated, the location indices whose
-	// stream ended inside a block (or was missing); their last partial block
-	// was dropped.
-	PropTruncated = "clc.truncated"
-)
-
 // WriteOptions tunes the native writers. A nil *WriteOptions means the
 // defaults.
 type WriteOptions struct {

@@ -609,8 +609,8 @@ const maxGrowHint = 1 << 22
 // (see OpenDir and StreamReader.Next). A trace whose manifest says
 // "complete": false is accepted: streams may end inside a block (the
 // partial block is dropped) or be missing, and the returned trace then has
-// the property PropIncomplete = "true" and, if any stream was cut,
-// PropTruncated listing those locations.
+// the property trace.PropIncomplete = "true" and, if any stream was cut,
+// trace.PropTruncated listing those locations.
 func ReadDir(dir string, opt *ReadOptions) (*trace.Trace, error) {
 	t, _, err := readDir(dir, opt, nil)
 	return t, err
@@ -705,8 +705,8 @@ func (r *DirReader) read(ctx context.Context, opt *ReadOptions, needs func(defs 
 }
 
 // markIncomplete sets, for a trace whose run did not finish, the
-// properties that say so in the definitions (Defs): PropIncomplete, and
-// PropTruncated with the locations whose streams were cut.
+// properties that say so in the definitions (Defs): trace.PropIncomplete,
+// and trace.PropTruncated with the locations whose streams were cut.
 func (r *DirReader) markIncomplete(truncated []int) {
 	if r.Complete() {
 		return
@@ -715,14 +715,14 @@ func (r *DirReader) markIncomplete(truncated []int) {
 	if t.Properties == nil {
 		t.Properties = make(map[string]string)
 	}
-	t.Properties[PropIncomplete] = "true"
+	t.Properties[trace.PropIncomplete] = "true"
 	if len(truncated) > 0 {
 		sort.Ints(truncated)
 		s := make([]string, len(truncated))
 		for i, l := range truncated {
 			s[i] = strconv.Itoa(l)
 		}
-		t.Properties[PropTruncated] = strings.Join(s, ",")
+		t.Properties[trace.PropTruncated] = strings.Join(s, ",")
 	}
 }
 

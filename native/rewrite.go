@@ -80,7 +80,7 @@ func (r *DirReader) RewriteTimes(ctx context.Context, dst string, times [][]int6
 // locations at a time (opt nil: GOMAXPROCS); the locations of each range
 // of a trace.RangedSink one after another, in order. Of a trace whose run
 // did not finish, it marks the definitions (Defs) as a read does
-// (PropIncomplete, PropTruncated). It does not close sink, and stops at the
+// (trace.PropIncomplete, trace.PropTruncated). It does not close sink, and stops at the
 // next location when ctx is cancelled.
 func (r *DirReader) CopyTo(ctx context.Context, sink trace.Sink, times [][]int64, opt *ReadOptions) error {
 	n := len(r.m.counts)

@@ -279,12 +279,12 @@ func (a *Archive) strOf(id uint32, rec int, what string) (string, error) {
 // under these (an empty value as "none": OTF2 cannot hold one), and Read
 // sets both.
 var CLCProperties = map[string]string{
-	"CLC::CLOCK_DOMAIN":   "clc.clock-domain",
-	"CLC::INCOMPLETE":     "clc.incomplete",
-	"CLC::TRUNCATED":      "clc.truncated",
-	"CLC::UNRECORDED_MPI": "clc.unrecorded-mpi",
-	"CLC::MPI_GROUPS":     "clc.mpi-groups",
-	"CLC::POLLS":          "clc.polls",
+	"CLC::CLOCK_DOMAIN":   trace.PropClockDomain,
+	"CLC::INCOMPLETE":     trace.PropIncomplete,
+	"CLC::TRUNCATED":      trace.PropTruncated,
+	"CLC::UNRECORDED_MPI": trace.PropUnrecordedMPI,
+	"CLC::MPI_GROUPS":     trace.PropMPIGroups,
+	"CLC::POLLS":          trace.PropPolls,
 }
 
 func (a *Archive) buildModel() (*model, error) {

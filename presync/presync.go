@@ -24,7 +24,7 @@ import (
 type Method uint8
 
 const (
-	// Auto is Node for traces whose property PropClockDomain is "node",
+	// Auto is Node for traces whose property trace.PropClockDomain is "node",
 	// Interpolate otherwise (so OTF2 archives are read as the reference
 	// reader reads them).
 	Auto Method = iota
@@ -50,11 +50,6 @@ const (
 	// the domains and one of them holds more than one process.
 	Domain
 )
-
-// PropClockDomain is the trace property that says which locations share a
-// clock: "node" when every node has one clock (clc-sim; clc-trace unless
-// its clock emulation gives each rank its own).
-const PropClockDomain = "clc.clock-domain"
 
 // String returns the method's flag name.
 func (m Method) String() string {
@@ -369,7 +364,7 @@ func Resolve(t *trace.Trace, m Method) Method {
 	if m != Auto {
 		return m
 	}
-	if t.Properties[PropClockDomain] == "node" {
+	if t.Properties[trace.PropClockDomain] == "node" {
 		return Node
 	}
 	return Interpolate

@@ -135,7 +135,7 @@ func TestSingleMeasurementIsConstant(t *testing.T) {
 		assert.Equal(t, int64(50+7), f.At(50), m)
 	}
 	tr := &trace.Trace{Resolution: 1e9, Nodes: []trace.Node{{Name: "a"}, {Name: "b"}},
-		Properties: map[string]string{PropClockDomain: "node"}}
+		Properties: map[string]string{trace.PropClockDomain: "node"}}
 	for i := range 4 {
 		l := &trace.Location{ID: uint64(i), Node: int32(i / 2)}
 		l.Offsets = offs(1000+int64(i), int64(40*(i/2))+int64(i%2))

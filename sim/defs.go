@@ -154,8 +154,8 @@ func definitions(cfg Config, truth bool) (*trace.Trace, error) {
 	}
 	t.Properties["clc-sim.config"] = string(js)
 	t.Properties["clc-sim.seed"] = strconv.FormatInt(cfg.Seed, 10)
-	// Ranks on a node share its clock (presync.PropClockDomain).
-	t.Properties["clc.clock-domain"] = "node"
+	// Ranks on a node share its clock (trace.PropClockDomain).
+	t.Properties[trace.PropClockDomain] = "node"
 	if truth {
 		t.Properties["clc-sim.role"] = "truth"
 	} else {

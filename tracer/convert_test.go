@@ -55,8 +55,8 @@ func TestConvertToOTF2StreamsACutTrace(t *testing.T) {
 	for li, l := range want.Locations {
 		assert.Equal(t, l.Events.Time, got.Locations[li].Events.Time, "location %d", li)
 	}
-	assert.Equal(t, "true", got.Properties[native.PropIncomplete])
-	assert.Equal(t, "3", got.Properties[native.PropTruncated])
+	assert.Equal(t, "true", got.Properties[trace.PropIncomplete])
+	assert.Equal(t, "3", got.Properties[trace.PropTruncated])
 
 	anchor := filepath.Join(dir, "traces.otf2")
 	op, events := otf2PrintEvents(t, anchor)

@@ -185,7 +185,7 @@ func checkE2E(t *testing.T, dir, format string, exp map[int]*expectation, ranks,
 	tr := readTrace(t, dir, format)
 	truth, err := native.ReadDir(filepath.Join(dir, "truth"), nil)
 	require.NoError(t, err, "native.ReadDir(truth)")
-	require.Empty(t, tr.Properties[native.PropIncomplete], "a finished run's trace: %s", native.PropIncomplete)
+	require.Empty(t, tr.Properties[trace.PropIncomplete], "a finished run's trace: %s", trace.PropIncomplete)
 	require.Empty(t, tr.Properties["CLC::INCOMPLETE"], "a finished run's trace: CLC::INCOMPLETE")
 	require.Len(t, tr.Locations, ranks, "locations")
 	require.Len(t, truth.Locations, ranks, "locations of the truth")

@@ -187,7 +187,7 @@ func finishedTrace(t *testing.T, dir string, otf2 bool, res runResult) *trace.Tr
 	}
 	tr, err := native.ReadDir(dir, nil)
 	require.NoError(t, err, "the trace of a dying run does not read\nstderr:\n%s", res.stderr)
-	require.Equal(t, "true", tr.Properties[native.PropIncomplete], "the manifest says incomplete; properties %v", tr.Properties)
+	require.Equal(t, "true", tr.Properties[trace.PropIncomplete], "the manifest says incomplete; properties %v", tr.Properties)
 	return tr
 }
 

@@ -266,7 +266,7 @@ func checkFio(t *testing.T, r int, c *counts) {
 // manifest says incomplete and r's events end with MPI_Abort's enter.
 func checkAborted(t *testing.T, tr *trace.Trace, r int) {
 	t.Helper()
-	assert.Equal(t, "true", tr.Properties[native.PropIncomplete], "the manifest says incomplete; properties %v", tr.Properties)
+	assert.Equal(t, "true", tr.Properties[trace.PropIncomplete], "the manifest says incomplete; properties %v", tr.Properties)
 	ev := &tr.Locations[r].Events
 	last := ev.Len() - 1
 	if assert.GreaterOrEqual(t, last, 0, "rank %d: events", r) {

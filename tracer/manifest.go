@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/clc-tools/clc/native"
 	"hash/crc32"
 	"io"
 	"os"
@@ -15,6 +14,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/clc-tools/clc/native"
+	"github.com/clc-tools/clc/trace"
 
 	"github.com/clc-tools/clc/tracer/abi"
 )
@@ -289,7 +291,7 @@ func WriteIncompleteManifest(dir string, props map[string]string) (bool, error) 
 		return false, fmt.Errorf("%s: no timer resolution in %s", dir, MetaDir)
 	}
 	jm := jsonManifest{Format: "clc-native", Version: 1, Complete: false, TimerResolution: res,
-		Properties: map[string]string{"creator": "clc-trace 1 (manifest written after an unfinished run)", "timer": "tsc", "clc.clock-domain": "node",
+		Properties: map[string]string{"creator": "clc-trace 1 (manifest written after an unfinished run)", "timer": "tsc", trace.PropClockDomain: "node",
 			"clc.otf2-attributes": OTF2Attributes}}
 	for k, v := range props {
 		jm.Properties[k] = v

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/clc-tools/clc/internal/testenv"
-	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/trace"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -189,7 +188,7 @@ func TestNewDirectoryPerRun(t *testing.T) {
 						for _, d := range dirs {
 							tr := readTrace(t, d, format)
 							assert.Len(t, tr.Locations, 3, "%s: locations", d)
-							assert.NotEqual(t, "true", tr.Properties[native.PropIncomplete], "%s: %s", d, native.PropIncomplete)
+							assert.NotEqual(t, "true", tr.Properties[trace.PropIncomplete], "%s: %s", d, trace.PropIncomplete)
 						}
 					})
 				}

@@ -166,7 +166,7 @@ func TestIncompleteManifest(t *testing.T) {
 	require.True(t, wrote, "WriteIncompleteManifest wrote")
 	tr, err := native.ReadDir(dir, nil)
 	require.NoError(t, err, "reading the incomplete trace")
-	require.Equal(t, "true", tr.Properties[native.PropIncomplete], "read back: %s", native.PropIncomplete)
+	require.Equal(t, "true", tr.Properties[trace.PropIncomplete], "read back: %s", trace.PropIncomplete)
 	require.EqualValues(t, 2e9, tr.Resolution, "read back: resolution")
 	require.Len(t, tr.Locations, 2, "read back: locations")
 	require.Len(t, tr.Nodes, 2, "read back: nodes")

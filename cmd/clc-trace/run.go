@@ -20,6 +20,7 @@ import (
 	"github.com/clc-tools/clc/internal/cli"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/output"
+	"github.com/clc-tools/clc/trace"
 	"github.com/clc-tools/clc/tracer"
 )
 
@@ -163,9 +164,9 @@ func finish(c *config, s *settings, dir string, launch, reporter bool, rank, sta
 	if c.format == "otf2" {
 		nativeDir = filepath.Join(dir, tracer.NativeSubdir)
 	}
-	props := map[string]string{"clc.mpi-groups": s.groups.String(), "clc.polls": c.polls}
+	props := map[string]string{trace.PropMPIGroups: s.groups.String(), trace.PropPolls: c.polls}
 	if unrecorded != nil {
-		props["clc.unrecorded-mpi"] = *unrecorded
+		props[trace.PropUnrecordedMPI] = *unrecorded
 	}
 	// Launched by this clc-trace, every rank has ended; per rank, this
 	// clc-trace knows its own rank ended, rank 0's also finishes the ranks

@@ -363,15 +363,15 @@ func (p *pipeline) correct(ctx context.Context) error {
 	if !p.opts.Check {
 		rep.Output, rep.OutputFormat = p.opts.Output, string(p.outFmt)
 	}
-	if tr.Properties[native.PropIncomplete] == "true" {
+	if tr.Properties[trace.PropIncomplete] == "true" {
 		rep.Notes = append(rep.Notes, "input is incomplete: the traced run did not finish (manifest says complete=false)")
 		rep.Truncated = true
 	}
-	if s := tr.Properties[native.PropTruncated]; s != "" {
+	if s := tr.Properties[trace.PropTruncated]; s != "" {
 		rep.Notes = append(rep.Notes, "streams cut short at locations "+s)
 		rep.Truncated = true
 	}
-	if s := tr.Properties[PropUnrecordedMPI]; s != "" && s != "none" {
+	if s := tr.Properties[trace.PropUnrecordedMPI]; s != "" && s != "none" {
 		rep.UnrecordedMPI = strings.Split(s, ",")
 		rep.Notes = append(rep.Notes, fmt.Sprintf("the tracer did not record %d communicating MPI functions the program uses (messages through them are missing): %s", len(rep.UnrecordedMPI), s))
 	}
@@ -388,14 +388,9 @@ func (p *pipeline) correct(ctx context.Context) error {
 	if tr.Properties == nil {
 		tr.Properties = map[string]string{}
 	}
-	tr.Properties["clc.corrected"] = "clc-correct"
+	tr.Properties[trace.PropCorrected] = "clc-correct"
 	return nil
 }
-
-// PropUnrecordedMPI is the trace property in which clc-trace lists,
-// comma-separated, the communicating MPI functions the program imports and
-// the tracer does not record.
-const PropUnrecordedMPI = "clc.unrecorded-mpi"
 
 func (p *pipeline) write(ctx context.Context) error {
 	if p.j.outDir == "" {

@@ -484,7 +484,7 @@ func TestNegativeTimesRefused(t *testing.T) {
 // nothing lost silently).
 func TestReportListsUnrecordedFunctions(t *testing.T) {
 	dir, rec := smallTrace(t)
-	rec.Properties = map[string]string{PropUnrecordedMPI: "MPI_Comm_spawn,MPI_Put"}
+	rec.Properties = map[string]string{trace.PropUnrecordedMPI: "MPI_Comm_spawn,MPI_Put"}
 	require.NoError(t, os.RemoveAll(dir))
 	require.NoError(t, native.WriteDir(context.Background(), dir, rec, nil))
 	rep, err := Run(context.Background(), dir, Options{Check: true})
