@@ -40,8 +40,8 @@ func Locate(path string) (dir, name string, err error) {
 		}
 		return filepath.Dir(path), strings.TrimSuffix(filepath.Base(path), ".otf2"), nil
 	}
-	if st, err := os.Stat(filepath.Join(path, "traces.otf2")); err == nil && !st.IsDir() {
-		return path, "traces", nil
+	if st, err := os.Stat(filepath.Join(path, AnchorName)); err == nil && !st.IsDir() {
+		return path, ArchiveName, nil
 	}
 	m := anchorNames(path)
 	switch len(m) {

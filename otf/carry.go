@@ -211,20 +211,20 @@ func loadCarried(t *trace.Trace) (*carried, error) {
 }
 
 // parseCarried parses the carried anchor and global definitions into an
-// archive in memory (no directory, named outName). Those an open archive
+// archive in memory (no directory, named ArchiveName). Those an open archive
 // carries (Archive.Carried) are the ones it was opened from, as its load
 // made sure: its parse is reused.
 func parseCarried(tc trace.Carried, anchor, defs *trace.Part) (*Archive, error) {
 	if ac, ok := tc.(*archiveCarried); ok {
 		g := *ac.a.defs
-		g.name = outName + ".def"
-		return &Archive{name: outName, anchor: ac.a.anchor, defs: &g, warn: &warnings{}}, nil
+		g.name = ArchiveName + ".def"
+		return &Archive{name: ArchiveName, anchor: ac.a.anchor, defs: &g, warn: &warnings{}}, nil
 	}
-	a, err := openDefs("", outName, anchor.Data, func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(defs.Data)), nil })
+	a, err := openDefs("", ArchiveName, anchor.Data, func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(defs.Data)), nil })
 	if err != nil {
 		src := defs.Source
 		var fe *FormatError
-		if errors.As(err, &fe) && fe.File == outName+".otf2" {
+		if errors.As(err, &fe) && fe.File == AnchorName {
 			// The anchor's own fields, or its counts against the
 			// global definitions.
 			src = anchor.Source + " (with the global definitions from " + defs.Source + ")"
@@ -463,7 +463,7 @@ func (w *Writer) writeCarriedDefs(all timeRange) error {
 	an := a.Anchor()
 	an.NumSnapshots, an.NumThumbnails = 0, 0 // not carried: their times would be stale
 	an.NumLocations = uint64(len(w.locs))
-	if err := os.WriteFile(filepath.Join(w.tmp, outName+".otf2"), an.encode(), 0o666); err != nil {
+	if err := os.WriteFile(filepath.Join(w.tmp, AnchorName), an.encode(), 0o666); err != nil {
 		return fmt.Errorf("otf2: %w", err)
 	}
 	return nil

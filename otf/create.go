@@ -177,7 +177,7 @@ func Create(dir string, defs *trace.Trace, opt *WriteOptions) (*Writer, error) {
 		return nil, err
 	}
 	w.tmp, w.cleanup = tmp, cleanup
-	if err := os.Mkdir(filepath.Join(tmp, "traces"), 0o777); err != nil {
+	if err := os.Mkdir(filepath.Join(tmp, ArchiveName), 0o777); err != nil {
 		cleanup()
 		return nil, fmt.Errorf("otf2: %w", err)
 	}
@@ -582,7 +582,7 @@ func (w *Writer) Close() (err error) {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%d %d %d %d", w.defs.Resolution, len(w.locs), all.min, all.max)
 	an.TraceID = h.Sum64()
-	if err := os.WriteFile(filepath.Join(w.tmp, "traces.otf2"), an.encode(), 0o666); err != nil {
+	if err := os.WriteFile(filepath.Join(w.tmp, AnchorName), an.encode(), 0o666); err != nil {
 		return fmt.Errorf("otf2: %w", err)
 	}
 	return nil

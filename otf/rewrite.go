@@ -55,9 +55,13 @@ func (o *WriteOptions) parallel() int {
 // archive (it has no event reader to select), so none is written.
 var ErrNoLocations = errors.New("an OTF2 archive needs at least one location, and the trace has none")
 
-// outName is the archive name of every archive this package writes: the
-// output directory holds traces.otf2, traces.def and traces/.
-const outName = "traces"
+// ArchiveName is the archive name of every archive this package writes,
+// and the one Locate prefers in a directory: the directory holds
+// AnchorName (traces.otf2), traces.def and traces/.
+const ArchiveName = "traces"
+
+// AnchorName is the anchor file of an archive named ArchiveName.
+const AnchorName = ArchiveName + ".otf2"
 
 // outDir prepares dir for a new archive: it creates dir (and its parents)
 // or accepts an existing empty directory, and refuses a dir that is not
@@ -260,7 +264,7 @@ func (a *Archive) RewriteTimes(ctx context.Context, dir string, times [][]int64,
 			cleanup()
 		}
 	}()
-	if err := os.Mkdir(filepath.Join(tmp, outName), 0o777); err != nil {
+	if err := os.Mkdir(filepath.Join(tmp, ArchiveName), 0o777); err != nil {
 		return fmt.Errorf("otf2: %w", err)
 	}
 	ranges := make([]timeRange, len(g.locations))
@@ -308,7 +312,7 @@ func (a *Archive) RewriteTimes(ctx context.Context, dir string, times [][]int64,
 	an := a.Anchor()
 	an.NumSnapshots, an.NumThumbnails = 0, 0
 	an.NumLocations = uint64(len(g.locations))
-	if err := os.WriteFile(filepath.Join(tmp, outName+".otf2"), an.encode(), 0o666); err != nil {
+	if err := os.WriteFile(filepath.Join(tmp, AnchorName), an.encode(), 0o666); err != nil {
 		return fmt.Errorf("otf2: %w", err)
 	}
 	ok = true
@@ -377,7 +381,7 @@ func locationPayload(old []byte, be bool, n uint64) []byte {
 // event counts, counts[i] for location i, which the source may have
 // announced wrongly).
 func (a *Archive) rewriteGlobalDefs(tmp string, r timeRange, counts []uint64) error {
-	name := outName + ".def"
+	name := ArchiveName + ".def"
 	f, err := createFile(filepath.Join(tmp, name))
 	if err != nil {
 		return err
@@ -420,7 +424,7 @@ func (a *Archive) copyDefs(tmp, name string, drop func(uint8) bool, in, out []by
 	if err != nil {
 		return err
 	}
-	dst, err := createFile(filepath.Join(tmp, outName, filepath.Base(name)))
+	dst, err := createFile(filepath.Join(tmp, ArchiveName, filepath.Base(name)))
 	if err != nil {
 		if src != nil {
 			src.Close()
@@ -487,7 +491,7 @@ func (a *Archive) rewriteEvents(ctx context.Context, tmp string, li int, times [
 	if src == nil && len(times) > 0 {
 		return tr, &FormatError{File: name, Err: fmt.Errorf("%w: event file missing (location %d has %d events in the corrected trace)", ErrFormat, ld.id, len(times))}
 	}
-	dst, err := createFile(filepath.Join(tmp, outName, filepath.Base(name)))
+	dst, err := createFile(filepath.Join(tmp, ArchiveName, filepath.Base(name)))
 	if err != nil {
 		if src != nil {
 			src.Close()

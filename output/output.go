@@ -25,6 +25,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/clc-tools/clc/otf"
 )
 
 // TempPrefix starts the name of every temporary a Plan creates, so that
@@ -96,7 +98,7 @@ func (p *Plan) Dir(what, path string, replace Replace) (string, error) {
 	if base := filepath.Base(filepath.Clean(path)); strings.HasSuffix(base, ".otf2") && len(base) > len(".otf2") {
 		dir := strings.TrimSuffix(filepath.Clean(path), ".otf2")
 		return "", fmt.Errorf("%s %s: the output is a directory, and a directory named *.otf2 would pass for an OTF2 anchor file; give the directory to write the archive into (%s, which then holds %s)",
-			what, path, dir, filepath.Join(dir, "traces.otf2"))
+			what, path, dir, filepath.Join(dir, otf.AnchorName))
 	}
 	t, err := p.claim(what, path, true)
 	if err != nil {

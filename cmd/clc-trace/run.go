@@ -19,6 +19,7 @@ import (
 
 	"github.com/clc-tools/clc/internal/cli"
 	"github.com/clc-tools/clc/native"
+	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/output"
 	"github.com/clc-tools/clc/trace"
 	"github.com/clc-tools/clc/tracer"
@@ -222,7 +223,7 @@ func finish(c *config, s *settings, dir string, launch, reporter bool, rank, sta
 			}
 			return status
 		}
-		say("OTF2 archive written to %s (%d events)", filepath.Join(dir, "traces.otf2"), n)
+		say("OTF2 archive written to %s (%d events)", filepath.Join(dir, otf.AnchorName), n)
 		return status
 	}
 	if complete {
@@ -261,11 +262,11 @@ func convert(dir string, say func(string, ...any)) error {
 		if u != nil && !u.Complete {
 			say("the run did not finish: %s", u.Summary())
 		}
-		say("OTF2 archive written to %s (%d events)", filepath.Join(dir, "traces.otf2"), n)
+		say("OTF2 archive written to %s (%d events)", filepath.Join(dir, otf.AnchorName), n)
 		return nil
 	}
 	if _, err := os.Stat(filepath.Join(dir, tracer.MetaDir)); err != nil {
-		if _, err := os.Stat(filepath.Join(dir, "traces.otf2")); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, otf.AnchorName)); err == nil {
 			say("%s holds a finished OTF2 archive: nothing to do", dir)
 			return nil
 		}
@@ -502,7 +503,7 @@ func prepareDir(out, format string, force, first bool) (string, error) {
 		var held []string
 		// (not the bare clc-native/: in per-rank mode the other ranks may
 		// have made it already)
-		for _, n := range []string{native.ManifestName, "traces.otf2", filepath.Join(tracer.NativeSubdir, native.ManifestName)} {
+		for _, n := range []string{native.ManifestName, otf.AnchorName, filepath.Join(tracer.NativeSubdir, native.ManifestName)} {
 			if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
 				held = append(held, n)
 			}
