@@ -18,7 +18,7 @@ const NativeSubdir = "clc-native"
 
 // archiveFiles are the files and directories of an OTF2 archive written by
 // package otf.
-var archiveFiles = []string{"traces.otf2", "traces.def", "traces"}
+var archiveFiles = []string{otf.AnchorName, otf.ArchiveName + ".def", otf.ArchiveName}
 
 // ConvertToOTF2 writes the native trace in src (complete or not) as an
 // OTF2 archive (traces.otf2, traces.def, traces/) into dir, beside whatever
@@ -80,6 +80,12 @@ var ErrPending = errors.New("some ranks' buffers are not written yet")
 // the native trace. A run that did not finish is finished first
 // (FinishUnfinished with o): the returned *Unfinished says what the ranks
 // kept (nil when the run finished).
+//
+// It resumes a finish that was killed half-way (a launcher ends every
+// process of the job): an archive whose anchor is in dir is whole (the
+// anchor is placed last), so only the truth and the native trace are left
+// to move and remove; the parts of an archive without its anchor are
+// written again.
 func FinishOTF2(dir string, props map[string]string, o RecoverOptions) (int64, *Unfinished, error) {
 	src := filepath.Join(dir, NativeSubdir)
 	if _, err := os.Stat(src); err != nil {
@@ -94,9 +100,27 @@ func FinishOTF2(dir string, props map[string]string, o RecoverOptions) (int64, *
 			return 0, u, ErrPending
 		}
 	}
-	n, err := ConvertToOTF2(src, dir)
-	if err != nil {
-		return 0, u, err
+	var n int64
+	if _, err := os.Stat(filepath.Join(dir, otf.AnchorName)); err == nil {
+		r, err := native.OpenDir(src)
+		if err != nil {
+			return 0, u, fmt.Errorf("reading the native trace: %w", err)
+		}
+		d, err := r.Declared()
+		r.Close()
+		if err != nil {
+			return 0, u, fmt.Errorf("reading the native trace: %w", err)
+		}
+		n = d.Events
+	} else {
+		for _, f := range archiveFiles {
+			if err := os.RemoveAll(filepath.Join(dir, f)); err != nil {
+				return 0, u, err
+			}
+		}
+		if n, err = ConvertToOTF2(src, dir); err != nil {
+			return 0, u, err
+		}
 	}
 	if _, err := os.Stat(filepath.Join(src, "truth", native.ManifestName)); err == nil {
 		if err := os.RemoveAll(filepath.Join(dir, "truth")); err != nil {

@@ -103,3 +103,41 @@ func TestConvertUnifiesUserRegions(t *testing.T) {
 		assert.Equal(t, []string{"solve", "io", "io", "solve"}, seq, "rank %d", r)
 	}
 }
+
+// FinishOTF2 resumes a finish that a launcher killed half-way: after the
+// whole archive was placed (the truth and the native trace left), it only
+// moves the truth and removes the native trace; after the archive's
+// other parts but before its anchor, it writes the archive again. Either
+// way the archive holds every event and the truth is beside it.
+func TestFinishOTF2Resumes(t *testing.T) {
+	c := sim.DefaultConfig()
+	c.Ranks, c.Events = 4, 20000
+	rec, truth, err := sim.Generate(c)
+	require.NoError(t, err)
+	for _, stage := range []string{"archive placed", "anchor missing"} {
+		t.Run(stage, func(t *testing.T) {
+			dir := t.TempDir()
+			src := filepath.Join(dir, NativeSubdir)
+			require.NoError(t, native.WriteDir(context.Background(), src, rec, nil))
+			require.NoError(t, native.WriteDir(context.Background(), filepath.Join(src, "truth"), truth, nil))
+			_, err := ConvertToOTF2(src, dir)
+			require.NoError(t, err)
+			if stage == "anchor missing" {
+				require.NoError(t, os.Remove(filepath.Join(dir, otf.AnchorName)))
+			}
+			n, u, err := FinishOTF2(dir, nil, RecoverOptions{})
+			require.NoError(t, err)
+			assert.Nil(t, u, "the run was complete")
+			assert.Equal(t, rec.NumEvents(), n)
+			assert.NoDirExists(t, src, "the native trace is removed")
+			got := readTrace(t, dir, "otf2")
+			require.Len(t, got.Locations, len(rec.Locations))
+			for li, l := range rec.Locations {
+				assert.Equal(t, l.Events.Len(), got.Locations[li].Events.Len(), "location %d's events", li)
+			}
+			tr, err := native.ReadDir(filepath.Join(dir, "truth"), nil)
+			require.NoError(t, err, "the truth beside the archive")
+			assert.Equal(t, truth.NumEvents(), tr.NumEvents())
+		})
+	}
+}
