@@ -7,13 +7,13 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/clc-tools/clc/internal/infile"
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/trace"
 )
 
@@ -29,16 +29,11 @@ func TestSpecialFilesAreRefused(t *testing.T) {
 			files[1] = "events/bundle-0" + BundleExt
 		}
 		for _, f := range files {
-			for _, kind := range []string{"fifo", "zero"} {
+			for _, kind := range []string{testenv.SpecialFIFO, testenv.SpecialZero} {
 				dir := filepath.Join(t.TempDir(), "tr")
 				require.NoError(t, os.CopyFS(dir, os.DirFS(src)))
 				p := filepath.Join(dir, f)
-				require.NoError(t, os.Remove(p))
-				if kind == "fifo" {
-					require.NoError(t, syscall.Mkfifo(p, 0o644))
-				} else {
-					require.NoError(t, os.Symlink("/dev/zero", p))
-				}
+				testenv.MakeSpecial(t, p, kind)
 				_, err := ReadDir(dir, nil)
 				require.ErrorIs(t, err, infile.ErrNotRegular, "%s %s", f, kind)
 				assert.Contains(t, err.Error(), p)

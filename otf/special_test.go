@@ -4,13 +4,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/clc-tools/clc/internal/infile"
+	"github.com/clc-tools/clc/internal/testenv"
 )
 
 // Every file of an archive that is a named pipe or a device is refused at
@@ -18,16 +18,11 @@ import (
 // to /dev/zero was read without end.
 func TestSpecialFilesAreRefused(t *testing.T) {
 	for _, f := range []string{"traces.otf2", "traces.def", "traces/0.evt", "traces/1.def"} {
-		for _, kind := range []string{"fifo", "zero"} {
+		for _, kind := range []string{testenv.SpecialFIFO, testenv.SpecialZero} {
 			t.Run(f+" "+kind, func(t *testing.T) {
 				dir := copyArchive(t)
 				p := filepath.Join(dir, f)
-				require.NoError(t, os.Remove(p))
-				if kind == "fifo" {
-					require.NoError(t, syscall.Mkfifo(p, 0o644))
-				} else {
-					require.NoError(t, os.Symlink("/dev/zero", p))
-				}
+				testenv.MakeSpecial(t, p, kind)
 				err := readAll(dir)
 				require.ErrorIs(t, err, infile.ErrNotRegular)
 				assert.Contains(t, err.Error(), p)

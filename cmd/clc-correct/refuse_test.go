@@ -222,12 +222,8 @@ func TestSpecialInputFilesAreRefused(t *testing.T) {
 			in := copyDir(t, c.src)
 			p := filepath.Join(in, c.file)
 			switch c.kind {
-			case "fifo":
-				require.NoError(t, os.Remove(p))
-				require.NoError(t, syscall.Mkfifo(p, 0o644))
-			case "zero":
-				require.NoError(t, os.Remove(p))
-				require.NoError(t, os.Symlink("/dev/zero", p))
+			case testenv.SpecialFIFO, testenv.SpecialZero:
+				testenv.MakeSpecial(t, p, c.kind)
 			case "huge":
 				require.NoError(t, os.Truncate(p, 1<<40)) // sparse
 			}

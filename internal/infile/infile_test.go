@@ -4,9 +4,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -14,9 +14,9 @@ import (
 func TestRefusesWhatIsNotARegularFile(t *testing.T) {
 	d := t.TempDir()
 	fifo := filepath.Join(d, "fifo")
-	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	testenv.MakeSpecial(t, fifo, testenv.SpecialFIFO)
 	zero := filepath.Join(d, "zero")
-	require.NoError(t, os.Symlink("/dev/zero", zero))
+	testenv.MakeSpecial(t, zero, testenv.SpecialZero)
 	for _, c := range []struct{ path, kind string }{
 		{fifo, "named pipe"}, {zero, "character device"}, {d, "directory"},
 	} {

@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -82,6 +83,37 @@ func ReplaceFile(name string, data []byte, perm os.FileMode) error {
 		return err
 	}
 	return os.WriteFile(name, data, perm)
+}
+
+// Special kinds of file that MakeSpecial makes: what a hostile input puts
+// where a reader expects a regular file.
+const (
+	// SpecialFIFO is a named pipe: opening it for reading blocks until a
+	// writer comes.
+	SpecialFIFO = "fifo"
+	// SpecialZero is a symbolic link to /dev/zero: a file without end.
+	SpecialZero = "zero"
+)
+
+// MakeSpecial replaces the file name (if any) by a special file of the
+// kind (SpecialFIFO or SpecialZero), failing t if it cannot.
+func MakeSpecial(t testing.TB, name, kind string) {
+	t.Helper()
+	if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("remove %s: %v", name, err)
+	}
+	var err error
+	switch kind {
+	case SpecialFIFO:
+		err = syscall.Mkfifo(name, 0o644)
+	case SpecialZero:
+		err = os.Symlink("/dev/zero", name)
+	default:
+		err = fmt.Errorf("unknown kind %q", kind)
+	}
+	if err != nil {
+		t.Fatalf("make %s a special file: %v", name, err)
+	}
 }
 
 // Fixtures makes directories that several tests of a package read and none

@@ -4,13 +4,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/clc-tools/clc/internal/infile"
+	"github.com/clc-tools/clc/internal/testenv"
 )
 
 func TestRead(t *testing.T) {
@@ -29,7 +29,7 @@ func TestRead(t *testing.T) {
 func TestReadRefusesSpecialAndOversizedFiles(t *testing.T) {
 	d := t.TempDir()
 	fifo := filepath.Join(d, "fifo.json")
-	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	testenv.MakeSpecial(t, fifo, testenv.SpecialFIFO)
 	_, err := Read(fifo, 1000, []uint64{0}, []int{1})
 	require.ErrorIs(t, err, infile.ErrNotRegular)
 	big := filepath.Join(d, Name)

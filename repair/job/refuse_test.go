@@ -7,12 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/presync"
@@ -29,11 +29,9 @@ func TestOutputsAreClaimedBeforeTheInputIsRead(t *testing.T) {
 	badOut := filepath.Join(d, "no", "such", "out")
 	otf := filepath.Join(d, "otf")
 	require.NoError(t, os.CopyFS(otf, os.DirFS("../../testdata/scorep-pingpong")))
-	require.NoError(t, os.Remove(filepath.Join(otf, "traces.otf2")))
-	require.NoError(t, syscall.Mkfifo(filepath.Join(otf, "traces.otf2"), 0o644))
+	testenv.MakeSpecial(t, filepath.Join(otf, "traces.otf2"), testenv.SpecialFIFO)
 	nat, _ := smallTrace(t)
-	require.NoError(t, os.Remove(filepath.Join(nat, "clc.json")))
-	require.NoError(t, syscall.Mkfifo(filepath.Join(nat, "clc.json"), 0o644))
+	testenv.MakeSpecial(t, filepath.Join(nat, "clc.json"), testenv.SpecialFIFO)
 	for _, in := range []string{otf, filepath.Join(otf, "traces.otf2"), nat} {
 		_, err := Prepare(in, Options{Output: badOut})
 		require.Error(t, err, in)
