@@ -111,7 +111,7 @@ func TestDomainViolationsAddUp(t *testing.T) {
 			}
 		}
 		var got int64
-		sums, cc, _ := domainViolations(measure.ClockCondition{Graph: g, Node: node, Latency: lat, Parallel: 2}, &dom, times)
+		sums, cc, _, _ := domainViolations(measure.ClockCondition{Graph: g, Node: node, Latency: lat, Parallel: 2}, &dom, times, false)
 		for _, v := range sums {
 			got += v
 		}
@@ -192,9 +192,9 @@ func TestProvenNeedsAViolationNearby(t *testing.T) {
 	assert.Equal(t, []float64{0, 0, 0, 0, 0}, none.Curves[1].X)
 }
 
-// contradicted lists, per domain, the times of the violations of
+// domainViolations lists as proofs, per domain, the violations of
 // messages between domains, not those within one.
-func TestContradicted(t *testing.T) {
+func TestDomainViolationsProofs(t *testing.T) {
 	// Locations 0 and 1 share domain 0, location 2 is domain 1. A message
 	// 0 → 1 (same domain) and a message 0 → 2 both arrive before they
 	// were sent plus μ.
@@ -218,6 +218,6 @@ func TestContradicted(t *testing.T) {
 	dom := &Domains{Of: []int32{0, 0, 1}, Node: []int32{0, 1}, Size: []int32{2, 1}}
 	cc := measure.ClockCondition{Graph: g, Node: []int32{0, 1, 2}, Latency: replay.Latency{Intra: 10, Inter: 10}, Parallel: 2}
 	times := [][]int64{tr.Locations[0].Events.Time, tr.Locations[1].Events.Time, tr.Locations[2].Events.Time}
-	at := contradicted(cc, dom, times)
+	_, _, _, at := domainViolations(cc, dom, times, true)
 	assert.Equal(t, []proofs{{T: []int64{150}, V: []int64{60}}, {T: []int64{150}, V: []int64{60}}}, at)
 }

@@ -17,51 +17,67 @@ import (
 // message counts for both ends' domains; a collective receive for its
 // domain and for its latest other sender's (the one that decides whether it
 // is violated). It also returns cc's violations in the times, from the
-// same pass over the point-to-point messages, and its counts by part.
-func domainViolations(cc measure.ClockCondition, dom *Domains, times [][]int64) ([]int64, measure.Violations, *measure.Counts) {
+// same pass over the point-to-point messages, and its counts by part; with
+// keep, from the same pass, the violations between domains as proofs
+// (contradicted), else nil.
+func domainViolations(cc measure.ClockCondition, dom *Domains, times [][]int64, keep bool) ([]int64, measure.Violations, *measure.Counts, []proofs) {
 	g := cc.Graph
-	sum := make([]int64, dom.Count())
+	// hit is a violation v of a message of domain d at time t, cross when
+	// the message runs between two domains.
 	type hit struct {
-		d int32
-		v int64
+		d     int32
+		t, v  int64
+		cross bool
 	}
 	parts := make([][]hit, len(times))
 	counts := cc.Counts(times, func(li int, d *replay.Dep, v int64) {
-		parts[li] = append(parts[li], hit{dom.Of[d.Peer], v}, hit{dom.Of[li], v})
+		p, q := dom.Of[d.Peer], dom.Of[li]
+		t := times[li][d.Idx]
+		parts[li] = append(parts[li], hit{p, t, v, p != q}, hit{q, t, v, p != q})
 	})
+	// Collective receives, by instance in parallel, each worker into hits
+	// of its own (the sums are integers and the proofs are sorted: the
+	// result does not depend on the order).
+	var mu sync.Mutex
+	var workers []*[]hit
+	par.ForEachWith(len(g.Instances), cc.Parallel, func() *[]hit {
+		hs := new([]hit)
+		mu.Lock()
+		workers = append(workers, hs)
+		mu.Unlock()
+		return hs
+	}, func(hs *[]hit, ii int) {
+		visitInstanceViolations(cc, uint32(ii), times, func(recv, sender int32, t, x int64) {
+			r := dom.Of[recv]
+			if sender < 0 {
+				*hs = append(*hs, hit{r, t, x, false})
+				return
+			}
+			s := dom.Of[sender]
+			*hs = append(*hs, hit{r, t, x, r != s}, hit{s, t, x, r != s})
+		})
+	})
+	for _, hs := range workers {
+		parts = append(parts, *hs)
+	}
+	sum := make([]int64, dom.Count())
+	var at []proofs
+	if keep {
+		at = make([]proofs, dom.Count())
+	}
 	for _, p := range parts {
 		for _, h := range p {
 			sum[h.d] += h.v
+			if keep && h.cross {
+				at[h.d].T = append(at[h.d].T, h.t)
+				at[h.d].V = append(at[h.d].V, h.v)
+			}
 		}
 	}
-	// Collective receives, by instance in parallel, each worker into sums
-	// of its own (integers: the total does not depend on the order).
-	var mu sync.Mutex
-	var sums [][]int64
-	par.ForEachWith(len(g.Instances), cc.Parallel, func() []int64 {
-		s := make([]int64, len(sum))
-		mu.Lock()
-		sums = append(sums, s)
-		mu.Unlock()
-		return s
-	}, func(s []int64, ii int) { instanceDomainViolations(cc, dom, uint32(ii), times, s) })
-	for _, s := range sums {
-		for d, v := range s {
-			sum[d] += v
-		}
+	for i := range at {
+		sort.Stable(&at[i])
 	}
-	return sum, counts.Violations(g), counts
-}
-
-// instanceDomainViolations adds to sum, per domain, the violations of the
-// receives of collective instance ii (see domainViolations).
-func instanceDomainViolations(cc measure.ClockCondition, dom *Domains, ii uint32, times [][]int64, sum []int64) {
-	visitInstanceViolations(cc, ii, times, func(recv, sender int32, _, x int64) {
-		sum[dom.Of[recv]] += x
-		if sender >= 0 {
-			sum[dom.Of[sender]] += x
-		}
-	})
+	return sum, counts.Violations(g), counts, at
 }
 
 // visitInstanceViolations calls f for every receive of collective instance
@@ -149,51 +165,4 @@ func (p *proofs) largestNear(ts []int64, k int) int64 {
 		v = max(v, p.V[i])
 	}
 	return v
-}
-
-// contradicted returns, per clock domain, the violations of the clock
-// condition with times and cc's μ by messages between it and another
-// domain: where the messages prove the clocks of times wrong, and by how
-// much at least (μ holds for every message, so each violation is a proof).
-// A message's time is its receive's; a collective's logical messages count
-// at the receiving member's end, for the receiver's domain and the latest
-// sender's.
-func contradicted(cc measure.ClockCondition, dom *Domains, times [][]int64) []proofs {
-	g := cc.Graph
-	type hit struct {
-		d    int32
-		t, v int64
-	}
-	parts := make([][]hit, len(times))
-	cc.Counts(times, func(li int, d *replay.Dep, v int64) {
-		if p, q := dom.Of[d.Peer], dom.Of[li]; p != q {
-			t := times[li][d.Idx]
-			parts[li] = append(parts[li], hit{p, t, v}, hit{q, t, v})
-		}
-	})
-	var mu sync.Mutex
-	par.ForEach(len(g.Instances), cc.Parallel, func(ii int) {
-		var hs []hit
-		visitInstanceViolations(cc, uint32(ii), times, func(recv, sender int32, t, x int64) {
-			if sender >= 0 && dom.Of[sender] != dom.Of[recv] {
-				hs = append(hs, hit{dom.Of[recv], t, x}, hit{dom.Of[sender], t, x})
-			}
-		})
-		if len(hs) > 0 {
-			mu.Lock()
-			parts = append(parts, hs)
-			mu.Unlock()
-		}
-	})
-	at := make([]proofs, dom.Count())
-	for _, p := range parts {
-		for _, h := range p {
-			at[h.d].T = append(at[h.d].T, h.t)
-			at[h.d].V = append(at[h.d].V, h.v)
-		}
-	}
-	for i := range at {
-		sort.Stable(&at[i])
-	}
-	return at
 }

@@ -117,7 +117,7 @@ type Result struct {
 	bars *errorBars
 	// domBefore and beforeCounts are domainViolations of the
 	// pre-synchronised times, once measured; contradicted their
-	// violations' times per domain (contradicted).
+	// violations between domains (domainViolations' proofs).
 	domBefore    []int64
 	beforeCounts *measure.Counts
 	contradicted []proofs
@@ -220,9 +220,8 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 		measured = make(chan struct{})
 		go func() {
 			defer close(measured)
-			res.domBefore, res.Before, res.beforeCounts = domainViolations(cc, dom, times)
+			res.domBefore, res.Before, res.beforeCounts, res.contradicted = domainViolations(cc, dom, times, true)
 			res.BeforeMeasured = true
-			res.contradicted = contradicted(cc, dom, times)
 		}()
 	}
 	m, st, err := est.estimate(ctx, lastWindows)
@@ -250,8 +249,9 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 	// The error bars keep the estimate; the guard weighs, and applies,
 	// only what the messages prove of it.
 	cc := measure.ClockCondition{Graph: g, Node: node, Latency: res.Latency.Replay(), Parallel: np}
-	if res.contradicted == nil {
-		res.contradicted = contradicted(cc, dom, times)
+	if !res.BeforeMeasured {
+		res.domBefore, res.Before, res.beforeCounts, res.contradicted = domainViolations(cc, dom, times, true)
+		res.BeforeMeasured = true
 	}
 	m, st.HeldKnots, st.Knots = m.proven(BarZ, res.contradicted)
 	res.Timing.Estimate = time.Since(t0).Seconds()
@@ -308,7 +308,7 @@ func (res *Result) guard(ctx context.Context, est *estimator, m *Model, times []
 	work := workOn()
 	if res.domBefore == nil {
 		// Run usually measured it beside the estimate's last pass.
-		res.domBefore, res.Before, res.beforeCounts = domainViolations(cc, dom, work)
+		res.domBefore, res.Before, res.beforeCounts, _ = domainViolations(cc, dom, work, false)
 		res.BeforeMeasured = true
 	}
 	vBefore := res.domBefore
@@ -323,7 +323,7 @@ func (res *Result) guard(ctx context.Context, est *estimator, m *Model, times []
 			return
 		}
 		var after []int64
-		after, va, vc = domainViolations(cc, dom, work)
+		after, va, vc, _ = domainViolations(cc, dom, work, false)
 		if round == withdrawRounds {
 			break
 		}
