@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -223,10 +224,19 @@ func (a *Archive) DefinitionBytes() int64 {
 
 // Declared returns what the archive declares before any event is read:
 // at most how many events a read holds (EventBound), the locations, and
-// the bytes its global definitions take in memory, read whole (about
-// twice the file's size).
+// the bytes its global definitions take in memory (DefinitionMemory).
 func (a *Archive) Declared() (trace.Declared, error) {
-	return trace.Declared{Events: a.EventBound(), Locations: a.NumLocations(), HeldBytes: 2 * a.DefinitionBytes()}, nil
+	return trace.Declared{Events: a.EventBound(), Locations: a.NumLocations(), HeldBytes: DefinitionMemory(a.DefinitionBytes())}, nil
+}
+
+// DefinitionMemory returns the bytes that global definitions of size
+// bytes take in memory: Open reads them whole, at about twice their size
+// (the file and what it decodes to). It saturates at the largest int64.
+func DefinitionMemory(size int64) int64 {
+	if size > math.MaxInt64/2 {
+		return math.MaxInt64
+	}
+	return 2 * size
 }
 
 // Close does nothing: an Archive keeps no file open between its reads,

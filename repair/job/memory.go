@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"github.com/clc-tools/clc/internal/memlimit"
+	"github.com/clc-tools/clc/otf"
 )
 
 // MaxParallel bounds Options.Parallel: 1,024 or the number of CPUs if
@@ -83,8 +84,7 @@ func checkMemory(in *Input, opts *Options) error {
 
 // checkDefinitions refuses, before they are read, an OTF2 archive's global
 // definitions that alone would take more memory than the process may use
-// (opts.MemoryLimit, or memlimit.Limit): they are read whole, at about
-// twice their size.
+// (opts.MemoryLimit, or memlimit.Limit; otf.DefinitionMemory).
 func checkDefinitions(in *Input, opts *Options) error {
 	if in.Format != FormatOTF2 {
 		return nil
@@ -100,7 +100,7 @@ func checkDefinitions(in *Input, opts *Options) error {
 	if err != nil {
 		return nil // the reader says what is wrong
 	}
-	if need := satMul(st.Size(), 2); need > limit {
+	if need := otf.DefinitionMemory(st.Size()); need > limit {
 		return &MemoryError{Input: in.Path, Events: -1, Need: need, Limit: limit}
 	}
 	return nil
