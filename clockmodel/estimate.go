@@ -396,9 +396,20 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats, las
 		if err != nil {
 			return nil, p.iters, err
 		}
+		// The Birge ratio: where the windows scatter about the fit more
+		// than their σ say (misfit > 1: the clocks wander faster than the
+		// knots follow, or the noise was underrated), the standard
+		// deviations grow by as much, as a least-squares fit's parameter
+		// uncertainties are scaled by √(χ²/dof) (R. T. Birge, "The
+		// calculation of errors by the method of least squares", Phys.
+		// Rev. 40, 1932).
+		birge := max(1, st.Misfit)
 		for d := range nd {
 			if k.first[d] >= 0 {
 				m.Curves[d].S = sd[k.first[d] : int(k.first[d])+len(k.T[d])]
+				for i := range m.Curves[d].S {
+					m.Curves[d].S[i] *= birge
+				}
 			}
 		}
 	}
@@ -426,9 +437,6 @@ type fitProblem struct {
 	base    []float64
 	maxIter int
 	iters   int // conjugate-gradient iterations so far
-	// batches are the posterior's batches of samples solved together, as
-	// columns and conjugate-gradient iterations (part of iters).
-	batches []PosteriorBatch
 }
 
 // newFitProblem lays out the rows of a fit over the knots k and the

@@ -32,11 +32,6 @@ type Layout struct {
 	// off-diagonal entries of the upper half of AᵀWA, without the groups'
 	// low-rank terms).
 	Rows, Nonzeros int64
-	// Posterior are the batches in which the last pass solved its
-	// posterior samples (their iterations are part of the last pass's in
-	// Stats.Iterations): a batch's iteration multiplies as many vectors
-	// as it has columns.
-	Posterior []PosteriorBatch
 
 	domains   int
 	pairs     []layoutPair
@@ -45,12 +40,6 @@ type Layout struct {
 	rowUnk    []int32
 	groups    [][2]int32 // each bias group's pair of domains
 	coarseDom []int32    // each coarse unknown's domain
-}
-
-// PosteriorBatch is a batch of posterior samples solved together: its
-// columns (samples) and its conjugate-gradient iterations.
-type PosteriorBatch struct {
-	Columns, Iterations int
 }
 
 // layoutPair counts the bounds between domains p < q: n[src][dir], src
@@ -96,7 +85,6 @@ func (e *estimator) layout(st EstimateStats) (*Layout, error) {
 	if p == nil {
 		return l, nil
 	}
-	l.Posterior = p.batches
 	sys := &p.sys
 	l.unknown = make([]int32, sys.n)
 	for d, f := range p.first {

@@ -543,30 +543,37 @@ type errorBars struct {
 	prior  []anchorRange
 	wander float64
 	ref    int32
+	// proven is each domain's envelope of what its messages with the
+	// reference prove (nil: none).
+	proven []*envelope
 }
 
 // errorBars keeps the estimate m (its curves as fitted, whatever the
 // guard then does with them) and the priors.
 func (e *estimator) errorBars(m *Model) *errorBars {
 	nd := e.in.Domains.Count()
-	return &errorBars{curves: slices.Clone(m.Curves), prior: anchorSpans(e.anchorObs(), nd), wander: e.wander, ref: e.in.Domains.Ref}
+	return &errorBars{curves: slices.Clone(m.Curves), prior: anchorSpans(e.anchorObs(), nd), wander: e.wander, ref: e.in.Domains.Ref,
+		proven: envelopes(e.lists, &e.in.Domains, e.lat, e.in.Domains.Ref, m)}
 }
 
 // HasErrorBars reports whether ErrorBar can answer: the clock model
 // estimated the clocks.
 func (res *Result) HasErrorBars() bool { return res.bars != nil }
 
-// ErrorBar returns the half-width, in ticks, of the interval that holds
-// with 95 % probability the true time of an event of domain d whose
-// pre-synchronised time was c and whose corrected time is f. When the
-// estimate moved the clocks: BarZ times the estimate's standard deviation
-// there, plus how far f lies from the estimate's own correction of c (the
-// projection's and the CLC's moves). When the clocks stayed, or the
-// estimate has no curve for the domain: BarZ times the prior uncertainty
-// of the pre-synchronised clock (its anchors' and the wander's, +Inf
-// without anchors or without evidence of the wander's scale), plus the
-// CLC's move. The reference domain's clock is the reference: only moves
-// count there. It returns NaN without an estimate (HasErrorBars).
+// ErrorBar returns the half-width, in ticks, of the interval around the
+// corrected time f that holds with 95 % probability the true time of an
+// event of domain d whose pre-synchronised time was c. The estimate's
+// interval is BarZ times its standard deviation there plus how far f lies
+// from the estimate's own correction of c (the projection's and the CLC's
+// moves); where the clocks stayed, or the estimate has no curve for the
+// domain, BarZ times the prior uncertainty of the pre-synchronised clock
+// (its anchors' and the wander's, +Inf without anchors or without
+// evidence of the wander's scale), plus the CLC's move. That interval is
+// then cut to what the domain's messages with the reference allow
+// (envelope: a bar is never wider than the bounds), and where the two do
+// not meet the bounds' interval is the answer. The reference
+// domain's clock is the reference: only moves count there. It returns NaN
+// without an estimate (HasErrorBars).
 func (res *Result) ErrorBar(d int32, c, f int64) float64 {
 	b := res.bars
 	if b == nil {
@@ -575,17 +582,30 @@ func (res *Result) ErrorBar(d int32, c, f int64) float64 {
 	if d == b.ref {
 		return math.Abs(float64(f - c))
 	}
+	w := math.Inf(1)
 	cv := &b.curves[d]
-	if res.Times != nil && len(cv.S) > 0 {
-		return BarZ*cv.SD(c) + math.Abs(float64(f-c)-cv.At(c))
+	switch {
+	case res.Times != nil && len(cv.S) > 0:
+		w = BarZ*cv.SD(c) + math.Abs(float64(f-c)-cv.At(c))
+	case b.prior[d].ok && !math.IsInf(b.wander, 1):
+		// The clocks stayed (or this domain's has no curve): the
+		// estimate was not evidence enough, and the prior of the
+		// pre-synchronised clock is what is known.
+		w = BarZ*b.prior[d].sigmaAt(c, b.wander) + math.Abs(float64(f-c))
 	}
-	// The clocks stayed (or this domain's has no curve): the estimate
-	// was not evidence enough, and the prior of the pre-synchronised
-	// clock is what is known.
-	if b.prior[d].ok && !math.IsInf(b.wander, 1) {
-		return BarZ*b.prior[d].sigmaAt(c, b.wander) + math.Abs(float64(f-c))
+	env := b.proven[d]
+	if env == nil {
+		return w
 	}
-	return math.Inf(1)
+	plo, phi := env.bounds(c, BoundRate)
+	xc := cv.At(c)
+	plo, phi = plo+xc, phi+xc
+	ff := float64(f)
+	lo, hi := math.Max(ff-w, float64(c)+plo), math.Min(ff+w, float64(c)+phi)
+	if lo > hi {
+		lo, hi = float64(c)+plo, float64(c)+phi
+	}
+	return math.Max(ff-lo, hi-ff)
 }
 
 // Estimated returns the estimate's correction of domain d at t (whether

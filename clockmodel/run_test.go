@@ -210,7 +210,8 @@ func TestLongRunKeepsItsResolution(t *testing.T) {
 // exchanges: no group of windows has eight) gets the wander's scale 0, not
 // +Inf, so that its report can be written as JSON (repair's
 // TestReportJSONWithoutWanderEvidence), and its clocks between the anchors
-// have no error bar (+Inf) unless the estimate moved them.
+// have no error bar (+Inf) unless the estimate moved them or their messages
+// with the reference bound them (then a finite one).
 func TestNoWanderEvidence(t *testing.T) {
 	c := baseConfig(3)
 	c.Ranks, c.RanksPerNode, c.Steps, c.Events = 8, 1, 1, 0
@@ -221,8 +222,24 @@ func TestNoWanderEvidence(t *testing.T) {
 	require.NotNil(t, res.Estimate)
 	assert.Zero(t, res.Estimate.Wander)
 	if res.Times == nil {
-		d := p.in.Domains.Of[len(p.times)-1]
-		assert.True(t, math.IsInf(res.ErrorBar(d, p.times[len(p.times)-1][1], p.times[len(p.times)-1][1]), 1))
+		for li := range p.times {
+			d := p.in.Domains.Of[li]
+			if d == p.in.Domains.Ref {
+				continue
+			}
+			c := p.times[li][1]
+			bar := res.ErrorBar(d, c, c)
+			lo, hi := math.Inf(-1), math.Inf(1)
+			if env := res.bars.proven[d]; env != nil {
+				lo, hi = env.bounds(c, BoundRate)
+			}
+			if math.IsInf(lo, -1) || math.IsInf(hi, 1) {
+				assert.True(t, math.IsInf(bar, 1), "location %d: not bounded both ways, no bar", li)
+			} else {
+				assert.False(t, math.IsInf(bar, 1), "location %d: bounded by its messages", li)
+				assert.LessOrEqual(t, bar, math.Max(-lo, hi)+math.Abs(res.Estimated(d, c)), "location %d: no wider than the bounds", li)
+			}
+		}
 	}
 }
 

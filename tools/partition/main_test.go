@@ -23,7 +23,7 @@ func TestRunSmall(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, run(context.Background(), &c, &out))
 	s := out.String()
-	for _, h := range []string{"### One process", "### Division and messages", "### Forward replay", "### Memory per process", "### Clock model", "Posterior samples in batches"} {
+	for _, h := range []string{"### One process", "### Division and messages", "### Forward replay", "### Memory per process", "### Clock model", "The posterior's standard deviations take no solve"} {
 		assert.Contains(t, s, h)
 	}
 	for _, sc := range partition.Schemes {

@@ -106,21 +106,11 @@ func write(w io.Writer, what, load string, l *partition.Loaded, sn *partition.Si
 	for _, it := range lay.Stats.Iterations {
 		iters += it
 	}
-	// The posterior's batches: an iteration of a batch of s samples moves
-	// s vectors. Solved as one batch, the samples would wait for the
-	// slowest batch's iterations only.
-	single, vectors, slowest := iters, 0, 0
-	for _, b := range lay.Posterior {
-		single -= b.Iterations
-		vectors += b.Iterations * b.Columns
-		slowest = max(slowest, b.Iterations)
-	}
 	p("\n### Clock model\n\n")
 	p("Estimate: %d bounds, %d domain pairs, %d windows (%d two-sided), %d unknowns, %s rows, %s nonzeros (pairs of unknowns sharing a row), %d bias groups; %d conjugate-gradient iterations (per pass %v), %d preparations; coarse level %d unknowns, %s factor entries.\n\n",
 		lay.Stats.Bounds, lay.Stats.Pairs, lay.Stats.Bands, lay.Stats.TwoSided, lay.Stats.Unknowns, count(lay.Rows), count(lay.Nonzeros),
 		lay.Stats.Groups, iters, lay.Stats.Iterations, lay.Prepares, lay.Coarse, count(int64(lay.CoarseEntries)))
-	p("Posterior samples in batches (columns × iterations) %s: %d vector iterations in all (%d single solves + %d in the batches); with every sample in one batch, %d iterations wait for an exchange.\n\n",
-		batchList(lay.Posterior), single+vectors, single, vectors, single+slowest)
+	p("The posterior's standard deviations take no solve (two-level marginal variances from the factorised blocks and the domains' levels), so the estimate's exchanges are those of its passes' iterations.\n\n")
 	p("| scheme | P | pairs crossing | bounds crossing (p2p + coll) | bounds shipped | rows crossing | nonzeros crossing | unknowns, most part | halo: all / most part | neighbours (most) | coarse, most part | per iteration: all / most part | whole estimate |\n")
 	p("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rs {
@@ -130,7 +120,7 @@ func write(w io.Writer, what, load string, l *partition.Loaded, sn *partition.Si
 		}
 		perIter := 2*8*m.Halo + int64(m.Parts)*8*int64(lay.Coarse) + 3*8*int64(m.Parts)
 		perIterMax := 2*8*m.HaloMax + 8*int64(lay.Coarse) + 3*8
-		whole := int64(single+vectors)*perIter + int64(lay.Prepares)*int64(m.Parts)*8*int64(lay.CoarseEntries)
+		whole := int64(iters)*perIter + int64(lay.Prepares)*int64(m.Parts)*8*int64(lay.CoarseEntries)
 		shipped := m.Shipped[0] + m.Shipped[1]
 		p("| %s | %d | %d of %d | %s + %s (%s) | %s (%s) | %s (%s) | %s (%s) | %d of %d | %s / %s | %d | %d | %s / %s | %s |\n",
 			r.Scheme, r.Parts, m.PairsCrossing, m.Pairs,
@@ -207,16 +197,4 @@ func LoadAverage() string {
 		return f[0]
 	}
 	return "unknown"
-}
-
-// batchList lists the posterior's batches as columns×iterations.
-func batchList(bs []clockmodel.PosteriorBatch) string {
-	if len(bs) == 0 {
-		return "(none)"
-	}
-	parts := make([]string, len(bs))
-	for i, b := range bs {
-		parts[i] = fmt.Sprintf("%d×%d", b.Columns, b.Iterations)
-	}
-	return strings.Join(parts, ", ")
 }
