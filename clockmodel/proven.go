@@ -148,3 +148,32 @@ func envelopes(lists [2][]rec, dom *Domains, lat replay.Latency, ref int32, m *M
 	}
 	return out
 }
+
+// sideCursor evaluates a side at mostly ascending times: the index of the
+// first bound at or after t moves forward, and is found anew by binary
+// search when t goes back.
+type sideCursor struct {
+	s *side
+	i int
+	t int64
+}
+
+// at returns s.at(t, rho).
+func (u *sideCursor) at(t int64, rho float64) float64 {
+	s := u.s
+	if t < u.t {
+		u.i, _ = slices.BinarySearch(s.t, t)
+	}
+	u.t = t
+	for u.i < len(s.t) && s.t[u.i] < t {
+		u.i++
+	}
+	v := math.Inf(-1)
+	if u.i > 0 {
+		v = s.pre[u.i-1] - rho*float64(t)
+	}
+	if u.i < len(s.t) {
+		v = math.Max(v, s.suf[u.i]+rho*float64(t))
+	}
+	return v
+}

@@ -174,6 +174,10 @@ func TestEnvelopeSide(t *testing.T) {
 		}
 		assert.InDelta(t, want, s.at(q, rho), 1e-6, "at %d", q)
 	}
+	u := sideCursor{s: &s}
+	for _, q := range []int64{-5000, 10, ts[3], ts[3] + 7, ts[40], ts[2], 123456, ts[len(ts)-1], 300000, 5} {
+		assert.Equal(t, s.at(q, rho), u.at(q, rho), "cursor at %d", q)
+	}
 	var empty side
 	assert.True(t, math.IsInf(empty.at(5, rho), -1))
 }

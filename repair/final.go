@@ -98,8 +98,10 @@ func finalReport(ctx context.Context, times [][]int64, moved []clc.Moved, model 
 		}
 		t := &tallies[li]
 		d := dom.Of[li]
+		var bc *clockmodel.BarCursor
 		if bars {
 			t.hist = make([]int64, barBins)
+			bc = model.BarCursor(d)
 		}
 		for j, v := range f {
 			if j%4096 == 0 && ctx.Err() != nil {
@@ -114,7 +116,7 @@ func finalReport(ctx context.Context, times [][]int64, moved []clc.Moved, model 
 			if !bars {
 				continue
 			}
-			b := model.ErrorBar(d, c[j], v)
+			b := bc.At(c[j], v)
 			if math.IsInf(b, 1) {
 				t.unbounded++
 				continue

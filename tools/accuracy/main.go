@@ -263,15 +263,29 @@ func printTable(source string, rows []row, c *config, took time.Duration) {
 	}
 	fmt.Println(head)
 	fmt.Println(sep)
-	var means, covs []float64
+	var means, covs, widths []float64
+	var goal int
 	var overMean, overP99, withLeft int
 	worstMean, worstP99, worstMax := 0.0, 0.0, 0.0
 	for _, r := range rows {
 		o := r.def
 		cov := "–"
 		if o.coverage >= 0 {
-			cov = fmt.Sprintf("%.1f %% (±%s µs)", 100*o.coverage, strconv.FormatFloat(o.barP95*1e6, 'g', 3, 64))
+			// The bars' width: their 95th percentile over the 99th
+			// percentile of the corrected times' true |error|.
+			p99 := o.ratio.p99 * r.pre.p99 / float64(r.res)
+			width := math.Inf(1)
+			if p99 > 0 {
+				width = o.barP95 / p99
+			}
+			cov = fmt.Sprintf("%.1f %% (±%s µs, %.2g×)", 100*o.coverage, strconv.FormatFloat(o.barP95*1e6, 'g', 3, 64), width)
 			covs = append(covs, o.coverage)
+			if r.pre.mean > 0 {
+				widths = append(widths, width)
+				if o.coverage >= 0.90 && o.coverage <= 0.99 && width <= 3 {
+					goal++
+				}
+			}
 		}
 		ran := o.ran
 		if o.fallback != "" {
@@ -315,6 +329,11 @@ func printTable(source string, rows []row, c *config, took time.Duration) {
 		}
 		fmt.Printf(" Error bars (95 %%) cover the truth for a median %.1f %% of events (%.1f %% to %.1f %%); within 95 ± 5 %% in %d of %d traces.",
 			100*covs[len(covs)/2], 100*covs[0], 100*covs[len(covs)-1], in, len(covs))
+		if len(widths) > 0 {
+			slices.Sort(widths)
+			fmt.Printf(" Width (95th percentile of the half-widths over the 99th percentile of the true |error|): median %.2g, largest %.2g; 90–99 %% covered and width ≤ 3 in %d of %d traces with clock error.",
+				widths[len(widths)/2], widths[len(widths)-1], goal, len(widths))
+		}
 	}
 	fmt.Println()
 }
