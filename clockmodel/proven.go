@@ -8,15 +8,13 @@ import (
 	"github.com/clc-tools/clc/replay"
 )
 
-// BoundRate is the fastest rate, in seconds per second, at which a clock's
-// error is taken to depart from the estimate's curve between two of its
-// messages with the reference: 10 µs per second, 10 ppm. (Relative to the
-// pre-synchronised line the rate would be the wander's own, 63 ppm at most
-// in the recordings' emulated wander of 2 µs over 200 ms; the estimate
-// follows most of it.) It widens a message's bound with the time from it.
-// On the MPICH recording whose bars were 33 times its largest error, 10
-// ppm gives bars of 1.65 times it covering 97.6 % of events; 30 ppm 2.6
-// times, 100 ppm 4.5 times.
+// BoundRate is the slowest rate, in seconds per second, at which a clock's
+// error is taken to depart from the estimate's curve (or from the
+// pre-synchronised clock) between two of its messages with the reference:
+// 10 µs per second, 10 ppm. It widens a message's bound with the time from
+// it. Where the bounds disagree at that rate (the estimate misses a faster
+// wander), each domain's envelope takes 1.25 times the slowest rate at
+// which they agree (consistentRate).
 const BoundRate = 10e-6
 
 // envelope is what the messages exchanged with the reference domain bound
@@ -29,6 +27,14 @@ const BoundRate = 10e-6
 // binary search and two prefix and suffix extremes give at any t.
 type envelope struct {
 	lower, upper side
+	// rho is the rate the envelope widens by: BoundRate, or 1.25 times the
+	// smallest rate at which its bounds agree with each other where that is
+	// more (consistentRate).
+	rho float64
+	// onEstimate tells whether the bounds hold x − x̂ (relative to the
+	// estimate) or x itself (relative to the pre-synchronised clock):
+	// whichever agrees at the slower rate.
+	onEstimate bool
 }
 
 // side is one direction's bounds: their times, ascending, and the prefix
@@ -75,8 +81,57 @@ func (s *side) at(t int64, rho float64) float64 {
 // bounds returns the interval [lo, hi] that the messages allow for the
 // correction's departure from the estimate at t, infinite on a side
 // without messages.
-func (e *envelope) bounds(t int64, rho float64) (lo, hi float64) {
-	return e.lower.at(t, rho), -e.upper.at(t, rho)
+func (e *envelope) bounds(t int64) (lo, hi float64) {
+	return e.lower.at(t, e.rho), -e.upper.at(t, e.rho)
+}
+
+// maxRate is the fastest rate consistentRate tries: 1 ms per second.
+const maxRate = 1e-3
+
+// consistentRate returns the smallest rate, to 5 %, between BoundRate and
+// maxRate at which the lower and upper bounds (times and values, the
+// upper ones negated) agree everywhere: at no bound's time does the lower
+// envelope pass the upper one. A bound that only a faster departure from
+// the estimate can reconcile with another says the estimate misses the
+// clock's error there by more than BoundRate allows, and the envelope
+// must then be wider. It returns +Inf if even maxRate does not reconcile
+// them (μ above a true latency: the bounds are not all true).
+func consistentRate(lt []int64, lv []float64, ut []int64, uv []float64) float64 {
+	ok := func(rho float64) bool {
+		lo, up := newSide(lt, lv, rho), newSide(ut, uv, rho)
+		lc, uc := sideCursor{s: &lo}, sideCursor{s: &up}
+		i, j := 0, 0
+		for i < len(lt) || j < len(ut) {
+			var t int64
+			if j >= len(ut) || i < len(lt) && lt[i] <= ut[j] {
+				t = lt[i]
+				i++
+			} else {
+				t = ut[j]
+				j++
+			}
+			if lc.at(t, rho) > -uc.at(t, rho) {
+				return false
+			}
+		}
+		return true
+	}
+	if len(lt) == 0 || len(ut) == 0 || ok(BoundRate) {
+		return BoundRate
+	}
+	if !ok(maxRate) {
+		return math.Inf(1)
+	}
+	lo, hi := BoundRate, maxRate
+	for hi > lo*1.05 {
+		mid := math.Sqrt(lo * hi)
+		if ok(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
 }
 
 // envelopes builds each domain's envelope from the bounds (point to point
@@ -88,12 +143,12 @@ func envelopes(lists [2][]rec, dom *Domains, lat replay.Latency, ref int32, m *M
 	if ref < 0 {
 		return out
 	}
-	rho := BoundRate
 	type pts struct {
 		t []int64
 		v []float64
 	}
 	lower, upper := map[int32]*pts{}, map[int32]*pts{}
+	lower0, upper0 := map[int32]*pts{}, map[int32]*pts{}
 	add := func(m map[int32]*pts, d int32, t int64, v float64) {
 		p := m[d]
 		if p == nil {
@@ -103,6 +158,7 @@ func envelopes(lists [2][]rec, dom *Domains, lat replay.Latency, ref int32, m *M
 		p.t = append(p.t, t)
 		p.v = append(p.v, v)
 	}
+	// Each bound twice: relative to the estimate, and as it is.
 	for _, r := range slices.Concat(lists[0], lists[1]) {
 		var d int32
 		switch {
@@ -120,13 +176,15 @@ func envelopes(lists [2][]rec, dom *Domains, lat replay.Latency, ref int32, m *M
 		x := m.at(d, r.t)
 		if r.a == ref {
 			add(lower, d, r.t, mu-float64(r.d)-x)
+			add(lower0, d, r.t, mu-float64(r.d))
 		} else {
 			add(upper, d, r.t, -(float64(r.d) - mu - x)) // negated
+			add(upper0, d, r.t, -(float64(r.d) - mu))
 		}
 	}
-	build := func(p *pts) side {
+	sorted := func(p *pts) ([]int64, []float64) {
 		if p == nil {
-			return side{}
+			return nil, nil
 		}
 		idx := make([]int, len(p.t))
 		for i := range idx {
@@ -137,14 +195,32 @@ func envelopes(lists [2][]rec, dom *Domains, lat replay.Latency, ref int32, m *M
 		for i, j := range idx {
 			ts[i], vs[i] = p.t[j], p.v[j]
 		}
-		return newSide(ts, vs, rho)
+		return ts, vs
+	}
+	build := func(l, u *pts, onEstimate bool) *envelope {
+		lt, lv := sorted(l)
+		ut, uv := sorted(u)
+		rho := consistentRate(lt, lv, ut, uv)
+		if math.IsInf(rho, 1) {
+			return nil // the bounds contradict each other: they bound nothing
+		}
+		if rho > BoundRate {
+			rho *= 1.25
+		}
+		return &envelope{lower: newSide(lt, lv, rho), upper: newSide(ut, uv, rho), rho: rho, onEstimate: onEstimate}
 	}
 	for d := range out {
 		l, u := lower[int32(d)], upper[int32(d)]
 		if l == nil && u == nil {
 			continue
 		}
-		out[d] = &envelope{lower: build(l), upper: build(u)}
+		e := build(l, u, true)
+		if e == nil || e.rho > BoundRate {
+			if e0 := build(lower0[int32(d)], upper0[int32(d)], false); e0 != nil && (e == nil || e0.rho < e.rho) {
+				e = e0
+			}
+		}
+		out[d] = e
 	}
 	return out
 }

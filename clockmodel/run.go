@@ -633,8 +633,11 @@ func (bc *BarCursor) At(c, f int64) float64 {
 	if bc.env == nil {
 		return w
 	}
-	plo, phi := bc.low.at(c, BoundRate), -bc.upp.at(c, BoundRate)
-	ff, base := float64(f), float64(c)+xc
+	plo, phi := bc.low.at(c, bc.env.rho), -bc.upp.at(c, bc.env.rho)
+	ff, base := float64(f), float64(c)
+	if bc.env.onEstimate {
+		base += xc
+	}
 	lo, hi := math.Max(ff-w, base+plo), math.Min(ff+w, base+phi)
 	if lo > hi {
 		lo, hi = base+plo, base+phi

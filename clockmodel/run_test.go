@@ -231,7 +231,7 @@ func TestNoWanderEvidence(t *testing.T) {
 			bar := res.ErrorBar(d, c, c)
 			lo, hi := math.Inf(-1), math.Inf(1)
 			if env := res.bars.proven[d]; env != nil {
-				lo, hi = env.bounds(c, BoundRate)
+				lo, hi = env.bounds(c)
 			}
 			if math.IsInf(lo, -1) || math.IsInf(hi, 1) {
 				assert.True(t, math.IsInf(bar, 1), "location %d: not bounded both ways, no bar", li)
