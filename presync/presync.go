@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/clc-tools/clc/internal/par"
@@ -168,6 +169,12 @@ func regression(offs []trace.ClockOffset) *Func {
 		offset: offs[0].Offset + int64(math.RoundToEven(icpt)),
 		slope:  slope,
 	}}}
+}
+
+// Equal reports whether f and g are the same correction (the same
+// segments).
+func (f *Func) Equal(g *Func) bool {
+	return f == g || slices.Equal(f.segs, g.segs)
 }
 
 // Identity reports whether f changes no time.
@@ -526,3 +533,96 @@ const cancelEvery = 1<<16 - 1
 // ErrOverflow is wrapped by ApplyColumns' error about a time whose
 // correction by the clock offsets leaves the 64-bit range.
 var ErrOverflow = errors.New("the clock offsets map the time beyond the 64-bit range (the offset records are wrong)")
+
+// ReaderFuncs returns the correction the OTF2 reference reader applies to
+// each location of t: the piecewise-linear interpolation of the location's
+// own measurements (Interpolate, without sharing within a process). It is
+// what a reader of the input shows, against which Departures measures a
+// pre-synchronisation.
+func ReaderFuncs(t *trace.Trace) ([]*Func, error) {
+	funcs := make([]*Func, len(t.Locations))
+	for i, l := range t.Locations {
+		f, err := New(l.Offsets, Interpolate)
+		if err != nil {
+			return nil, fmt.Errorf("location %d (%s): %w", i, l.Name, err)
+		}
+		funcs[i] = f
+	}
+	return funcs, nil
+}
+
+// Departure is how one location's pre-synchronised times depart from the
+// times the reader's interpolation gives the same events: pre-synchronised
+// − reader's time, in ticks, constant over runs of consecutive events (it
+// changes slowly: two corrections of one clock differ by measurement noise
+// and a small slope). Run k covers the events from From[k] to From[k+1]−1
+// (the last to the end) with difference D[k]; the zero Departure is 0 for
+// every event.
+type Departure struct {
+	From []int
+	D    []int64
+}
+
+// At returns the difference of event j; for ascending j use a loop over the
+// runs instead.
+func (d *Departure) At(j int) int64 {
+	k := sort.Search(len(d.From), func(k int) bool { return d.From[k] > j }) - 1
+	if k < 0 {
+		return 0
+	}
+	return d.D[k]
+}
+
+// DepartureStats sums Departures: the events whose pre-synchronised time
+// differs from the reader's, and the largest differences later and earlier,
+// in ticks.
+type DepartureStats struct {
+	Events     int64
+	MaxLater   int64
+	MaxEarlier int64
+}
+
+// Departures compares two corrections of every location of raw times (before
+// pre-synchronisation): applied (what the pre-synchronisation does) against
+// reader (ReaderFuncs). A location whose two corrections are the same
+// correction (Func.Equal) gets the zero Departure without a pass over its
+// times. It stops when ctx is cancelled.
+func Departures(ctx context.Context, applied, reader []*Func, times [][]int64, parallel int) ([]Departure, DepartureStats, error) {
+	deps := make([]Departure, len(applied))
+	stats := make([]DepartureStats, len(applied))
+	err := par.Do(ctx, len(applied), par.Workers(parallel), func(i int) error {
+		a, r := applied[i], reader[i]
+		if a.Equal(r) {
+			return nil
+		}
+		ca, cr := a.Cursor(), r.Cursor()
+		d, s := &deps[i], &stats[i]
+		for j, v := range times[i] {
+			if j&cancelEvery == cancelEvery {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			// A time beyond the range is ApplyColumns' error; here its
+			// difference is whatever the wrapped values give.
+			x := ca.At(v) - cr.At(v)
+			if x != 0 {
+				s.Events++
+				s.MaxLater = max(s.MaxLater, x)
+				s.MaxEarlier = max(s.MaxEarlier, -x)
+			}
+			if n := len(d.D); (n == 0 && x != 0) || (n > 0 && d.D[n-1] != x) {
+				d.From = append(d.From, j)
+				d.D = append(d.D, x)
+			}
+		}
+		return nil
+	})
+	var sum DepartureStats
+	for _, s := range stats {
+		sum.Events += s.Events
+		sum.MaxLater = max(sum.MaxLater, s.MaxLater)
+		sum.MaxEarlier = max(sum.MaxEarlier, s.MaxEarlier)
+	}
+	return deps, sum, err
+}

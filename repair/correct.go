@@ -179,7 +179,7 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 	}); err != nil {
 		return nil, err
 	}
-	rep.Moved, rep.ErrorBars = finalReport(ctx, t.Times, moved, cm.result, &ps.cm.Domains, t.Truth, rep.Accuracy, tr.Resolution, np)
+	rep.Moved, rep.MovedFromInput, rep.ErrorBars = finalReport(ctx, t.Times, moved, ps.departures, cm.result, &ps.cm.Domains, t.Truth, rep.Accuracy, tr.Resolution, np)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -199,6 +199,10 @@ type presynced struct {
 	node     []int32
 	report   PresyncReport
 	copy     [][]int64 // the pre-synchronised times (KeepPresync)
+	// departures are the pre-synchronised − the reader's times, per
+	// location (presync.Departures): what finalReport needs to count the
+	// events moved against the input as a reader shows it.
+	departures []presync.Departure
 }
 
 // presynchronise applies the clock-offset measurements of tr to times;
@@ -218,6 +222,14 @@ func presynchronise(ctx context.Context, tr *trace.Trace, times [][]int64, m pre
 		return nil, fmt.Errorf("pre-synchronisation: %w", err)
 	}
 	ps.funcs = funcs
+	reader, err := presync.ReaderFuncs(tr)
+	if err != nil {
+		return nil, fmt.Errorf("pre-synchronisation: %w", err)
+	}
+	var dep presync.DepartureStats
+	if ps.departures, dep, err = presync.Departures(ctx, funcs, reader, times, np); err != nil {
+		return nil, err
+	}
 	if keep {
 		ps.measured = presync.Measured(tr, funcs)
 	}
@@ -234,7 +246,7 @@ func presynchronise(ctx context.Context, tr *trace.Trace, times [][]int64, m pre
 	if err != nil {
 		return nil, err
 	}
-	ps.report = PresyncReport{Method: ps.method.String(), Locations: n}
+	ps.report = presyncReport(tr, ps.method, n, dep)
 	if err := inRange(tr, times, funcs); err != nil {
 		return nil, err
 	}

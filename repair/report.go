@@ -12,6 +12,7 @@ import (
 
 	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/measure"
+	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/trace"
 )
@@ -63,8 +64,14 @@ type Report struct {
 	Correction CorrectionReport  `json:"correction"`
 	// Moved counts what the whole correction moved (the clock model and
 	// the CLC, both ways) against the pre-synchronised times.
-	Moved MovedReport     `json:"moved"`
-	After ViolationReport `json:"after"`
+	Moved MovedReport `json:"moved"`
+	// MovedFromInput counts what the whole run moved, pre-synchronisation
+	// included, against the input's times as the OTF2 reference reader
+	// shows them (each location's own clock offsets interpolated): what a
+	// comparison of input and output with otf2-print finds. The text
+	// report's headline.
+	MovedFromInput MovedReport     `json:"moved_from_input"`
+	After          ViolationReport `json:"after"`
 	// ErrorBars says how sure the corrected times are (with the clock
 	// model).
 	ErrorBars *ErrorBarsReport `json:"error_bars,omitempty"`
@@ -133,8 +140,73 @@ type ParamsReport struct {
 
 // PresyncReport describes the pre-synchronisation.
 type PresyncReport struct {
-	Method    string `json:"method"`
-	Locations int    `json:"locations_corrected"`
+	Method string `json:"method"`
+	// Locations counts the locations whose times the pre-synchronisation
+	// maps by a correction (not the identity).
+	Locations int `json:"locations_corrected"`
+	// WithOffsets counts the locations that have clock-offset
+	// measurements, Measurements the measurements of all of them, and
+	// Single the locations with exactly one (a run that ended before its
+	// last measurement: the OTF2 reader's interpolation applies none).
+	WithOffsets  int   `json:"locations_with_offsets"`
+	Measurements int64 `json:"measurements"`
+	Single       int   `json:"locations_one_measurement"`
+	// Reader compares the pre-synchronised times with those the OTF2
+	// reference reader gives the input's events (each location's own
+	// measurements interpolated): the events whose time differs, and how
+	// far later and earlier (seconds). Not zero when the method pools the
+	// measurements of locations that share a clock (node, domain) or fits
+	// them (regression).
+	Reader ReaderDifference `json:"reader_difference"`
+}
+
+// ReaderDifference counts the events whose pre-synchronised time differs
+// from the time the OTF2 reader gives them.
+type ReaderDifference struct {
+	Events     int64   `json:"events"`
+	MaxLater   float64 `json:"max_later"`
+	MaxEarlier float64 `json:"max_earlier"`
+}
+
+// presyncReport describes the pre-synchronisation of tr by method m that
+// corrected n locations and departed from the reader's times by dep.
+func presyncReport(tr *trace.Trace, m presync.Method, n int, dep presync.DepartureStats) PresyncReport {
+	r := PresyncReport{Method: m.String(), Locations: n, Reader: ReaderDifference{Events: dep.Events,
+		MaxLater: Seconds(dep.MaxLater, tr.Resolution), MaxEarlier: Seconds(dep.MaxEarlier, tr.Resolution)}}
+	for _, l := range tr.Locations {
+		if k := len(l.Offsets); k > 0 {
+			r.WithOffsets++
+			r.Measurements += int64(k)
+			if k == 1 {
+				r.Single++
+			}
+		}
+	}
+	return r
+}
+
+// Line says in one line what the pre-synchronisation did, as the text
+// report prints it (after "pre-synchronisation: ").
+func (r *PresyncReport) Line(locations int) string {
+	s := r.Method
+	switch {
+	case r.WithOffsets == 0:
+		s += "; no location has clock-offset measurements: times as recorded"
+	default:
+		s += fmt.Sprintf("; %d of %d locations have clock-offset measurements (%d in all", r.WithOffsets, locations, r.Measurements)
+		if r.Single > 0 {
+			s += fmt.Sprintf("; %d locations have only one", r.Single)
+		}
+		s += fmt.Sprintf("), %d locations corrected", r.Locations)
+		if r.Single > 0 && r.Method == presync.Interpolate.String() {
+			s += " (the OTF2 reader's interpolation needs two measurements and applies none of a single one; --presync regression applies it as a constant offset)"
+		}
+	}
+	if d := r.Reader; d.Events > 0 {
+		s += fmt.Sprintf("; %d events differ from the OTF2 reader's per-location interpolation (later by up to %s, earlier by up to %s)",
+			d.Events, dur(d.MaxLater), dur(d.MaxEarlier))
+	}
+	return s
 }
 
 // MessagesReport counts the messages of the happened-before relation.
@@ -474,7 +546,7 @@ func (r *Report) WriteText(w io.Writer) {
 		}
 		p("  warning: %s\n", w)
 	}
-	p("  pre-synchronisation: %s, %d locations had clock offsets\n", r.Presync.Method, r.Presync.Locations)
+	p("  pre-synchronisation: %s\n", r.Presync.Line(r.Locations))
 	for _, n := range r.Notes {
 		p("  note: %s\n", n)
 	}
@@ -563,16 +635,29 @@ func (r *Report) Inconsistent() bool {
 	return false
 }
 
-// MovedLine says in one line what the whole correction moved (the clock
-// model and the CLC, both ways), as the text report and the HTML page
-// print it.
+// MovedLine says in one line what the whole run moved against the input
+// as the OTF2 reader shows it (MovedFromInput: pre-synchronisation, clock
+// model and CLC, both ways), as the text report and the HTML page print
+// it.
 func (r *Report) MovedLine() string {
-	m := r.Moved
+	m := r.MovedFromInput
 	if m.Events == 0 {
-		return "events moved: none"
+		return "events moved: none (every event keeps the time an OTF2 reader shows for the input)"
 	}
-	return fmt.Sprintf("events moved: %d of %d in all (clock model and CLC; later by up to %s, earlier by up to %s, mean |shift| %s)",
-		m.Events, r.Events, dur(m.MaxLater), dur(m.MaxEarlier), dur(m.MeanAbs))
+	return fmt.Sprintf("events moved: %d of %d against the input as an OTF2 reader shows it (%s; later by up to %s, earlier by up to %s, mean |shift| %s)",
+		m.Events, r.Events, r.movedBy(), dur(m.MaxLater), dur(m.MaxEarlier), dur(m.MeanAbs))
+}
+
+// movedBy says which stages moved the events MovedLine counts.
+func (r *Report) movedBy() string {
+	var by []string
+	if n := r.Presync.Reader.Events; n > 0 {
+		by = append(by, fmt.Sprintf("%d by pre-synchronisation %s", n, r.Presync.Method))
+	}
+	if n := r.Moved.Events; n > 0 {
+		by = append(by, fmt.Sprintf("%d by the clock model and the CLC", n))
+	}
+	return strings.Join(by, ", ")
 }
 
 // ErrorBarsLine says in one line how sure the corrected times are, or ""
