@@ -568,12 +568,25 @@ func (p *Page) writeFidelity(d *doc) {
 			thresholdLabel(th), esc(percent(pos.Above[k])), esc(percent(pos.AboveTime[k])), esc(percent(dis.Above[k])), esc(percent(dis.AboveTime[k])))
 	}
 	res := float64(p.res)
-	d.f(`<tr><td>largest relative</td><td class="r" colspan="2">%s</td><td class="r" colspan="2">%s</td></tr>`, esc(percent(pos.MaxRel)), esc(percent(dis.MaxRel)))
+	largest := func(f *measure.Fidelity) string {
+		if f.MaxRelFinite == 0 {
+			return "0 %"
+		}
+		return fmt.Sprintf("%s (%s → %s)", percent(f.MaxRelFinite), dur(float64(f.MaxRelLen[0])/res), dur(float64(f.MaxRelLen[1])/res))
+	}
+	d.f(`<tr><td>largest relative (interval before → after)</td><td class="r" colspan="2">%s</td><td class="r" colspan="2">%s</td></tr>`, esc(largest(&pos)), esc(largest(&dis)))
+	opened := func(f *measure.Fidelity) string {
+		if f.Opened == 0 {
+			return "0"
+		}
+		return fmt.Sprintf("%s (up to %s)", count(f.Opened), dur(float64(f.OpenedMax)/res))
+	}
+	d.f(`<tr><td>intervals of length 0 that got a length</td><td class="r" colspan="2">%s</td><td class="r" colspan="2">%s</td></tr>`, esc(opened(&pos)), esc(opened(&dis)))
 	d.f(`<tr><td>largest absolute</td><td class="r" colspan="2">%s</td><td class="r" colspan="2">%s</td></tr>`, dur(float64(pos.MaxAbs)/res), dur(float64(dis.MaxAbs)/res))
 	d.f(`<tr><td>weighted average Σ|t′ − t| / Σ|t|</td><td class="r" colspan="2">%s</td><td class="r" colspan="2">%s</td></tr>`, esc(percent(pos.WeightedAvg)), esc(percent(dis.WeightedAvg)))
 	d.f(`<tr><td>intervals</td><td class="r" colspan="2">%s</td><td class="r" colspan="2">%s</td></tr></table>`, count(pos.Intervals), count(dis.Intervals))
-	if dis.MaxRel > 0 && math.IsInf(dis.MaxRel, 1) {
-		d.f(`<p class="expl">∞: an interval of length 0 got a length (two events at the same time were separated).</p>`)
+	if pos.Opened+dis.Opened > 0 {
+		d.f(`<p class="expl">An interval of length 0 that got a length (two events at the same time moved apart) has no relative change; such intervals are counted apart, and above every threshold.</p>`)
 	}
 }
 

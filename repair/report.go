@@ -322,6 +322,16 @@ type IntervalFidelityReport struct {
 	MaxRel float64 `json:"max_relative"`
 	// MaxAbs is the largest absolute deviation |t′−t| in ticks.
 	MaxAbs int64 `json:"max_absolute_ticks"`
+	// MaxRelFinite is the largest relative deviation over the intervals
+	// of a length other than 0, and MaxRelLen the length before and after
+	// of the interval where it occurred (ticks).
+	MaxRelFinite float64  `json:"max_relative_finite"`
+	MaxRelLen    [2]int64 `json:"max_relative_interval_ticks"`
+	// Opened counts the intervals of length 0 that got a length (two
+	// events at one time moved apart), OpenedMax the largest length one
+	// got (ticks).
+	Opened    int64 `json:"zero_length_opened"`
+	OpenedMax int64 `json:"zero_length_opened_max_ticks"`
 	// WeightedAvg is Σ|t′−t| / Σ|t|.
 	WeightedAvg float64 `json:"weighted_average"`
 	// Above[k] is the share of intervals whose relative deviation exceeds
@@ -336,6 +346,7 @@ type IntervalFidelityReport struct {
 func fidelityReport(fid [2]measure.Fidelity) FidelityReport {
 	one := func(f *measure.Fidelity) IntervalFidelityReport {
 		return IntervalFidelityReport{Intervals: f.Intervals, MaxRel: f.MaxRel, MaxAbs: f.MaxAbs,
+			MaxRelFinite: f.MaxRelFinite, MaxRelLen: f.MaxRelLen, Opened: f.Opened, OpenedMax: f.OpenedMax,
 			WeightedAvg: f.WeightedAvg, Above: f.Above, AboveTime: f.AboveTime}
 	}
 	return FidelityReport{Position: one(&fid[0]), Distance: one(&fid[1])}
@@ -501,12 +512,42 @@ func dur(s float64) string {
 	return d.String()
 }
 
-// Percent formats a share as a percentage (inf for an infinite one).
+// Percent formats a share as a percentage with two decimals ("< 0.01%"
+// for a share above 0 that would round to 0); the report passes it only
+// finite shares (an infinite one would print as "+Inf%").
 func Percent(f float64) string {
-	if math.IsInf(f, 1) {
-		return "inf"
+	if f > 0 && f < 0.00005 {
+		return "< 0.01%"
 	}
 	return fmt.Sprintf("%.2f%%", 100*f)
+}
+
+// plural returns n and the noun, with an s unless n is 1.
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// Largest says in words the largest relative change of the intervals
+// (of a length other than 0: which interval, from what length to what),
+// and how many intervals of length 0 got a length, whose relative change
+// is no number; "no interval changed" when none did.
+func (f *IntervalFidelityReport) Largest(res uint64) string {
+	var parts []string
+	if f.MaxRelFinite > 0 {
+		parts = append(parts, fmt.Sprintf("largest relative change %s (an interval of %d ticks, %s, became %d ticks, %s)",
+			Percent(f.MaxRelFinite), f.MaxRelLen[0], dur(Seconds(f.MaxRelLen[0], res)), f.MaxRelLen[1], dur(Seconds(f.MaxRelLen[1], res))))
+	}
+	if f.Opened > 0 {
+		parts = append(parts, fmt.Sprintf("%s of length 0 got a length, up to %s (events at one time moved apart)",
+			plural(f.Opened, "interval"), dur(Seconds(f.OpenedMax, res))))
+	}
+	if len(parts) == 0 {
+		return "no interval changed"
+	}
+	return strings.Join(parts, "; ")
 }
 
 // WriteText writes the report for a terminal.
@@ -577,10 +618,10 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 	r.writeSharedText(p)
 	d := r.Fidelity.Distance
-	p("  fidelity (event distance): weighted avg %s, max %s; intervals > 0.01%%: %s, > 1%%: %s, > 100%%: %s\n",
-		Percent(d.WeightedAvg), Percent(d.MaxRel), Percent(d.Above[1]), Percent(d.Above[3]), Percent(d.Above[5]))
+	p("  fidelity (event distance, the intervals between successive events): weighted avg change %s; changed by > 0.01%%: %s, > 1%%: %s, > 100%%: %s of intervals; %s\n",
+		Percent(d.WeightedAvg), Percent(d.Above[1]), Percent(d.Above[3]), Percent(d.Above[5]), d.Largest(r.Resolution))
 	pos := r.Fidelity.Position
-	p("  fidelity (event position): max relative %s, max absolute %s\n", Percent(pos.MaxRel), dur(Seconds(pos.MaxAbs, r.Resolution)))
+	p("  fidelity (event position, from a location's first event): %s; largest absolute change %s\n", pos.Largest(r.Resolution), dur(Seconds(pos.MaxAbs, r.Resolution)))
 	if a := r.Accuracy; a != nil {
 		p("  accuracy vs truth: mean |error| %s after pre-sync, %s corrected (99th percentile %s → %s, max %s → %s)",
 			dur(Seconds(int64(a.Presync.MeanAbs), r.Resolution)), dur(Seconds(int64(a.Corrected.MeanAbs), r.Resolution)),
