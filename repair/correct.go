@@ -121,6 +121,8 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 	}
 	res := &Result{Report: rep}
 	empty := emptyIssues(tr, t.Times)
+	backward := backwardIssues(tr, t.Times, np)
+	empty.Merge(&backward)
 	params := c.params()
 	stage := func(name string, timer *float64, run func() error) error {
 		if err := ctx.Err(); err != nil {
@@ -431,6 +433,43 @@ func emptyIssues(t *trace.Trace, times [][]int64) replay.Issues {
 			s.Add(replay.Issue{Kind: replay.EmptyProcess, Location: int32(li), Event: replay.NoEvent,
 				Detail: fmt.Sprintf("process %d (location %q and its threads) has no event", p, t.Locations[li].Name)})
 		}
+	}
+	return s
+}
+
+// backwardIssues lists the events of the input whose time is before their
+// predecessor's on the same location: one example per location (its
+// first such event), counted once per event. The correction makes the
+// times non-decreasing, so these events move; --strict fails on them.
+func backwardIssues(t *trace.Trace, times [][]int64, np int) replay.Issues {
+	type first struct {
+		n     int64
+		event int
+	}
+	found := make([]first, len(times))
+	par.ForEach(len(times), np, func(li int) {
+		ts := times[li]
+		f := first{event: -1}
+		for j := 1; j < len(ts); j++ {
+			if ts[j] < ts[j-1] {
+				if f.n == 0 {
+					f.event = j
+				}
+				f.n++
+			}
+		}
+		found[li] = f
+	})
+	var s replay.Issues
+	for li, f := range found {
+		if f.n == 0 {
+			continue
+		}
+		ts, j := times[li], f.event
+		s.Add(replay.Issue{Kind: replay.BackwardTime, Location: int32(li), Event: uint32(j),
+			Detail: fmt.Sprintf("location %q: time %d is %d ticks before the previous event's (%d); events going backward: %d of its %d; they were moved to keep the location's times in order",
+				t.Locations[li].Name, ts[j], ts[j-1]-ts[j], ts[j-1], f.n, len(ts))})
+		s.Count[replay.BackwardTime] += f.n - 1
 	}
 	return s
 }

@@ -642,7 +642,7 @@ func (r *Report) WriteText(w io.Writer) {
 		for _, k := range keys {
 			parts = append(parts, fmt.Sprintf("%s %d", k, r.Issues.Counts[k]))
 		}
-		p("  issues (treated as internal events): %s\n", strings.Join(parts, ", "))
+		p("  issues (the events of unmatched messages and collectives were treated as internal, times going backward put in order): %s\n", strings.Join(parts, ", "))
 		for i, e := range r.Issues.Examples {
 			if i == 5 {
 				p("    … (see --report for more)\n")
