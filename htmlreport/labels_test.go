@@ -146,3 +146,18 @@ func TestAxisRangeFollowsTheErrors(t *testing.T) {
 	assert.InDelta(t, -299e-6, blo, 1e-15, "yRange: lower end of the bars")
 	assert.InDelta(t, 301e-6, bhi, 1e-15, "yRange: upper end of the bars")
 }
+
+// A trace whose clock offsets make a correction of 0 everywhere (Score-P's
+// ping-pong archive: the two ranks share rank 0's clock, whose offsets are
+// 0) was said to have "no location with two or more clock-offset
+// measurements", which each of its locations has.
+func TestAssumedZeroSaysWhy(t *testing.T) {
+	cfg := pipetest.Drifting(4, 2, 2_000, 3)
+	cfg.PerfectClocks()
+	cfg.OffsetNoise = 0
+	r := pipetest.Sim(t, cfg)
+	require.GreaterOrEqual(t, len(r.Trace.Locations[1].Offsets), 2, "the simulated trace has offset measurements")
+	_, page := build(t, input(r), nil)
+	assert.NotContains(t, string(page), "no location has two or more clock-offset measurements")
+	assert.Contains(t, string(page), "the correction it applies is 0 at every location")
+}

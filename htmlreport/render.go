@@ -238,7 +238,14 @@ func (p *Page) writeClockError(d *doc) {
 	case p.assumed == nil:
 		d.f(`<div class="panel empty">Not known for this run.</div>`)
 	case p.assumed.zero:
-		d.f(`<div class="panel empty">Pre-synchronisation assumed every clock exact: no location has two or more clock-offset measurements, so no time was changed.</div>`)
+		why := "no location has two or more clock-offset measurements"
+		for _, l := range p.in.Trace.Locations {
+			if len(l.Offsets) >= 2 {
+				why = "the correction it applies is 0 at every location (the measurements it uses put every clock at the reference clock; locations that share a clock share one correction)"
+				break
+			}
+		}
+		d.f(`<div class="panel empty">Pre-synchronisation assumed every clock exact: %s, so no time was changed.</div>`, esc(why))
 	default:
 		p.errorChart(d, []*curves{p.assumed}, "clock error assumed by pre-synchronisation", "local − reference clock", p.measured)
 	}
