@@ -8,10 +8,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Departures' runs give, for every event, the applied correction's time
-// minus the reader's, as mapping each time through both does; a location
-// whose corrections are equal gets no runs; the sums count the events that
-// differ and the largest differences.
+// ApplyComparing maps the times as ApplyColumns does, and its runs give, for
+// every event, the applied correction's time minus the reader's, as mapping
+// each time through both does; a location whose corrections are equal gets
+// no runs; the sums count the events that differ and the largest
+// differences.
 func TestDepartures(t *testing.T) {
 	a0, err := New(offs(0, 0, 1_000_000, 0), Interpolate)
 	require.NoError(t, err)
@@ -27,21 +28,30 @@ func TestDepartures(t *testing.T) {
 	}
 	applied := []*Func{a0, a0, a0}
 	reader := []*Func{a0copy, r1, {}}
-	deps, sum, err := Departures(context.Background(), applied, reader, times, 2)
+	want := make([][]int64, len(times))
+	mapped := make([][]int64, len(times))
+	var n, later, earlier int64
+	for li, ts := range times {
+		ca, cr := applied[li].Cursor(), reader[li].Cursor()
+		for _, v := range ts {
+			a := ca.At(v)
+			x := a - cr.At(v)
+			want[li], mapped[li] = append(want[li], x), append(mapped[li], a)
+			if x != 0 {
+				n++
+				later, earlier = max(later, x), max(earlier, -x)
+			}
+		}
+	}
+	_, deps, sum, err := ApplyComparing(context.Background(), applied, reader, times, 2)
 	require.NoError(t, err)
 	require.Len(t, deps, 3)
 	assert.Empty(t, deps[0].From, "location 0: equal corrections, no runs")
 	assert.Empty(t, deps[2].From, "location 2: both the identity")
-	var n, later, earlier int64
 	for li, ts := range times {
-		ca, cr := applied[li].Cursor(), reader[li].Cursor()
-		for j, v := range ts {
-			want := ca.At(v) - cr.At(v)
-			assert.Equal(t, want, deps[li].At(j), "location %d event %d", li, j)
-			if want != 0 {
-				n++
-				later, earlier = max(later, want), max(earlier, -want)
-			}
+		assert.Equal(t, mapped[li], ts, "location %d: the applied correction's times", li)
+		for j := range ts {
+			assert.Equal(t, want[li][j], deps[li].At(j), "location %d event %d", li, j)
 		}
 	}
 	assert.Positive(t, n, "location 1's reader times differ")

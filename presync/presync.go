@@ -485,6 +485,16 @@ func Apply(t *trace.Trace, opt *Options) (int, error) {
 // the location and the event, wrapping ErrOverflow); the times are then
 // partly corrected. It stops when ctx is cancelled.
 func ApplyColumns(ctx context.Context, funcs []*Func, times [][]int64, parallel int) (int, error) {
+	n, _, _, err := ApplyComparing(ctx, funcs, nil, times, parallel)
+	return n, err
+}
+
+// ApplyComparing is ApplyColumns that also compares, in the same pass, the
+// correction it applies with another one, reader (ReaderFuncs; nil: no
+// comparison): per location, how the applied times depart from the
+// reader's (a location whose two corrections are Equal gets the zero
+// Departure), and their sums.
+func ApplyComparing(ctx context.Context, funcs, reader []*Func, times [][]int64, parallel int) (int, []Departure, DepartureStats, error) {
 	parallel = par.Workers(parallel)
 	n := 0
 	for _, f := range funcs {
@@ -492,14 +502,26 @@ func ApplyColumns(ctx context.Context, funcs []*Func, times [][]int64, parallel 
 			n++
 		}
 	}
+	var deps []Departure
+	stats := make([]DepartureStats, len(funcs))
+	if reader != nil {
+		deps = make([]Departure, len(funcs))
+	}
 	errs := make([]error, len(funcs))
 	err := par.Do(ctx, len(funcs), parallel, func(i int) error {
 		f := funcs[i]
-		if f.Identity() {
+		cmp := reader != nil && !f.Equal(reader[i])
+		if f.Identity() && !cmp {
 			return nil
 		}
 		ts := times[i]
 		c := f.Cursor()
+		var cr Cursor
+		var d *Departure
+		var st *DepartureStats
+		if cmp {
+			cr, d, st = reader[i].Cursor(), &deps[i], &stats[i]
+		}
 		for j, v := range ts {
 			if j&cancelEvery == cancelEvery {
 				if err := ctx.Err(); err != nil {
@@ -511,19 +533,41 @@ func ApplyColumns(ctx context.Context, funcs []*Func, times [][]int64, parallel 
 				errs[i] = &trace.EventError{Location: i, Event: j, Err: fmt.Errorf("%w: local time %d", ErrOverflow, v)}
 				return nil // the first location's error is reported, whichever fails first
 			}
+			if cmp {
+				d.add(j, r-cr.At(v), st)
+			}
 			ts[j] = r
 		}
 		return nil
 	})
 	if err != nil {
-		return 0, err
+		return 0, nil, DepartureStats{}, err
 	}
 	for _, e := range errs {
 		if e != nil {
-			return 0, e
+			return 0, nil, DepartureStats{}, e
 		}
 	}
-	return n, nil
+	var sum DepartureStats
+	for _, s := range stats {
+		sum.Events += s.Events
+		sum.MaxLater = max(sum.MaxLater, s.MaxLater)
+		sum.MaxEarlier = max(sum.MaxEarlier, s.MaxEarlier)
+	}
+	return n, deps, sum, nil
+}
+
+// add records that event j departs by x ticks.
+func (d *Departure) add(j int, x int64, s *DepartureStats) {
+	if x != 0 {
+		s.Events++
+		s.MaxLater = max(s.MaxLater, x)
+		s.MaxEarlier = max(s.MaxEarlier, -x)
+	}
+	if k := len(d.D); (k == 0 && x != 0) || (k > 0 && d.D[k-1] != x) {
+		d.From = append(d.From, j)
+		d.D = append(d.D, x)
+	}
 }
 
 // cancelEvery+1 is the number of events ApplyColumns maps between two
@@ -537,7 +581,7 @@ var ErrOverflow = errors.New("the clock offsets map the time beyond the 64-bit r
 // ReaderFuncs returns the correction the OTF2 reference reader applies to
 // each location of t: the piecewise-linear interpolation of the location's
 // own measurements (Interpolate, without sharing within a process). It is
-// what a reader of the input shows, against which Departures measures a
+// what a reader of the input shows, against which ApplyComparing measures a
 // pre-synchronisation.
 func ReaderFuncs(t *trace.Trace) ([]*Func, error) {
 	funcs := make([]*Func, len(t.Locations))
@@ -573,56 +617,11 @@ func (d *Departure) At(j int) int64 {
 	return d.D[k]
 }
 
-// DepartureStats sums Departures: the events whose pre-synchronised time
+// DepartureStats sums the Departures of ApplyComparing: the events whose pre-synchronised time
 // differs from the reader's, and the largest differences later and earlier,
 // in ticks.
 type DepartureStats struct {
 	Events     int64
 	MaxLater   int64
 	MaxEarlier int64
-}
-
-// Departures compares two corrections of every location of raw times (before
-// pre-synchronisation): applied (what the pre-synchronisation does) against
-// reader (ReaderFuncs). A location whose two corrections are the same
-// correction (Func.Equal) gets the zero Departure without a pass over its
-// times. It stops when ctx is cancelled.
-func Departures(ctx context.Context, applied, reader []*Func, times [][]int64, parallel int) ([]Departure, DepartureStats, error) {
-	deps := make([]Departure, len(applied))
-	stats := make([]DepartureStats, len(applied))
-	err := par.Do(ctx, len(applied), par.Workers(parallel), func(i int) error {
-		a, r := applied[i], reader[i]
-		if a.Equal(r) {
-			return nil
-		}
-		ca, cr := a.Cursor(), r.Cursor()
-		d, s := &deps[i], &stats[i]
-		for j, v := range times[i] {
-			if j&cancelEvery == cancelEvery {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-			}
-			// A time beyond the range is ApplyColumns' error; here its
-			// difference is whatever the wrapped values give.
-			x := ca.At(v) - cr.At(v)
-			if x != 0 {
-				s.Events++
-				s.MaxLater = max(s.MaxLater, x)
-				s.MaxEarlier = max(s.MaxEarlier, -x)
-			}
-			if n := len(d.D); (n == 0 && x != 0) || (n > 0 && d.D[n-1] != x) {
-				d.From = append(d.From, j)
-				d.D = append(d.D, x)
-			}
-		}
-		return nil
-	})
-	var sum DepartureStats
-	for _, s := range stats {
-		sum.Events += s.Events
-		sum.MaxLater = max(sum.MaxLater, s.MaxLater)
-		sum.MaxEarlier = max(sum.MaxEarlier, s.MaxEarlier)
-	}
-	return deps, sum, err
 }

@@ -202,7 +202,7 @@ type presynced struct {
 	report   PresyncReport
 	copy     [][]int64 // the pre-synchronised times (KeepPresync)
 	// departures are the pre-synchronised − the reader's times, per
-	// location (presync.Departures): what finalReport needs to count the
+	// location (presync.ApplyComparing): what finalReport needs to count the
 	// events moved against the input as a reader shows it.
 	departures []presync.Departure
 }
@@ -228,10 +228,6 @@ func presynchronise(ctx context.Context, tr *trace.Trace, times [][]int64, m pre
 	if err != nil {
 		return nil, fmt.Errorf("pre-synchronisation: %w", err)
 	}
-	var dep presync.DepartureStats
-	if ps.departures, dep, err = presync.Departures(ctx, funcs, reader, times, np); err != nil {
-		return nil, err
-	}
 	if keep {
 		ps.measured = presync.Measured(tr, funcs)
 	}
@@ -239,7 +235,8 @@ func presynchronise(ctx context.Context, tr *trace.Trace, times [][]int64, m pre
 	for i, l := range tr.Locations {
 		ps.node[i] = l.Node
 	}
-	n, err := presync.ApplyColumns(ctx, funcs, times, np)
+	n, deps, dep, err := presync.ApplyComparing(ctx, funcs, reader, times, np)
+	ps.departures = deps
 	if ee := (*trace.EventError)(nil); errors.As(err, &ee) {
 		l := tr.Locations[ee.Location]
 		ee.Err = fmt.Errorf("location %q (clock offsets: %s): %w", l.Name, describeOffsets(l.Offsets), ee.Err)

@@ -114,7 +114,7 @@ type finalTally struct {
 // ones, which it recovers from what the CLC (moved) and the clock model
 // (model, before its Forget) recorded as moved, and with the input's times
 // as the OTF2 reader shows them (the pre-synchronised ones less their
-// departures, presync.Departures): what moved against each, and, when the
+// departures, presync.ApplyComparing): what moved against each, and, when the
 // clock model estimated the clocks, every event's error bar and, with the
 // truth, the share of events within their error bars (acc.WithinBars).
 // When ctx is cancelled it returns early with a partial tally (the caller
