@@ -198,8 +198,11 @@ func (r *PresyncReport) Line(locations int) string {
 			s += fmt.Sprintf("; %d locations have only one", r.Single)
 		}
 		s += fmt.Sprintf("), %d locations corrected", r.Locations)
-		if r.Single > 0 && r.Method == presync.Interpolate.String() {
+		switch {
+		case r.Single > 0 && r.Method == presync.Interpolate.String():
 			s += " (the OTF2 reader's interpolation needs two measurements and applies none of a single one; --presync regression applies it as a constant offset)"
+		case r.Locations == 0 && (r.Method == presync.Node.String() || r.Method == presync.Domain.String()):
+			s += " (every location with measurements reads the clock of location 0, the reference)"
 		}
 	}
 	if d := r.Reader; d.Events > 0 {

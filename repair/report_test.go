@@ -89,6 +89,10 @@ func TestPresyncLineOneMeasurement(t *testing.T) {
 	line := r.Line(4)
 	assert.Contains(t, line, "4 of 4 locations have clock-offset measurements (4 in all; 4 locations have only one), 0 locations corrected")
 	assert.Contains(t, line, "needs two measurements")
+	// One node: all read location 0's clock (a crash recorded by
+	// clc-trace on one machine said "0 locations had clock offsets").
+	r = presyncReport(tr, presync.Node, 0, presync.DepartureStats{})
+	assert.Contains(t, r.Line(4), "4 of 4 locations have clock-offset measurements (4 in all; 4 locations have only one), 0 locations corrected (every location with measurements reads the clock of location 0, the reference)")
 	r = presyncReport(tr, presync.Node, 3, presync.DepartureStats{Events: 7, MaxLater: 2})
 	line = r.Line(4)
 	assert.Contains(t, line, "3 locations corrected")
