@@ -33,7 +33,7 @@ func (p *pipeline) writeHTML(ctx context.Context) error {
 	in := &htmlreport.Input{
 		Title: r.Input, Trace: p.tr, Presync: res.Presync, Corrected: p.times, Truth: p.truth,
 		Graph: res.Graph, Latency: res.Latency, Domains: dom, PresyncFuncs: res.PresyncFuncs, Measured: res.Measured, Fidelity: &res.Fidelity,
-		CheckOnly: r.Checked, Summary: htmlSummary(r), Sections: htmlSections(r), Notes: r.Notes, Parallel: p.np,
+		CheckOnly: r.Checked, Summary: htmlSummary(r), Sections: htmlSections(r), Notes: htmlNotes(r), Parallel: p.np,
 		Estimates: modelEstimate(res, p.tr.Resolution, dom),
 	}
 	page, err := htmlreport.Build(ctx, in, nil)
@@ -52,6 +52,23 @@ func (p *pipeline) writeHTML(ctx context.Context) error {
 		return fmt.Errorf("html report %s: %w", p.opts.HTML, err)
 	}
 	return nil
+}
+
+// htmlNotes are the report's notes, and what pre-synchronisation moved
+// against the input as an OTF2 reader shows it, which the page's charts
+// (pre-synchronised times against the truth and the correction) do not
+// show.
+func htmlNotes(r *repair.Report) []string {
+	notes := slices.Clone(r.Notes)
+	if d := r.Presync.Reader; d.Events > 0 {
+		why := "locations that read one clock share one correction"
+		if r.Presync.Method == presync.Regression.String() {
+			why = "a line is fitted through each location's measurements"
+		}
+		notes = append(notes, fmt.Sprintf("pre-synchronisation (%s) moved %s events against the times an OTF2 reader shows for the input (later by up to %s, earlier by up to %s): %s; the charts below start from the pre-synchronised times",
+			r.Presync.Method, htmlreport.Count(d.Events), htmlreport.Seconds(d.MaxLater), htmlreport.Seconds(d.MaxEarlier), why))
+	}
+	return notes
 }
 
 func htmlSummary(r *repair.Report) []htmlreport.Fact {

@@ -2,13 +2,16 @@ package job
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/clc-tools/clc/htmlreport"
 	"github.com/clc-tools/clc/otf"
 )
 
@@ -59,8 +62,13 @@ func TestMovedEventsAsAReaderSeesThem(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			rep, err := Run(context.Background(), tc.in, Options{Output: out})
+			html := filepath.Join(t.TempDir(), "r.html")
+			rep, err := Run(context.Background(), tc.in, Options{Output: out, HTML: html})
 			require.NoError(t, err)
+			page, err := os.ReadFile(html)
+			require.NoError(t, err)
+			assert.Contains(t, string(page), fmt.Sprintf("pre-synchronisation (%s) moved %s events against the times an OTF2 reader shows for the input",
+				rep.Presync.Method, htmlreport.Count(rep.Presync.Reader.Events)), "the page says what pre-synchronisation moved")
 			moved, later, earlier := readerDiff(t, tc.in, filepath.Join(out, "traces.otf2"))
 			res := float64(rep.Resolution)
 			m := rep.MovedFromInput
