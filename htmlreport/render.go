@@ -221,13 +221,17 @@ func yAxis(lo, hi float64) (ticks []float64, a, b float64, unit string, scale fl
 func (p *Page) writeClockError(d *doc) {
 	d.f(`<h2>Clock error of each clock domain over time</h2>`)
 	nd := len(p.domainNames)
+	domains := count(int64(nd)) + " clock domains"
+	if nd == 1 {
+		domains = "1 clock domain"
+	}
 	switch p.domainUnit {
 	case "node":
-		d.f(`<p class="lead">%s clock domains, one per node: the locations of a node share its clock.`, count(int64(nd)))
+		d.f(`<p class="lead">%s, one per node: the locations of a node share its clock.`, domains)
 	case "clock domain":
-		d.f(`<p class="lead">%s clock domains, as the clock model found them: the locations that read one clock (the text report's "clock domains" line says how they were found). Shaded around a domain's clock model line: its 95 %% error bar.`, count(int64(nd)))
+		d.f(`<p class="lead">%s, as the clock model found them: the locations that read one clock (the text report's "clock domains" line says how they were found). Shaded around a domain's clock model line: its 95 %% error bar.`, domains)
 	default:
-		d.f(`<p class="lead">%s clock domains, one per %s: pre-synchronisation corrected each one's clock on its own.`, count(int64(nd)), esc(p.domainUnit))
+		d.f(`<p class="lead">%s, one per %s: pre-synchronisation corrected each one's clock on its own.`, domains, esc(p.domainUnit))
 	}
 	if !p.lines {
 		d.f(` With this many, the charts show the spread over the domains in each time bin (shaded: minimum to maximum, darker: 10 %% to 90 %%, line: median) and, one line each in the same colour in every chart, the %d domains with the largest error left after pre-synchronisation (by the truth where it is known, else by the correction).`, len(p.highlight))

@@ -84,6 +84,7 @@ func TestMovedEventsAsAReaderSeesThem(t *testing.T) {
 				assert.Positive(t, rep.Presync.Reader.Events, "the simulated trace's pre-synchronisation pools nodes")
 				return
 			}
+			assert.Contains(t, string(page), "1 clock domain, ", "the page: one clock domain, in the singular")
 			require.Zero(t, rep.Before.Violations)
 			assert.Zero(t, rep.Moved.Events, "nothing to correct after pre-synchronisation")
 			assert.Equal(t, moved, rep.Presync.Reader.Events, "pre-synchronisation moved what moved")
