@@ -65,7 +65,7 @@ type Input struct {
 	CheckOnly bool
 	// Summary are the headline figures; Sections the parameters, the
 	// method and the other facts of the run, shown as tables; Notes are
-	// remarks (truncation, times decreasing, …).
+	// remarks (truncation, streams cut short, …).
 	Summary  []Fact
 	Sections []Section
 	Notes    []string

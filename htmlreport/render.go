@@ -150,14 +150,21 @@ func (p *Page) binX(f *frame) func(i int) float64 {
 	}
 }
 
-// yRange returns the range of the values drawn for the curves, widened to
-// include 0.
-func yRange(cs ...*curves) (lo, hi float64) {
+// yRange returns the range of the values drawn for the curves (their
+// lines and bands over domains), widened to include 0, and separately the
+// range their error bars reach (NaN when they have none).
+func yRange(cs ...*curves) (lo, hi, barLo, barHi float64) {
 	lo, hi = 0, 0
-	see := func(v []float64) {
+	barLo, barHi = math.NaN(), math.NaN()
+	see := func(v []float64, lo, hi *float64) {
 		for _, x := range v {
 			if !math.IsNaN(x) {
-				lo, hi = math.Min(lo, x), math.Max(hi, x)
+				if math.IsNaN(*lo) || x < *lo {
+					*lo = x
+				}
+				if math.IsNaN(*hi) || x > *hi {
+					*hi = x
+				}
 			}
 		}
 	}
@@ -166,19 +173,38 @@ func yRange(cs ...*curves) (lo, hi float64) {
 			continue
 		}
 		for i, r := range c.rows {
-			see(r)
+			see(r, &lo, &hi)
 			if i < len(c.bars) {
-				lo, hi := barEdges(r, c.bars[i])
-				see(lo)
-				see(hi)
+				el, eh := barEdges(r, c.bars[i])
+				see(el, &barLo, &barHi)
+				see(eh, &barLo, &barHi)
 			}
 		}
 		if c.band.Q[0] != nil {
-			see(c.band.Q[0])
-			see(c.band.Q[4])
+			see(c.band.Q[0], &lo, &hi)
+			see(c.band.Q[4], &lo, &hi)
 		}
 	}
-	return lo, hi
+	return lo, hi, barLo, barHi
+}
+
+// axisRange chooses the range of an error chart's y axis from the range
+// of the errors [lo, hi] (0 included) and the range their error bars
+// reach [barLo, barHi] (NaN: none): the errors decide the scale, so that
+// errors of a few µs are not flattened to a line by an error bar of
+// hundreds; the bars widen the range by at most half the errors' span on
+// each side, and are cut at its edges beyond that (clipped). When every
+// error is 0 the bars alone set it.
+func axisRange(lo, hi, barLo, barHi float64) (alo, ahi float64, clipped bool) {
+	if math.IsNaN(barLo) || math.IsNaN(barHi) {
+		return lo, hi, false
+	}
+	span := hi - lo
+	if span == 0 {
+		return math.Min(lo, barLo), math.Max(hi, barHi), false
+	}
+	alo, ahi = math.Min(lo, math.Max(barLo, lo-span/2)), math.Max(hi, math.Min(barHi, hi+span/2))
+	return alo, ahi, barLo < alo || barHi > ahi
 }
 
 // yAxis chooses the unit and ticks of an axis of seconds over [lo, hi].
@@ -195,13 +221,17 @@ func yAxis(lo, hi float64) (ticks []float64, a, b float64, unit string, scale fl
 func (p *Page) writeClockError(d *doc) {
 	d.f(`<h2>Clock error of each clock domain over time</h2>`)
 	nd := len(p.domainNames)
+	domains := count(int64(nd)) + " clock domains"
+	if nd == 1 {
+		domains = "1 clock domain"
+	}
 	switch p.domainUnit {
 	case "node":
-		d.f(`<p class="lead">%s clock domains, one per node: the locations of a node share its clock.`, count(int64(nd)))
+		d.f(`<p class="lead">%s, one per node: the locations of a node share its clock.`, domains)
 	case "clock domain":
-		d.f(`<p class="lead">%s clock domains, as the clock model found them: the locations that read one clock (the text report's "clock domains" line says how they were found). Shaded around a domain's clock model line: its 95 %% error bar.`, count(int64(nd)))
+		d.f(`<p class="lead">%s, as the clock model found them: the locations that read one clock (the text report's "clock domains" line says how they were found). Shaded around a domain's clock model line: its 95 %% error bar.`, domains)
 	default:
-		d.f(`<p class="lead">%s clock domains, one per %s: pre-synchronisation corrected each one's clock on its own.`, count(int64(nd)), esc(p.domainUnit))
+		d.f(`<p class="lead">%s, one per %s: pre-synchronisation corrected each one's clock on its own.`, domains, esc(p.domainUnit))
 	}
 	if !p.lines {
 		d.f(` With this many, the charts show the spread over the domains in each time bin (shaded: minimum to maximum, darker: 10 %% to 90 %%, line: median) and, one line each in the same colour in every chart, the %d domains with the largest error left after pre-synchronisation (by the truth where it is known, else by the correction).`, len(p.highlight))
@@ -212,7 +242,14 @@ func (p *Page) writeClockError(d *doc) {
 	case p.assumed == nil:
 		d.f(`<div class="panel empty">Not known for this run.</div>`)
 	case p.assumed.zero:
-		d.f(`<div class="panel empty">Pre-synchronisation assumed every clock exact: no location has two or more clock-offset measurements, so no time was changed.</div>`)
+		why := "no location has two or more clock-offset measurements"
+		for _, l := range p.in.Trace.Locations {
+			if len(l.Offsets) >= 2 {
+				why = "the correction it applies is 0 at every location (the measurements it uses put every clock at the reference clock; locations that share a clock share one correction)"
+				break
+			}
+		}
+		d.f(`<div class="panel empty">Pre-synchronisation assumed every clock exact: %s, so no time was changed.</div>`, esc(why))
 	default:
 		p.errorChart(d, []*curves{p.assumed}, "clock error assumed by pre-synchronisation", "local − reference clock", p.measured)
 	}
@@ -246,8 +283,16 @@ func (p *Page) writeClockError(d *doc) {
 // errorChart draws curves of clock errors over time, and triangles at the
 // bins with clock-offset measurements.
 func (p *Page) errorChart(d *doc, cs []*curves, label, ytitle string, measured []int64) {
-	lo, hi := yRange(cs...)
+	vlo, vhi, blo, bhi := yRange(cs...)
+	lo, hi, clipped := axisRange(vlo, vhi, blo, bhi)
 	yt, a, b, unit, scale, fy := yAxis(lo, hi)
+	// Error bars beyond the axis are cut at its edges.
+	clamp := func(v []float64) []float64 {
+		for i, x := range v {
+			v[i] = math.Max(a/scale, math.Min(b/scale, x))
+		}
+		return v
+	}
 	f, xt, fx, xtitle := p.timeFrame(a, b, chartH)
 	x := p.binX(f)
 	y := func(v float64) float64 { return f.Y(v * scale) }
@@ -269,7 +314,7 @@ func (p *Page) errorChart(d *doc, cs []*curves, label, ytitle string, measured [
 			dc := domainColours[i%len(domainColours)]
 			if i < len(c.bars) {
 				lo, hi := barEdges(r, c.bars[i])
-				d.f(`<path d="%s" fill="%s" fill-opacity="0.12"><title>%s, %s: 95 %% error bar</title></path>`, area(lo, hi, x, y), dc, esc(p.domainNames[names[i]]), esc(c.source))
+				d.f(`<path d="%s" fill="%s" fill-opacity="0.12"><title>%s, %s: 95 %% error bar</title></path>`, area(clamp(lo), clamp(hi), x, y), dc, esc(p.domainNames[names[i]]), esc(c.source))
 			}
 			d.f(`<path d="%s" class="ln" stroke="%s"%s><title>%s, %s</title></path>`, path(r, x, y), dc, dashAttr(dash), esc(p.domainNames[names[i]]), esc(c.source))
 		}
@@ -284,6 +329,9 @@ func (p *Page) errorChart(d *doc, cs []*curves, label, ytitle string, measured [
 	}
 	d.f(`</svg>`)
 	p.errorLegend(d, cs, marks)
+	if clipped {
+		d.f(`<p class="expl">The axis is scaled to the errors; the 95 %% error bands reach from %s to %s and are cut at its edges.</p>`, dur(blo), dur(bhi))
+	}
 	d.f(`</div>`)
 }
 
@@ -407,17 +455,27 @@ func heatColour(v, vmax int64) string {
 	return fmt.Sprintf("#%02x%02x%02x", lerp(0xfd, 0x8b), lerp(0xd0, 0x00), lerp(0x9c, 0x00))
 }
 
+// heatCell is the side of a cell of a heat map of n × n cells, px.
+func heatCell(n int) float64 { return math.Max(8, math.Min(44, 400/float64(n))) }
+
 func (p *Page) heatMap(d *doc, title string, pc *PairCounts, vmax int64) {
 	g := &p.groups
 	n := pc.G
-	cell := math.Max(8, math.Min(44, 400/float64(n)))
-	labelW := 84.0
-	rot := n > 12
-	top := 20.0
-	if rot {
-		top = 64
+	cell := heatCell(n)
+	cols, rows := columnLabels(g.Labels, cell), rowLabels(g.Labels, cell)
+	labelW := math.Max(rows.Extent, 64)
+	top := math.Max(cols.Extent, 20)
+	right := 10.0
+	if cols.Rotate {
+		// A rotated label reaches past its column to the right.
+		for i := n - 1; i >= 0; i-- {
+			if cols.Text[i] != "" {
+				right = math.Max(right, labelWidth(cols.Text[i])*math.Cos(labelAngle*math.Pi/180)-cell*(float64(n-i)-0.5)+6)
+				break
+			}
+		}
 	}
-	f := &frame{W: math.Max(labelW+cell*float64(n)+10, 330), H: top + cell*float64(n) + 28}
+	f := &frame{W: math.Max(labelW+cell*float64(n)+right, 330), H: top + cell*float64(n) + 28}
 	var msgs, viol int64
 	for i := range pc.Messages {
 		msgs += pc.Messages[i]
@@ -425,18 +483,19 @@ func (p *Page) heatMap(d *doc, title string, pc *PairCounts, vmax int64) {
 	}
 	d.f(`<div><div><b>%s</b>: %s of %s messages violate</div>`, esc(title), count(viol), count(msgs))
 	d.open(f, "violations by pair, "+title)
-	showLabels := n <= 40
 	for i := 0; i < n; i++ {
-		if !showLabels {
-			break
+		if s := rows.Text[i]; s != "" {
+			d.text(labelW-6, top+cell*(float64(i)+0.5)+4, "end", "tick", s)
 		}
-		cy := top + cell*(float64(i)+0.5) + 4
-		d.text(labelW-6, cy, "end", "tick", g.Labels[i])
+		s := cols.Text[i]
+		if s == "" {
+			continue
+		}
 		cx := labelW + cell*(float64(i)+0.5)
-		if rot {
-			d.f(`<text transform="translate(%s %s) rotate(-60)" class="tick">%s</text>`, num(cx+3), num(top-4), esc(g.Labels[i]))
+		if cols.Rotate {
+			d.f(`<text transform="translate(%s %s) rotate(-%g)" class="tick">%s</text>`, num(cx-2), num(top-4), labelAngle, esc(s))
 		} else {
-			d.text(cx, top-4, "middle", "tick", g.Labels[i])
+			d.text(cx, top-4, "middle", "tick", s)
 		}
 	}
 	d.f(`<g class="hm">`)
@@ -568,12 +627,25 @@ func (p *Page) writeFidelity(d *doc) {
 			thresholdLabel(th), esc(percent(pos.Above[k])), esc(percent(pos.AboveTime[k])), esc(percent(dis.Above[k])), esc(percent(dis.AboveTime[k])))
 	}
 	res := float64(p.res)
-	d.f(`<tr><td>largest relative</td><td class="r" colspan="2">%s</td><td class="r" colspan="2">%s</td></tr>`, esc(percent(pos.MaxRel)), esc(percent(dis.MaxRel)))
+	largest := func(f *measure.Fidelity) string {
+		if f.MaxRelFinite == 0 {
+			return "0 %"
+		}
+		return fmt.Sprintf("%s (%s → %s)", percent(f.MaxRelFinite), dur(float64(f.MaxRelLen[0])/res), dur(float64(f.MaxRelLen[1])/res))
+	}
+	d.f(`<tr><td>largest relative (interval before → after)</td><td class="r" colspan="2">%s</td><td class="r" colspan="2">%s</td></tr>`, esc(largest(&pos)), esc(largest(&dis)))
+	opened := func(f *measure.Fidelity) string {
+		if f.Opened == 0 {
+			return "0"
+		}
+		return fmt.Sprintf("%s (up to %s)", count(f.Opened), dur(float64(f.OpenedMax)/res))
+	}
+	d.f(`<tr><td>intervals of length 0 that got a length</td><td class="r" colspan="2">%s</td><td class="r" colspan="2">%s</td></tr>`, esc(opened(&pos)), esc(opened(&dis)))
 	d.f(`<tr><td>largest absolute</td><td class="r" colspan="2">%s</td><td class="r" colspan="2">%s</td></tr>`, dur(float64(pos.MaxAbs)/res), dur(float64(dis.MaxAbs)/res))
 	d.f(`<tr><td>weighted average Σ|t′ − t| / Σ|t|</td><td class="r" colspan="2">%s</td><td class="r" colspan="2">%s</td></tr>`, esc(percent(pos.WeightedAvg)), esc(percent(dis.WeightedAvg)))
 	d.f(`<tr><td>intervals</td><td class="r" colspan="2">%s</td><td class="r" colspan="2">%s</td></tr></table>`, count(pos.Intervals), count(dis.Intervals))
-	if dis.MaxRel > 0 && math.IsInf(dis.MaxRel, 1) {
-		d.f(`<p class="expl">∞: an interval of length 0 got a length (two events at the same time were separated).</p>`)
+	if pos.Opened+dis.Opened > 0 {
+		d.f(`<p class="expl">An interval of length 0 that got a length (two events at the same time moved apart) has no relative change; such intervals are counted apart, and above every threshold.</p>`)
 	}
 }
 

@@ -20,6 +20,18 @@ type Fidelity struct {
 	MaxRel float64
 	// MaxAbs is the largest absolute deviation |t′−t| in ticks.
 	MaxAbs int64
+	// MaxRelFinite is the largest relative deviation over the intervals
+	// of a length other than 0, and MaxRelLen the lengths before and after
+	// of the interval where it occurred (ticks): what "the largest relative
+	// change" means for the reader (an interval of 10 ns that became 19 ns
+	// is a change of 90 %).
+	MaxRelFinite float64
+	MaxRelLen    [2]int64
+	// Opened counts the intervals of length 0 that got a length (two
+	// events at one time that the correction moved apart; each makes
+	// MaxRel infinite), and OpenedMax the largest length one got (ticks).
+	Opened    int64
+	OpenedMax int64
 	// WeightedAvg is Σ|t′−t| / Σ|t|.
 	WeightedAvg float64
 	// Above[k] is the share of intervals whose relative deviation exceeds
@@ -33,6 +45,10 @@ type fidAcc struct {
 	n         int64
 	maxRel    float64
 	maxAbs    int64
+	finRel    float64
+	finLen    [2]int64
+	opened    int64
+	openedMax int64
 	sumDev    float64
 	sumLen    float64
 	above     [6]int64
@@ -55,6 +71,12 @@ func (a *fidAcc) add(t, t2 int64) {
 	rel := math.Inf(1)
 	if t != 0 {
 		rel = float64(dev) / lt
+		if rel > a.finRel {
+			a.finRel, a.finLen = rel, [2]int64{t, t2}
+		}
+	} else {
+		a.opened++
+		a.openedMax = max(a.openedMax, dev)
 	}
 	a.maxRel = math.Max(a.maxRel, rel)
 	for k, th := range Thresholds {
@@ -85,6 +107,11 @@ func (a *fidAcc) merge(o *fidAcc) {
 	a.n += o.n
 	a.maxRel = math.Max(a.maxRel, o.maxRel)
 	a.maxAbs = max(a.maxAbs, o.maxAbs)
+	if o.finRel > a.finRel {
+		a.finRel, a.finLen = o.finRel, o.finLen
+	}
+	a.opened += o.opened
+	a.openedMax = max(a.openedMax, o.openedMax)
 	a.sumDev += o.sumDev
 	a.sumLen += o.sumLen
 	for k := range a.above {
@@ -94,7 +121,8 @@ func (a *fidAcc) merge(o *fidAcc) {
 }
 
 func (a *fidAcc) result() Fidelity {
-	f := Fidelity{Intervals: a.n, MaxRel: a.maxRel, MaxAbs: a.maxAbs}
+	f := Fidelity{Intervals: a.n, MaxRel: a.maxRel, MaxAbs: a.maxAbs, MaxRelFinite: a.finRel, MaxRelLen: a.finLen,
+		Opened: a.opened, OpenedMax: a.openedMax}
 	if a.sumLen > 0 {
 		f.WeightedAvg = a.sumDev / a.sumLen
 	}

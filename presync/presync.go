@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/clc-tools/clc/internal/par"
@@ -168,6 +169,12 @@ func regression(offs []trace.ClockOffset) *Func {
 		offset: offs[0].Offset + int64(math.RoundToEven(icpt)),
 		slope:  slope,
 	}}}
+}
+
+// Equal reports whether f and g are the same correction (the same
+// segments).
+func (f *Func) Equal(g *Func) bool {
+	return f == g || slices.Equal(f.segs, g.segs)
 }
 
 // Identity reports whether f changes no time.
@@ -478,6 +485,16 @@ func Apply(t *trace.Trace, opt *Options) (int, error) {
 // the location and the event, wrapping ErrOverflow); the times are then
 // partly corrected. It stops when ctx is cancelled.
 func ApplyColumns(ctx context.Context, funcs []*Func, times [][]int64, parallel int) (int, error) {
+	n, _, _, err := ApplyComparing(ctx, funcs, nil, times, parallel)
+	return n, err
+}
+
+// ApplyComparing is ApplyColumns that also compares, in the same pass, the
+// correction it applies with another one, reader (ReaderFuncs; nil: no
+// comparison): per location, how the applied times depart from the
+// reader's (a location whose two corrections are Equal gets the zero
+// Departure), and their sums.
+func ApplyComparing(ctx context.Context, funcs, reader []*Func, times [][]int64, parallel int) (int, []Departure, DepartureStats, error) {
 	parallel = par.Workers(parallel)
 	n := 0
 	for _, f := range funcs {
@@ -485,14 +502,26 @@ func ApplyColumns(ctx context.Context, funcs []*Func, times [][]int64, parallel 
 			n++
 		}
 	}
+	var deps []Departure
+	stats := make([]DepartureStats, len(funcs))
+	if reader != nil {
+		deps = make([]Departure, len(funcs))
+	}
 	errs := make([]error, len(funcs))
 	err := par.Do(ctx, len(funcs), parallel, func(i int) error {
 		f := funcs[i]
-		if f.Identity() {
+		cmp := reader != nil && !f.Equal(reader[i])
+		if f.Identity() && !cmp {
 			return nil
 		}
 		ts := times[i]
 		c := f.Cursor()
+		var cr Cursor
+		var d *Departure
+		var st *DepartureStats
+		if cmp {
+			cr, d, st = reader[i].Cursor(), &deps[i], &stats[i]
+		}
 		for j, v := range ts {
 			if j&cancelEvery == cancelEvery {
 				if err := ctx.Err(); err != nil {
@@ -504,19 +533,41 @@ func ApplyColumns(ctx context.Context, funcs []*Func, times [][]int64, parallel 
 				errs[i] = &trace.EventError{Location: i, Event: j, Err: fmt.Errorf("%w: local time %d", ErrOverflow, v)}
 				return nil // the first location's error is reported, whichever fails first
 			}
+			if cmp {
+				d.add(j, r-cr.At(v), st)
+			}
 			ts[j] = r
 		}
 		return nil
 	})
 	if err != nil {
-		return 0, err
+		return 0, nil, DepartureStats{}, err
 	}
 	for _, e := range errs {
 		if e != nil {
-			return 0, e
+			return 0, nil, DepartureStats{}, e
 		}
 	}
-	return n, nil
+	var sum DepartureStats
+	for _, s := range stats {
+		sum.Events += s.Events
+		sum.MaxLater = max(sum.MaxLater, s.MaxLater)
+		sum.MaxEarlier = max(sum.MaxEarlier, s.MaxEarlier)
+	}
+	return n, deps, sum, nil
+}
+
+// add records that event j departs by x ticks.
+func (d *Departure) add(j int, x int64, s *DepartureStats) {
+	if x != 0 {
+		s.Events++
+		s.MaxLater = max(s.MaxLater, x)
+		s.MaxEarlier = max(s.MaxEarlier, -x)
+	}
+	if k := len(d.D); (k == 0 && x != 0) || (k > 0 && d.D[k-1] != x) {
+		d.From = append(d.From, j)
+		d.D = append(d.D, x)
+	}
 }
 
 // cancelEvery+1 is the number of events ApplyColumns maps between two
@@ -526,3 +577,51 @@ const cancelEvery = 1<<16 - 1
 // ErrOverflow is wrapped by ApplyColumns' error about a time whose
 // correction by the clock offsets leaves the 64-bit range.
 var ErrOverflow = errors.New("the clock offsets map the time beyond the 64-bit range (the offset records are wrong)")
+
+// ReaderFuncs returns the correction the OTF2 reference reader applies to
+// each location of t: the piecewise-linear interpolation of the location's
+// own measurements (Interpolate, without sharing within a process). It is
+// what a reader of the input shows, against which ApplyComparing measures a
+// pre-synchronisation.
+func ReaderFuncs(t *trace.Trace) ([]*Func, error) {
+	funcs := make([]*Func, len(t.Locations))
+	for i, l := range t.Locations {
+		f, err := New(l.Offsets, Interpolate)
+		if err != nil {
+			return nil, fmt.Errorf("location %d (%s): %w", i, l.Name, err)
+		}
+		funcs[i] = f
+	}
+	return funcs, nil
+}
+
+// Departure is how one location's pre-synchronised times depart from the
+// times the reader's interpolation gives the same events: pre-synchronised
+// − reader's time, in ticks, constant over runs of consecutive events (it
+// changes slowly: two corrections of one clock differ by measurement noise
+// and a small slope). Run k covers the events from From[k] to From[k+1]−1
+// (the last to the end) with difference D[k]; the zero Departure is 0 for
+// every event.
+type Departure struct {
+	From []int
+	D    []int64
+}
+
+// At returns the difference of event j; for ascending j use a loop over the
+// runs instead.
+func (d *Departure) At(j int) int64 {
+	k := sort.Search(len(d.From), func(k int) bool { return d.From[k] > j }) - 1
+	if k < 0 {
+		return 0
+	}
+	return d.D[k]
+}
+
+// DepartureStats sums the Departures of ApplyComparing: the events whose pre-synchronised time
+// differs from the reader's, and the largest differences later and earlier,
+// in ticks.
+type DepartureStats struct {
+	Events     int64
+	MaxLater   int64
+	MaxEarlier int64
+}

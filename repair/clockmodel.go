@@ -181,10 +181,30 @@ type MethodTimingReport struct {
 	Guard    float64 `json:"guard"`
 }
 
+// fallbackText says why the clock model's estimate was not used. When the
+// held-out test kept the clocks (Estimate.Stay), it says what the test
+// found in words a reader can follow, instead of two rounded scores: a
+// score of 0 is a test with nothing held out to predict (no message
+// windows in the held-out stretches of time, no anchors), or one the
+// pre-synchronised clocks pass within a fraction of the windows' σ.
+func fallbackText(r *clockmodel.Result) string {
+	e := r.Estimate
+	if r.Fallback == "" || e == nil || !e.Stay {
+		return r.Fallback
+	}
+	switch {
+	case e.Score == 0 && e.ScoreStay == 0:
+		return "the held-out test of the estimate had nothing to predict (no message windows in the held-out stretches of time): the clocks stay pre-synchronised"
+	case e.ScoreStay < 1:
+		return fmt.Sprintf("the pre-synchronised clocks already predict the messages of held-out stretches of time within their uncertainty (misfit %.2g, the estimated clocks' %.2g; in squared σ, lower is better): no evidence to move the clocks", e.ScoreStay, e.Score)
+	}
+	return fmt.Sprintf("the estimated clocks predict the messages of held-out stretches of time no better than the pre-synchronised ones (misfit %.3g against %.3g, in squared σ; lower is better): no evidence to move the clocks", e.Score, e.ScoreStay)
+}
+
 // methodReport is the report of the clock model's run r over the clock
 // domains dom.
 func methodReport(r *clockmodel.Result, dom *clockmodel.Domains) *MethodReport {
-	m := &MethodReport{Requested: r.Requested, Ran: r.Ran, Fallback: r.Fallback,
+	m := &MethodReport{Requested: r.Requested, Ran: r.Ran, Fallback: fallbackText(r),
 		Latency: LatenciesReport{Intra: latencyReport(&r.Latency.Intra), Inter: latencyReport(&r.Latency.Inter)},
 		Domains: domainsReport(dom),
 		Timing:  MethodTimingReport{Latency: r.Timing.Latency, Estimate: r.Timing.Estimate, Guard: r.Timing.Guard},

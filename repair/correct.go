@@ -121,6 +121,8 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 	}
 	res := &Result{Report: rep}
 	empty := emptyIssues(tr, t.Times)
+	backward := backwardIssues(tr, t.Times, np)
+	empty.Merge(&backward)
 	params := c.params()
 	stage := func(name string, timer *float64, run func() error) error {
 		if err := ctx.Err(); err != nil {
@@ -179,7 +181,7 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 	}); err != nil {
 		return nil, err
 	}
-	rep.Moved, rep.ErrorBars = finalReport(ctx, t.Times, moved, cm.result, &ps.cm.Domains, t.Truth, rep.Accuracy, tr.Resolution, np)
+	rep.Moved, rep.MovedFromInput, rep.ErrorBars = finalReport(ctx, t.Times, moved, ps.departures, cm.result, &ps.cm.Domains, t.Truth, rep.Accuracy, tr.Resolution, np)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -199,6 +201,10 @@ type presynced struct {
 	node     []int32
 	report   PresyncReport
 	copy     [][]int64 // the pre-synchronised times (KeepPresync)
+	// departures are the pre-synchronised − the reader's times, per
+	// location (presync.ApplyComparing): what finalReport needs to count the
+	// events moved against the input as a reader shows it.
+	departures []presync.Departure
 }
 
 // presynchronise applies the clock-offset measurements of tr to times;
@@ -218,6 +224,10 @@ func presynchronise(ctx context.Context, tr *trace.Trace, times [][]int64, m pre
 		return nil, fmt.Errorf("pre-synchronisation: %w", err)
 	}
 	ps.funcs = funcs
+	reader, err := presync.ReaderFuncs(tr)
+	if err != nil {
+		return nil, fmt.Errorf("pre-synchronisation: %w", err)
+	}
 	if keep {
 		ps.measured = presync.Measured(tr, funcs)
 	}
@@ -225,7 +235,8 @@ func presynchronise(ctx context.Context, tr *trace.Trace, times [][]int64, m pre
 	for i, l := range tr.Locations {
 		ps.node[i] = l.Node
 	}
-	n, err := presync.ApplyColumns(ctx, funcs, times, np)
+	n, deps, dep, err := presync.ApplyComparing(ctx, funcs, reader, times, np)
+	ps.departures = deps
 	if ee := (*trace.EventError)(nil); errors.As(err, &ee) {
 		l := tr.Locations[ee.Location]
 		ee.Err = fmt.Errorf("location %q (clock offsets: %s): %w", l.Name, describeOffsets(l.Offsets), ee.Err)
@@ -234,7 +245,7 @@ func presynchronise(ctx context.Context, tr *trace.Trace, times [][]int64, m pre
 	if err != nil {
 		return nil, err
 	}
-	ps.report = PresyncReport{Method: ps.method.String(), Locations: n}
+	ps.report = presyncReport(tr, ps.method, n, dep)
 	if err := inRange(tr, times, funcs); err != nil {
 		return nil, err
 	}
@@ -419,6 +430,43 @@ func emptyIssues(t *trace.Trace, times [][]int64) replay.Issues {
 			s.Add(replay.Issue{Kind: replay.EmptyProcess, Location: int32(li), Event: replay.NoEvent,
 				Detail: fmt.Sprintf("process %d (location %q and its threads) has no event", p, t.Locations[li].Name)})
 		}
+	}
+	return s
+}
+
+// backwardIssues lists the events of the input whose time is before their
+// predecessor's on the same location: one example per location (its
+// first such event), counted once per event. The correction makes the
+// times non-decreasing, so these events move; --strict fails on them.
+func backwardIssues(t *trace.Trace, times [][]int64, np int) replay.Issues {
+	type first struct {
+		n     int64
+		event int
+	}
+	found := make([]first, len(times))
+	par.ForEach(len(times), np, func(li int) {
+		ts := times[li]
+		f := first{event: -1}
+		for j := 1; j < len(ts); j++ {
+			if ts[j] < ts[j-1] {
+				if f.n == 0 {
+					f.event = j
+				}
+				f.n++
+			}
+		}
+		found[li] = f
+	})
+	var s replay.Issues
+	for li, f := range found {
+		if f.n == 0 {
+			continue
+		}
+		ts, j := times[li], f.event
+		s.Add(replay.Issue{Kind: replay.BackwardTime, Location: int32(li), Event: uint32(j),
+			Detail: fmt.Sprintf("location %q: time %d is %d ticks before the previous event's (%d); events going backward: %d of its %d; they were moved to keep the location's times in order",
+				t.Locations[li].Name, ts[j], ts[j-1]-ts[j], ts[j-1], f.n, len(ts))})
+		s.Count[replay.BackwardTime] += f.n - 1
 	}
 	return s
 }

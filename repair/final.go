@@ -7,6 +7,7 @@ import (
 	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/clockmodel"
 	"github.com/clc-tools/clc/internal/par"
+	"github.com/clc-tools/clc/presync"
 )
 
 // MovedReport counts everything the correction moved, the clock model and
@@ -64,11 +65,44 @@ func barBin(s float64) int {
 // binUpper is the upper end of bin i, seconds.
 func binUpper(i int) float64 { return math.Pow(10, float64(i+1)/barPerDecade-12) }
 
+// moveTally counts one location's moves against one set of times.
+type moveTally struct {
+	moved          int64
+	abs            float64
+	later, earlier int64
+}
+
+// add counts a move by delta ticks.
+func (t *moveTally) add(delta int64) {
+	if delta != 0 {
+		t.moved++
+		t.abs += math.Abs(float64(delta))
+		t.later = max(t.later, delta)
+		t.earlier = max(t.earlier, -delta)
+	}
+}
+
+// movedReport sums the tallies of every location (ticks of a timer with
+// res ticks per second).
+func movedReport(tallies []moveTally, res float64) MovedReport {
+	var m MovedReport
+	var abs float64
+	for i := range tallies {
+		t := &tallies[i]
+		m.Events += t.moved
+		abs += t.abs
+		m.MaxLater = math.Max(m.MaxLater, float64(t.later)/res)
+		m.MaxEarlier = math.Max(m.MaxEarlier, float64(t.earlier)/res)
+	}
+	if m.Events > 0 {
+		m.MeanAbs = abs / float64(m.Events) / res
+	}
+	return m
+}
+
 // finalTally is one location's share of finalReport.
 type finalTally struct {
-	moved                int64
-	abs                  float64
-	later, earlier       int64
+	presynced, input     moveTally
 	hist                 []int64
 	finite, unbounded    int64
 	covered, judged      int64
@@ -78,12 +112,14 @@ type finalTally struct {
 
 // finalReport compares the corrected times with the pre-synchronised
 // ones, which it recovers from what the CLC (moved) and the clock model
-// (model, before its Forget) recorded as moved: what moved, and, when the
+// (model, before its Forget) recorded as moved, and with the input's times
+// as the OTF2 reader shows them (the pre-synchronised ones less their
+// departures, presync.ApplyComparing): what moved against each, and, when the
 // clock model estimated the clocks, every event's error bar and, with the
 // truth, the share of events within their error bars (acc.WithinBars).
 // When ctx is cancelled it returns early with a partial tally (the caller
 // returns the context's error).
-func finalReport(ctx context.Context, times [][]int64, moved []clc.Moved, model *clockmodel.Result, dom *clockmodel.Domains, truth [][]int64, acc *AccuracyReport, res uint64, np int) (MovedReport, *ErrorBarsReport) {
+func finalReport(ctx context.Context, times [][]int64, moved []clc.Moved, departures []presync.Departure, model *clockmodel.Result, dom *clockmodel.Domains, truth [][]int64, acc *AccuracyReport, res uint64, np int) (presynced, input MovedReport, _ *ErrorBarsReport) {
 	bars := model.HasErrorBars()
 	r := float64(res)
 	tallies := make([]finalTally, len(times))
@@ -103,16 +139,28 @@ func finalReport(ctx context.Context, times [][]int64, moved []clc.Moved, model 
 			t.hist = make([]int64, barBins)
 			bc = model.BarCursor(d)
 		}
+		dep := &departures[li]
+		run, next, off := -1, 0, int64(0) // dep's run, where the next starts, its difference
+		if len(dep.From) > 0 {
+			next = dep.From[0]
+		} else {
+			next = len(f)
+		}
 		for j, v := range f {
 			if j%4096 == 0 && ctx.Err() != nil {
 				return
 			}
-			if delta := v - c[j]; delta != 0 {
-				t.moved++
-				t.abs += math.Abs(float64(delta))
-				t.later = max(t.later, delta)
-				t.earlier = max(t.earlier, -delta)
+			for j == next {
+				run++
+				off = dep.D[run]
+				next = len(f)
+				if run+1 < len(dep.From) {
+					next = dep.From[run+1]
+				}
 			}
+			delta := v - c[j]
+			t.presynced.add(delta)
+			t.input.add(delta + off)
 			if !bars {
 				continue
 			}
@@ -134,20 +182,13 @@ func finalReport(ctx context.Context, times [][]int64, moved []clc.Moved, model 
 			}
 		}
 	})
-	var m MovedReport
-	var abs float64
+	ps, in := make([]moveTally, len(tallies)), make([]moveTally, len(tallies))
 	for i := range tallies {
-		t := &tallies[i]
-		m.Events += t.moved
-		abs += t.abs
-		m.MaxLater = math.Max(m.MaxLater, float64(t.later)/r)
-		m.MaxEarlier = math.Max(m.MaxEarlier, float64(t.earlier)/r)
+		ps[i], in[i] = tallies[i].presynced, tallies[i].input
 	}
-	if m.Events > 0 {
-		m.MeanAbs = abs / float64(m.Events) / r
-	}
+	presynced, input = movedReport(ps, r), movedReport(in, r)
 	if !bars {
-		return m, nil
+		return presynced, input, nil
 	}
 	eb := &ErrorBarsReport{Confidence: 0.95}
 	hist := make([]int64, barBins)
@@ -192,5 +233,5 @@ func finalReport(ctx context.Context, times [][]int64, moved []clc.Moved, model 
 	if acc != nil && judged > 0 {
 		acc.WithinBars = float64(covered) / float64(judged)
 	}
-	return m, eb
+	return presynced, input, eb
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/measure"
+	"github.com/clc-tools/clc/presync"
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/trace"
 )
@@ -63,8 +64,14 @@ type Report struct {
 	Correction CorrectionReport  `json:"correction"`
 	// Moved counts what the whole correction moved (the clock model and
 	// the CLC, both ways) against the pre-synchronised times.
-	Moved MovedReport     `json:"moved"`
-	After ViolationReport `json:"after"`
+	Moved MovedReport `json:"moved"`
+	// MovedFromInput counts what the whole run moved, pre-synchronisation
+	// included, against the input's times as the OTF2 reference reader
+	// shows them (each location's own clock offsets interpolated): what a
+	// comparison of input and output with otf2-print finds. The text
+	// report's headline.
+	MovedFromInput MovedReport     `json:"moved_from_input"`
+	After          ViolationReport `json:"after"`
 	// ErrorBars says how sure the corrected times are (with the clock
 	// model).
 	ErrorBars *ErrorBarsReport `json:"error_bars,omitempty"`
@@ -133,8 +140,76 @@ type ParamsReport struct {
 
 // PresyncReport describes the pre-synchronisation.
 type PresyncReport struct {
-	Method    string `json:"method"`
-	Locations int    `json:"locations_corrected"`
+	Method string `json:"method"`
+	// Locations counts the locations whose times the pre-synchronisation
+	// maps by a correction (not the identity).
+	Locations int `json:"locations_corrected"`
+	// WithOffsets counts the locations that have clock-offset
+	// measurements, Measurements the measurements of all of them, and
+	// Single the locations with exactly one (a run that ended before its
+	// last measurement: the OTF2 reader's interpolation applies none).
+	WithOffsets  int   `json:"locations_with_offsets"`
+	Measurements int64 `json:"measurements"`
+	Single       int   `json:"locations_one_measurement"`
+	// Reader compares the pre-synchronised times with those the OTF2
+	// reference reader gives the input's events (each location's own
+	// measurements interpolated): the events whose time differs, and how
+	// far later and earlier (seconds). Not zero when the method pools the
+	// measurements of locations that share a clock (node, domain) or fits
+	// them (regression).
+	Reader ReaderDifference `json:"reader_difference"`
+}
+
+// ReaderDifference counts the events whose pre-synchronised time differs
+// from the time the OTF2 reader gives them.
+type ReaderDifference struct {
+	Events     int64   `json:"events"`
+	MaxLater   float64 `json:"max_later"`
+	MaxEarlier float64 `json:"max_earlier"`
+}
+
+// presyncReport describes the pre-synchronisation of tr by method m that
+// corrected n locations and departed from the reader's times by dep.
+func presyncReport(tr *trace.Trace, m presync.Method, n int, dep presync.DepartureStats) PresyncReport {
+	r := PresyncReport{Method: m.String(), Locations: n, Reader: ReaderDifference{Events: dep.Events,
+		MaxLater: Seconds(dep.MaxLater, tr.Resolution), MaxEarlier: Seconds(dep.MaxEarlier, tr.Resolution)}}
+	for _, l := range tr.Locations {
+		if k := len(l.Offsets); k > 0 {
+			r.WithOffsets++
+			r.Measurements += int64(k)
+			if k == 1 {
+				r.Single++
+			}
+		}
+	}
+	return r
+}
+
+// Line says in one line what the pre-synchronisation did, as the text
+// report prints it (after "pre-synchronisation: ").
+func (r *PresyncReport) Line(locations int) string {
+	s := r.Method
+	switch {
+	case r.WithOffsets == 0:
+		s += "; no location has clock-offset measurements: times as recorded"
+	default:
+		s += fmt.Sprintf("; %d of %d locations have clock-offset measurements (%d in all", r.WithOffsets, locations, r.Measurements)
+		if r.Single > 0 {
+			s += fmt.Sprintf("; %d locations have only one", r.Single)
+		}
+		s += fmt.Sprintf("), %d locations corrected", r.Locations)
+		switch {
+		case r.Single > 0 && r.Method == presync.Interpolate.String():
+			s += " (the OTF2 reader's interpolation needs two measurements and applies none of a single one; --presync regression applies it as a constant offset)"
+		case r.Locations == 0 && (r.Method == presync.Node.String() || r.Method == presync.Domain.String()):
+			s += " (every location with measurements reads the clock of location 0, the reference)"
+		}
+	}
+	if d := r.Reader; d.Events > 0 {
+		s += fmt.Sprintf("; %d events differ from the OTF2 reader's per-location interpolation (later by up to %s, earlier by up to %s)",
+			d.Events, dur(d.MaxLater), dur(d.MaxEarlier))
+	}
+	return s
 }
 
 // MessagesReport counts the messages of the happened-before relation.
@@ -250,6 +325,16 @@ type IntervalFidelityReport struct {
 	MaxRel float64 `json:"max_relative"`
 	// MaxAbs is the largest absolute deviation |t′−t| in ticks.
 	MaxAbs int64 `json:"max_absolute_ticks"`
+	// MaxRelFinite is the largest relative deviation over the intervals
+	// of a length other than 0, and MaxRelLen the length before and after
+	// of the interval where it occurred (ticks).
+	MaxRelFinite float64  `json:"max_relative_finite"`
+	MaxRelLen    [2]int64 `json:"max_relative_interval_ticks"`
+	// Opened counts the intervals of length 0 that got a length (two
+	// events at one time moved apart), OpenedMax the largest length one
+	// got (ticks).
+	Opened    int64 `json:"zero_length_opened"`
+	OpenedMax int64 `json:"zero_length_opened_max_ticks"`
 	// WeightedAvg is Σ|t′−t| / Σ|t|.
 	WeightedAvg float64 `json:"weighted_average"`
 	// Above[k] is the share of intervals whose relative deviation exceeds
@@ -264,6 +349,7 @@ type IntervalFidelityReport struct {
 func fidelityReport(fid [2]measure.Fidelity) FidelityReport {
 	one := func(f *measure.Fidelity) IntervalFidelityReport {
 		return IntervalFidelityReport{Intervals: f.Intervals, MaxRel: f.MaxRel, MaxAbs: f.MaxAbs,
+			MaxRelFinite: f.MaxRelFinite, MaxRelLen: f.MaxRelLen, Opened: f.Opened, OpenedMax: f.OpenedMax,
 			WeightedAvg: f.WeightedAvg, Above: f.Above, AboveTime: f.AboveTime}
 	}
 	return FidelityReport{Position: one(&fid[0]), Distance: one(&fid[1])}
@@ -429,12 +515,42 @@ func dur(s float64) string {
 	return d.String()
 }
 
-// Percent formats a share as a percentage (inf for an infinite one).
+// Percent formats a share as a percentage with two decimals ("< 0.01%"
+// for a share above 0 that would round to 0); the report passes it only
+// finite shares (an infinite one would print as "+Inf%").
 func Percent(f float64) string {
-	if math.IsInf(f, 1) {
-		return "inf"
+	if f > 0 && f < 0.00005 {
+		return "< 0.01%"
 	}
 	return fmt.Sprintf("%.2f%%", 100*f)
+}
+
+// plural returns n and the noun, with an s unless n is 1.
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// Largest says in words the largest relative change of the intervals
+// (of a length other than 0: which interval, from what length to what),
+// and how many intervals of length 0 got a length, whose relative change
+// is no number; "no interval changed" when none did.
+func (f *IntervalFidelityReport) Largest(res uint64) string {
+	var parts []string
+	if f.MaxRelFinite > 0 {
+		parts = append(parts, fmt.Sprintf("largest relative change %s (an interval of %d ticks, %s, became %d ticks, %s)",
+			Percent(f.MaxRelFinite), f.MaxRelLen[0], dur(Seconds(f.MaxRelLen[0], res)), f.MaxRelLen[1], dur(Seconds(f.MaxRelLen[1], res))))
+	}
+	if f.Opened > 0 {
+		parts = append(parts, fmt.Sprintf("%s of length 0 got a length, up to %s (events at one time moved apart)",
+			plural(f.Opened, "interval"), dur(Seconds(f.OpenedMax, res))))
+	}
+	if len(parts) == 0 {
+		return "no interval changed"
+	}
+	return strings.Join(parts, "; ")
 }
 
 // WriteText writes the report for a terminal.
@@ -474,7 +590,7 @@ func (r *Report) WriteText(w io.Writer) {
 		}
 		p("  warning: %s\n", w)
 	}
-	p("  pre-synchronisation: %s, %d locations had clock offsets\n", r.Presync.Method, r.Presync.Locations)
+	p("  pre-synchronisation: %s\n", r.Presync.Line(r.Locations))
 	for _, n := range r.Notes {
 		p("  note: %s\n", n)
 	}
@@ -505,10 +621,10 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 	r.writeSharedText(p)
 	d := r.Fidelity.Distance
-	p("  fidelity (event distance): weighted avg %s, max %s; intervals > 0.01%%: %s, > 1%%: %s, > 100%%: %s\n",
-		Percent(d.WeightedAvg), Percent(d.MaxRel), Percent(d.Above[1]), Percent(d.Above[3]), Percent(d.Above[5]))
+	p("  fidelity (event distance, the intervals between successive events): weighted avg change %s; changed by > 0.01%%: %s, > 1%%: %s, > 100%%: %s of intervals; %s\n",
+		Percent(d.WeightedAvg), Percent(d.Above[1]), Percent(d.Above[3]), Percent(d.Above[5]), d.Largest(r.Resolution))
 	pos := r.Fidelity.Position
-	p("  fidelity (event position): max relative %s, max absolute %s\n", Percent(pos.MaxRel), dur(Seconds(pos.MaxAbs, r.Resolution)))
+	p("  fidelity (event position, from a location's first event): %s; largest absolute change %s\n", pos.Largest(r.Resolution), dur(Seconds(pos.MaxAbs, r.Resolution)))
 	if a := r.Accuracy; a != nil {
 		p("  accuracy vs truth: mean |error| %s after pre-sync, %s corrected (99th percentile %s → %s, max %s → %s)",
 			dur(Seconds(int64(a.Presync.MeanAbs), r.Resolution)), dur(Seconds(int64(a.Corrected.MeanAbs), r.Resolution)),
@@ -529,7 +645,7 @@ func (r *Report) WriteText(w io.Writer) {
 		for _, k := range keys {
 			parts = append(parts, fmt.Sprintf("%s %d", k, r.Issues.Counts[k]))
 		}
-		p("  issues (treated as internal events): %s\n", strings.Join(parts, ", "))
+		p("  issues (the events of unmatched messages and collectives were treated as internal, times going backward put in order): %s\n", strings.Join(parts, ", "))
 		for i, e := range r.Issues.Examples {
 			if i == 5 {
 				p("    … (see --report for more)\n")
@@ -563,16 +679,29 @@ func (r *Report) Inconsistent() bool {
 	return false
 }
 
-// MovedLine says in one line what the whole correction moved (the clock
-// model and the CLC, both ways), as the text report and the HTML page
-// print it.
+// MovedLine says in one line what the whole run moved against the input
+// as the OTF2 reader shows it (MovedFromInput: pre-synchronisation, clock
+// model and CLC, both ways), as the text report and the HTML page print
+// it.
 func (r *Report) MovedLine() string {
-	m := r.Moved
+	m := r.MovedFromInput
 	if m.Events == 0 {
-		return "events moved: none"
+		return "events moved: none (every event keeps the time an OTF2 reader shows for the input)"
 	}
-	return fmt.Sprintf("events moved: %d of %d in all (clock model and CLC; later by up to %s, earlier by up to %s, mean |shift| %s)",
-		m.Events, r.Events, dur(m.MaxLater), dur(m.MaxEarlier), dur(m.MeanAbs))
+	return fmt.Sprintf("events moved: %d of %d against the input as an OTF2 reader shows it (%s; later by up to %s, earlier by up to %s, mean |shift| %s)",
+		m.Events, r.Events, r.movedBy(), dur(m.MaxLater), dur(m.MaxEarlier), dur(m.MeanAbs))
+}
+
+// movedBy says which stages moved the events MovedLine counts.
+func (r *Report) movedBy() string {
+	var by []string
+	if n := r.Presync.Reader.Events; n > 0 {
+		by = append(by, fmt.Sprintf("%d by pre-synchronisation %s", n, r.Presync.Method))
+	}
+	if n := r.Moved.Events; n > 0 {
+		by = append(by, fmt.Sprintf("%d by the clock model and the CLC", n))
+	}
+	return strings.Join(by, ", ")
 }
 
 // ErrorBarsLine says in one line how sure the corrected times are, or ""

@@ -233,12 +233,18 @@ const (
 	// EmptyTrace: a trace without any event (or without locations); found
 	// by the reader of the trace, not by matching.
 	EmptyTrace
+	// BackwardTime: an event whose time is before its predecessor's on
+	// the same location in the input (a timer that went backwards, a
+	// corrupt record); the correction makes the times non-decreasing.
+	// Found before pre-synchronisation, not by matching.
+	BackwardTime
 )
 
 var issueNames = [...]string{"", "unmatched send", "unmatched receive", "incomplete collective",
 	"inconsistent collective", "unpaired MPI_Init/MPI_Finalize", "dropped dependency (cycle)",
 	"unmatched thread event", "incomplete thread instance", "inconsistent thread events",
-	"collective outside its communicator", "process without events", "trace without events"}
+	"collective outside its communicator", "process without events", "trace without events",
+	"time going backward"}
 
 func (k IssueKind) String() string {
 	if int(k) < len(issueNames) && k > 0 {

@@ -299,8 +299,9 @@ func TestPresyncOverflowIsAnError(t *testing.T) {
 }
 
 // A collective by a location that is not a member of its communicator
-// (or on one with no members), an empty trace, a rank without events:
-// dropped or accepted silently, --strict exited 0.
+// (or on one with no members), an empty trace, a rank without events,
+// times going backward within a location: dropped, accepted or put in
+// order silently, --strict exited 0.
 func TestStrictFailsOnForeignCollectivesAndEmptyTraces(t *testing.T) {
 	coll := func(li int, comm uint32) func(*trace.Trace) {
 		return func(tr *trace.Trace) {
@@ -317,6 +318,12 @@ func TestStrictFailsOnForeignCollectivesAndEmptyTraces(t *testing.T) {
 		{"no members", "collective outside its communicator", traceOf(t, []int{2, 2}, []trace.Comm{{Name: "nobody"}}, coll(0, 0))},
 		{"no events", "trace without events", traceOf(t, []int{0, 0}, nil, nil)},
 		{"a rank without events", "process without events", traceOf(t, []int{2, 0}, nil, nil)},
+		// Times going backward within a location were put in order
+		// silently.
+		{"time going backward", "time going backward 2", traceOf(t, []int{4, 6}, nil, func(tr *trace.Trace) {
+			ev := &tr.Locations[1].Events
+			ev.Time[2], ev.Time[4] = 1500, 3500 // after 2000 and 4000
+		})},
 	} {
 		code, out, msg := runOut(c.in, "--check", "--strict")
 		assert.Equal(t, exitInconsistent, code, "%s: %s", c.name, msg)

@@ -84,8 +84,8 @@ func TestTextAndHTMLAgree(t *testing.T) {
 	require.Equal(t, rep.After.Violations, ints(fact("violations after"))[0])
 
 	moved := ints(line("events moved:"))
-	require.Equal(t, rep.Moved.Events, moved[0], "text: events moved")
-	require.Equal(t, rep.Moved.Events, ints(fact("events moved"))[0], "page: events moved")
+	require.Equal(t, rep.MovedFromInput.Events, moved[0], "text: events moved")
+	require.Equal(t, rep.MovedFromInput.Events, ints(fact("events moved"))[0], "page: events moved")
 	tm, hm := durations(line("events moved:")), durations(fact("events moved"))
 	require.Len(t, tm, 3)
 	require.Len(t, hm, 2)

@@ -33,7 +33,7 @@ func (p *pipeline) writeHTML(ctx context.Context) error {
 	in := &htmlreport.Input{
 		Title: r.Input, Trace: p.tr, Presync: res.Presync, Corrected: p.times, Truth: p.truth,
 		Graph: res.Graph, Latency: res.Latency, Domains: dom, PresyncFuncs: res.PresyncFuncs, Measured: res.Measured, Fidelity: &res.Fidelity,
-		CheckOnly: r.Checked, Summary: htmlSummary(r), Sections: htmlSections(r), Notes: r.Notes, Parallel: p.np,
+		CheckOnly: r.Checked, Summary: htmlSummary(r), Sections: htmlSections(r), Notes: htmlNotes(r), Parallel: p.np,
 		Estimates: modelEstimate(res, p.tr.Resolution, dom),
 	}
 	page, err := htmlreport.Build(ctx, in, nil)
@@ -54,13 +54,30 @@ func (p *pipeline) writeHTML(ctx context.Context) error {
 	return nil
 }
 
+// htmlNotes are the report's notes, and what pre-synchronisation moved
+// against the input as an OTF2 reader shows it, which the page's charts
+// (pre-synchronised times against the truth and the correction) do not
+// show.
+func htmlNotes(r *repair.Report) []string {
+	notes := slices.Clone(r.Notes)
+	if d := r.Presync.Reader; d.Events > 0 {
+		why := "locations that read one clock share one correction"
+		if r.Presync.Method == presync.Regression.String() {
+			why = "a line is fitted through each location's measurements"
+		}
+		notes = append(notes, fmt.Sprintf("pre-synchronisation (%s) moved %s events against the times an OTF2 reader shows for the input (later by up to %s, earlier by up to %s): %s; the charts below start from the pre-synchronised times",
+			r.Presync.Method, htmlreport.Count(d.Events), htmlreport.Seconds(d.MaxLater), htmlreport.Seconds(d.MaxEarlier), why))
+	}
+	return notes
+}
+
 func htmlSummary(r *repair.Report) []htmlreport.Fact {
 	n, s := htmlreport.Count, htmlreport.Seconds
 	f := []htmlreport.Fact{
 		{Label: "locations / events", Value: n(int64(r.Locations)) + " / " + n(r.Events)},
 		{Label: "violations before", Value: n(r.Before.Violations), Note: n(r.Before.Total.Reversed) + " messages reversed"},
 		{Label: "violations after", Value: n(r.After.Violations), Bad: r.After.Violations > 0},
-		{Label: "events moved", Value: n(r.Moved.Events), Note: fmt.Sprintf("clock model and CLC: later by up to %s, earlier by up to %s", s(r.Moved.MaxLater), s(r.Moved.MaxEarlier))},
+		{Label: "events moved", Value: n(r.MovedFromInput.Events), Note: fmt.Sprintf("against the input as an OTF2 reader shows it (pre-synchronisation, clock model and CLC): later by up to %s, earlier by up to %s", s(r.MovedFromInput.MaxLater), s(r.MovedFromInput.MaxEarlier))},
 		{Label: "fidelity (event distance)", Value: repair.Percent(r.Fidelity.Distance.WeightedAvg), Note: "weighted average deviation"},
 	}
 	if e := r.ErrorBars; e != nil && e.Events > 0 {
@@ -91,7 +108,7 @@ func htmlSections(r *repair.Report) []htmlreport.Section {
 		{Key: "input", Value: r.Input + " (" + r.InputFormat + ")"},
 		{Key: "output", Value: orNone(r.Output, "none (check only)")},
 		{Key: "timer resolution", Value: htmlreport.Count(int64(r.Resolution)) + " ticks/s", Note: "one tick is " + htmlreport.Seconds(1/float64(r.Resolution))},
-		{Key: "pre-synchronisation", Value: r.Presync.Method, Note: fmt.Sprintf("%d locations had a correction", r.Presync.Locations)},
+		{Key: "pre-synchronisation", Value: r.Presync.Method, Note: strings.TrimPrefix(r.Presync.Line(r.Locations), r.Presync.Method+"; ")},
 		{Key: "messages", Value: fmt.Sprintf("%s point-to-point, %s logical in %s collective instances", n(r.Messages.P2P), n(r.Messages.CollectiveLogical), n(r.Messages.CollectiveInstances)),
 			Note: n(r.Messages.AlltoallvIgnored) + " ALLTOALLV/W kept internal"},
 		{Key: "correction", Value: fmt.Sprintf("controlled logical clock, γ %g in %d forward pass(es): %s violations removed, %s receives moved by their sends", r.Correction.Gamma, len(r.Correction.Passes), n(r.Correction.ViolationsRemoved), n(r.Correction.ReceivesMoved)),

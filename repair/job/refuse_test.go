@@ -1,11 +1,13 @@
 package job
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -182,4 +184,43 @@ func TestDefinitionsAndCarriedDataCount(t *testing.T) {
 	cst, err := os.Stat(filepath.Join(nat, native.CarriedName))
 	require.NoError(t, err)
 	assert.Equal(t, cst.Size(), extra)
+}
+
+// Times going backward within a location were put in order silently: they
+// are an issue (count, the first event of each location), in the text and
+// JSON report, and --strict fails on them; the output's times are in
+// order.
+func TestBackwardTimesAreIssues(t *testing.T) {
+	tr := &trace.Trace{Resolution: 1e9, Nodes: []trace.Node{{Name: "a"}}, Regions: []trace.Region{{Name: "f"}}}
+	for i := range 3 {
+		l := &trace.Location{ID: uint64(i), Name: fmt.Sprintf("rank %d", i)}
+		for k := range 8 {
+			l.Events.AppendRegion(trace.KindEnter+trace.Kind(k%2), int64(1000*(k+1)), 0)
+		}
+		tr.Locations = append(tr.Locations, l)
+	}
+	tr.Locations[1].Events.Time[3] = 2500 // after 3000
+	tr.Locations[2].Events.Time[5] = 100  // after 5000
+	tr.Locations[2].Events.Time[7] = 6900 // after 7000
+	in := filepath.Join(t.TempDir(), "in")
+	require.NoError(t, native.WriteDir(context.Background(), in, tr, nil))
+	out := filepath.Join(t.TempDir(), "out")
+	rep, err := Run(context.Background(), in, Options{Output: out, Format: FormatNative})
+	require.NoError(t, err)
+	assert.EqualValues(t, 3, rep.Issues.Counts[replay.BackwardTime.String()], "events going backward")
+	assert.True(t, rep.Inconsistent(), "--strict fails")
+	ex := strings.Join(rep.Issues.Examples, "\n")
+	assert.Contains(t, ex, `location 1, event 3: location "rank 1": time 2500 is 500 ticks before the previous event's (3000)`)
+	assert.Contains(t, ex, `location 2, event 5: location "rank 2": time 100 is 4900 ticks before`)
+	assert.Contains(t, ex, "events going backward: 2 of its 8")
+	var js, text bytes.Buffer
+	require.NoError(t, rep.WriteJSON(&js))
+	assert.Contains(t, js.String(), `"time going backward": 3`, "JSON issues.counts")
+	rep.WriteText(&text)
+	assert.Contains(t, text.String(), "time going backward 3", "text report")
+	got, err := native.ReadDir(out, nil)
+	require.NoError(t, err)
+	for li, l := range got.Locations {
+		assert.True(t, slices.IsSorted(l.Events.Time), "location %d: output times in order", li)
+	}
 }
