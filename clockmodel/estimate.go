@@ -46,13 +46,17 @@ func (o *EstimateOptions) defaults() {
 
 // EstimateStats describe an estimation.
 type EstimateStats struct {
-	Bounds     int64
-	Pairs      int
-	Bands      int
-	TwoSided   int
-	Anchors    int
-	Unknowns   int
-	Iterations []int
+	Bounds   int64
+	Pairs    int
+	Bands    int
+	TwoSided int
+	Anchors  int
+	// AnchorsContradicted counts the offset measurements (merged per
+	// domain and epoch) that the messages with the reference contradict,
+	// weighed down (refereeAnchors).
+	AnchorsContradicted int
+	Unknowns            int
+	Iterations          []int
 	// Misfit is the root mean square of the windows' residuals in units
 	// of their uncertainty, after the last pass.
 	Misfit float64
@@ -123,6 +127,9 @@ type estimator struct {
 	keepLast bool
 	last     *fitProblem
 	prepares int
+	// fitted is the last pass's fit and fittedKnots its knots (setSD).
+	fitted      *fitProblem
+	fittedKnots *knots
 }
 
 func newEstimator(in *Input, times [][]int64, g *replay.Graph, lat replay.Latency, opt EstimateOptions) *estimator {
@@ -149,6 +156,7 @@ func (e *estimator) estimate(ctx context.Context, lastWindows func()) (*Model, E
 		if err := ctx.Err(); err != nil {
 			return nil, st, err
 		}
+
 		if it == e.opt.Iterations-1 && lastWindows != nil {
 			lastWindows()
 		}
@@ -165,9 +173,13 @@ func (e *estimator) estimate(ctx context.Context, lastWindows func()) (*Model, E
 		if sig, _ := e.significant(m); it < e.opt.Iterations-1 && (st.Stay || !sig) {
 			// No evidence beyond pre-synchronisation in the windows read
 			// in the pre-synchronised clocks: the clocks stay, and the
-			// passes left (and the posterior) are not paid for.
+			// passes left are not paid for; the posterior is this
+			// pass's, for the error bars.
 			if lastWindows != nil {
 				lastWindows()
+			}
+			if err := e.setSD(ctx, m, &st); err != nil {
+				return nil, st, err
 			}
 			break
 		}
@@ -376,6 +388,13 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats, las
 	if err := p.solve(ctx, e.curv, x, 1e-6); err != nil {
 		return nil, p.iters, err
 	}
+	if !last && e.opt.Iterations > 1 {
+		n, err := e.refereeAnchors(ctx, &k, anchors, e.curv)
+		if err != nil {
+			return nil, p.iters, err
+		}
+		st.AnchorsContradicted += n
+	}
 	if e.keepLast {
 		e.last = p
 	}
@@ -391,29 +410,97 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats, las
 	for gi, g := range p.groupOf {
 		e.bias[g] = p.sys.groupBias(gi, x)
 	}
+	e.fitted, e.fittedKnots = p, &k
 	if last {
-		sd, err := p.posteriorSD(ctx)
-		if err != nil {
+		if err := e.setSD(ctx, m, st); err != nil {
 			return nil, p.iters, err
-		}
-		// The Birge ratio: where the windows scatter about the fit more
-		// than their σ say (misfit > 1: the clocks wander faster than the
-		// knots follow, or the noise was underrated), the standard
-		// deviations grow by as much, as a least-squares fit's parameter
-		// uncertainties are scaled by √(χ²/dof) (R. T. Birge, "The
-		// calculation of errors by the method of least squares", Phys.
-		// Rev. 40, 1932).
-		birge := max(1, st.Misfit)
-		for d := range nd {
-			if k.first[d] >= 0 {
-				m.Curves[d].S = sd[k.first[d] : int(k.first[d])+len(k.T[d])]
-				for i := range m.Curves[d].S {
-					m.Curves[d].S[i] *= birge
-				}
-			}
 		}
 	}
 	return m, p.iters, nil
+}
+
+// setSD sets the posterior standard deviations of m's curves, m the
+// model of the last fit (e.fitted), scaled by the Birge ratio: where the
+// windows scatter about the fit more than their σ say (misfit > 1: the
+// clocks wander faster than the knots follow, or the noise was
+// underrated), the standard deviations grow by as much, as a least-squares
+// fit's parameter uncertainties are scaled by √(χ²/dof) (R. T. Birge,
+// "The calculation of errors by the method of least squares", Phys. Rev.
+// 40, 1932).
+func (e *estimator) setSD(ctx context.Context, m *Model, st *EstimateStats) error {
+	p, k := e.fitted, e.fittedKnots
+	if p == nil || m == nil {
+		return nil
+	}
+	sd, err := p.posteriorSD(ctx)
+	if err != nil {
+		return err
+	}
+	birge := max(1, st.Misfit)
+	for d := range m.Curves {
+		if k.first[d] >= 0 {
+			m.Curves[d].S = sd[k.first[d] : int(k.first[d])+len(k.T[d])]
+			for i := range m.Curves[d].S {
+				m.Curves[d].S[i] *= birge
+			}
+		}
+	}
+	return nil
+}
+
+// anchorZ is how many standard deviations an offset measurement may lie
+// from what the messages alone say before it is weighed down.
+const anchorZ = 3
+
+// refereeAnchors weighs down the offset measurements that the messages
+// contradict, for the passes after this one. It fits the windows alone
+// (knots k, curvature c: no anchor and no prior of the pre-synchronised
+// clock, only the weak prior on the level), with the posterior standard
+// deviation s of that fit (posteriorSD), and compares each anchor's value
+// v with the fit x there: z = (v − x)/√(σ² + s²). An anchor with |z| >
+// anchorZ is an outlier, and gets as σ its distance |v − x| from what the
+// messages say: a redescending weight, which leaves it little pull where
+// it is far off (a Huber weight, σ·|z|/anchorZ, left a measurement 5 µs
+// off with σ 36 ns at σ 85 ns, still holding the estimate). A
+// measurement is a ping-pong; one delayed in one direction, or taken
+// across a clock step, is off by far more than its stated σ, and the
+// messages around it then say so. Fitting without the anchors is what
+// lets them: a fit that includes an anchor of σ 50 ns follows it, and its
+// residual shows nothing. It returns how many anchors it weighed down.
+func (e *estimator) refereeAnchors(ctx context.Context, k *knots, anchors []anchorObs, c float64) (int, error) {
+	if len(anchors) == 0 || len(e.bands) == 0 {
+		return 0, nil
+	}
+	p := e.newFitProblem(k, nil)
+	defer func() { e.prepares += p.sys.prepared }()
+	x := make([]float64, p.sys.n)
+	if err := p.solve(ctx, c, x, 1e-6); err != nil {
+		return 0, err
+	}
+	sd, err := p.posteriorSD(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for i := range anchors {
+		a := &anchors[i]
+		var r row
+		k.terms(&r, a.d, a.t, 1)
+		if r.n == 0 {
+			continue
+		}
+		var fx, s float64
+		for j := range r.n {
+			fx += r.c[j] * x[r.j[j]]
+			s += r.c[j] * sd[r.j[j]]
+		}
+		z := (a.v - fx) / math.Sqrt(a.sigma*a.sigma+s*s)
+		if math.Abs(z) > anchorZ {
+			a.sigma = math.Max(a.sigma, math.Abs(a.v-fx))
+			n++
+		}
+	}
+	return n, nil
 }
 
 // fitProblem is one fit's weighted least-squares system over the knots

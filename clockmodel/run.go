@@ -546,14 +546,27 @@ type errorBars struct {
 	// proven is each domain's envelope of what its messages with the
 	// reference prove (nil: none).
 	proven []*envelope
+	// evidence tells whether an offset measurement or a two-sided window
+	// speaks of each domain: without, its curve is the weak level prior's
+	// alone, and bounds nothing.
+	evidence []bool
 }
 
 // errorBars keeps the estimate m (its curves as fitted, whatever the
 // guard then does with them) and the priors.
 func (e *estimator) errorBars(m *Model) *errorBars {
 	nd := e.in.Domains.Count()
-	return &errorBars{curves: slices.Clone(m.Curves), prior: anchorSpans(e.anchorObs(), nd), wander: e.wander, ref: e.in.Domains.Ref,
-		proven: envelopes(e.lists, &e.in.Domains, e.lat, e.in.Domains.Ref, m)}
+	b := &errorBars{curves: slices.Clone(m.Curves), prior: anchorSpans(e.anchorObs(), nd), wander: e.wander, ref: e.in.Domains.Ref,
+		proven: envelopes(e.lists, &e.in.Domains, e.lat, e.in.Domains.Ref, m), evidence: make([]bool, nd)}
+	for d := range nd {
+		b.evidence[d] = b.prior[d].ok
+	}
+	for i := range e.bands {
+		if bd := &e.bands[i]; bd.twoSided() {
+			b.evidence[bd.p], b.evidence[bd.q] = true, true
+		}
+	}
+	return b
 }
 
 // HasErrorBars reports whether ErrorBar can answer: the clock model
@@ -563,12 +576,15 @@ func (res *Result) HasErrorBars() bool { return res.bars != nil }
 // ErrorBar returns the half-width, in ticks, of the interval around the
 // corrected time f that holds with 95 % probability the true time of an
 // event of domain d whose pre-synchronised time was c. The estimate's
-// interval is BarZ times its standard deviation there plus how far f lies
-// from the estimate's own correction of c (the projection's and the CLC's
-// moves); where the clocks stayed, or the estimate has no curve for the
-// domain, BarZ times the prior uncertainty of the pre-synchronised clock
-// (its anchors' and the wander's, +Inf without anchors or without
-// evidence of the wander's scale), plus the CLC's move. That interval is
+// interval is BarZ times its posterior standard deviation there plus how
+// far f lies from the estimate's own correction of c (what the garrote,
+// the projection and the CLC did, or, where the guard kept the clocks,
+// the whole estimate): the posterior is the pre-synchronised clock's prior
+// with the messages' evidence, whether or not the correction applied it.
+// A domain that no offset measurement and no two-sided window speak of has
+// only the prior of the pre-synchronised clock (BarZ times its anchors'
+// and the wander's uncertainty, +Inf without anchors or without evidence
+// of the wander's scale), plus the CLC's move. That interval is
 // then cut to what the domain's messages with the reference allow
 // (envelope: a bar is never wider than the bounds), and where the two do
 // not meet the bounds' interval is the answer. The reference domain's
@@ -595,7 +611,7 @@ func (res *Result) BarCursor(d int32) *BarCursor {
 	bc := &BarCursor{res: res, d: d}
 	if b := res.bars; b != nil && d != b.ref {
 		cv := &b.curves[d]
-		bc.curve = res.Times != nil && len(cv.S) > 0
+		bc.curve = len(cv.S) > 0 && b.evidence[d]
 		bc.x = cursor{c: cv}
 		bc.s = cursor{c: &Curve{T: cv.T, X: cv.S}}
 		bc.env = b.proven[d]
@@ -668,7 +684,7 @@ func (res *Result) Uncertainty(d int32, t int64) float64 {
 		return 0
 	}
 	f := t
-	if res.Times != nil && len(b.curves[d].S) > 0 {
+	if len(b.curves[d].S) > 0 && b.evidence[d] {
 		f = t + int64(math.Round(b.curves[d].At(t)))
 	}
 	return res.ErrorBar(d, t, f)

@@ -92,13 +92,16 @@ type DomainsReport struct {
 // EstimateReport describes the clock model's estimation
 // (clockmodel.EstimateStats).
 type EstimateReport struct {
-	Bounds     int64 `json:"bounds"`
-	Pairs      int   `json:"domain_pairs"`
-	Bands      int   `json:"windows"`
-	TwoSided   int   `json:"two_sided_windows"`
-	Anchors    int   `json:"anchors"`
-	Unknowns   int   `json:"unknowns"`
-	Iterations []int `json:"solver_iterations"`
+	Bounds   int64 `json:"bounds"`
+	Pairs    int   `json:"domain_pairs"`
+	Bands    int   `json:"windows"`
+	TwoSided int   `json:"two_sided_windows"`
+	Anchors  int   `json:"anchors"`
+	// AnchorsContradicted are the anchors the messages alone contradict,
+	// weighed down.
+	AnchorsContradicted int   `json:"anchors_contradicted"`
+	Unknowns            int   `json:"unknowns"`
+	Iterations          []int `json:"solver_iterations"`
 	// Misfit is the RMS of the windows' residuals in units of their
 	// uncertainty.
 	Misfit float64 `json:"misfit"`
@@ -211,7 +214,7 @@ func methodReport(r *clockmodel.Result, dom *clockmodel.Domains) *MethodReport {
 	}
 	if e := r.Estimate; e != nil {
 		m.Estimate = &EstimateReport{Bounds: e.Bounds, Pairs: e.Pairs, Bands: e.Bands, TwoSided: e.TwoSided,
-			Anchors: e.Anchors, Unknowns: e.Unknowns, Iterations: slices.Clone(e.Iterations), Misfit: e.Misfit,
+			Anchors: e.Anchors, AnchorsContradicted: e.AnchorsContradicted, Unknowns: e.Unknowns, Iterations: slices.Clone(e.Iterations), Misfit: e.Misfit,
 			Curvature: e.Curvature, Groups: e.Groups, Wander: e.Wander, Score: e.Score, ScoreStay: e.ScoreStay,
 			Stay: e.Stay, Passes: e.Passes, Knots: e.Knots, HeldKnots: e.HeldKnots}
 	}
@@ -286,6 +289,9 @@ func (r *Report) methodLines(p func(format string, args ...any)) {
 			e.Bounds, e.Bands, e.TwoSided, e.Pairs, e.Anchors, g.Significant, dur(Seconds(g.MaxCorrection, r.Resolution)))
 		if e.Knots > 0 {
 			p("; %d of %d knots held at the pre-synchronised clock (their 95 %% interval holds it, or no violation is near)", e.HeldKnots, e.Knots)
+		}
+		if e.AnchorsContradicted > 0 {
+			p("; %d offset measurements contradicted by the messages (weighed down)", e.AnchorsContradicted)
 		}
 		p("\n")
 	}
