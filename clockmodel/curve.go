@@ -103,6 +103,10 @@ func (c *Curve) MaxAbs() float64 {
 // Model is the estimated correction of every clock domain.
 type Model struct {
 	Curves []Curve
+	// scale is the factor by which the curves' S were widened for the
+	// error bars (the Birge ratio, setSD; 0 or 1: none): proven judges
+	// the estimate by its posterior as fitted.
+	scale float64
 }
 
 // at returns domain d's correction at t (0 for a domain without a curve).
@@ -151,6 +155,9 @@ func (m *Model) proven(z float64, at []proofs) (*Model, int, int) {
 		for k, v := range c.X {
 			all++
 			t := z * c.S[k]
+			if m.scale > 1 {
+				t /= m.scale
+			}
 			near := int64(-1)
 			if at != nil {
 				near = at[d].largestNear(c.T, k)

@@ -437,6 +437,7 @@ func (e *estimator) setSD(ctx context.Context, m *Model, st *EstimateStats) erro
 		return err
 	}
 	birge := max(1, st.Misfit)
+	m.scale = birge
 	for d := range m.Curves {
 		if k.first[d] >= 0 {
 			m.Curves[d].S = sd[k.first[d] : int(k.first[d])+len(k.T[d])]
