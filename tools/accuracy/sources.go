@@ -57,13 +57,22 @@ func archiveCases(root string) ([]testCase, error) {
 	if err != nil {
 		return nil, err
 	}
+	withDir, err := filepath.Glob(filepath.Join(root, "*", "truth", native.ManifestName))
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range withDir {
+		dirs = append(dirs, filepath.Dir(m))
+	}
 	slices.Sort(dirs)
 	var out []testCase
 	for _, tj := range dirs {
 		dir := filepath.Dir(tj)
-		out = append(out, testCase{name: filepath.Base(dir), load: func(ctx context.Context) (*trace.Trace, [][]int64, error) {
-			return loadArchive(ctx, dir)
-		}})
+		load := func(ctx context.Context) (*trace.Trace, [][]int64, error) { return loadArchive(ctx, dir) }
+		if filepath.Base(tj) == "truth" {
+			load = func(ctx context.Context) (*trace.Trace, [][]int64, error) { return loadRecording(ctx, dir) }
+		}
+		out = append(out, testCase{name: filepath.Base(dir), load: load})
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("no */truth.json in %s", root)
@@ -113,23 +122,29 @@ func recordedCases(c *config) ([]testCase, error) {
 	var out []testCase
 	for _, dir := range dirs {
 		out = append(out, testCase{name: filepath.Base(dir), load: func(ctx context.Context) (*trace.Trace, [][]int64, error) {
-			tr, err := readTrace(ctx, dir)
-			if err != nil {
-				return nil, nil, err
-			}
-			truth, err := native.ReadDir(filepath.Join(dir, "truth"), nil)
-			if err != nil {
-				return nil, nil, err
-			}
-			if len(truth.Locations) != len(tr.Locations) {
-				return nil, nil, fmt.Errorf("%s/truth has %d locations, the trace %d", dir, len(truth.Locations), len(tr.Locations))
-			}
-			tt := make([][]int64, len(truth.Locations))
-			for i, l := range truth.Locations {
-				tt[i] = l.Events.Time
-			}
-			return tr, tt, nil
+			return loadRecording(ctx, dir)
 		}})
 	}
 	return out, nil
+}
+
+// loadRecording reads the trace in dir and the true times of its truth/
+// directory, a native trace of the same events (as clc-trace writes it).
+func loadRecording(ctx context.Context, dir string) (*trace.Trace, [][]int64, error) {
+	tr, err := readTrace(ctx, dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	truth, err := native.ReadDir(filepath.Join(dir, "truth"), nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(truth.Locations) != len(tr.Locations) {
+		return nil, nil, fmt.Errorf("%s/truth has %d locations, the trace %d", dir, len(truth.Locations), len(tr.Locations))
+	}
+	tt := make([][]int64, len(truth.Locations))
+	for i, l := range truth.Locations {
+		tt[i] = l.Events.Time
+	}
+	return tr, tt, nil
 }
