@@ -2,9 +2,11 @@ package tracer
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -67,4 +69,64 @@ func TestLibraryRefusesMalformedVariables(t *testing.T) {
 		_, err := os.Stat(dir)
 		assert.ErrorIs(t, err, os.ErrNotExist, "%s: the library recorded a trace", v)
 	}
+}
+
+// TestNoTraceFails: a program that ends well but leaves no trace makes
+// clc-trace exit with status 1 and say why, never "trace written" (issue
+// 33): the output directory fills up (a 128 KB tmpfs), or is removed
+// during the run; and a missing parent of -o is refused, not made and
+// left behind when the program fails.
+func TestNoTraceFails(t *testing.T) {
+	k := need(t, kits[0])
+	ct := tools(t)
+	env := mpiEnv(t)
+	t.Run("full-disk", func(t *testing.T) {
+		small := t.TempDir()
+		if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=128k", "tmpfs", small).CombinedOutput(); err != nil {
+			t.Skipf("cannot mount a small tmpfs (not root?): %v %s", err, out)
+		}
+		t.Cleanup(func() { _ = exec.Command("umount", small).Run() })
+		res := run(t, timeoutCorrect, env, k.launcher, append(append([]string{}, k.extra...), "-np", "2", ct, "-o", filepath.Join(small, "t"),
+			prog(t, k, "ring"), "3000")...)
+		assertFails(t, res, "a full disk", "no trace")
+		assert.NotContains(t, res.stderr, "trace written", "a full disk")
+	})
+	t.Run("output-removed", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "t")
+		cmd := exec.Command(k.launcher, append(append([]string{}, k.extra...), "-np", "2", ct, "-o", dir, prog(t, k, "long"), "6")...)
+		cmd.Env = env
+		var se strings.Builder
+		cmd.Stderr = &se
+		require.NoError(t, cmd.Start())
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		removed := false
+		for !removed {
+			select {
+			case err := <-done:
+				require.FailNow(t, "the run ended before its trace directory could be removed", "%v\n%s", err, se.String())
+			case <-time.After(50 * time.Millisecond):
+				if _, err := os.Stat(filepath.Join(dir, MetaDir, "1.txt")); err == nil {
+					require.NoError(t, os.RemoveAll(dir))
+					removed = true
+				}
+			}
+		}
+		var err error
+		select {
+		case err = <-done:
+		case <-time.After(3 * time.Minute):
+			_ = cmd.Process.Kill()
+			require.FailNow(t, "the run did not end within 3 minutes", "%s", se.String())
+		}
+		assertFails(t, runResult{stderr: se.String(), err: err}, "-o removed during the run", "no trace", "removed during the run")
+		assert.NotContains(t, se.String(), "trace written", "-o removed during the run")
+	})
+	t.Run("missing-parent", func(t *testing.T) {
+		top := t.TempDir()
+		res := run(t, timeoutCorrect, env, ct, "-o", filepath.Join(top, "g", "a", "b", "out"), "--", k.launcher, "-np", "1", "/bin/false")
+		assertFails(t, res, "-o with missing parents", "does not exist")
+		_, err := os.Stat(filepath.Join(top, "g"))
+		assert.ErrorIs(t, err, os.ErrNotExist, "the missing parents of -o were made and left behind")
+	})
 }
