@@ -189,14 +189,15 @@ func finish(c *config, s *settings, dir string, launch, reporter bool, rank, sta
 	default:
 		o.ThisHost = true
 		own, _ := tracer.ParseMeta(filepath.Join(nativeDir, tracer.MetaDir, strconv.Itoa(rank)+".txt"))
-		if !reporter && status == 0 && !killed && (own == nil || own.Done) {
-			// a rank that ended well leaves the trace to rank 0's library,
-			// which may not have written the manifest yet
+		if !reporter && (own == nil || own.Done) {
+			// a rank that did not trace, or finished MPI_Finalize (whatever
+			// its exit status), leaves the trace to rank 0's library, which
+			// may not have written the manifest yet
 			return status
 		}
 		u, tell, err = finishRank(nativeDir, rank, props, own, killed)
 		if !tell && u != nil && !u.Complete && !u.Told && !u.Last {
-			note(c, dir, nativeDir, rank, status, own, u, stderr)
+			note(dir, nativeDir, rank, status, own, u, stderr)
 		}
 	}
 	if !complete && u == nil {
@@ -289,7 +290,7 @@ func finishRank(nativeDir string, rank int, props map[string]string, own *tracer
 // the ranks still running: nothing when the rank's library said how it
 // ended (a signal it handled, MPI_Abort, rank 0's exit without
 // MPI_Finalize), else one line.
-func note(c *config, dir, nativeDir string, rank, status int, own *tracer.RankMeta, u *tracer.Unfinished, stderr io.Writer) {
+func note(dir, nativeDir string, rank, status int, own *tracer.RankMeta, u *tracer.Unfinished, stderr io.Writer) {
 	if own != nil && (own.Ended == "aborted" || strings.HasPrefix(own.Ended, "signal ") || (own.Ended == "exited" && rank == 0)) {
 		return
 	}
