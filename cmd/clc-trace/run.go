@@ -226,8 +226,14 @@ func finish(c *config, s *settings, dir string, launch, reporter bool, rank, sta
 		case c.format == "otf2":
 			next = fmt.Sprintf("; clc-trace converts it to OTF2 unless the launcher kills it first, and then `clc-trace --convert %s` does", dir)
 		}
-		fmt.Fprintf(stderr, "clc-trace: the run did not finish (exit status %d): the trace in %s is incomplete (\"complete\": false); %s%s\n",
-			status, nativeDir, u.Summary(), next)
+		// per rank, the status is this rank's, which may not be the one
+		// that ended the run: the summary says how each rank ended
+		who := fmt.Sprintf("exit status %d", status)
+		if !launch {
+			who = fmt.Sprintf("rank %d's exit status %d", rank, status)
+		}
+		fmt.Fprintf(stderr, "clc-trace: the run did not finish (%s): the trace in %s is incomplete (\"complete\": false); %s%s\n",
+			who, nativeDir, u.Summary(), next)
 	}
 	// the OTF2 archive: rank 0's clc-trace (or the launcher's) after a
 	// finished run, the one that told the story after an unfinished one
