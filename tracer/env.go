@@ -125,7 +125,41 @@ func getEnv(env []string, name string) string {
 	return ""
 }
 
+// VarPrefix starts the name of every variable the PMPI library reads.
+// clc-trace owns that namespace: ownEnv clears what the user's environment
+// holds of it before the options set theirs.
+const VarPrefix = "CLC_TRACE_"
+
+// ownEnv returns env without the variables of VarPrefix's namespace, also
+// those named in Open MPI's OMPI_MCA_mca_base_env_list (whose MPI_Init
+// sets them in every rank): a stray CLC_TRACE_GROUPS or CLC_TRACE_NEWDIR
+// the user exported must not change what clc-trace's flags say.
+func ownEnv(env []string) []string {
+	const list = "OMPI_MCA_mca_base_env_list="
+	out := env[:0:0]
+	for _, kv := range env {
+		switch {
+		case strings.HasPrefix(kv, VarPrefix):
+			continue
+		case strings.HasPrefix(kv, list):
+			var keep []string
+			for _, item := range strings.Split(kv[len(list):], ";") {
+				if !strings.HasPrefix(item, VarPrefix) {
+					keep = append(keep, item)
+				}
+			}
+			if len(keep) == 0 {
+				continue
+			}
+			kv = list + strings.Join(keep, ";")
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
 func withVars(env []string, vars []string) []string {
+	env = ownEnv(env)
 	for _, kv := range vars {
 		i := strings.IndexByte(kv, '=')
 		env = setEnv(env, kv[:i], kv[i+1:])
@@ -142,7 +176,7 @@ func preload(env []string, lib string) string {
 
 // RankEnv is the environment of one rank's program when clc-trace runs per
 // rank (mpirun -np N clc-trace ./app): the library preloaded and the
-// options set.
+// options set, every other CLC_TRACE_* variable of base cleared (ownEnv).
 func RankEnv(base []string, o *Options) []string {
 	env := withVars(base, o.Vars())
 	return setEnv(env, "LD_PRELOAD", preload(base, o.Lib))
@@ -152,7 +186,8 @@ func RankEnv(base []string, o *Options) []string {
 // (clc-trace -- mpirun -np N ./app). MPICH's hydra passes its whole
 // environment on; Open MPI's mpirun passes only what
 // OMPI_MCA_mca_base_env_list names, so LD_PRELOAD goes there (the launcher
-// itself does not preload the library).
+// itself does not preload the library). Every other CLC_TRACE_* variable
+// of base is cleared (ownEnv).
 func LauncherEnv(base []string, o *Options) ([]string, error) {
 	env := withVars(base, o.Vars())
 	switch o.Flavour {
@@ -167,7 +202,7 @@ func LauncherEnv(base []string, o *Options) ([]string, error) {
 		for _, kv := range o.Vars() {
 			list = append(list, kv[:strings.IndexByte(kv, '=')])
 		}
-		if old := getEnv(base, "OMPI_MCA_mca_base_env_list"); old != "" {
+		if old := getEnv(ownEnv(base), "OMPI_MCA_mca_base_env_list"); old != "" {
 			list = append(list, old)
 		}
 		return setEnv(env, "OMPI_MCA_mca_base_env_list", strings.Join(list, ";")), nil

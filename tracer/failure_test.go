@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -325,4 +326,47 @@ func TestClearErrors(t *testing.T) {
 		res := run(t, timeoutCorrect, env, ct, "--convert", t.TempDir())
 		assertFails(t, res, "--convert of a directory without a trace", NativeSubdir)
 	})
+}
+
+// TestCrashStoryToldOnce: per rank, when one rank dies (Open MPI: it
+// crashes and mpirun kills the others) or every rank returns without
+// MPI_Finalize (MPICH: hydra kills every clc-trace once the first one
+// exits), the clc-trace processes finish the trace themselves, one of
+// them says once what the ranks kept, and its count is the trace's
+// (issue 33: "finishing the trace in D: open D/.clc-meta/3.tail: no such
+// file", then 8,006 and 32,024 events kept; under MPICH nothing said and
+// 144 events left in the buffers). Two runs each: the old finishers
+// raced differently each time.
+func TestCrashStoryToldOnce(t *testing.T) {
+	kept := regexp.MustCompile(`([0-9,]+) events kept`)
+	for _, c := range []struct {
+		k   mpiKit
+		how string
+	}{{kits[0], "segv"}, {kits[1], "return"}} {
+		t.Run(string(c.k.fl)+"-"+c.how, func(t *testing.T) {
+			k := need(t, c.k)
+			p := prog(t, k, "abort")
+			for i := 0; i < 2; i++ {
+				dir := filepath.Join(t.TempDir(), "trace")
+				res := traceRun(t, k, false, 4, dir, []string{"--flush", "0,0"}, p, c.how, "1000")
+				var told []string
+				for _, l := range strings.Split(res.stderr, "\n") {
+					if strings.Contains(l, "events kept") {
+						told = append(told, l)
+					}
+				}
+				assert.NotContains(t, res.stderr, "finishing the trace in", "run %d: a finisher failed", i)
+				require.Len(t, told, 1, "run %d: what the ranks kept, said once\n%s", i, res.stderr)
+				tails, _ := filepath.Glob(filepath.Join(dir, MetaDir, "*"+TailExt))
+				assert.Empty(t, tails, "run %d: buffers left unwritten\n%s", i, res.stderr)
+				tr, err := native.ReadDir(dir, nil)
+				require.NoError(t, err, "run %d: the trace\n%s", i, res.stderr)
+				assert.Equal(t, "true", tr.Properties[trace.PropIncomplete], "run %d: incomplete", i)
+				m := kept.FindStringSubmatch(told[0])
+				require.NotNil(t, m, "run %d: %s", i, told[0])
+				assert.Equal(t, Thousands(int64(tr.NumEvents())), m[1], "run %d: the count said against the trace's\n%s", i, told[0])
+				checkKept(t, tr, parseExpect(t, res), 4)
+			}
+		})
+	}
 }

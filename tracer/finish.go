@@ -36,6 +36,9 @@ type RankOutcome struct {
 type Unfinished struct {
 	// Wrote is set when it wrote the incomplete manifest.
 	Wrote bool
+	// Told is set when a rank's clc-trace had already finished the trace
+	// and said so (FinishRank); Last when this call did (FinishRank only).
+	Told, Last bool
 	// Complete is set when the trace has a complete manifest (rank 0
 	// finished it): nothing was left to do.
 	Complete bool
@@ -45,15 +48,73 @@ type Unfinished struct {
 // FinishUnfinished finishes the native trace in dir of a run that did not
 // reach MPI_Finalize: it writes the events the ranks' tails hold
 // (RecoverTails with o), writes the manifest with "complete": false and
-// props when there is none (WriteIncompleteManifest), and counts every
-// rank's events.
+// props when there is none (WriteIncompleteManifest; also the truth's
+// when only it is missing), and counts every rank's events. It holds the
+// trace's lock (lockMeta) meanwhile: the clc-trace processes of a per-rank
+// launch finish one at a time.
 func FinishUnfinished(dir string, props map[string]string, o RecoverOptions) (*Unfinished, error) {
+	defer lockMeta(dir)()
+	return finishUnfinished(dir, props, o)
+}
+
+// FinishRank is what the clc-trace of one rank of a per-rank launch does
+// once its program ended without MPI_Finalize: FinishUnfinished for the
+// ranks of this host whose process has ended, and, when that leaves
+// nothing pending and no rank's clc-trace has done so before, it marks the
+// trace finished in rank's metadata and sets Last: this caller is the one
+// to say what the ranks kept. Told is set when another one did.
+func FinishRank(dir string, rank int, props map[string]string) (*Unfinished, error) {
+	defer lockMeta(dir)()
+	u, err := finishUnfinished(dir, props, RecoverOptions{ThisHost: true})
+	if u == nil || u.Complete || u.Told || u.Pending() {
+		return u, err
+	}
+	f, ferr := os.OpenFile(filepath.Join(dir, MetaDir, strconv.Itoa(rank)+".txt"), os.O_WRONLY|os.O_APPEND, 0)
+	if ferr == nil {
+		_, ferr = f.WriteString(toldLine + "\n")
+		ferr = errors.Join(ferr, f.Close())
+	}
+	if ferr != nil {
+		return u, errors.Join(err, fmt.Errorf("marking the trace finished: %w", ferr))
+	}
+	u.Last = true
+	return u, err
+}
+
+// toldLine is the line FinishRank appends to a rank's metadata file.
+const toldLine = "finished-by-clc-trace"
+
+// lockMeta takes an exclusive lock on dir's MetaDir (flock) and returns
+// its release. Without the directory, or where it cannot be locked, it
+// returns at once: the finishers then run as before, each tolerating
+// what another one removed.
+func lockMeta(dir string) func() {
+	f, err := os.Open(filepath.Join(dir, MetaDir))
+	if err != nil {
+		return func() {}
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return func() {}
+	}
+	return func() { f.Close() }
+}
+
+func finishUnfinished(dir string, props map[string]string, o RecoverOptions) (*Unfinished, error) {
 	tails, rerr := RecoverTails(dir, o)
 	u := &Unfinished{}
-	if complete, err := ManifestComplete(dir); err == nil && complete {
+	complete, err := ManifestComplete(dir)
+	switch {
+	case err == nil && complete:
 		u.Complete = true
 		return u, rerr
-	} else if errors.Is(err, os.ErrNotExist) {
+	case err == nil:
+		// another writer's incomplete manifest: only the truth's may be
+		// missing (its writer was killed in between)
+		if _, err := WriteIncompleteManifest(dir, props); err != nil {
+			rerr = errors.Join(rerr, err)
+		}
+	case errors.Is(err, os.ErrNotExist):
 		wrote, err := WriteIncompleteManifest(dir, props)
 		if err != nil {
 			return nil, errors.Join(err, rerr)
@@ -67,6 +128,7 @@ func FinishUnfinished(dir string, props map[string]string, o RecoverOptions) (*U
 		if m, err := ParseMeta(p); err == nil {
 			metas[m.Rank] = m
 			size = max(size, m.Size)
+			u.Told = u.Told || m.Told
 		}
 	}
 	byRank := map[int]TailResult{}

@@ -42,6 +42,9 @@ type RankMeta struct {
 	// say: "aborted" (MPI_Abort), "exited" (exit without MPI_Finalize),
 	// "signal N" (the last signal it handled); "" when it said nothing.
 	Ended string
+	// Told is set when the rank's clc-trace finished the unfinished trace
+	// and said so (FinishRank appends the line toldLine).
+	Told bool
 }
 
 // MetaComm is a communicator definition from a metadata file.
@@ -141,6 +144,8 @@ func ParseMeta(path string) (*RankMeta, error) {
 			m.Events = num(1)
 		case "done":
 			m.Done = true
+		case toldLine:
+			m.Told = true
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -343,10 +348,9 @@ func WriteIncompleteManifest(dir string, props map[string]string) (bool, error) 
 	if len(missing) > 0 {
 		jm.Properties["ranks_without_metadata"] = strings.Join(missing, ",")
 	}
-	wrote, err := writeManifestFor(dir, &jm, size)
-	if err != nil {
-		return false, err
-	}
+	// The truth's manifest first: the trace's is the one a finisher and
+	// clc-trace --convert look for, and a kill between the two must leave
+	// the trace looking unfinished, not finished without its truth.
 	if st, err := os.Stat(filepath.Join(dir, "truth", "events")); err == nil && st.IsDir() {
 		tm := jm
 		tm.Locations = make([]jsonLocation, len(jm.Locations))
@@ -356,10 +360,10 @@ func WriteIncompleteManifest(dir string, props map[string]string) (bool, error) 
 		}
 		tm.Properties = map[string]string{"creator": jm.Properties["creator"], "truth": "true times of ../events (real TSC, the reference clock)"}
 		if _, err := writeManifestFor(filepath.Join(dir, "truth"), &tm, size); err != nil {
-			return wrote, err
+			return false, err
 		}
 	}
-	return wrote, nil
+	return writeManifestFor(dir, &jm, size)
 }
 
 func writeManifestFor(dir string, jm *jsonManifest, size int) (bool, error) {

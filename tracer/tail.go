@@ -237,6 +237,9 @@ func RecoverTails(dir string, o RecoverOptions) ([]TailResult, error) {
 			continue
 		}
 		t, err := parseTail(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue // its process closed it, or another finisher recovered it
+		}
 		if err != nil {
 			errs = append(errs, err)
 			continue

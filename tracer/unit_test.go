@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -249,4 +250,44 @@ func TestScanImportsFollowsLibraries(t *testing.T) {
 	if assert.Len(t, u, 1, "unrecorded functions %+v", u) {
 		assert.Equal(t, "MPI_Comm_connect", u[0].Name, "the unrecorded function")
 	}
+}
+
+// TestEnvOwnsItsNamespace: CLC_TRACE_* variables the user's environment
+// holds (directly, or in Open MPI's env list, which every rank's MPI_Init
+// applies) never reach the program: only what the options say does
+// (issue 33: CLC_TRACE_GROUPS=garbage recorded 8 of 462 events,
+// CLC_TRACE_NEWDIR overrode -o).
+func TestEnvOwnsItsNamespace(t *testing.T) {
+	stray := []string{"PATH=/bin", "CLC_TRACE_GROUPS=garbage", "CLC_TRACE_EMULATE=on", "CLC_TRACE_NEWDIR=/elsewhere",
+		"CLC_TRACE_DIR_NOTE=/home/u/thesis.txt", "CLC_TRACE_FUTURE=1", "CLC_TRACE_DIR=/wrong",
+		"OMPI_MCA_mca_base_env_list=CLC_TRACE_POLLS=all;FOO=1;CLC_TRACE_GROUPS"}
+	o := &Options{Dir: "/d", Lib: "/c/lib.so", Flavour: OpenMPI}
+	check := func(what string, env []string) {
+		t.Helper()
+		want := map[string]bool{}
+		for _, kv := range o.Vars() {
+			want[kv] = true
+		}
+		for _, kv := range env {
+			if strings.HasPrefix(kv, VarPrefix) {
+				assert.True(t, want[kv], "%s: %s reaches the program, the options do not say it", what, kv)
+			}
+		}
+		assert.Equal(t, "/bin", getEnv(env, "PATH"), "%s: other variables stay", what)
+		for _, item := range strings.Split(getEnv(env, "OMPI_MCA_mca_base_env_list"), ";") {
+			assert.False(t, strings.HasPrefix(item, "CLC_TRACE_POLLS=") || item == "CLC_TRACE_GROUPS",
+				"%s: the env list still carries the user's %s", what, item)
+		}
+	}
+	check("per rank", RankEnv(stray, o))
+	assert.Contains(t, getEnv(RankEnv(stray, o), "OMPI_MCA_mca_base_env_list"), "FOO=1", "per rank: the user's other items stay")
+	env, err := LauncherEnv(stray, o)
+	require.NoError(t, err)
+	check("Open MPI launcher", env)
+	assert.Contains(t, getEnv(env, "OMPI_MCA_mca_base_env_list"), "FOO=1", "Open MPI launcher: the user's other items stay")
+	o.Flavour = MPICH
+	env, err = LauncherEnv(stray, o)
+	require.NoError(t, err)
+	check("MPICH launcher", env)
+	assert.Equal(t, "/d", getEnv(env, "CLC_TRACE_DIR"), "MPICH launcher: -o's directory")
 }

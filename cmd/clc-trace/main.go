@@ -94,10 +94,16 @@ offset=1ms,drift=10ppm,wander=2us,period=200ms,seed=1; any key may be given alon
 Shell completion (flags and their values): source the script --completion
 bash|zsh|fish|powershell prints, e.g. source <(clc-trace --completion bash).
 
-Exit status: the program's (or the launcher's) when it ran; 1 when clc-trace
-failed (no MPI compiler, the library did not build, the output directory is
-taken or not writable); 2 for a usage error (a bad flag or value, no program,
-a program of another MPI than --mpi or the launcher); nothing was run then.`
+The PMPI library reads its settings from CLC_TRACE_* variables, which
+clc-trace sets from its flags alone: any the environment holds is cleared.
+
+Exit status: the program's (or the launcher's) when it ran, or 1 when the
+program ended well but no trace was written (the disk filled up, the output
+directory was removed); 1 when clc-trace failed (no MPI compiler, the library
+did not build, the output directory is taken, not writable, or its parent does
+not exist: clc-trace makes only the last part of -o); 2 for a usage error (a
+bad flag or value, no program, a program of another MPI than --mpi or the
+launcher); nothing was run then.`
 
 func newCommand(c *config, stdout, stderr io.Writer, code *int) *cobra.Command {
 	cmd := &cobra.Command{

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -158,7 +159,9 @@ func traced(c *config, s *settings, args []string, stderr io.Writer, say func(st
 
 // finish completes the trace after the run: a run that did not reach
 // MPI_Finalize gets what its ranks left written and an incomplete
-// manifest; an OTF2 run is converted. It returns the exit status.
+// manifest, and one clc-trace says what the ranks kept; an OTF2 run is
+// converted. It returns the exit status: the program's, or a failure
+// when the program ended well and no trace was written.
 func finish(c *config, s *settings, dir string, launch, reporter bool, rank, status int, killed bool, unrecorded *string,
 	stderr io.Writer, say func(string, ...any)) int {
 	nativeDir := dir
@@ -169,46 +172,72 @@ func finish(c *config, s *settings, dir string, launch, reporter bool, rank, sta
 	if unrecorded != nil {
 		props[trace.PropUnrecordedMPI] = *unrecorded
 	}
-	// Launched by this clc-trace, every rank has ended; per rank, this
-	// clc-trace knows its own rank ended, rank 0's also finishes the ranks
-	// of this host that ended.
+	complete, _ := tracer.ManifestComplete(nativeDir)
+	// Launched by this clc-trace, every rank has ended. Per rank, the
+	// clc-trace of a rank whose program ended without MPI_Finalize
+	// finishes what the ranks of this host left (rank 0's also when its
+	// program ended well: the trace may be missing).
+	var u *tracer.Unfinished
+	var err error
+	tell := false // this clc-trace says what the ranks kept
 	o := tracer.RecoverOptions{}
-	if !launch {
+	switch {
+	case complete:
+	case launch:
+		u, err = tracer.FinishUnfinished(nativeDir, props, o)
+		tell = reporter
+	default:
 		o.ThisHost = true
-		if !reporter {
-			o.Only = func(r int) bool { return r == rank }
+		own, _ := tracer.ParseMeta(filepath.Join(nativeDir, tracer.MetaDir, strconv.Itoa(rank)+".txt"))
+		if !reporter && (own == nil || own.Done) {
+			// a rank that did not trace, or finished MPI_Finalize (whatever
+			// its exit status), leaves the trace to rank 0's library, which
+			// may not have written the manifest yet
+			return status
+		}
+		u, tell, err = finishRank(nativeDir, rank, props, own, killed)
+		if !tell && u != nil && !u.Complete && !u.Told && !u.Last {
+			note(dir, nativeDir, rank, status, own, u, stderr)
 		}
 	}
-	complete, _ := tracer.ManifestComplete(nativeDir)
-	// A rank other than 0 whose program ended well leaves the trace to
-	// rank 0's library, which may not have written the manifest yet.
-	if !complete && (reporter || status != 0 || killed) {
-		u, err := tracer.FinishUnfinished(nativeDir, props, o)
-		switch {
-		case err != nil && u == nil:
-			if reporter {
-				fmt.Fprintf(stderr, "clc-trace: no trace in %s: %v\n", dir, err)
+	if !complete && u == nil {
+		if reporter {
+			fmt.Fprintf(stderr, "clc-trace: no trace in %s: %v\n", dir, noTrace(dir, err))
+			if status == 0 {
+				status = cli.ExitFailure
 			}
-			return status
-		case err != nil:
+		}
+		return status
+	}
+	if u != nil && u.Complete {
+		complete = true
+	}
+	if tell && !u.Complete {
+		if err != nil {
 			fmt.Fprintf(stderr, "clc-trace: finishing the trace in %s: %v\n", dir, err)
 		}
-		if !u.Complete && (reporter || u.Wrote) {
-			next := ""
-			switch {
-			case u.Pending():
-				next = fmt.Sprintf("; once every rank has ended, `clc-trace --convert %s` writes what their buffers still hold", dir)
-				if c.format == "otf2" {
-					next += " and the OTF2 archive"
-				}
-			case c.format == "otf2":
-				next = fmt.Sprintf("; clc-trace converts it to OTF2 unless the launcher kills it first, and then `clc-trace --convert %s` does", dir)
+		next := ""
+		switch {
+		case u.Pending():
+			next = fmt.Sprintf("; once every rank has ended, `clc-trace --convert %s` writes what their buffers still hold", dir)
+			if c.format == "otf2" {
+				next += " and the OTF2 archive"
 			}
-			fmt.Fprintf(stderr, "clc-trace: the run did not finish (exit status %d): the trace in %s is incomplete (\"complete\": false); %s%s\n",
-				status, nativeDir, u.Summary(), next)
+		case c.format == "otf2":
+			next = fmt.Sprintf("; clc-trace converts it to OTF2 unless the launcher kills it first, and then `clc-trace --convert %s` does", dir)
 		}
+		// per rank, the status is this rank's, which may not be the one
+		// that ended the run: the summary says how each rank ended
+		who := fmt.Sprintf("exit status %d", status)
+		if !launch {
+			who = fmt.Sprintf("rank %d's exit status %d", rank, status)
+		}
+		fmt.Fprintf(stderr, "clc-trace: the run did not finish (%s): the trace in %s is incomplete (\"complete\": false); %s%s\n",
+			who, nativeDir, u.Summary(), next)
 	}
-	if !reporter {
+	// the OTF2 archive: rank 0's clc-trace (or the launcher's) after a
+	// finished run, the one that told the story after an unfinished one
+	if !(tell || (complete && reporter)) {
 		return status
 	}
 	if c.format == "otf2" {
@@ -226,10 +255,69 @@ func finish(c *config, s *settings, dir string, launch, reporter bool, rank, sta
 		say("OTF2 archive written to %s (%d events)", filepath.Join(dir, otf.AnchorName), n)
 		return status
 	}
-	if complete {
+	if complete && reporter {
 		say("trace written to %s", dir)
 	}
 	return status
+}
+
+// finishWait bounds how long the clc-trace of a per-rank launch waits for
+// the other ranks of its host to end before it leaves the trace to them:
+// they are ending too when the launcher is killing the job (Open MPI sends
+// SIGKILL a second after SIGTERM) or every rank returns without
+// MPI_Finalize.
+const finishWait = 3 * time.Second
+
+// finishRank finishes, for the clc-trace of one rank of a per-rank launch,
+// what the ranks of this host left (tracer.FinishRank), and reports
+// whether this clc-trace is the one to say what they kept: the one that
+// found every rank of the host ended, under the trace's lock. When the
+// launcher is killing the job (killed) or the rank exited without
+// MPI_Finalize, the other ranks are ending too: it waits for them up to
+// finishWait. A rank that crashed on its own does not wait: the others
+// may wait for it, and the launcher ends them only once this clc-trace
+// has exited.
+func finishRank(nativeDir string, rank int, props map[string]string, own *tracer.RankMeta, killed bool) (*tracer.Unfinished, bool, error) {
+	wait := time.Duration(0)
+	if killed || (own != nil && own.Ended == "exited") {
+		wait = finishWait
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		u, err := tracer.FinishRank(nativeDir, rank, props)
+		if u == nil || u.Complete || u.Told || u.Last || !time.Now().Before(deadline) {
+			return u, u != nil && u.Last, err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// note is what the clc-trace of a rank says when it leaves the trace to
+// the ranks still running: nothing when the rank's library said how it
+// ended (a signal it handled, MPI_Abort, rank 0's exit without
+// MPI_Finalize), else one line.
+func note(dir, nativeDir string, rank, status int, own *tracer.RankMeta, u *tracer.Unfinished, stderr io.Writer) {
+	if own != nil && (own.Ended == "aborted" || strings.HasPrefix(own.Ended, "signal ") || (own.Ended == "exited" && rank == 0)) {
+		return
+	}
+	var running []string
+	for _, r := range u.Ranks {
+		if r.Running || r.Pending > 0 {
+			running = append(running, strconv.Itoa(r.Rank))
+		}
+	}
+	fmt.Fprintf(stderr, "clc-trace: rank %d ended (exit status %d) without MPI_Finalize while ranks %s still run: its events are in %s; "+
+		"the last of their clc-trace finishes the trace, or, if the launcher kills them, `clc-trace --convert %s` does\n",
+		rank, status, strings.Join(running, ","), nativeDir, dir)
+}
+
+// noTrace explains why no trace was written into dir: err, or, when dir
+// is gone, that it was removed during the run.
+func noTrace(dir string, err error) error {
+	if _, serr := os.Stat(dir); errors.Is(serr, os.ErrNotExist) {
+		return fmt.Errorf("%s was removed during the run", dir)
+	}
+	return err
 }
 
 // convertWait is how long --convert waits for ranks whose process still
@@ -494,6 +582,14 @@ func prepareDir(out, format string, force, first bool) (string, error) {
 	dir, err := filepath.Abs(out)
 	if err != nil {
 		return "", fmt.Errorf("output directory %s: %w", out, err)
+	}
+	// A missing parent is refused, not made: clc-trace would leave it
+	// behind when the run fails (issue 33), and a typo in -o would go
+	// unnoticed.
+	if st, err := os.Stat(filepath.Dir(dir)); errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("output directory %s: its parent %s does not exist (clc-trace makes only the last part of -o)", dir, filepath.Dir(dir))
+	} else if err == nil && !st.IsDir() {
+		return "", fmt.Errorf("output directory %s is not writable: %s is not a directory", dir, filepath.Dir(dir))
 	}
 	natDir := dir
 	if format == "otf2" {

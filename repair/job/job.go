@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -364,7 +367,7 @@ func (p *pipeline) correct(ctx context.Context) error {
 		rep.Output, rep.OutputFormat = p.opts.Output, string(p.outFmt)
 	}
 	if tr.Properties[trace.PropIncomplete] == "true" {
-		rep.Notes = append(rep.Notes, "input is incomplete: the traced run did not finish (manifest says complete=false)")
+		rep.Notes = append(rep.Notes, "input is incomplete: the traced run did not finish (manifest says complete=false)"+unwrittenBuffers(in.Dir))
 		rep.Truncated = true
 	}
 	if s := tr.Properties[trace.PropTruncated]; s != "" {
@@ -484,4 +487,41 @@ func writeReportFile(path string, rep *repair.Report) error {
 // matchOptions are the options of the happened-before relation.
 func (p *pipeline) matchOptions() *replay.MatchOptions {
 	return &replay.MatchOptions{Alltoallv: p.opts.Alltoallv, Parallel: p.np}
+}
+
+// The names clc-trace gives the buffers its ranks left unwritten:
+// DIR/.clc-meta/RANK.tail, or DIR/clc-native/.clc-meta/RANK.tail for an
+// OTF2 run (package tracer's MetaDir, TailExt and NativeSubdir; this layer
+// does not import the tracer).
+const (
+	tracerMetaDir   = ".clc-meta"
+	tracerTailExt   = ".tail"
+	tracerNativeDir = "clc-native"
+)
+
+// unwrittenBuffers says, for a trace clc-trace left unfinished in dir, which
+// locations may be short because their process died with events in its
+// buffers that no clc-trace wrote (its tail file is still there: the
+// library removes it once it has written everything, clc-trace once it
+// has written what it holds), and how to get them: "" when there are none.
+func unwrittenBuffers(dir string) string {
+	var ranks []int
+	for _, meta := range []string{filepath.Join(dir, tracerMetaDir), filepath.Join(dir, tracerNativeDir, tracerMetaDir)} {
+		paths, _ := filepath.Glob(filepath.Join(meta, "*"+tracerTailExt))
+		for _, p := range paths {
+			if r, err := strconv.Atoi(strings.TrimSuffix(filepath.Base(p), tracerTailExt)); err == nil {
+				ranks = append(ranks, r)
+			}
+		}
+	}
+	if len(ranks) == 0 {
+		return ""
+	}
+	sort.Ints(ranks)
+	list := make([]string, len(ranks))
+	for i, r := range ranks {
+		list[i] = strconv.Itoa(r)
+	}
+	return fmt.Sprintf("; locations %s may be short: their processes died with buffers no clc-trace wrote (%s/*%s), and `clc-trace --convert %s` writes what they hold into the trace",
+		strings.Join(list, ", "), tracerMetaDir, tracerTailExt, dir)
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -377,6 +378,19 @@ func TestTraceCutMidRun(t *testing.T) {
 	assert.Positive(t, rep.Issues.Counts[replay.IncompleteCollective.String()], "collectives after the cut are incomplete")
 	assert.Positive(t, rep.Issues.Counts[replay.UnmatchedSend.String()]+rep.Issues.Counts[replay.UnmatchedRecv.String()])
 	assert.NotEmpty(t, rep.Notes)
+	for _, n := range rep.Notes {
+		assert.NotContains(t, n, "--convert", "no buffer was left, yet the report sends the user to clc-trace --convert")
+	}
+
+	// clc-trace left location 3's buffers unwritten (its process died
+	// and the launcher killed clc-trace too, issue 33): the note names
+	// the location and the command that writes them
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".clc-meta"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".clc-meta", "3.tail"), []byte("buffers"), 0o644))
+	rep, err = Run(context.Background(), dir, Options{Check: true})
+	require.NoError(t, err)
+	assert.Contains(t, strings.Join(rep.Notes, "\n"), "locations 3 may be short", "the incomplete note names the short location")
+	assert.Contains(t, strings.Join(rep.Notes, "\n"), "`clc-trace --convert "+dir+"`", "the incomplete note says what recovers it")
 }
 
 // The default method (the clock model, then the CLC) on the same

@@ -239,6 +239,9 @@ clc_bytes b_exscan(MPI_Comm comm, int count, MPI_Datatype dt);
 
 /* clc_user_init reads the region filter (user.c). */
 void clc_user_init(void);
+/* clc_filter_valid reports whether a CLC_TRACE_FILTER value holds only
+ * rules (user.c). */
+int clc_filter_valid(const char *spec);
 /* clc_user_close leaves the user regions still open, at t. */
 void clc_user_close(int64_t t);
 /* clc_user_event records the enter or leave of a user region (core.c). */

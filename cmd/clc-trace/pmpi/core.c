@@ -78,25 +78,31 @@ static inline int64_t emu_time(int64_t t) {
   return t + (int64_t)llround(v);
 }
 
-/* parse_emulate reads "seed=S,offset=SEC,drift=FRAC,wander=SEC,period=SEC,rpn=N". */
-static void parse_emulate(const char *spec) {
+/* parse_emulate reads "seed=S,offset=SEC,drift=FRAC,wander=SEC,period=SEC,rpn=N";
+ * it returns -1 for anything else (an unknown key, a value that is not a
+ * number), which the caller refuses. */
+static int parse_emulate(const char *spec) {
   emu.s_off = 1e-3; emu.s_drift = 1e-5; emu.s_wander = 2e-6; emu.s_period = 0.2;
   emu.seed = 1; emu.rpn = 1;
   snprintf(emu.spec, sizeof emu.spec, "%s", spec);
+  if (strlen(spec) >= 256) return -1;
   char tmp[256];
   snprintf(tmp, sizeof tmp, "%s", spec);
   for (char *save = NULL, *tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    char *eq = strchr(tok, '=');
-    if (!eq) continue;
+    char *eq = strchr(tok, '='), *end = NULL;
+    if (!eq || !eq[1]) return -1;
     *eq++ = 0;
-    if (!strcmp(tok, "seed")) emu.seed = strtoull(eq, NULL, 10);
-    else if (!strcmp(tok, "offset")) emu.s_off = strtod(eq, NULL);
-    else if (!strcmp(tok, "drift")) emu.s_drift = strtod(eq, NULL);
-    else if (!strcmp(tok, "wander")) emu.s_wander = strtod(eq, NULL);
-    else if (!strcmp(tok, "period")) emu.s_period = strtod(eq, NULL);
-    else if (!strcmp(tok, "rpn")) emu.rpn = atoi(eq);
+    errno = 0;
+    if (!strcmp(tok, "seed")) emu.seed = strtoull(eq, &end, 10);
+    else if (!strcmp(tok, "offset")) emu.s_off = strtod(eq, &end);
+    else if (!strcmp(tok, "drift")) emu.s_drift = strtod(eq, &end);
+    else if (!strcmp(tok, "wander")) emu.s_wander = strtod(eq, &end);
+    else if (!strcmp(tok, "period")) emu.s_period = strtod(eq, &end);
+    else if (!strcmp(tok, "rpn")) emu.rpn = (int)strtol(eq, &end, 10);
+    else return -1;
+    if (*end || errno) return -1;
   }
-  if (emu.rpn < 1) emu.rpn = 1;
+  return emu.rpn < 1 ? -1 : 0;
 }
 
 static void setup_emulate(double hz, int64_t base) {
@@ -990,38 +996,92 @@ static int trace_dir(void) {
   return 0;
 }
 
+/* env_valid checks the CLC_TRACE_* variables clc-trace sets. A malformed
+ * value (set by hand, or left in the environment by something other than
+ * clc-trace) is refused loudly: rank 0 says which and no rank traces,
+ * rather than record silently less than asked (a garbage
+ * CLC_TRACE_GROUPS once kept 8 of 462 events). Every rank takes the same
+ * decision (an allreduce), so that none waits in a collective of the
+ * tracing the others skip. */
+static int env_valid(void) {
+  static const struct { const char *name, *want; } vars[] = {
+    {"CLC_TRACE_GROUPS", "a group mask (a whole number)"},
+    {"CLC_TRACE_POLLS", "all or collapse"},
+    {"CLC_TRACE_SYNC", "flat or tree"},
+    {"CLC_TRACE_SYNC_ROUNDS", "MIN,PATIENCE,MAX with 1 <= MIN <= MAX, PATIENCE >= 1"},
+    {"CLC_TRACE_BUFFER", "a buffer size in bytes from 4096 to 67108864"},
+    {"CLC_TRACE_FLUSH", "EVENTS,SECONDS"},
+    {"CLC_TRACE_EMULATE", "seed=,offset=,drift=,wander=,period=,rpn= with numbers"},
+    {"CLC_TRACE_FILTER", "lines \"I|E|IM|EM pattern\""},
+  };
+  int bad = -1;
+  for (int i = 0; bad < 0 && i < (int)(sizeof vars / sizeof vars[0]); i++) {
+    const char *v = getenv(vars[i].name);
+    if (!v) continue;
+    char *end = NULL;
+    int n = -1, ok = 0;
+    errno = 0;
+    switch (i) {
+    case 0: strtoul(v, &end, 10); ok = *v >= '0' && *v <= '9' && !*end && !errno; break;
+    case 1: ok = !strcmp(v, "all") || !strcmp(v, "collapse"); break;
+    case 2: ok = !strcmp(v, "flat") || !strcmp(v, "tree"); break;
+    case 3: {
+      int a = 0, p = 0, c = 0;
+      ok = sscanf(v, "%d,%d,%d%n", &a, &p, &c, &n) == 3 && n == (int)strlen(v) && a >= 1 && p >= 1 && c >= a;
+      break;
+    }
+    case 4: {
+      long long x = strtoll(v, &end, 10);
+      ok = *v && !*end && !errno && x >= 4096 && x <= (64ll << 20);
+      break;
+    }
+    case 5: {
+      unsigned long e = 0;
+      double sec = 0;
+      ok = v[0] != '-' && sscanf(v, "%lu,%lf%n", &e, &sec, &n) == 2 && n == (int)strlen(v) && sec >= 0;
+      break;
+    }
+    case 6: ok = parse_emulate(v) == 0; break;
+    case 7: ok = clc_filter_valid(v); break;
+    }
+    if (!ok) bad = i;
+  }
+  int any = bad >= 0;
+  PMPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (any && clc_world_rank == 0) {
+    if (bad >= 0)
+      warnf("%s=\"%.200s\" is malformed (want %s): not tracing; clc-trace sets the CLC_TRACE_* variables itself", vars[bad].name,
+            getenv(vars[bad].name), vars[bad].want);
+    else
+      warnf("a CLC_TRACE_* variable of another rank is malformed: not tracing");
+  }
+  return !any;
+}
+
 void clc_init(int64_t t_enter, int region) {
   PMPI_Comm_rank(MPI_COMM_WORLD, &clc_world_rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &clc_world_size);
+  if (!env_valid()) return;
   if (trace_dir() != 0) return;
   clc_user_init();
   const char *gr = getenv("CLC_TRACE_GROUPS");
-  if (gr && *gr) clc_groups = (unsigned)strtoul(gr, NULL, 0) | (1u << G_ENV);
+  if (gr && *gr) clc_groups = (unsigned)strtoul(gr, NULL, 10) | (1u << G_ENV);
   const char *po = getenv("CLC_TRACE_POLLS");
   collapse_polls = !(po && !strcmp(po, "all"));
   const char *sy = getenv("CLC_TRACE_SYNC");
   sync_tree = sy && !strcmp(sy, "tree");
   const char *rounds = getenv("CLC_TRACE_SYNC_ROUNDS");
-  if (rounds && *rounds) {
-    int a = 0, b2 = 0, c = 0;
-    if (sscanf(rounds, "%d,%d,%d", &a, &b2, &c) == 3 && a > 0 && b2 > 0 && c >= a) { sync_min = a; sync_patience = b2; sync_max = c; }
-  }
+  if (rounds && *rounds) sscanf(rounds, "%d,%d,%d", &sync_min, &sync_patience, &sync_max);
   int tf = tsc_flags();
   invariant_tsc = tf < 0 ? -1 : tf == 3;
   if (clc_world_rank == 0) warn_tsc(tf);
   size_t buf_cap = 1u << 20;
   const char *b = getenv("CLC_TRACE_BUFFER");
-  if (b && *b) {
-    long long v = atoll(b);
-    if (v >= 4096 && v <= (64ll << 20)) buf_cap = (size_t)v;
-  }
+  if (b && *b) buf_cap = (size_t)atoll(b);
   unsigned long flush_events = 65536;
   double flush_seconds = 1;
   const char *fl = getenv("CLC_TRACE_FLUSH");
-  if (fl && *fl && sscanf(fl, "%lu,%lf", &flush_events, &flush_seconds) != 2) {
-    flush_events = 65536;
-    flush_seconds = 1;
-  }
+  if (fl && *fl) sscanf(fl, "%lu,%lf", &flush_events, &flush_seconds);
   streams_config(buf_cap, flush_events > UINT32_MAX ? UINT32_MAX : (uint32_t)flush_events, flush_seconds);
 
   /* a first frequency estimate, needed by the clock emulation and by a

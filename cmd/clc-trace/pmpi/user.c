@@ -349,6 +349,18 @@ void clc_user_close(int64_t t) {
 
 void clc_user_init(void) { load_filter(getenv("CLC_TRACE_FILTER")); }
 
+/* clc_filter_valid reports whether every line of spec is a rule
+ * load_filter takes. */
+int clc_filter_valid(const char *spec) {
+  for (const char *l = spec; *l;) {
+    const char *nl = strchr(l, '\n'), *e = nl ? nl : l + strlen(l);
+    const char *sp = memchr(l, ' ', (size_t)(e - l));
+    if (e > l && (!sp || sp == e - 1 || (l[0] != 'I' && l[0] != 'E') || (sp - l == 2 && l[1] != 'M') || sp - l > 2)) return 0;
+    l = nl ? nl + 1 : e;
+  }
+  return 1;
+}
+
 /* -------------------------------------------------------------- the API */
 
 CLC_EXPORT void clc_region_begin_n(const char *name, size_t n) {
