@@ -134,8 +134,8 @@ check)
 	# The layers of docs/packages.md, from the bottom up: no package imports
 	# from a layer above its own, and every package has a layer.
 	layers=(
-		"internal/par internal/order internal/infile internal/memlimit internal/cli internal/testenv comm"
-		"trace internal/tracelabel internal/truthfile"
+		"internal/par internal/order internal/infile internal/memlimit internal/cli internal/testenv internal/mpitool comm"
+		"trace internal/tracelabel internal/truthfile comm/mpi"
 		"native otf presync"
 		"replay measure clockmodel clc repair"
 		"output htmlreport perfetto repair/job internal/partition"
@@ -170,7 +170,7 @@ check)
 	verdict "presync (which otf imports) depends on trace and internal/par only" "$bad"
 	rule "the algorithms (presync replay clockmodel clc measure repair) depend on no I/O" \
 		presync replay clockmodel clc measure repair -- "${io[@]}"
-	floor=(internal/par internal/order internal/infile internal/memlimit internal/cli internal/testenv comm)
+	floor=(internal/par internal/order internal/infile internal/memlimit internal/cli internal/testenv internal/mpitool comm)
 	bad=""
 	for p in "${floor[@]}"; do
 		[ -d "$p" ] || continue
