@@ -1,0 +1,341 @@
+package mpi
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clc-tools/clc/comm"
+	"github.com/clc-tools/clc/internal/mpitool"
+	"github.com/clc-tools/clc/internal/testenv"
+)
+
+// TestMain runs a process of a scenario when a test launched the test
+// binary as one.
+func TestMain(m *testing.M) {
+	if s := os.Getenv(scenarioEnv); s != "" {
+		os.Exit(worker(s))
+	}
+	code := m.Run()
+	if cacheRoot != "" {
+		os.RemoveAll(cacheRoot)
+	}
+	os.Exit(code)
+}
+
+// kit is an MPI installation: its compiler wrapper and launcher, with the
+// launcher's options for more processes than cores.
+type kit struct {
+	fl         mpitool.Flavour
+	cc, mpirun string
+	extra      []string
+}
+
+var kits = []kit{
+	{fl: mpitool.OpenMPI, cc: "mpicc.openmpi", mpirun: "mpirun.openmpi", extra: []string{"--oversubscribe"}},
+	{fl: mpitool.MPICH, cc: "mpicc.mpich", mpirun: "mpirun.mpich"},
+}
+
+const mpiPackages = "openmpi-bin libopenmpi-dev mpich libmpich-dev"
+
+var (
+	cacheMu   sync.Mutex
+	cacheRoot string // the helper cache of this test run
+)
+
+// helperCache builds the helper for k into this run's cache (once per
+// flavour: the launched processes then find it there) and returns the
+// cache directory; it skips (fails under CI) when k is not installed.
+func helperCache(t *testing.T, k kit) string {
+	t.Helper()
+	testenv.Tool(t, k.cc, mpiPackages)
+	testenv.Tool(t, k.mpirun, mpiPackages)
+	cacheMu.Lock()
+	defer cacheMu.Unlock()
+	if cacheRoot == "" {
+		d, err := os.MkdirTemp("", "clc-mpi-cache-")
+		require.NoError(t, err)
+		cacheRoot = d
+	}
+	_, err := BuildHelper(context.Background(), k.fl, k.cc, cacheRoot, nil)
+	require.NoError(t, err)
+	return cacheRoot
+}
+
+// launch is a job of np processes of this test binary, running scenario.
+type launch struct {
+	cmd            *exec.Cmd
+	stdout, stderr *lockedBuffer
+	lines          chan string // standard output, line by line
+	done           chan struct{}
+	err            error // mpirun's exit, after done
+}
+
+// lockedBuffer is a bytes.Buffer that the process's output goroutine and
+// the test share.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// launchJob launches np processes of scenario under k's launcher, with a
+// session directory of its own (another Open MPI job on the machine cannot
+// clash with it) and the given extra environment.
+func launchJob(t *testing.T, k kit, np int, scenario string, env ...string) *launch {
+	t.Helper()
+	cache := helperCache(t, k)
+	self, err := os.Executable()
+	require.NoError(t, err)
+	sess, err := os.MkdirTemp("", "ompi")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(sess) })
+	args := append(append([]string{}, k.extra...), "-np", strconv.Itoa(np), self, "-test.run=^$")
+	cmd := exec.Command(k.mpirun, args...)
+	cmd.Env = append(os.Environ(), "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
+		"TMPDIR="+sess, "OMPI_MCA_orte_tmpdir_base="+sess, "OMPI_MCA_prte_tmpdir_base="+sess,
+		"CLC_CACHE_DIR="+cache, MPICCEnv+"="+k.cc, scenarioEnv+"="+scenario)
+	cmd.Env = append(cmd.Env, env...)
+	l := &launch{cmd: cmd, stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, lines: make(chan string, 64), done: make(chan struct{})}
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	cmd.Stderr = l.stderr
+	require.NoError(t, cmd.Start())
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			l.stdout.Write([]byte(sc.Text() + "\n"))
+			select {
+			case l.lines <- sc.Text():
+			default:
+			}
+		}
+		io.Copy(io.Discard, out)
+		l.err = cmd.Wait()
+		close(l.done)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-l.done:
+		default:
+			cmd.Process.Kill()
+			<-l.done
+		}
+	})
+	return l
+}
+
+// wait waits up to limit for the job to end and fails t if it does not.
+func (l *launch) wait(t *testing.T, limit time.Duration) {
+	t.Helper()
+	select {
+	case <-l.done:
+	case <-time.After(limit):
+		l.cmd.Process.Kill()
+		<-l.done
+		require.FailNow(t, "the job did not end", "after %v\nstdout:\n%s\nstderr:\n%s", limit, l.stdout, l.stderr)
+	}
+}
+
+// run launches scenario and waits for it to succeed.
+func run(t *testing.T, k kit, np int, scenario string, env ...string) string {
+	t.Helper()
+	l := launchJob(t, k, np, scenario, env...)
+	l.wait(t, 5*time.Minute)
+	require.NoError(t, l.err, "%s -np %d %s\nstdout:\n%s\nstderr:\n%s", k.mpirun, np, scenario, l.stdout, l.stderr)
+	return l.stdout.String()
+}
+
+// Every operation, at 2, 3 and 4 processes on 2 cores under both MPIs,
+// gives each process what comm.Local gives it for the same inputs; so do
+// operations of more than 64 MiB, which grow each process's mapping (at 3
+// processes; at every count with CLC_TEST_FULL=1).
+func TestOps(t *testing.T) {
+	for _, k := range kits {
+		for _, np := range []int{2, 3, 4} {
+			t.Run(fmt.Sprintf("%s/%d", k.fl, np), func(t *testing.T) {
+				large := np == 3 || testenv.Full()
+				scenario := "ops"
+				if large {
+					scenario = "large"
+				}
+				out := run(t, k, np, scenario)
+				n := len(ops(large))
+				for r := range np {
+					assert.Contains(t, out, fmt.Sprintf("process %d of %d: checked %d operations\n", r, np, n))
+				}
+			})
+		}
+	}
+}
+
+// With messages of at most 4 KiB every transfer goes in pieces (the way of
+// transfers above 1 GiB): the results are comm.Local's still.
+func TestPieces(t *testing.T) {
+	for _, k := range kits {
+		t.Run(string(k.fl), func(t *testing.T) {
+			out := run(t, k, 3, "ops", maxMessageEnv+"=4096")
+			n := len(ops(false))
+			for r := range 3 {
+				assert.Contains(t, out, fmt.Sprintf("process %d of 3: checked %d operations\n", r, n))
+			}
+		})
+	}
+}
+
+// Without a launcher, or with one process, Join starts no MPI.
+func TestJoinSingle(t *testing.T) {
+	for _, env := range [][]string{{"HOME=/"}, {"OMPI_COMM_WORLD_SIZE=1", "OMPI_COMM_WORLD_RANK=0"}, {"SLURM_NTASKS=4", "SLURM_PROCID=0"}} {
+		c, err := Join(context.Background(), Options{Env: env, CacheDir: "/nonexistent"})
+		require.NoError(t, err, "%q", env)
+		assert.Equal(t, comm.Single{}, c, "%q", env)
+	}
+	l, ok := Detect([]string{"PMI_SIZE=3", "PMI_RANK=2"})
+	assert.True(t, ok)
+	assert.Equal(t, Launch{Rank: 2, Size: 3, Flavour: mpitool.MPICH}, l)
+	l, ok = Detect([]string{"SLURM_STEP_NUM_TASKS=2", "PMIX_RANK=1"})
+	assert.True(t, ok)
+	assert.Equal(t, Launch{Rank: 1, Size: 2}, l)
+}
+
+// readies reads the "ready RANK GOPID HELPERPID" lines of np processes.
+func readies(t *testing.T, l *launch, np int) (gopids, hpids []int) {
+	t.Helper()
+	gopids, hpids = make([]int, np), make([]int, np)
+	timeout := time.After(3 * time.Minute)
+	for seen := 0; seen < np; {
+		select {
+		case line := <-l.lines:
+			var r, g, h int
+			if _, err := fmt.Sscanf(line, "ready %d %d %d", &r, &g, &h); err == nil && r < np {
+				gopids[r], hpids[r] = g, h
+				seen++
+			}
+		case <-l.done:
+			require.FailNow(t, "the job ended before every process was ready", "stdout:\n%s\nstderr:\n%s", l.stdout, l.stderr)
+		case <-timeout:
+			require.FailNow(t, "not every process became ready", "stdout:\n%s\nstderr:\n%s", l.stdout, l.stderr)
+		}
+	}
+	return gopids, hpids
+}
+
+// alive reports whether process pid exists and is not a zombie.
+func alive(pid int) bool {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}
+
+// faultLimit bounds how long a job may take to end after a fault: far
+// more than it takes (measured: see docs/scale.md), so that a loaded
+// machine passes, but a hang fails.
+const faultLimit = 60 * time.Second
+
+// When one process's Go program or its MPI helper is killed while the
+// others wait in a barrier, the job ends with a message naming the
+// process, and no process is left.
+func TestKilled(t *testing.T) {
+	for _, k := range kits {
+		for _, which := range []string{"go", "helper"} {
+			t.Run(string(k.fl)+"/"+which, func(t *testing.T) {
+				const np, victim = 3, 1
+				l := launchJob(t, k, np, "wait", victimEnv+"="+strconv.Itoa(victim))
+				gopids, hpids := readies(t, l, np)
+				pid := gopids[victim]
+				if which == "helper" {
+					pid = hpids[victim]
+				}
+				t0 := time.Now()
+				require.NoError(t, syscall.Kill(pid, syscall.SIGKILL))
+				l.wait(t, faultLimit)
+				t.Logf("%s: the job ended %.2f s after the kill of process %d's %s", k.fl, time.Since(t0).Seconds(), victim, which)
+				assert.Error(t, l.err, "the job succeeded")
+				se := l.stderr.String()
+				if which == "go" {
+					assert.Contains(t, se, fmt.Sprintf("clc-correct process %d of %d (MPI helper pid %d, Go process pid %d): its Go process went away", victim, np, hpids[victim], gopids[victim]))
+				} else {
+					assert.Contains(t, se, fmt.Sprintf("process %d of %d (pid %d): the MPI helper ended (pid %d): signal: killed", victim, np, gopids[victim], hpids[victim]))
+				}
+				assertGone(t, append(gopids, hpids...))
+			})
+		}
+	}
+}
+
+// assertGone checks that none of pids is left (they get a few seconds:
+// a launcher reaps its processes after it exits).
+func assertGone(t *testing.T, pids []int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for _, p := range pids {
+		for alive(p) && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		assert.False(t, alive(p), "process %d is left", p)
+	}
+}
+
+// An interrupt to the launcher (Ctrl-C) ends every process.
+func TestInterrupt(t *testing.T) {
+	for _, k := range kits {
+		t.Run(string(k.fl), func(t *testing.T) {
+			const np = 3
+			l := launchJob(t, k, np, "wait", victimEnv+"=0")
+			gopids, hpids := readies(t, l, np)
+			all := append(gopids, hpids...)
+			t0 := time.Now()
+			require.NoError(t, l.cmd.Process.Signal(os.Interrupt))
+			gone := make(chan time.Duration, 1)
+			go func() {
+				for time.Since(t0) < faultLimit {
+					left := 0
+					for _, p := range all {
+						if alive(p) {
+							left++
+						}
+					}
+					if left == 0 {
+						gone <- time.Since(t0)
+						return
+					}
+					time.Sleep(10 * time.Millisecond)
+				}
+				gone <- -1
+			}()
+			l.wait(t, faultLimit)
+			took := time.Since(t0)
+			assertGone(t, all)
+			t.Logf("%s: every process ended %.2f s after the interrupt, the launcher %.2f s after it", k.fl, (<-gone).Seconds(), took.Seconds())
+		})
+	}
+}
