@@ -19,18 +19,20 @@
 #include <mpi.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 enum {
 	OP_FINALIZE = 0,
 	OP_HELLO = 1,         /* answer: a0 rank, a1 size, a2 pid */
-	OP_BARRIER = 2,
+	OP_BARRIER = 2,         /* sleeps while it waits long: barrier() */
 	OP_REMAP = 3,         /* a0 new size of the mapping */
 	OP_ABORT = 4,         /* a0 exit code */
 	OP_ALLTOALL_N = 5,    /* a0 P int64 send counts, a1 P int64 receive counts */
@@ -72,8 +74,28 @@ static void die(const char *why)
 	fprintf(stderr, "clc-correct process %d of %d (MPI helper pid %d, Go process pid %d): %s; aborting the MPI job\n", rank, size,
 		(int)getpid(), parent, why);
 	fflush(stderr);
+	/* MPI_Abort waits for the launcher to end the job; a launcher that is
+	 * gone already never does. */
+	alarm(10);
 	MPI_Abort(MPI_COMM_WORLD, 1);
 	_exit(1);
+}
+
+/* watchdog ends the helper when its Go process has gone away and the main
+ * thread has not (it is inside an MPI call that waits for processes the
+ * launcher has ended): no helper outlives its job. The main thread, if it
+ * can, aborts the job first (die). */
+static void *watchdog(void *arg)
+{
+	(void)arg;
+	struct timespec tick = { 0, 250000000 };
+	while (getppid() == parent)
+		nanosleep(&tick, NULL);
+	sleep(5);
+	fprintf(stderr, "clc-correct process %d of %d (MPI helper pid %d): its Go process (pid %d) went away; exiting\n", rank, size,
+		(int)getpid(), parent);
+	_exit(1);
+	return NULL;
 }
 
 /* span checks that [off, off+n) lies in the mapping and returns its start. */
@@ -92,6 +114,30 @@ static int64_t *counts(uint64_t off)
 static int clamp_limit(uint64_t limit)
 {
 	return limit == 0 || limit > INT_MAX ? INT_MAX : (int)limit;
+}
+
+/* barrier is MPI_Ibarrier, waited for by spinning for a millisecond, then
+ * by naps that grow to a millisecond: a process that waits long at a
+ * barrier (for one that computes) leaves the CPU to the others. */
+static void barrier(void)
+{
+	MPI_Request req;
+	MPI_Status st;
+	int done = 0;
+	long nap = 50000; /* ns */
+	MPI_Ibarrier(MPI_COMM_WORLD, &req);
+	double t0 = MPI_Wtime();
+	for (;;) {
+		MPI_Test(&req, &done, &st);
+		if (done)
+			return;
+		if (MPI_Wtime() - t0 < 1e-3)
+			continue;
+		struct timespec ts = { 0, nap };
+		nanosleep(&ts, NULL);
+		if (nap < 1000000)
+			nap *= 2;
+	}
 }
 
 /* bcast_pieces broadcasts n bytes at p from root in messages of at most limit. */
@@ -242,6 +288,11 @@ int main(int argc, char **argv)
 		perror("clc-correct's MPI helper: mmap of fd 5");
 		return 1;
 	}
+	pthread_t wd;
+	if (pthread_create(&wd, NULL, watchdog, NULL) != 0) {
+		perror("clc-correct's MPI helper: starting its watchdog");
+		return 1;
+	}
 	MPI_Init(&argc, &argv);
 	/* A write to a parent that went away must fail, not kill us silently. */
 	signal(SIGPIPE, SIG_IGN);
@@ -263,7 +314,7 @@ int main(int argc, char **argv)
 			out.a[2] = (uint64_t)getpid();
 			break;
 		case OP_BARRIER:
-			MPI_Barrier(MPI_COMM_WORLD);
+			barrier();
 			break;
 		case OP_REMAP:
 			remap(5, r.a[0]);
