@@ -124,6 +124,9 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, ab *a
 	cmd.SetOut(stdout)
 	cmd.SetErr(stderr)
 	if err := cmd.ExecuteContext(ctx); err != nil {
+		if errors.Is(err, errSilent) {
+			return exitError
+		}
 		if errors.Is(err, context.Canceled) {
 			err = errors.New("interrupted; nothing was written")
 		}
@@ -236,7 +239,9 @@ dependencies, a process without events or no events at all, or was truncated
 			if err := parseFlags(&fl, &opts, &params); err != nil {
 				return cli.Usage(err)
 			}
-			return correct(cmd.Context(), cmd.OutOrStdout(), args[0], &fl, opts, status, ab)
+			return inGroup(cmd.Context(), opts, &fl, func(ctx context.Context, opts job.Options, fl *flags) error {
+				return correct(ctx, cmd.OutOrStdout(), args[0], fl, opts, status, ab)
+			})
 		},
 	}
 	f := cmd.Flags()
