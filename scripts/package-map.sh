@@ -140,7 +140,7 @@ check)
 		"replay measure clockmodel clc repair"
 		"output htmlreport perfetto repair/job internal/partition"
 		"sim tracer tracer/abi tracer/mpifn internal/tracetest internal/pipetest internal/simscenario"
-		"cmd/clc-correct cmd/clc-sim cmd/clc-trace cmd/clc-trace/internal/genpmpi tools/accuracy tools/mpibridge tools/paramstudy tools/partition bench"
+		"cmd/clc-correct cmd/clc-sim cmd/clc-trace cmd/clc-trace/internal/genpmpi tools/accuracy tools/paramstudy tools/partition bench"
 	)
 	bad=$(for i in "${!layers[@]}"; do for p in ${layers[$i]}; do echo "$p $i"; done; done |
 		awk -v imports="$imports" '

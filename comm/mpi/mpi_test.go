@@ -43,7 +43,7 @@ var (
 // helperCache builds the helper for k into this run's cache (once per
 // flavour: the launched processes then find it there) and returns the
 // cache directory; it skips (fails under CI) when k is not installed.
-func helperCache(t *testing.T, k testenv.MPI) string {
+func helperCache(t testing.TB, k testenv.MPI) string {
 	t.Helper()
 	k.Need(t)
 	cacheMu.Lock()
@@ -70,7 +70,7 @@ type launch struct {
 // launchJob launches np processes of scenario under k's launcher, with a
 // session directory of its own (another Open MPI job on the machine cannot
 // clash with it) and the given extra environment.
-func launchJob(t *testing.T, k testenv.MPI, np int, scenario string, env ...string) *launch {
+func launchJob(t testing.TB, k testenv.MPI, np int, scenario string, env ...string) *launch {
 	t.Helper()
 	cache := helperCache(t, k)
 	self, err := os.Executable()
@@ -108,7 +108,7 @@ func launchJob(t *testing.T, k testenv.MPI, np int, scenario string, env ...stri
 }
 
 // wait waits up to limit for the job to end and fails t if it does not.
-func (l *launch) wait(t *testing.T, limit time.Duration) {
+func (l *launch) wait(t testing.TB, limit time.Duration) {
 	t.Helper()
 	select {
 	case <-l.done:
@@ -120,7 +120,7 @@ func (l *launch) wait(t *testing.T, limit time.Duration) {
 }
 
 // run launches scenario and waits for it to succeed.
-func run(t *testing.T, k testenv.MPI, np int, scenario string, env ...string) string {
+func run(t testing.TB, k testenv.MPI, np int, scenario string, env ...string) string {
 	t.Helper()
 	l := launchJob(t, k, np, scenario, env...)
 	l.wait(t, 5*time.Minute)
@@ -292,6 +292,34 @@ func TestInterrupt(t *testing.T) {
 			took := time.Since(t0)
 			assertGone(t, all)
 			t.Logf("%s: every process ended %.2f s after the interrupt, the launcher %.2f s after it", k.Name, (<-gone).Seconds(), took.Seconds())
+		})
+	}
+}
+
+// BenchmarkBridge measures, under each MPI with 2 processes on this
+// machine, what a call through the bridge costs: the pipe's round trip
+// (a command without an MPI call), a barrier, an allreduce of one value,
+// and an all-to-all of 64 KiB per peer (µs per call, process 0's clock;
+// CLC_MPI_TEST_REPS calls each, default 2000). docs/scale.md's figures:
+//
+//	go test ./comm/mpi -run '^$' -bench Bridge -benchtime 1x
+func BenchmarkBridge(b *testing.B) {
+	reps := os.Getenv(repsEnv)
+	if reps == "" {
+		reps = "2000"
+	}
+	for _, k := range testenv.MPIs() {
+		b.Run(k.Name, func(b *testing.B) {
+			for range b.N {
+				out := run(b, k, 2, "bench", repsEnv+"="+reps)
+				for _, line := range strings.Split(out, "\n") {
+					var name string
+					var us float64
+					if _, err := fmt.Sscanf(line, "bench %s %g", &name, &us); err == nil {
+						b.ReportMetric(us, "µs/"+name)
+					}
+				}
+			}
 		})
 	}
 }

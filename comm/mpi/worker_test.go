@@ -2,6 +2,7 @@ package mpi
 
 import (
 	"context"
+	"errors"
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/clc-tools/clc/comm"
 )
@@ -25,6 +27,8 @@ const (
 	maxMessageEnv = "CLC_MPI_TEST_MAX_MESSAGE"
 	// victimEnv is the process that the fault scenarios single out.
 	victimEnv = "CLC_MPI_TEST_VICTIM"
+	// repsEnv is the calls per figure of the benchmark.
+	repsEnv = "CLC_MPI_TEST_REPS"
 )
 
 // worker runs one process of the scenario named by $CLC_MPI_TEST_SCENARIO
@@ -47,6 +51,9 @@ func worker(scenario string) int {
 		err = checkOps(ctx, c, scenario == "large")
 	case "wait":
 		err = waitScenario(ctx, c, victim)
+	case "bench":
+		reps, _ := strconv.Atoi(os.Getenv(repsEnv))
+		err = benchScenario(ctx, c, max(reps, 1))
 	default:
 		err = fmt.Errorf("unknown scenario %q", scenario)
 	}
@@ -78,6 +85,46 @@ func waitScenario(ctx context.Context, c comm.Comm, victim int) error {
 		return ctx.Err()
 	}
 	return c.Barrier(ctx)
+}
+
+// benchScenario times, through the bridge, reps calls of each: a command
+// that makes no MPI call (the pipe's round trip), a barrier, an allreduce
+// of one int64 and of one float64, and an all-to-all of 64 KiB per peer;
+// process 0 prints "bench NAME MICROSECONDS" per call.
+func benchScenario(ctx context.Context, c comm.Comm, reps int) error {
+	m, ok := c.(*Comm)
+	if !ok {
+		return errors.New("the benchmark needs more than one process")
+	}
+	send := make([][]byte, c.Size())
+	for i := range send {
+		send[i] = make([]byte, 64<<10)
+	}
+	steps := []struct {
+		name string
+		do   func() error
+	}{
+		{"pipe", func() error { _, err := m.call(ctx, rec{op: opHello}); return err }},
+		{"barrier", func() error { return c.Barrier(ctx) }},
+		{"allreduce-int64", func() error { _, err := c.AllreduceInt64(ctx, comm.Sum, []int64{1}); return err }},
+		{"allreduce-float64", func() error { _, err := c.AllreduceFloat64(ctx, comm.Sum, []float64{1}); return err }},
+		{"alltoall-64KiB", func() error { _, err := c.Alltoall(ctx, send); return err }},
+	}
+	for _, st := range steps {
+		if err := c.Barrier(ctx); err != nil {
+			return err
+		}
+		t0 := time.Now()
+		for range reps {
+			if err := st.do(); err != nil {
+				return err
+			}
+		}
+		if c.Rank() == 0 {
+			fmt.Printf("bench %s %.2f\n", st.name, float64(time.Since(t0).Nanoseconds())/1e3/float64(reps))
+		}
+	}
+	return nil
 }
 
 // op is one collective operation of the check, made by process rank of a
