@@ -2,9 +2,9 @@ package mpi
 
 import (
 	"context"
-	"errors"
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
