@@ -216,6 +216,12 @@ clc-correct estimates the memory the run needs and refuses a run that needs
 more than it may use (80 % of the machine's or control group's memory; the
 environment's GOMEMLIMIT sets it).
 
+Under an MPI launcher (mpirun -np P, srun -n P) the P processes join one
+group through an MPI helper built on first use with the MPI's mpicc (into
+the cache: $CLC_CACHE_DIR, else ~/.cache/clc; $CLC_MPICC names the wrapper).
+The distributed correction is not in this build yet: process 0 corrects the
+trace alone, as a single run, and the others wait for it and print nothing.
+
 If the input directory holds truth/ (true times, written by clc-sim and by
 clc-trace --emulate-clock) or truth.json ({"resolution": ticks per second,
 "<location id>": [true times in event order], ...}), the report also compares
