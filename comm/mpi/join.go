@@ -111,7 +111,8 @@ func Join(ctx context.Context, opts Options) (comm.Comm, error) {
 		return nil, fmt.Errorf("process %d of %d: %w", l.Rank, l.Size, err)
 	}
 	if c.rank != l.Rank || c.size != l.Size {
-		err := fmt.Errorf("process %d of %d: MPI says it is process %d of %d", l.Rank, l.Size, c.rank, c.size)
+		err := fmt.Errorf("process %d of %d: MPI says it is process %d of %d: the launcher's MPI is not the helper's (set %s to its mpicc; under srun choose the MPI's plugin: --mpi=pmi2 or --mpi=pmix)",
+			l.Rank, l.Size, c.rank, c.size, MPICCEnv)
 		c.kill()
 		return nil, err
 	}
