@@ -219,6 +219,9 @@ environment's GOMEMLIMIT sets it).
 Under an MPI launcher (mpirun -np P, srun -n P) the P processes join one
 group through an MPI helper built on first use with the MPI's mpicc (into
 the cache: $CLC_CACHE_DIR, else ~/.cache/clc; $CLC_MPICC names the wrapper).
+For a launcher that refuses a child calling MPI_Init, CLC_MPI_LAUNCH=helper
+puts the helper in the launched process's place, which starts clc-correct
+again as its child.
 The distributed correction is not in this build yet: process 0 corrects the
 trace alone, as a single run, and the others wait for it and print nothing.
 

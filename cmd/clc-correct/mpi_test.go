@@ -56,12 +56,12 @@ func TestMain(m *testing.M) {
 // mpiRun runs clc-correct under k's launcher with np processes and
 // returns its standard output and error; it fails t if the job does not
 // end within the limit.
-func mpiRun(t *testing.T, k testenv.MPI, np int, args ...string) (string, string, error) {
+func mpiRun(t *testing.T, k testenv.MPI, np int, env []string, args ...string) (string, string, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, k.Run, k.Args(np, correctBinary(t), args...)...)
-	cmd.Env = append(testenv.MPIEnv(t), "CLC_CACHE_DIR="+filepath.Join(binDir, "cache"), "CLC_MPICC="+k.CC)
+	cmd.Env = append(append(testenv.MPIEnv(t), "CLC_CACHE_DIR="+filepath.Join(binDir, "cache"), "CLC_MPICC="+k.CC), env...)
 	cmd.WaitDelay = 5 * time.Second
 	var so, se bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &so, &se
@@ -86,9 +86,10 @@ func files(t *testing.T, dir string) map[string][]byte {
 	return out
 }
 
-// Under a launcher of 2, 3 and 4 processes (both MPIs, on 2 cores) the
-// processes do not race: the output is the single run's, file for file and
-// byte for byte, and only process 0 prints (one report). INTERIM (issue
+// Under a launcher of 2, 3 and 4 processes (both MPIs, on 2 cores; at 3
+// also with the helper as the launcher's process, CLC_MPI_LAUNCH=helper)
+// the processes do not race: the output is the single run's, file for
+// file and byte for byte, and only process 0 prints (one report). INTERIM (issue
 // 32, distributedJob): process 0 corrects alone while the others wait.
 func TestUnderLauncher(t *testing.T) {
 	d := t.TempDir()
@@ -97,12 +98,17 @@ func TestUnderLauncher(t *testing.T) {
 	require.Equal(t, exitOK, run(context.Background(), []string{simTrace, "-o", single, "--format", "native", "--truth", "-"}, &so, &so))
 	want := files(t, single)
 	require.NotEmpty(t, want)
+	type run struct {
+		np     int
+		launch string // CLC_MPI_LAUNCH
+	}
 	for _, k := range testenv.MPIs() {
-		for _, np := range []int{2, 3, 4} {
-			t.Run(fmt.Sprintf("%s/%d", k.Name, np), func(t *testing.T) {
+		for _, r := range []run{{2, "child"}, {3, "child"}, {4, "child"}, {3, "helper"}} {
+			t.Run(fmt.Sprintf("%s/%d/%s", k.Name, r.np, r.launch), func(t *testing.T) {
 				k.Need(t)
+				np := r.np
 				out := filepath.Join(t.TempDir(), "out")
-				stdout, stderr, err := mpiRun(t, k, np, simTrace, "-o", out, "--format", "native", "--truth", "-", "--progress", "never")
+				stdout, stderr, err := mpiRun(t, k, np, []string{"CLC_MPI_LAUNCH=" + r.launch}, simTrace, "-o", out, "--format", "native", "--truth", "-", "--progress", "never")
 				require.NoError(t, err, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
 				got := files(t, out)
 				assert.Equal(t, len(want), len(got), "files")

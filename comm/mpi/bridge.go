@@ -120,6 +120,7 @@ func start(ctx context.Context, helper string, env []string, opts Options) (c *C
 		c.cmd = nil
 		return c, fmt.Errorf("starting the MPI helper %s: %w", helper, err)
 	}
+	c.hpid = c.cmd.Process.Pid
 	go func() {
 		werr := c.cmd.Wait()
 		c.waitErr = werr
@@ -140,13 +141,53 @@ func start(ctx context.Context, helper string, env []string, opts Options) (c *C
 	return c, nil
 }
 
+// attach takes the pipes and the mapped file (fds 3, 4, 5) of a helper
+// that started this process as its child (launched mode: the helper is
+// the launcher's process, and this process gets SIGTERM when it dies), with the
+// mapping's size in bytes, and asks the helper who it is.
+func attach(ctx context.Context, size string, opts Options) (*Comm, error) {
+	n, err := strconv.Atoi(size)
+	if err != nil || n <= 0 {
+		return nil, fmt.Errorf("$%s %q: not the mapping's size", fdsEnv, size)
+	}
+	files := make([]*os.File, 3)
+	for i, name := range []string{"the MPI helper's commands", "the MPI helper's answers", "the MPI helper's mapping"} {
+		fd := 3 + i
+		if i < 2 {
+			// Nonblocking, so that a cancelled call can stop waiting.
+			if err := syscall.SetNonblock(fd, true); err != nil {
+				return nil, fmt.Errorf("fd %d ($%s): %w", fd, fdsEnv, err)
+			}
+		}
+		files[i] = os.NewFile(uintptr(fd), name)
+	}
+	c := &Comm{to: files[0], from: files[1], file: files[2], exited: make(chan struct{}), limit: defaultMaxMessage, hpid: os.Getppid()}
+	// Not this process's child: it cannot be waited for, and if it dies
+	// this process gets SIGTERM.
+	close(c.exited)
+	if opts.MaxMessage > 0 {
+		c.limit = uint64(opts.MaxMessage)
+	}
+	if err := c.mapFile(n); err != nil {
+		c.release()
+		return nil, err
+	}
+	r, err := c.call(ctx, rec{op: opHello})
+	if err != nil {
+		c.release()
+		return nil, fmt.Errorf("started by the MPI helper: %w", err)
+	}
+	c.rank, c.size = int(r.a[0]), int(r.a[1])
+	return c, nil
+}
+
 // lostError says how the helper ended; call it after c.exited is closed.
 func (c *Comm) lostError() error {
 	how := "it exited"
 	if c.waitErr != nil {
 		how = c.waitErr.Error()
 	}
-	return fmt.Errorf("comm/mpi: process %d of %d (pid %d): %w (pid %d): %s", c.rank, c.size, os.Getpid(), ErrLost, c.cmd.Process.Pid, how)
+	return fmt.Errorf("comm/mpi: process %d of %d (pid %d): %w (pid %d): %s", c.rank, c.size, os.Getpid(), ErrLost, c.hpid, how)
 }
 
 // mapFile sizes the file to n bytes and maps it in place of the old mapping.
@@ -264,7 +305,7 @@ func (c *Comm) call(ctx context.Context, r rec) (rec, error) {
 func (c *Comm) broken(err error) error {
 	select {
 	case <-c.exited:
-		return c.lostError()
+		return fmt.Errorf("%w (%v)", c.lostError(), err)
 	case <-time.After(5 * time.Second):
 		return fmt.Errorf("comm/mpi: process %d of %d: %w", c.rank, c.size, err)
 	}

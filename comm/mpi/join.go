@@ -27,6 +27,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/clc-tools/clc/comm"
@@ -45,6 +46,18 @@ const helperKind = "comm/mpi helper 1"
 // MPICCEnv names the MPI C compiler wrapper to build the helper with; the
 // default is the flavour's own (mpicc.openmpi, mpicc.mpich), then mpicc.
 const MPICCEnv = "CLC_MPICC"
+
+// LaunchEnv chooses who the launcher starts: unset or "child", this
+// program, which starts the helper as its child; "helper", the helper in
+// this program's place (Join executes it, same process), which starts this
+// program again as its child — for a launcher that refuses a child calling
+// MPI_Init (docs/scale.md).
+const LaunchEnv = "CLC_MPI_LAUNCH"
+
+// fdsEnv tells a Go process that a helper started it (launched mode): its
+// fds 3, 4, 5 are the command pipe, the answer pipe and the mapped file,
+// whose size in bytes the variable holds.
+const fdsEnv = "CLC_MPI_HELPER_FDS"
 
 // Launch is what a launcher told a process through its environment.
 type Launch struct {
@@ -102,21 +115,53 @@ func Join(ctx context.Context, opts Options) (comm.Comm, error) {
 	if opts.Stderr == nil {
 		opts.Stderr = os.Stderr
 	}
-	helper, err := BuildHelper(ctx, l.Flavour, mpitool.LookupEnv(env, MPICCEnv), opts.CacheDir, opts.Stderr)
+	var c *Comm
+	var err error
+	if size := mpitool.LookupEnv(env, fdsEnv); size != "" {
+		c, err = attach(ctx, size, opts) // a helper started this process
+	} else {
+		c, err = startHelper(ctx, l, env, opts)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("process %d of %d: %w", l.Rank, l.Size, err)
 	}
-	c, err := start(ctx, helper, env, opts)
-	if err != nil {
-		return nil, fmt.Errorf("process %d of %d: %w", l.Rank, l.Size, err)
-	}
-	if c.rank != l.Rank || c.size != l.Size {
-		err := fmt.Errorf("process %d of %d: MPI says it is process %d of %d: the launcher's MPI is not the helper's (set %s to its mpicc; under srun choose the MPI's plugin: --mpi=pmi2 or --mpi=pmix)",
-			l.Rank, l.Size, c.rank, c.size, MPICCEnv)
+	if err := checkSize(c, l); err != nil {
 		c.kill()
 		return nil, err
 	}
 	return c, nil
+}
+
+// startHelper builds the helper and starts it as this process's child, or
+// (CLC_MPI_LAUNCH=helper) executes it in this process's place.
+func startHelper(ctx context.Context, l Launch, env []string, opts Options) (*Comm, error) {
+	helper, err := BuildHelper(ctx, l.Flavour, mpitool.LookupEnv(env, MPICCEnv), opts.CacheDir, opts.Stderr)
+	if err != nil {
+		return nil, err
+	}
+	switch mode := mpitool.LookupEnv(env, LaunchEnv); mode {
+	case "helper":
+		self, err := os.Executable()
+		if err == nil {
+			// The helper takes this process's place and starts this
+			// program again as its child: Exec returns only on failure.
+			err = syscall.Exec(helper, append([]string{helper, "--run", self}, os.Args[1:]...), env)
+		}
+		return nil, fmt.Errorf("starting the MPI helper in this process's place (%s=helper): %w", LaunchEnv, err)
+	case "", "child":
+		return start(ctx, helper, env, opts)
+	default:
+		return nil, fmt.Errorf("$%s %q: want child or helper", LaunchEnv, mode)
+	}
+}
+
+// checkSize checks that MPI confirms the launcher's rank and size.
+func checkSize(c *Comm, l Launch) error {
+	if c.rank != l.Rank || c.size != l.Size {
+		return fmt.Errorf("process %d of %d: MPI says it is process %d of %d: the launcher's MPI is not the helper's (set %s to its mpicc; under srun choose the MPI's plugin: --mpi=pmi2 or --mpi=pmix)",
+			l.Rank, l.Size, c.rank, c.size, MPICCEnv)
+	}
+	return nil
 }
 
 // BuildHelper returns the path of the helper built for the MPI of flavour

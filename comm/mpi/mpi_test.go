@@ -136,18 +136,25 @@ func TestOps(t *testing.T) {
 	for _, k := range testenv.MPIs() {
 		for _, np := range []int{2, 3, 4} {
 			t.Run(fmt.Sprintf("%s/%d", k.Name, np), func(t *testing.T) {
-				large := np == 3 || testenv.Full()
-				scenario := "ops"
-				if large {
-					scenario = "large"
-				}
-				out := run(t, k, np, scenario)
-				n := len(ops(large))
-				for r := range np {
-					assert.Contains(t, out, fmt.Sprintf("process %d of %d: checked %d operations\n", r, np, n))
-				}
+				checkAll(t, k, np, np == 3 || testenv.Full())
 			})
 		}
+	}
+}
+
+// checkAll runs the check of every operation (the "ops" scenario, or
+// "large" with the operations of more than 64 MiB) with np processes and
+// asserts that each process agreed with comm.Local on all.
+func checkAll(t *testing.T, k testenv.MPI, np int, large bool, env ...string) {
+	t.Helper()
+	scenario := "ops"
+	if large {
+		scenario = "large"
+	}
+	out := run(t, k, np, scenario, env...)
+	n := len(ops(large))
+	for r := range np {
+		assert.Contains(t, out, fmt.Sprintf("process %d of %d: checked %d operations\n", r, np, n))
 	}
 }
 
@@ -156,11 +163,18 @@ func TestOps(t *testing.T) {
 func TestPieces(t *testing.T) {
 	for _, k := range testenv.MPIs() {
 		t.Run(k.Name, func(t *testing.T) {
-			out := run(t, k, 3, "ops", maxMessageEnv+"=4096")
-			n := len(ops(false))
-			for r := range 3 {
-				assert.Contains(t, out, fmt.Sprintf("process %d of 3: checked %d operations\n", r, n))
-			}
+			checkAll(t, k, 3, false, maxMessageEnv+"=4096")
+		})
+	}
+}
+
+// With the helper as the launcher's process (CLC_MPI_LAUNCH=helper, for a
+// launcher that refuses a child calling MPI_Init), every operation gives
+// what comm.Local gives.
+func TestLaunchedHelper(t *testing.T) {
+	for _, k := range testenv.MPIs() {
+		t.Run(k.Name, func(t *testing.T) {
+			checkAll(t, k, 3, false, LaunchEnv+"=helper")
 		})
 	}
 }
@@ -209,40 +223,56 @@ const faultLimit = 60 * time.Second
 
 // When one process's Go program or its MPI helper is killed while the
 // others wait in a barrier, the job ends with a message naming the
-// process, and no process is left.
+// process, and no process is left: with the helper the Go program's child
+// (the default) and with the helper the launcher's process, the Go
+// program its child (CLC_MPI_LAUNCH=helper).
 func TestKilled(t *testing.T) {
 	for _, k := range testenv.MPIs() {
-		for _, which := range []string{"go", "helper"} {
-			t.Run(k.Name+"/"+which, func(t *testing.T) {
-				const np, victim = 3, 1
-				l := launchJob(t, k, np, "wait", victimEnv+"="+strconv.Itoa(victim))
-				gopids, hpids := readies(t, l, np)
-				pid := gopids[victim]
-				if which == "helper" {
-					pid = hpids[victim]
-				}
-				t0 := time.Now()
-				require.NoError(t, syscall.Kill(pid, syscall.SIGKILL))
-				l.wait(t, faultLimit)
-				t.Logf("%s: the job ended %.2f s after the kill of process %d's %s", k.Name, time.Since(t0).Seconds(), victim, which)
-				assert.Error(t, l.err, "the job succeeded")
-				all := l.stdout.String() + l.stderr.String()
-				if which == "helper" {
-					assert.Contains(t, all, fmt.Sprintf("process %d of %d (pid %d): the MPI helper ended (pid %d): signal: killed", victim, np, gopids[victim], hpids[victim]))
-				} else if says := fmt.Sprintf("clc-correct process %d of %d (MPI helper pid %d, Go process pid %d): its Go process went away", victim, np, hpids[victim], gopids[victim]); !strings.Contains(all, says) {
-					// The launcher saw the Go process die and ended the
-					// job before the helper's report reached it. Open
-					// MPI's names the process; MPICH's hydra, under
-					// load, can drop every message of the job (its
-					// status says it failed): measured, not a defect
-					// this side can mend.
-					if k.Name == "openmpi" {
-						assert.Contains(t, all, fmt.Sprintf("process rank %d with PID %d", victim, gopids[victim]), "the helper's report %q or the launcher's", says)
+		for _, mode := range []string{"child", "helper"} {
+			for _, which := range []string{"go", "helper"} {
+				t.Run(k.Name+"/"+mode+"/kill-"+which, func(t *testing.T) {
+					const np, victim = 3, 1
+					l := launchJob(t, k, np, "wait", victimEnv+"="+strconv.Itoa(victim), LaunchEnv+"="+mode)
+					gopids, hpids := readies(t, l, np)
+					pid := gopids[victim]
+					if which == "helper" {
+						pid = hpids[victim]
 					}
-					t.Logf("%s: the helper's report did not come out; the launcher said:\n%s", k.Name, all)
-				}
-				assertGone(t, append(gopids, hpids...))
-			})
+					t0 := time.Now()
+					require.NoError(t, syscall.Kill(pid, syscall.SIGKILL))
+					l.wait(t, faultLimit)
+					t.Logf("%s, helper as %s: the job ended %.2f s after the kill of process %d's %s", k.Name, mode, time.Since(t0).Seconds(), victim, which)
+					assert.Error(t, l.err, "the job succeeded")
+					all := l.stdout.String() + l.stderr.String()
+					helperSays := fmt.Sprintf("clc-correct process %d of %d (MPI helper pid %d, Go process pid %d): its Go process went away", victim, np, hpids[victim], gopids[victim])
+					// Open MPI's report names the rank (with the PID of
+					// the process it started; 0 when that process
+					// executed the helper).
+					launcherSays := fmt.Sprintf("process rank %d with PID", victim)
+					switch {
+					case which == "helper" && mode == "child":
+						assert.Contains(t, all, fmt.Sprintf("process %d of %d (pid %d): the MPI helper ended (pid %d): signal: killed", victim, np, gopids[victim], hpids[victim]))
+					case which == "helper":
+						// The Go program ends with its parent (SIGTERM);
+						// the launcher reports its own process.
+						if k.Name == "openmpi" {
+							assert.Contains(t, all, launcherSays)
+						}
+					case !strings.Contains(all, helperSays):
+						// The launcher saw its process die and ended the
+						// job before the helper's report reached it. Open
+						// MPI's names the process; MPICH's hydra, under
+						// load, can drop every message of the job (its
+						// status says it failed): measured, not a defect
+						// this side can mend.
+						if k.Name == "openmpi" && mode == "child" {
+							assert.Contains(t, all, launcherSays, "the helper's report %q or the launcher's", helperSays)
+						}
+						t.Logf("%s: the helper's report did not come out; the launcher said:\n%s", k.Name, all)
+					}
+					assertGone(t, append(gopids, hpids...))
+				})
+			}
 		}
 	}
 }
@@ -261,38 +291,41 @@ func assertGone(t *testing.T, pids []int) {
 	}
 }
 
-// An interrupt to the launcher (Ctrl-C) ends every process.
+// An interrupt to the launcher (Ctrl-C) ends every process, whichever
+// the launcher started.
 func TestInterrupt(t *testing.T) {
 	for _, k := range testenv.MPIs() {
-		t.Run(k.Name, func(t *testing.T) {
-			const np = 3
-			l := launchJob(t, k, np, "wait", victimEnv+"=0")
-			gopids, hpids := readies(t, l, np)
-			all := append(gopids, hpids...)
-			t0 := time.Now()
-			require.NoError(t, l.cmd.Process.Signal(os.Interrupt))
-			gone := make(chan time.Duration, 1)
-			go func() {
-				for time.Since(t0) < faultLimit {
-					left := 0
-					for _, p := range all {
-						if testenv.Alive(p) {
-							left++
+		for _, mode := range []string{"child", "helper"} {
+			t.Run(k.Name+"/"+mode, func(t *testing.T) {
+				const np = 3
+				l := launchJob(t, k, np, "wait", victimEnv+"=0", LaunchEnv+"="+mode)
+				gopids, hpids := readies(t, l, np)
+				all := append(gopids, hpids...)
+				t0 := time.Now()
+				require.NoError(t, l.cmd.Process.Signal(os.Interrupt))
+				gone := make(chan time.Duration, 1)
+				go func() {
+					for time.Since(t0) < faultLimit {
+						left := 0
+						for _, p := range all {
+							if testenv.Alive(p) {
+								left++
+							}
 						}
+						if left == 0 {
+							gone <- time.Since(t0)
+							return
+						}
+						time.Sleep(10 * time.Millisecond)
 					}
-					if left == 0 {
-						gone <- time.Since(t0)
-						return
-					}
-					time.Sleep(10 * time.Millisecond)
-				}
-				gone <- -1
-			}()
-			l.wait(t, faultLimit)
-			took := time.Since(t0)
-			assertGone(t, all)
-			t.Logf("%s: every process ended %.2f s after the interrupt, the launcher %.2f s after it", k.Name, (<-gone).Seconds(), took.Seconds())
-		})
+					gone <- -1
+				}()
+				l.wait(t, faultLimit)
+				took := time.Since(t0)
+				assertGone(t, all)
+				t.Logf("%s, helper as %s: every process ended %.2f s after the interrupt, the launcher %.2f s after it", k.Name, mode, (<-gone).Seconds(), took.Seconds())
+			})
+		}
 	}
 }
 

@@ -25,7 +25,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -50,7 +53,11 @@ struct rec {
 	uint64_t a[7];
 };
 
-static int rank = -1, size = 0, parent;
+static int rank = -1, size = 0;
+/* The Go process: the helper's parent, or (launched mode) its child. */
+static int parent, gopid;
+/* The command pipe, the answer pipe and the mapped file. */
+static int cmd_fd = 3, rep_fd = 4, shm_fd = 5;
 static char *shm;
 static size_t shm_size;
 
@@ -72,7 +79,7 @@ static int full(int fd, void *p, size_t n, int writing)
 static void die(const char *why)
 {
 	fprintf(stderr, "clc-correct process %d of %d (MPI helper pid %d, Go process pid %d): %s; aborting the MPI job\n", rank, size,
-		(int)getpid(), parent, why);
+		(int)getpid(), gopid, why);
 	fflush(stderr);
 	/* MPI_Abort waits for the launcher to end the job; a launcher that is
 	 * gone already never does. */
@@ -93,7 +100,7 @@ static void *watchdog(void *arg)
 		nanosleep(&tick, NULL);
 	sleep(5);
 	fprintf(stderr, "clc-correct process %d of %d (MPI helper pid %d): its Go process (pid %d) went away; exiting\n", rank, size,
-		(int)getpid(), parent);
+		(int)getpid(), gopid);
 	_exit(1);
 	return NULL;
 }
@@ -275,21 +282,110 @@ static void remap(int fd, uint64_t n)
 	shm_size = (size_t)n;
 }
 
+/* forward passes a signal the launcher sends (launched mode: SIGINT,
+ * SIGTERM) on to the Go process and ends the helper: the launcher is ending
+ * the job, and the Go process, told twice (the parent's death signal is
+ * SIGTERM too), stops at once and removes what it was writing. */
+static void forward(int sig)
+{
+	if (gopid > 0)
+		kill(gopid, sig);
+	_exit(128 + sig);
+}
+
+/* launch is the launched mode (argv: --run PROGRAM ARGS...), for a
+ * launcher that refuses a child calling MPI_Init: the helper is the
+ * process the launcher started, and it starts the Go program as its child
+ * before MPI_Init, with the pipes and the mapped file as its fds 3, 4, 5
+ * and CLC_MPI_HELPER_FDS naming the mapping's size. The Go process gets
+ * SIGTERM when the helper dies (PR_SET_PDEATHSIG). */
+static void launch(char **argv)
+{
+	int cmd[2], rep[2];
+	char name[] = "/dev/shm/clc-mpi-XXXXXX";
+	int fd = mkstemp(name);
+	if (fd < 0 || unlink(name) != 0 || ftruncate(fd, (off_t)shm_size) != 0 || pipe(cmd) != 0 || pipe(rep) != 0) {
+		perror("clc-correct's MPI helper: the mapping and the pipes");
+		exit(1);
+	}
+	int me = (int)getpid();
+	pid_t pid = fork();
+	if (pid < 0) {
+		perror("clc-correct's MPI helper: fork");
+		exit(1);
+	}
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if ((int)getppid() != me)
+			_exit(1);
+		/* Out of the way of 3, 4, 5 first, then onto them. */
+		/* The Go process writes commands and reads answers. */
+		close(cmd[0]);
+		close(rep[1]);
+		int c = fcntl(cmd[1], F_DUPFD, 10), r = fcntl(rep[0], F_DUPFD, 10), f = fcntl(fd, F_DUPFD, 10);
+		close(cmd[1]);
+		close(rep[0]);
+		close(fd);
+		if (c < 0 || r < 0 || f < 0 || dup2(c, 3) < 0 || dup2(r, 4) < 0 || dup2(f, 5) < 0) {
+			perror("clc-correct's MPI helper: the Go process's fds");
+			_exit(1);
+		}
+		close(c);
+		close(r);
+		close(f);
+		char v[32];
+		snprintf(v, sizeof v, "%zu", shm_size);
+		setenv("CLC_MPI_HELPER_FDS", v, 1);
+		execvp(argv[0], argv);
+		fprintf(stderr, "clc-correct's MPI helper: starting %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	gopid = (int)pid;
+	cmd_fd = cmd[0];
+	rep_fd = rep[1];
+	shm_fd = fd;
+	close(cmd[1]);
+	close(rep[0]);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = forward;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* finish ends the helper after MPI_Finalize: in launched mode with the Go
+ * process's exit status, which is the job's. */
+static int finish(void)
+{
+	if (gopid == parent)
+		return 0;
+	int st;
+	while (waitpid(gopid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s BYTES (started by clc-correct, package comm/mpi)\n", argv[0]);
+	parent = gopid = (int)getppid();
+	if (argc >= 3 && strcmp(argv[1], "--run") == 0) {
+		shm_size = 1 << 20;
+		launch(argv + 2);
+	} else if (argc == 2) {
+		shm_size = strtoull(argv[1], NULL, 10);
+	} else {
+		fprintf(stderr, "usage: %s BYTES (started by clc-correct, package comm/mpi), or %s --run PROGRAM [ARGS...]\n", argv[0], argv[0]);
 		return 2;
 	}
-	parent = (int)getppid();
-	shm_size = strtoull(argv[1], NULL, 10);
-	shm = mmap(NULL, shm_size, PROT_READ | PROT_WRITE, MAP_SHARED, 5, 0);
+	shm = mmap(NULL, shm_size, PROT_READ | PROT_WRITE, MAP_SHARED, shm_fd, 0);
 	if (shm == MAP_FAILED) {
-		perror("clc-correct's MPI helper: mmap of fd 5");
+		perror("clc-correct's MPI helper: mmap of the shared file");
 		return 1;
 	}
 	pthread_t wd;
-	if (pthread_create(&wd, NULL, watchdog, NULL) != 0) {
+	if (gopid == parent && pthread_create(&wd, NULL, watchdog, NULL) != 0) {
 		perror("clc-correct's MPI helper: starting its watchdog");
 		return 1;
 	}
@@ -299,15 +395,15 @@ int main(int argc, char **argv)
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	struct rec r;
-	while (full(3, &r, sizeof r, 0) == 0) {
+	while (full(cmd_fd, &r, sizeof r, 0) == 0) {
 		struct rec out;
 		memset(&out, 0, sizeof out);
 		out.op = r.op;
 		switch (r.op) {
 		case OP_FINALIZE:
 			MPI_Finalize();
-			full(4, &out, sizeof out, 1);
-			return 0;
+			full(rep_fd, &out, sizeof out, 1);
+			return finish();
 		case OP_HELLO:
 			out.a[0] = (uint64_t)rank;
 			out.a[1] = (uint64_t)size;
@@ -317,7 +413,7 @@ int main(int argc, char **argv)
 			barrier();
 			break;
 		case OP_REMAP:
-			remap(5, r.a[0]);
+			remap(shm_fd, r.a[0]);
 			break;
 		case OP_ABORT:
 			fflush(stderr);
@@ -347,7 +443,7 @@ int main(int argc, char **argv)
 		default:
 			die("an unknown command (a bug in comm/mpi)");
 		}
-		if (full(4, &out, sizeof out, 1) != 0)
+		if (full(rep_fd, &out, sizeof out, 1) != 0)
 			die("its Go process went away (the answer pipe closed)");
 	}
 	die("its Go process went away without finalizing (the command pipe closed)");
