@@ -8,7 +8,8 @@
 # It checks, for MPICH (srun --mpi=pmi2) and Open MPI (srun --mpi=pmix):
 #   - comm/mpi under srun -n 2 and -n 3 (more tasks than cores: -O): every
 #     operation gives each process what comm.Local gives it (the test
-#     binary's "ops" scenario);
+#     binary's "ops" scenario), and at -n 2 with the helper as the launched
+#     process (CLC_MPI_LAUNCH=helper);
 #   - clc-correct under srun -n 2: the output is the single run's, file
 #     for file, with one report;
 # and that clc-correct honours the job's cgroup memory limit (srun --mem):
@@ -143,6 +144,9 @@ for n in 2 3; do
 	check "comm/mpi under srun -n $n --mpi=pmi2 (MPICH)" ops "$n" mpicc.mpich pmi2
 	check "comm/mpi under srun -n $n --mpi=pmix (Open MPI)" ops "$n" mpicc.openmpi pmix
 done
+launched() { CLC_MPI_LAUNCH=helper ops 2 "$@"; }
+check "comm/mpi under srun -n 2 --mpi=pmi2 (MPICH), the helper as the launched process" launched mpicc.mpich pmi2
+check "comm/mpi under srun -n 2 --mpi=pmix (Open MPI), the helper as the launched process" launched mpicc.openmpi pmix
 check "clc-correct under srun -n 2 --mpi=pmi2 (MPICH): the single run's output" same mpicc.mpich pmi2
 check "clc-correct under srun -n 2 --mpi=pmix (Open MPI): the single run's output" same mpicc.openmpi pmix
 

@@ -15,6 +15,10 @@
 // went away calls MPI_Abort, and a Go process whose helper died stops (its
 // operations fail, and Options.Lost hears of it at once) so that it exits
 // and its launcher ends the others.
+//
+// For a launcher that refuses a child calling MPI_Init, CLC_MPI_LAUNCH=helper
+// reverses the two: Join executes the helper in the launched process's
+// place, and the helper starts the Go program again as its child.
 package mpi
 
 import (
