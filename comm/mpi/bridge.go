@@ -70,7 +70,7 @@ type Comm struct {
 
 	exited  chan struct{} // closed when the helper has ended
 	waitErr error         // how it ended (read after exited is closed)
-	mu      sync.Mutex    // guards ending
+	mu      sync.Mutex    // guards ending, and rank and size while they are set
 	ending  bool          // Close or Abort was called, or the helper was killed
 	failed  error         // the group cannot go on
 }
@@ -137,7 +137,9 @@ func start(ctx context.Context, helper string, env []string, opts Options) (c *C
 	if err != nil {
 		return c, err
 	}
-	c.rank, c.size, c.hpid = int(r.a[0]), int(r.a[1]), int(r.a[2])
+	c.mu.Lock() // lostError, in the waiting goroutine, reads them
+	c.rank, c.size = int(r.a[0]), int(r.a[1])
+	c.mu.Unlock()
 	return c, nil
 }
 
@@ -187,6 +189,8 @@ func (c *Comm) lostError() error {
 	if c.waitErr != nil {
 		how = c.waitErr.Error()
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	return fmt.Errorf("comm/mpi: process %d of %d (pid %d): %w (pid %d): %s", c.rank, c.size, os.Getpid(), ErrLost, c.hpid, how)
 }
 
