@@ -79,6 +79,9 @@ type Launch struct {
 func Detect(env []string) (Launch, bool) {
 	size := mpitool.SizeOfEnv(env)
 	rank := mpitool.RankOfEnv(env)
+	if rank < 0 {
+		rank = mpitool.StepRankOfEnv(env)
+	}
 	if size == 0 || rank < 0 {
 		return Launch{}, false
 	}

@@ -80,11 +80,23 @@ func intOfEnv(env []string, names ...string) (int, bool) {
 	return 0, false
 }
 
-// RankOfEnv returns the world rank a launcher gave this process, or -1.
-// Open MPI's, MPICH's (PMI) and PMIx's variables count, and under Slurm's
-// srun SLURM_PROCID.
+// RankOfEnv returns the world rank an MPI launcher gave this process
+// (Open MPI's, MPICH's PMI or PMIx's variable), or -1.
 func RankOfEnv(env []string) int {
-	if r, ok := intOfEnv(env, "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"); ok {
+	if r, ok := intOfEnv(env, "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"); ok {
+		return r
+	}
+	return -1
+}
+
+// StepRankOfEnv returns the task number srun gave this process in a job
+// step (SLURM_PROCID with SLURM_STEP_NUM_TASKS), or -1: a batch script
+// has SLURM_PROCID too, but it is no step of several tasks.
+func StepRankOfEnv(env []string) int {
+	if _, ok := intOfEnv(env, "SLURM_STEP_NUM_TASKS"); !ok {
+		return -1
+	}
+	if r, ok := intOfEnv(env, "SLURM_PROCID"); ok {
 		return r
 	}
 	return -1
