@@ -134,13 +134,13 @@ check)
 	# The layers of docs/packages.md, from the bottom up: no package imports
 	# from a layer above its own, and every package has a layer.
 	layers=(
-		"internal/par internal/order internal/infile internal/memlimit internal/cli internal/testenv comm"
-		"trace internal/tracelabel internal/truthfile"
+		"internal/par internal/order internal/infile internal/memlimit internal/cli internal/testenv internal/mpitool comm"
+		"trace internal/tracelabel internal/truthfile comm/mpi"
 		"native otf presync"
 		"replay measure clockmodel clc repair"
 		"output htmlreport perfetto repair/job internal/partition"
 		"sim tracer tracer/abi tracer/mpifn internal/tracetest internal/pipetest internal/simscenario"
-		"cmd/clc-correct cmd/clc-sim cmd/clc-trace cmd/clc-trace/internal/genpmpi tools/accuracy tools/mpibridge tools/paramstudy tools/partition bench"
+		"cmd/clc-correct cmd/clc-sim cmd/clc-trace cmd/clc-trace/internal/genpmpi tools/accuracy tools/paramstudy tools/partition bench"
 	)
 	bad=$(for i in "${!layers[@]}"; do for p in ${layers[$i]}; do echo "$p $i"; done; done |
 		awk -v imports="$imports" '
@@ -170,7 +170,7 @@ check)
 	verdict "presync (which otf imports) depends on trace and internal/par only" "$bad"
 	rule "the algorithms (presync replay clockmodel clc measure repair) depend on no I/O" \
 		presync replay clockmodel clc measure repair -- "${io[@]}"
-	floor=(internal/par internal/order internal/infile internal/memlimit internal/cli internal/testenv comm)
+	floor=(internal/par internal/order internal/infile internal/memlimit internal/cli internal/testenv internal/mpitool comm)
 	bad=""
 	for p in "${floor[@]}"; do
 		[ -d "$p" ] || continue

@@ -19,6 +19,8 @@ import (
 	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/trace"
 	"github.com/stretchr/testify/require"
+
+	"github.com/clc-tools/clc/internal/mpitool"
 )
 
 // The measurements of docs/tracer.md. They run MPI jobs and take minutes:
@@ -65,7 +67,7 @@ const oldLibCommit = "ba1d64e"
 // for kit k.
 func currentLibrary(b *testing.B, k mpiKit) string {
 	tools(b)
-	c, err := FindCompiler(k.fl, "")
+	c, err := mpitool.FindCompiler(k.fl, "")
 	require.NoError(b, err)
 	src, err := fs.Sub(os.DirFS(".."), "cmd/clc-trace/pmpi")
 	require.NoError(b, err)
@@ -91,7 +93,7 @@ func libraryAt(b *testing.B, k mpiKit, commit string) string {
 		}
 		require.NoError(b, os.WriteFile(filepath.Join(src, filepath.Base(f)), out, 0o644))
 	}
-	c, err := FindCompiler(k.fl, "")
+	c, err := mpitool.FindCompiler(k.fl, "")
 	require.NoError(b, err)
 	lib, err := Build(os.DirFS(src), c, filepath.Join(b.TempDir(), "cache"), nil)
 	require.NoError(b, err)

@@ -11,16 +11,17 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/clc-tools/clc/internal/mpitool"
 )
 
-// Flavour is an MPI implementation family. Libraries built for one crash
-// under the other, so every build and launch is tied to one flavour.
-type Flavour string
+// Flavour is an MPI implementation family (package mpitool).
+type Flavour = mpitool.Flavour
 
 // The MPI flavours clc-trace supports.
 const (
-	OpenMPI Flavour = "openmpi"
-	MPICH   Flavour = "mpich"
+	OpenMPI = mpitool.OpenMPI
+	MPICH   = mpitool.MPICH
 )
 
 // ParseFlavour accepts "openmpi"/"ompi"/"open-mpi" and "mpich"/"hydra".
@@ -102,34 +103,6 @@ func FlavourOfLauncher(launcher string) (Flavour, error) {
 	return "", fmt.Errorf("%s --version: %w from its output %q", launcher, ErrUnknownFlavour, firstLine(s))
 }
 
-// FlavourOfEnv recognises the variables each launcher sets in its ranks.
-func FlavourOfEnv(env []string) Flavour {
-	for _, kv := range env {
-		switch {
-		case strings.HasPrefix(kv, "OMPI_COMM_WORLD_RANK="):
-			return OpenMPI
-		case strings.HasPrefix(kv, "PMI_RANK="), strings.HasPrefix(kv, "HYDI_CONTROL_FD="), strings.HasPrefix(kv, "MPIR_CVAR_"):
-			return MPICH
-		}
-	}
-	return ""
-}
-
-// RankOfEnv returns the world rank a launcher gave this process, or -1.
-func RankOfEnv(env []string) int {
-	for _, name := range []string{"OMPI_COMM_WORLD_RANK=", "PMI_RANK=", "PMIX_RANK="} {
-		for _, kv := range env {
-			if strings.HasPrefix(kv, name) {
-				var r int
-				if _, err := fmt.Sscanf(kv[len(name):], "%d", &r); err == nil {
-					return r
-				}
-			}
-		}
-	}
-	return -1
-}
-
 // launcherNames are the base names clc-trace treats as MPI launchers.
 var launcherNames = []string{"mpirun", "mpiexec", "orterun", "mpiexec.hydra", "mpirun.openmpi", "mpiexec.openmpi",
 	"mpirun.mpich", "mpiexec.mpich", "mpiexec.gforker", "prterun"}
@@ -145,18 +118,6 @@ func IsLauncher(prog string) bool {
 	return false
 }
 
-// LookPath resolves prog like a shell does (a name with a slash is taken as
-// it is).
-func LookPath(prog string) (string, error) {
-	if strings.Contains(prog, "/") {
-		if _, err := os.Stat(prog); err != nil {
-			return "", err
-		}
-		return prog, nil
-	}
-	return exec.LookPath(prog)
-}
-
 // ProgramOfLaunch guesses the application in a launcher command line: the
 // first argument after the launcher's options that names an executable
 // file. It returns "" when it finds none (the flavour then comes from the
@@ -167,7 +128,7 @@ func ProgramOfLaunch(args []string) string {
 		if strings.HasPrefix(a, "-") || a == ":" {
 			continue
 		}
-		p, err := LookPath(a)
+		p, err := mpitool.LookPath(a)
 		if err != nil {
 			continue
 		}

@@ -46,11 +46,7 @@ func TestFlavourOfProgramNotMPI(t *testing.T) {
 	assert.ErrorContains(t, err, "not an ELF", "FlavourOfProgram(script)")
 }
 
-func TestEnvAndRank(t *testing.T) {
-	assert.Equal(t, OpenMPI, FlavourOfEnv([]string{"A=1", "OMPI_COMM_WORLD_RANK=3"}), "FlavourOfEnv, Open MPI")
-	assert.Equal(t, MPICH, FlavourOfEnv([]string{"PMI_RANK=2"}), "FlavourOfEnv, MPICH")
-	assert.Equal(t, 2, RankOfEnv([]string{"PMI_RANK=2"}), "RankOfEnv")
-	assert.Equal(t, -1, RankOfEnv([]string{"HOME=/"}), "RankOfEnv without launcher")
+func TestIsLauncher(t *testing.T) {
 	for _, l := range []string{"mpirun", "/usr/bin/mpiexec", "mpirun.mpich", "mpiexec.hydra", "mpirun.openmpi"} {
 		assert.True(t, IsLauncher(l), "IsLauncher(%q)", l)
 	}

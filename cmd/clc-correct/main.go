@@ -124,6 +124,9 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, ab *a
 	cmd.SetOut(stdout)
 	cmd.SetErr(stderr)
 	if err := cmd.ExecuteContext(ctx); err != nil {
+		if errors.Is(err, errSilent) {
+			return exitError
+		}
 		if errors.Is(err, context.Canceled) {
 			err = errors.New("interrupted; nothing was written")
 		}
@@ -213,6 +216,15 @@ clc-correct estimates the memory the run needs and refuses a run that needs
 more than it may use (80 % of the machine's or control group's memory; the
 environment's GOMEMLIMIT sets it).
 
+Under an MPI launcher (mpirun -np P, srun -n P) the P processes join one
+group through an MPI helper built on first use with the MPI's mpicc (into
+the cache: $CLC_CACHE_DIR, else ~/.cache/clc; $CLC_MPICC names the wrapper).
+For a launcher that refuses a child calling MPI_Init, CLC_MPI_LAUNCH=helper
+puts the helper in the launched process's place, which starts clc-correct
+again as its child.
+The distributed correction is not in this build yet: process 0 corrects the
+trace alone, as a single run, and the others wait for it and print nothing.
+
 If the input directory holds truth/ (true times, written by clc-sim and by
 clc-trace --emulate-clock) or truth.json ({"resolution": ticks per second,
 "<location id>": [true times in event order], ...}), the report also compares
@@ -236,7 +248,9 @@ dependencies, a process without events or no events at all, or was truncated
 			if err := parseFlags(&fl, &opts, &params); err != nil {
 				return cli.Usage(err)
 			}
-			return correct(cmd.Context(), cmd.OutOrStdout(), args[0], &fl, opts, status, ab)
+			return inGroup(cmd.Context(), opts, &fl, func(ctx context.Context, opts job.Options, fl *flags) error {
+				return correct(ctx, cmd.OutOrStdout(), args[0], fl, opts, status, ab)
+			})
 		},
 	}
 	f := cmd.Flags()

@@ -24,6 +24,8 @@ import (
 	"github.com/clc-tools/clc/output"
 	"github.com/clc-tools/clc/trace"
 	"github.com/clc-tools/clc/tracer"
+
+	"github.com/clc-tools/clc/internal/mpitool"
 )
 
 // execute does what the flags ask: a side task (--completion, --write-api,
@@ -71,12 +73,12 @@ func execute(c *config, args []string, stdout, stderr io.Writer, cmd *cobra.Comm
 // traced runs the program with the library and finishes its trace.
 func traced(c *config, s *settings, args []string, stderr io.Writer, say func(string, ...any)) (int, error) {
 	launch := tracer.IsLauncher(args[0])
-	rank := tracer.RankOfEnv(os.Environ())
+	rank := mpitool.RankOfEnv(os.Environ())
 	if launch && rank >= 0 {
 		return -1, cli.Usagef("%s started by an MPI launcher: use either mpirun clc-trace ./app or clc-trace -- mpirun ./app", args[0])
 	}
 	reporter := launch || rank <= 0
-	prog, err := tracer.LookPath(args[0])
+	prog, err := mpitool.LookPath(args[0])
 	if err != nil {
 		return -1, cli.Usagef("program %s: %w", args[0], err)
 	}
@@ -504,7 +506,7 @@ func pickFlavour(given tracer.Flavour, launch bool, prog, app string, args []str
 		} else if given == "" && appFl == "" {
 			return "", fmt.Errorf("%v; pass --mpi openmpi|mpich", err)
 		}
-	} else if f := tracer.FlavourOfEnv(os.Environ()); f != "" {
+	} else if f := mpitool.FlavourOfEnv(os.Environ()); f != "" {
 		otherFl, other = f, "the launcher of this rank"
 	}
 	if appFl != "" && otherFl != "" && appFl != otherFl {
@@ -537,39 +539,22 @@ func describe(app string, appFl tracer.Flavour, other string, otherFl tracer.Fla
 	return fmt.Sprintf("%s is %s", other, name(otherFl))
 }
 
-func name(f tracer.Flavour) string {
-	if f == tracer.OpenMPI {
-		return "Open MPI"
-	}
-	return "MPICH"
-}
+func name(f tracer.Flavour) string { return f.Name() }
 
 // build finds or builds the library, saying on stderr when it builds
 // (unless quiet) and how long it took.
 func build(c *config, fl tracer.Flavour, stderr io.Writer) (string, error) {
-	comp, err := tracer.FindCompiler(fl, c.mpicc)
+	comp, cache, err := mpitool.Setup(fl, c.mpicc, c.cache)
 	if err != nil {
 		return "", err
-	}
-	cache := c.cache
-	if cache == "" {
-		if cache, err = tracer.DefaultCacheDir(); err != nil {
-			return "", err
-		}
 	}
 	src, err := fs.Sub(sources, "pmpi")
 	if err != nil {
 		return "", err
 	}
-	var notice tracer.BuildNotice
+	var notice mpitool.Notice
 	if !c.quiet {
-		notice = func(comp *tracer.Compiler, dest string, took time.Duration) {
-			if took == 0 {
-				fmt.Fprintf(stderr, "clc-trace: building the tracing library for %s with %s (once per MPI installation; into %s) …\n", name(comp.Flavour), comp.Path, dest)
-			} else {
-				fmt.Fprintf(stderr, "clc-trace: built the tracing library in %.1f s\n", took.Seconds())
-			}
-		}
+		notice = mpitool.Announce(stderr, "clc-trace", "the tracing library")
 	}
 	return tracer.Build(src, comp, cache, notice)
 }

@@ -15,21 +15,26 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 )
 
 // Available returns the bytes of memory the process may use: MemTotal of
-// /proc/meminfo, lowered to the control group's limit (cgroup v2
-// memory.max, or v1 memory.limit_in_bytes) when one is set. fsys is the
-// file system's root ("/" on a running system); ok is false when neither
-// is readable (another operating system).
+// /proc/meminfo, lowered to the lowest limit of the control groups that
+// hold the process (cgroup v2 memory.max, or v1 memory.limit_in_bytes): the
+// mount's root group's, and those of the process's own group and its
+// ancestors as /proc/self/cgroup names them (a Slurm job's memory limit
+// is on its job's group, below the root). fsys is the file system's root
+// ("/" on a running system); ok is false when nothing is readable
+// (another operating system).
 func Available(fsys fs.FS) (n uint64, ok bool) {
 	if b, err := fs.ReadFile(fsys, "proc/meminfo"); err == nil {
 		n, ok = memTotal(b)
 	}
-	for _, f := range []string{"sys/fs/cgroup/memory.max", "sys/fs/cgroup/memory/memory.limit_in_bytes"} {
+	for _, f := range limitFiles(fsys) {
 		b, err := fs.ReadFile(fsys, f)
 		if err != nil {
 			continue
@@ -44,6 +49,36 @@ func Available(fsys fs.FS) (n uint64, ok bool) {
 		}
 	}
 	return n, ok
+}
+
+// limitFiles lists the memory limit files that may bound the process: the
+// root group's (v2, v1), then those of its own group and every ancestor.
+func limitFiles(fsys fs.FS) []string {
+	files := []string{"sys/fs/cgroup/memory.max", "sys/fs/cgroup/memory/memory.limit_in_bytes"}
+	b, err := fs.ReadFile(fsys, "proc/self/cgroup")
+	if err != nil {
+		return files
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		// "ID:CONTROLLERS:PATH"; v2's line is "0::PATH".
+		f := strings.SplitN(line, ":", 3)
+		if len(f) != 3 || !strings.HasPrefix(f[2], "/") {
+			continue
+		}
+		var dir, name string
+		switch {
+		case f[0] == "0" && f[1] == "":
+			dir, name = "sys/fs/cgroup", "memory.max"
+		case slices.Contains(strings.Split(f[1], ","), "memory"):
+			dir, name = "sys/fs/cgroup/memory", "memory.limit_in_bytes"
+		default:
+			continue
+		}
+		for p := path.Clean(f[2]); p != "/" && p != "."; p = path.Dir(p) {
+			files = append(files, path.Join(dir, p, name))
+		}
+	}
+	return files
 }
 
 // memTotal parses the MemTotal line of /proc/meminfo ("MemTotal: N kB").

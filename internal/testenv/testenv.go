@@ -10,6 +10,7 @@
 package testenv
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -17,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -165,4 +167,129 @@ func (f *Fixtures) Close() error {
 	err := os.RemoveAll(f.root)
 	f.root, f.dirs = "", nil
 	return err
+}
+
+// MPIPackages are the Debian packages of the MPIs the tests launch jobs
+// with.
+const MPIPackages = "openmpi-bin libopenmpi-dev mpich libmpich-dev"
+
+// MPI is an MPI installation that tests launch jobs with: its name
+// ("openmpi", "mpich"), C compiler wrapper and launcher, and the
+// launcher's options for more processes than cores.
+type MPI struct {
+	Name, CC, Run string
+	Extra         []string
+}
+
+// MPIs returns Open MPI and MPICH as Debian installs them beside each
+// other.
+func MPIs() []MPI {
+	return []MPI{
+		{Name: "openmpi", CC: "mpicc.openmpi", Run: "mpirun.openmpi", Extra: []string{"--oversubscribe"}},
+		{Name: "mpich", CC: "mpicc.mpich", Run: "mpirun.mpich"},
+	}
+}
+
+// Need skips t (fails it under CI) when m's compiler or launcher is
+// missing.
+func (m MPI) Need(t testing.TB) {
+	t.Helper()
+	Tool(t, m.CC, MPIPackages)
+	Tool(t, m.Run, MPIPackages)
+}
+
+// Args is the launcher's command line for np processes of prog.
+func (m MPI) Args(np int, prog string, args ...string) []string {
+	out := append(append([]string{}, m.Extra...), "-np", strconv.Itoa(np), prog)
+	return append(out, args...)
+}
+
+// MPIEnv returns the environment plus what a launched job needs to run
+// beside others: root may run Open MPI, and the job has a session
+// directory of its own (TMPDIR, Open MPI's orte/prte_tmpdir_base; another
+// Open MPI job on the machine cannot clash with it), removed when t ends.
+// Its path is short: Open MPI puts Unix sockets there, whose paths are
+// limited to 108 bytes.
+func MPIEnv(t testing.TB) []string {
+	t.Helper()
+	sess, err := os.MkdirTemp("", "ompi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(sess) })
+	return append(os.Environ(), "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
+		"TMPDIR="+sess, "OMPI_MCA_orte_tmpdir_base="+sess, "OMPI_MCA_prte_tmpdir_base="+sess)
+}
+
+// Buffer is a bytes.Buffer that a process's output (exec.Cmd's Stdout or
+// Stderr, written from another goroutine) and the test share.
+type Buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+// Write appends p.
+func (s *Buffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// String returns what was written so far.
+func (s *Buffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// Alive reports whether process pid exists and is not a zombie (a zombie
+// has ended; in a container without an init that reaps, an orphan's stays).
+func Alive(pid int) bool {
+	state, _ := procStat(pid)
+	return state != "" && state != "Z"
+}
+
+// procStat returns the state and parent of process pid ("" if it does not
+// exist).
+func procStat(pid int) (string, int) {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return "", 0
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	var state string
+	var parent int
+	if i < 0 {
+		return "", 0
+	}
+	fmt.Sscanf(s[i+1:], "%s %d", &state, &parent)
+	return state, parent
+}
+
+// Descendants returns the live processes below pid.
+func Descendants(pid int) []int {
+	parent := map[int]int{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if state, pp := procStat(p); state != "" && state != "Z" {
+			parent[p] = pp
+		}
+	}
+	var out []int
+	var walk func(int)
+	walk = func(q int) {
+		for c, pp := range parent {
+			if pp == q {
+				out = append(out, c)
+				walk(c)
+			}
+		}
+	}
+	walk(pid)
+	return out
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/clc-tools/clc/repair"
 
+	"github.com/clc-tools/clc/comm"
 	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/internal/truthfile"
 	"github.com/clc-tools/clc/native"
@@ -56,6 +57,9 @@ type Options struct {
 	// Correction configures the correction (repair.Correct); its Parallel also
 	// bounds the goroutines of reading and writing.
 	repair.Correction
+	// Comm is the group this process corrects the trace with; nil: one
+	// process.
+	Comm comm.Comm
 }
 
 // Validate checks the options before anything is read or written.

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/clc-tools/clc/comm/mpi"
+	"github.com/clc-tools/clc/repair/job"
+)
+
+// distributedJob says whether this build's job corrects a trace with a
+// group of several processes (job.Options.Comm).
+//
+// INTERIM (issue 32): it does not yet. Under a launcher of P > 1 processes
+// process 0 corrects the whole trace alone, as a single run does, and the
+// others wait for it at a barrier (asleep: the helper's barrier naps) and
+// exit 0 without a word, so that the P processes never race on the
+// output. When the distributed pipeline is in, this becomes true: every
+// process then runs the job with the group in job.Options.Comm, and only
+// process 0 prints its progress and report.
+const distributedJob = false
+
+// errSilent is the error of a process that has nothing to say: its
+// failure is another's (an interrupt, which process 0 reports).
+var errSilent = errors.New("silent")
+
+// inGroup runs the correction (run, with the options it is to use) in the
+// group of processes a launcher started (mpirun -np P, srun -n P;
+// comm/mpi), or alone when no launcher did. The group ends with the run:
+// a failure that leaves the others waiting ends the whole job (Abort).
+func inGroup(ctx context.Context, opts job.Options, fl *flags, run func(context.Context, job.Options, *flags) error) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	// A helper that dies stops the run at once, naming the process.
+	g, err := mpi.Join(ctx, mpi.Options{Lost: func(err error) { cancel(err) }})
+	if err != nil {
+		return err
+	}
+	if g.Size() == 1 {
+		return run(ctx, opts, fl)
+	}
+	var runErr error
+	switch {
+	case distributedJob:
+		opts.Comm = g
+		if g.Rank() != 0 {
+			quiet := *fl
+			quiet.quiet, quiet.progress = true, "never"
+			fl = &quiet
+		}
+		runErr = run(ctx, opts, fl)
+	case g.Rank() == 0:
+		runErr = run(ctx, opts, fl) // alone: opts.Comm stays nil
+	}
+	if cause := context.Cause(ctx); errors.Is(cause, mpi.ErrLost) {
+		g.Close()
+		return cause
+	}
+	if runErr != nil && !errors.Is(runErr, context.Canceled) && distributedJob {
+		// The others may wait for this process in an exchange.
+		return g.Abort(1, runErr.Error())
+	}
+	err = g.Barrier(ctx)
+	if cerr := g.Close(); err == nil {
+		err = cerr
+	}
+	switch {
+	case runErr != nil:
+		return runErr
+	case errors.Is(context.Cause(ctx), mpi.ErrLost):
+		return context.Cause(ctx)
+	case err != nil && errors.Is(err, context.Canceled) && g.Rank() != 0:
+		return errSilent
+	case err != nil:
+		return fmt.Errorf("process %d of %d: %w", g.Rank(), g.Size(), err)
+	}
+	return nil
+}

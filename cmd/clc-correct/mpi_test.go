@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/clc-tools/clc/internal/testenv"
+	"github.com/clc-tools/clc/native"
+	"github.com/clc-tools/clc/sim"
+)
+
+var (
+	binOnce sync.Once
+	binDir  string
+	binErr  error
+)
+
+// correctBinary builds clc-correct once per test run, into a directory that
+// also holds the MPI helper's cache.
+func correctBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "clc-correct-mpi-"); binErr != nil {
+			return
+		}
+		out, err := exec.Command("go", "build", "-o", filepath.Join(binDir, "clc-correct"), ".").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	require.NoError(t, binErr)
+	return filepath.Join(binDir, "clc-correct")
+}
+
+// TestMain removes the binary and the helper cache the MPI tests built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// mpiRun runs clc-correct under k's launcher with np processes and
+// returns its standard output and error; it fails t if the job does not
+// end within the limit.
+func mpiRun(t *testing.T, k testenv.MPI, np int, env []string, args ...string) (string, string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, k.Run, k.Args(np, correctBinary(t), args...)...)
+	cmd.Env = append(append(testenv.MPIEnv(t), "CLC_CACHE_DIR="+filepath.Join(binDir, "cache"), "CLC_MPICC="+k.CC), env...)
+	cmd.WaitDelay = 5 * time.Second
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	err := cmd.Run()
+	require.NoError(t, ctx.Err(), "%s: timed out\nstdout:\n%s\nstderr:\n%s", cmd, so.String(), se.String())
+	return so.String(), se.String(), err
+}
+
+// files reads every file under dir by its path below dir.
+func files(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	require.NoError(t, filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[rel] = b
+		return err
+	}))
+	return out
+}
+
+// Under a launcher of 2, 3 and 4 processes (both MPIs, on 2 cores; at 3
+// also with the helper as the launcher's process, CLC_MPI_LAUNCH=helper)
+// the processes do not race: the output is the single run's, file for
+// file and byte for byte, and only process 0 prints (one report). INTERIM (issue
+// 32, distributedJob): process 0 corrects alone while the others wait.
+func TestUnderLauncher(t *testing.T) {
+	d := t.TempDir()
+	single := filepath.Join(d, "single")
+	var so bytes.Buffer
+	require.Equal(t, exitOK, run(context.Background(), []string{simTrace, "-o", single, "--format", "native", "--truth", "-"}, &so, &so))
+	want := files(t, single)
+	require.NotEmpty(t, want)
+	type run struct {
+		np     int
+		launch string // CLC_MPI_LAUNCH
+	}
+	for _, k := range testenv.MPIs() {
+		for _, r := range []run{{2, "child"}, {3, "child"}, {4, "child"}, {3, "helper"}} {
+			t.Run(fmt.Sprintf("%s/%d/%s", k.Name, r.np, r.launch), func(t *testing.T) {
+				k.Need(t)
+				np := r.np
+				out := filepath.Join(t.TempDir(), "out")
+				stdout, stderr, err := mpiRun(t, k, np, []string{"CLC_MPI_LAUNCH=" + r.launch}, simTrace, "-o", out, "--format", "native", "--truth", "-", "--progress", "never")
+				require.NoError(t, err, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+				got := files(t, out)
+				assert.Equal(t, len(want), len(got), "files")
+				for name, b := range want {
+					assert.True(t, bytes.Equal(b, got[name]), "%s differs from the single run's", name)
+				}
+				// The report once, with as many lines as the single run's.
+				assert.Equal(t, 1, strings.Count(stdout, "  before: violations"), "the report, once:\n%s", stdout)
+				assert.Equal(t, strings.Count(so.String(), "\n"), strings.Count(stdout, "\n"), "the report's lines:\n%s", stdout)
+				assert.NotContains(t, stderr, "clc-correct:", "no process complains")
+			})
+		}
+	}
+}
+
+// An interrupt to the launcher while process 0 corrects stops every
+// process (the Go processes and their MPI helpers) and writes nothing.
+func TestInterruptUnderLauncher(t *testing.T) {
+	d := t.TempDir()
+	in := filepath.Join(d, "in")
+	c := sim.DefaultConfig()
+	c.Ranks, c.Events, c.Seed = 64, 3_000_000, 1
+	rec, _, err := sim.Generate(c)
+	require.NoError(t, err)
+	require.NoError(t, native.WriteDir(context.Background(), in, rec, nil))
+	rec = nil
+	for _, k := range testenv.MPIs() {
+		t.Run(k.Name, func(t *testing.T) {
+			k.Need(t)
+			const np = 3
+			out := filepath.Join(t.TempDir(), "out")
+			cmd := exec.Command(k.Run, k.Args(np, correctBinary(t), in, "-o", out, "--progress", "always", "-q")...)
+			cmd.Env = append(testenv.MPIEnv(t), "CLC_CACHE_DIR="+filepath.Join(binDir, "cache"), "CLC_MPICC="+k.CC)
+			var se testenv.Buffer
+			cmd.Stderr = &se
+			require.NoError(t, cmd.Start())
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			// Wait for process 0's progress, and for 2·np processes.
+			var procs []int
+			deadline := time.Now().Add(3 * time.Minute)
+			for len(procs) < 2*np || !strings.Contains(se.String(), "s] ") {
+				require.True(t, time.Now().Before(deadline), "no progress and %d processes\nstderr:\n%s", len(procs), se.String())
+				time.Sleep(20 * time.Millisecond)
+				procs = testenv.Descendants(cmd.Process.Pid)
+			}
+			t0 := time.Now()
+			require.NoError(t, cmd.Process.Signal(os.Interrupt))
+			var gone time.Duration
+			for gone == 0 && time.Since(t0) < 60*time.Second {
+				if len(alive(procs)) == 0 {
+					gone = time.Since(t0)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			select {
+			case err = <-done:
+			case <-time.After(60 * time.Second):
+				cmd.Process.Kill()
+				require.FailNow(t, "the launcher did not end", "stderr:\n%s", se.String())
+			}
+			assert.Error(t, err, "an interrupted job fails")
+			assert.Empty(t, alive(procs), "processes left")
+			t.Logf("%s: %d processes ended %.2f s after the interrupt, the launcher %.2f s", k.Name, len(procs), gone.Seconds(), time.Since(t0).Seconds())
+			_, serr := os.Stat(out)
+			assert.ErrorIs(t, serr, fs.ErrNotExist, "an interrupted run writes nothing")
+		})
+	}
+}
+
+// alive returns those of pids that still run.
+func alive(pids []int) []int {
+	var out []int
+	for _, p := range pids {
+		if testenv.Alive(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
