@@ -2,11 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -76,4 +81,78 @@ func TestLongOutputNames(t *testing.T) {
 	assert.FileExists(t, rep)
 	assert.FileExists(t, filepath.Join(out, "traces.otf2"))
 	assertNoTemporaries(t, d)
+}
+
+// In a 1 GiB control group (as Slurm and systemd make for a job) a 20 KB
+// native trace declaring 2^25 events was read until the kernel killed it:
+// clc-correct took the machine's memory for its own. Run in such a group
+// (made here, if this process may: root and a writable memory cgroup), it
+// refuses the trace from the declared counts, naming 80 % of the group's
+// limit.
+func TestControlGroupLimitIsObeyed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	group, limitFile := makeMemoryGroup(t, 1<<30)
+	bin := filepath.Join(t.TempDir(), "clc-correct")
+	b, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "%s", b)
+	in := filepath.Join(t.TempDir(), "bomb")
+	events := writeBomb(t, in, 1)
+	out := filepath.Join(t.TempDir(), "out")
+	cmd := exec.Command("sh", "-c", `echo $$ > "$1/cgroup.procs" && exec "$2" "$3" -o "$4" -q`, "sh", group, bin, in, out)
+	cmd.Env = append(os.Environ(), "GOMEMLIMIT=")
+	b, err = cmd.CombinedOutput()
+	t.Logf("in %s (%s = 1 GiB): %v: %s", group, limitFile, err, b)
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee, "refused, not run")
+	assert.Equal(t, exitError, ee.ExitCode(), "an error, not killed")
+	assert.Contains(t, string(b), fmt.Sprint(events)+" events")
+	assert.Contains(t, string(b), "more than the 819.2 MiB this process may use")
+}
+
+// makeMemoryGroup makes a memory control group limited to limit bytes: in
+// cgroup v1, a child of the process's own group; in v2, a child of the
+// root. It skips the test (fails it under CI) if it cannot, and removes
+// the group at the end. It returns the group's directory and the name of
+// its limit file.
+func makeMemoryGroup(t *testing.T, limit int64) (dir, limitFile string) {
+	t.Helper()
+	name := fmt.Sprintf("clc-test-%d", os.Getpid())
+	var tries []string
+	if b, err := os.ReadFile("/proc/self/cgroup"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.SplitN(line, ":", 3); len(f) == 3 && slices.Contains(strings.Split(f[1], ","), "memory") {
+				tries = append(tries, filepath.Join("/sys/fs/cgroup/memory", f[2], name), "memory.limit_in_bytes")
+			}
+		}
+	}
+	tries = append(tries, filepath.Join("/sys/fs/cgroup", name), "memory.max")
+	var errs []string
+	for i := 0; i < len(tries); i += 2 {
+		dir, limitFile = tries[i], tries[i+1]
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(dir, limitFile), []byte(fmt.Sprint(limit)), 0o644); err != nil {
+			errs = append(errs, err.Error())
+			os.Remove(dir)
+			continue
+		}
+		t.Cleanup(func() {
+			// The group's processes have exited; its memory may take a
+			// moment to be released.
+			for range 50 {
+				if err := os.Remove(dir); err == nil || errors.Is(err, os.ErrNotExist) {
+					return
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			t.Errorf("cannot remove the control group %s", dir)
+		})
+		return dir, limitFile
+	}
+	testenv.Unavailable(t, "root and a writable memory cgroup", "cannot make a memory control group: %s", strings.Join(errs, "; "))
+	return "", ""
 }
