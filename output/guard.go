@@ -27,14 +27,34 @@ type guard struct {
 	// walked are the directories of dirs whose content was walked, with
 	// the depth they were walked to.
 	walked map[fileID]int
-	// above are the directories that hold an input directory (at any
-	// depth): no target may be one of them, which replacing would destroy
-	// the input.
+	// above are the directories that hold an input directory or file (at
+	// any depth): no target may be one of them, which replacing would
+	// destroy the input.
 	above map[fileID]string
+	// files are the inputs protected alone (a file of true times), not
+	// with their directory: no target may be one of them.
+	files map[fileID]string
 }
 
 func newGuard() *guard {
-	return &guard{dirs: map[fileID]string{}, walked: map[fileID]int{}, above: map[fileID]string{}}
+	return &guard{dirs: map[fileID]string{}, walked: map[fileID]int{}, above: map[fileID]string{}, files: map[fileID]string{}}
+}
+
+// addFile protects the input file at path alone: a target may be beside
+// it, but neither be it (by identity, so neither through a link) nor hold
+// it.
+func (g *guard) addFile(path string) error {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return fmt.Errorf("input %s: %w", path, err)
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return fmt.Errorf("input %s: %w", path, err)
+	}
+	g.files[idOf(st)] = path
+	g.addAbove(real, path)
+	return nil
 }
 
 // walkDepth bounds how deep addInput walks an input directory: a trace's
@@ -140,6 +160,9 @@ func (g *guard) check(what, path, abs string) error {
 			id := idOf(st)
 			if in, ok := g.dirs[id]; ok {
 				return fmt.Errorf("%s %s is inside the input %s: clc never writes into its input", what, path, in)
+			}
+			if in, ok := g.files[id]; ok && d == abs {
+				return fmt.Errorf("%s %s is the input %s: clc never writes into its input", what, path, in)
 			}
 			if in, ok := g.above[id]; ok && d == abs {
 				return fmt.Errorf("%s %s contains the input %s: replacing it would destroy the input", what, path, in)

@@ -98,6 +98,15 @@ func NewPlan(inputs ...string) (*Plan, error) {
 	return p, nil
 }
 
+// AddInputFile protects one more input, a file read alone (a file of true
+// times): unlike the inputs of NewPlan, its directory is no input, and a
+// target may lie beside it; none may be the file or hold it.
+func (p *Plan) AddInputFile(path string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.guard.addFile(path)
+}
+
 // Dir claims the directory path (what names it in messages, e.g.
 // "output"), creates its temporary and returns the temporary's path, in
 // which the caller writes the directory's contents. An existing empty

@@ -161,3 +161,35 @@ func TestLongNames(t *testing.T) {
 		assert.FileExists(t, file)
 	}
 }
+
+// A file input (true times) protects the file alone: `--truth
+// DIR/truth.json` refused `-o DIR/out` and `--report DIR/r.json` (issue
+// 33).
+func TestInputFileProtectsOnlyTheFile(t *testing.T) {
+	d := t.TempDir()
+	truth := filepath.Join(d, "truth.json")
+	write(t, truth, "{}")
+	link := filepath.Join(t.TempDir(), "link.json")
+	require.NoError(t, os.Symlink(truth, link))
+	hard := filepath.Join(d, "hard.json")
+	require.NoError(t, os.Link(truth, hard))
+	p, err := NewPlan()
+	require.NoError(t, err)
+	require.NoError(t, p.AddInputFile(truth))
+	_, err = p.Dir("output", filepath.Join(d, "out"), KeepExisting)
+	assert.NoError(t, err, "an output beside the file")
+	_, err = p.File("report", filepath.Join(d, "r.json"))
+	assert.NoError(t, err, "a report beside the file")
+	for _, c := range []struct{ path, want string }{
+		{truth, "is the input"},
+		{link, "is the input"},
+		{hard, "is the input"},
+	} {
+		_, err := p.File("html report", c.path)
+		assert.ErrorContains(t, err, c.want, c.path)
+	}
+	_, err = p.Dir("output", d, ReplaceTrace)
+	assert.ErrorContains(t, err, "contains the input", "the directory holding it")
+	p.Abort()
+	assert.ElementsMatch(t, []string{"truth.json", "hard.json"}, entries(t, d))
+}

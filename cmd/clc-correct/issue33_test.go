@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clc-tools/clc/internal/testenv"
+	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/repair/job"
 )
 
@@ -155,4 +157,29 @@ func makeMemoryGroup(t *testing.T, limit int64) (dir, limitFile string) {
 	}
 	testenv.Unavailable(t, "root and a writable memory cgroup", "cannot make a memory control group: %s", strings.Join(errs, "; "))
 	return "", ""
+}
+
+// `--truth DIR/truth.json` made all of DIR an input: `-o DIR/out` and
+// `--report DIR/r.json` were refused. Only the file is an input.
+func TestTruthFileBesideTheOutputs(t *testing.T) {
+	d := t.TempDir()
+	// The true times of the shipped trace, as a truth file.
+	tr, err := native.ReadDir(filepath.Join(simTrace, "truth"), nil)
+	require.NoError(t, err)
+	doc := map[string]any{"resolution": tr.Resolution}
+	for _, l := range tr.Locations {
+		doc[fmt.Sprint(l.ID)] = l.Events.Time
+	}
+	b, err := json.Marshal(doc)
+	require.NoError(t, err)
+	truth := filepath.Join(d, "truth.json")
+	require.NoError(t, os.WriteFile(truth, b, 0o644))
+	code, _, msg := runOut(simTrace, "--truth", truth, "-o", filepath.Join(d, "out"), "--report", filepath.Join(d, "r.json"), "-q")
+	require.Equal(t, exitOK, code, msg)
+	assert.FileExists(t, filepath.Join(d, "r.json"))
+	assert.FileExists(t, filepath.Join(d, "out", "traces.otf2"))
+	// The file itself stays an input.
+	code, _, msg = runOut(simTrace, "--truth", truth, "-o", filepath.Join(d, "out2"), "--report", truth, "-q")
+	assert.Equal(t, exitError, code)
+	assert.Contains(t, msg, "is the input "+truth)
 }

@@ -104,10 +104,20 @@ func Prepare(input string, opts Options) (*Job, error) {
 		return nil, err
 	}
 	inputs := in.files()
+	// A truth directory (a native trace) is an input as the trace is; of
+	// a truth file, only the file: outputs may lie beside it.
+	truthFile := ""
 	if opts.Truth != "" && opts.Truth != "-" {
-		inputs = append(inputs, opts.Truth)
+		if st, err := os.Stat(opts.Truth); err == nil && !st.IsDir() {
+			truthFile = opts.Truth
+		} else {
+			inputs = append(inputs, opts.Truth)
+		}
 	}
 	plan, err := output.NewPlan(inputs...)
+	if err == nil && truthFile != "" {
+		err = plan.AddInputFile(truthFile)
+	}
 	if err != nil {
 		return nil, err
 	}
