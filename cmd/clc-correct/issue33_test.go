@@ -20,6 +20,7 @@ import (
 	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/repair/job"
+	"github.com/clc-tools/clc/trace"
 )
 
 // These tests cover the defects of issue 33 ("Refuse, never harm, second
@@ -182,4 +183,44 @@ func TestTruthFileBesideTheOutputs(t *testing.T) {
 	code, _, msg = runOut(simTrace, "--truth", truth, "-o", filepath.Join(d, "out2"), "--report", truth, "-q")
 	assert.Equal(t, exitError, code)
 	assert.Contains(t, msg, "is the input "+truth)
+}
+
+// Physically absurd offsets and parameters were taken: a stddev of 1e308
+// gave NaN weights and blamed "the offset records"; offsets (0,0),(1,2^40)
+// turned a 9 µs trace into 116 days with exit 0; `--latency-inter
+// 2562047h` pushed times to the int64 limit and left 280 violations with
+// exit 0. Each is refused, saying why and where.
+func TestAbsurdOffsetsAndLatenciesAreRefused(t *testing.T) {
+	offsets := func(o ...trace.ClockOffset) func(*trace.Trace) {
+		return func(tr *trace.Trace) {
+			tr.Properties = map[string]string{trace.PropClockDomain: "node"} // epochs weigh by stddev
+			tr.Locations[1].Offsets = o
+		}
+	}
+	for _, c := range []struct {
+		name string
+		edit func(*trace.Trace)
+		args []string
+		want []string
+	}{
+		{"stddev 1e308", offsets(trace.ClockOffset{Time: 0, Offset: 10, StdDev: 1e308}, trace.ClockOffset{Time: 5000, Offset: 10, StdDev: 1e308}),
+			nil, []string{"clock offset record 0", "standard deviation 1e+308 ticks", "from 0 to 1s"}},
+		{"drift 2^40", offsets(trace.ClockOffset{Time: 0, Offset: 0}, trace.ClockOffset{Time: 1, Offset: 1 << 40}),
+			nil, []string{"clock offset records 0 and 1", "clock drift of 1.1e+18 ppm", "more than 10000 ppm"}},
+		{"latency 2562047h", nil, []string{"--latency-inter", "2562047h"}, []string{"inter-node latency 2562047h0m0s is more than 1s"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := traceOf(t, []int{4, 4}, nil, c.edit)
+			code, _, msg := runOut(append([]string{in, "-o", filepath.Join(t.TempDir(), "o"), "-q"}, c.args...)...)
+			assert.NotEqual(t, exitOK, code, msg)
+			for _, w := range c.want {
+				assert.Contains(t, msg, w)
+			}
+			if c.edit != nil {
+				assert.Contains(t, msg, "input "+in)
+				assert.Contains(t, msg, `location 1 (rank 1)`)
+				assert.NotContains(t, msg, "the offset records are wrong")
+			}
+		})
+	}
 }

@@ -284,7 +284,7 @@ func TestPresyncOverflowIsAnError(t *testing.T) {
 	in := traceOf(t, []int{2, 2}, nil, func(tr *trace.Trace) {
 		ev := &tr.Locations[1].Events
 		ev.Time[0], ev.Time[1] = 1<<62, 1<<62+1000
-		tr.Locations[1].Offsets = []trace.ClockOffset{{Time: 0, Offset: 0}, {Time: 1000, Offset: 2000}}
+		tr.Locations[1].Offsets = []trace.ClockOffset{{Time: 0, Offset: 1 << 62}, {Time: 1000, Offset: 1 << 62}}
 	})
 	for _, strict := range []bool{false, true} {
 		args := []string{in, "--check", "-q"}

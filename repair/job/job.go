@@ -74,9 +74,23 @@ func (o *Options) Validate() error {
 		if err := o.Params.Validate(); err != nil {
 			return err
 		}
+		p := o.Params
+		for _, d := range []struct {
+			what string
+			v    time.Duration
+		}{{"intra-node latency", p.LatencyIntra}, {"inter-node latency", p.LatencyInter}, {"shared-memory latency", p.LatencyShared}, {"minimal step δ", p.Delta}} {
+			if d.v > MaxLatency {
+				return fmt.Errorf("%s %v is more than %v: no message takes that long at least, and times moved by it leave the 64-bit range of a trace's timer", d.what, d.v, MaxLatency)
+			}
+		}
 	}
 	return nil
 }
+
+// MaxLatency bounds the minimum latencies and the minimal step δ a run
+// takes (docs/parameters.md): a minimum message latency is microseconds,
+// and one of hours pushed the corrected times to the limit of int64.
+const MaxLatency = time.Second
 
 // Job is one repair: the input, opened, and every path the run will write,
 // claimed in one output.Plan before anything is read. Run does the work
