@@ -224,3 +224,37 @@ func TestAbsurdOffsetsAndLatenciesAreRefused(t *testing.T) {
 		})
 	}
 }
+
+// A file whose read blocks, in place of a trace's file (`ln -s /proc/kmsg
+// clc.json`), hung the run, and one Ctrl-C did nothing. Files of the
+// kernel's pseudo-file systems are refused at once.
+func TestPseudoFilesAreRefused(t *testing.T) {
+	target := "/proc/kmsg"
+	if _, err := os.Stat(target); err != nil {
+		target = "/proc/self/status" // no kernel log here: another file of /proc
+	}
+	for _, c := range []struct{ src, file string }{
+		{simTrace, "clc.json"},
+		{simTrace, "events/3.clce"},
+		{simTrace, "truth/clc.json"},
+		{scorepTrace, "traces.otf2"},
+		{scorepTrace, "traces/0.evt"},
+	} {
+		t.Run(filepath.Base(c.src)+" "+strings.ReplaceAll(c.file, "/", "_"), func(t *testing.T) {
+			in := copyDir(t, c.src)
+			p := filepath.Join(in, c.file)
+			require.NoError(t, os.Remove(p))
+			require.NoError(t, os.Symlink(target, p))
+			out := filepath.Join(t.TempDir(), "out")
+			code, msg := runReturning(t, in, "-o", out, "-q")
+			assert.Equal(t, exitError, code)
+			assert.Contains(t, msg, p)
+			if os.Geteuid() == 0 { // anyone else may not open /proc/kmsg at all
+				assert.Contains(t, msg, "pseudo-file system")
+			}
+			_, err := os.Stat(out)
+			assert.ErrorIs(t, err, os.ErrNotExist)
+			assertNoTemporaries(t, filepath.Dir(out))
+		})
+	}
+}
