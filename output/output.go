@@ -340,7 +340,7 @@ func (t *target) checkOld() error {
 	case err != nil:
 		return fmt.Errorf("%s %s: checking the directory to replace: %w", t.what, t.path, err)
 	case rel != "":
-		return fmt.Errorf("%s %s: %s appeared in it or changed since it was inspected at the start of the run: refusing to replace it (nothing was written; run again to replace it)",
+		return fmt.Errorf("%s %s: %s appeared in it or changed since it was inspected at the start of the run: refusing to replace it; it is as it was, and nothing was written",
 			t.what, t.path, filepath.Join(t.path, rel))
 	}
 	return nil
