@@ -8,7 +8,14 @@
 // an unwritable place. It makes every write atomic: each target gets one
 // temporary beside it, created at once (so a path that cannot be written
 // fails before the work starts), renamed into place by Commit and removed
-// by Abort. A replaced file or directory keeps its permissions.
+// by Abort. A new target's permissions are 0777 (a directory) or 0666 (a
+// file) less the umask; a replaced file or directory keeps its own. A
+// temporary's name is short (TempPrefix and a random number), so that any
+// name the file system takes for a target works.
+//
+// Replacing a directory removes only what its inspection found when it was
+// claimed: Commit moves it aside and, if anything was written into it (or
+// a file of it changed) since, puts everything back and fails.
 //
 // A program makes one Plan, claims its targets, writes into the
 // temporaries, and calls Commit on success or Abort on any failure,
@@ -20,8 +27,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -62,10 +71,13 @@ type target struct {
 	tmp     string
 	dir     bool
 	replace bool        // an existing target is to be replaced
-	mode    fs.FileMode // permissions of the temporary: the replaced target's
+	mode    fs.FileMode // permissions of the replaced target, which its replacement takes
 	owner   *syscall.Stat_t
 	old     string // where Commit keeps the replaced target until it is done
-	placed  bool   // Commit moved the temporary into place
+	// inventory is what a replaced directory held when it was inspected:
+	// what Commit may remove.
+	inventory inventory
+	placed    bool // Commit moved the temporary into place
 }
 
 // NewPlan returns a plan for a run that reads the given inputs: files, and
@@ -86,6 +98,15 @@ func NewPlan(inputs ...string) (*Plan, error) {
 	return p, nil
 }
 
+// AddInputFile protects one more input, a file read alone (a file of true
+// times): unlike the inputs of NewPlan, its directory is no input, and a
+// target may lie beside it; none may be the file or hold it.
+func (p *Plan) AddInputFile(path string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.guard.addFile(path)
+}
+
 // Dir claims the directory path (what names it in messages, e.g.
 // "output"), creates its temporary and returns the temporary's path, in
 // which the caller writes the directory's contents. An existing empty
@@ -104,7 +125,6 @@ func (p *Plan) Dir(what, path string, replace Replace) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	t.mode = 0o755
 	st, err := os.Lstat(t.abs)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -113,15 +133,13 @@ func (p *Plan) Dir(what, path string, replace Replace) (string, error) {
 	case !st.IsDir():
 		return "", fmt.Errorf("%s %s exists and is not a directory", what, path)
 	default:
-		ents, err := os.ReadDir(t.abs)
-		if err != nil {
-			return "", fmt.Errorf("%s %s: %w", what, path, err)
-		}
-		if len(ents) > 0 {
+		// What is found now is all that replacing the directory may
+		// remove (Commit): a file written into it meanwhile is not.
+		inv, err := p.guard.checkTree(t.abs)
+		if err != nil || len(inv) > 1 {
 			if replace != ReplaceTrace {
 				return "", fmt.Errorf("%s %s exists and is not empty (use --force to replace a trace written before)", what, path)
 			}
-			err := p.guard.checkTree(t.abs)
 			if err == nil {
 				err = checkTrace(t.abs)
 			}
@@ -129,7 +147,7 @@ func (p *Plan) Dir(what, path string, replace Replace) (string, error) {
 				return "", fmt.Errorf("%s %s exists and does not hold only a trace (%v): refusing to replace it even with --force", what, path, err)
 			}
 		}
-		t.replace = true
+		t.replace, t.inventory = true, inv
 		t.keep(st)
 	}
 	if err := p.makeTemp(t); err != nil {
@@ -149,7 +167,6 @@ func (p *Plan) File(what, path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	t.mode = 0o644
 	st, err := os.Lstat(t.abs)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -219,17 +236,28 @@ func (p *Plan) makeTemp(t *target) error {
 	case !st.IsDir():
 		return fmt.Errorf("%s %s: %s is not a directory", t.what, t.path, parent)
 	}
-	pattern := TempPrefix + filepath.Base(t.abs) + "-"
-	if t.dir {
-		t.tmp, err = os.MkdirTemp(parent, pattern)
-	} else {
-		var f *os.File
-		if f, err = os.CreateTemp(parent, pattern); err == nil {
-			t.tmp = f.Name()
-			err = f.Close()
+	// The name is short and not derived from the target's, so that any
+	// name the file system takes for the target works; the permissions are
+	// 0777 or 0666 less the umask, as for any new file, unless the target
+	// replaces one whose permissions it keeps (t.mode).
+	for range 100 {
+		name := filepath.Join(parent, TempPrefix+strconv.FormatUint(rand.Uint64(), 36))
+		if t.dir {
+			if err = os.Mkdir(name, 0o777); err == nil {
+				t.tmp = name
+			}
+		} else {
+			var f *os.File
+			if f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666); err == nil {
+				t.tmp = name
+				err = f.Close()
+			}
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			break
 		}
 	}
-	if err == nil {
+	if err == nil && t.replace {
 		err = os.Chmod(t.tmp, t.mode)
 	}
 	if err == nil && t.owner != nil {
@@ -265,6 +293,16 @@ func (p *Plan) Commit() error {
 			break
 		}
 	}
+	if err == nil {
+		// A replaced directory is aside now, out of reach of its path: what
+		// was written into it since it was inspected is there to see, and
+		// keeps it where it was.
+		for _, t := range p.targets {
+			if err = t.checkOld(); err != nil {
+				break
+			}
+		}
+	}
 	if err != nil {
 		for i := len(p.targets) - 1; i >= 0; i-- {
 			p.targets[i].unplace()
@@ -274,13 +312,38 @@ func (p *Plan) Commit() error {
 	}
 	var first error
 	for _, t := range p.targets {
-		if t.old != "" {
-			if rerr := os.RemoveAll(t.old); rerr != nil && first == nil {
+		if t.old == "" {
+			continue
+		}
+		if !t.dir {
+			if rerr := os.Remove(t.old); rerr != nil && first == nil {
 				first = fmt.Errorf("%s %s: removing the replaced %s: %w", t.what, t.path, t.old, rerr)
 			}
+			continue
+		}
+		if left := t.inventory.remove(t.old); len(left) > 0 && first == nil {
+			first = fmt.Errorf("%s %s: the replaced directory, kept at %s, holds %s, which appeared after it was inspected: it was left there",
+				t.what, t.path, t.old, strings.Join(left, ", "))
 		}
 	}
 	return first
+}
+
+// checkOld refuses to replace a directory that holds, once moved aside, an
+// entry that its inspection did not find (or one changed since).
+func (t *target) checkOld() error {
+	if t.old == "" || !t.dir {
+		return nil
+	}
+	rel, err := t.inventory.foreign(t.old)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s %s: checking the directory to replace: %w", t.what, t.path, err)
+	case rel != "":
+		return fmt.Errorf("%s %s: %s appeared in it or changed since it was inspected at the start of the run: refusing to replace it; it is as it was, and nothing was written",
+			t.what, t.path, filepath.Join(t.path, rel))
+	}
+	return nil
 }
 
 // place moves t's temporary into place, the replaced target aside.

@@ -32,7 +32,7 @@ const (
 // (a native trace). Symbolic links, mount points and special files are
 // refused anywhere in the tree.
 func CheckTrace(dir string) error {
-	if err := newGuard().checkTree(dir); err != nil {
+	if _, err := newGuard().checkTree(dir); err != nil {
 		return err
 	}
 	return checkTrace(dir)

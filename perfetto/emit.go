@@ -165,6 +165,11 @@ func (x *exporter) location(l int) {
 	end := x.pair(ev)
 	ts := ev.Time
 	for i, k := range ev.Kind {
+		if i%cancelEvery == cancelEvery-1 {
+			if x.err = x.ctx.Err(); x.err != nil {
+				return
+			}
+		}
 		switch {
 		case k == trace.KindEnter || k == trace.KindCollBegin:
 			e, extra := int(end[i]), ""

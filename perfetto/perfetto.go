@@ -126,14 +126,13 @@ func Write(ctx context.Context, w io.Writer, t *trace.Trace, g *replay.Graph, o 
 	x.w = bw
 	x.s = s
 	x.header(&opt)
+	x.ctx = ctx
 	for l := range t.Locations {
 		if !x.kept[l] {
 			continue
 		}
-		if l%64 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 		x.location(l)
 		if x.err != nil {
@@ -160,8 +159,13 @@ func Write(ctx context.Context, w io.Writer, t *trace.Trace, g *replay.Graph, o 
 	return s, nil
 }
 
+// cancelEvery is how many events the exporter writes between two looks at
+// its context: a few milliseconds of work.
+const cancelEvery = 1 << 13
+
 // exporter writes one trace.
 type exporter struct {
+	ctx     context.Context // stops the writing when cancelled
 	t       *trace.Trace
 	g       *replay.Graph
 	kept    []bool

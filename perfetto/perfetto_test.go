@@ -488,3 +488,48 @@ func TestSecs(t *testing.T) {
 	assert.Equal(t, "85.833ms", secs(0.085832902))
 	assert.Equal(t, "0s", secs(0))
 }
+
+// cancelWriter cancels its context once it has received after bytes, and
+// counts what it receives from then on.
+type cancelWriter struct {
+	cancel       func()
+	after, total int64
+	late         int64 // bytes received after the cancellation
+}
+
+func (w *cancelWriter) Write(p []byte) (int, error) {
+	if w.total >= w.after {
+		w.late += int64(len(p))
+	} else if w.total += int64(len(p)); w.total >= w.after {
+		w.cancel()
+	}
+	return len(p), nil
+}
+
+// The export looked at its context every 64 locations only: a trace of
+// few locations was written whole after a SIGINT (up to 1.8 s; issue 33).
+// Cancelled when its first megabyte is out, it stops within a few
+// thousand events.
+func TestWriteStopsWhenCancelled(t *testing.T) {
+	tr := &trace.Trace{Resolution: 1e9, Nodes: []trace.Node{{Name: "n"}}, Regions: []trace.Region{{Name: "f"}}}
+	l := &trace.Location{Name: "rank 0"}
+	const pairs = 300_000
+	for i := range int64(pairs) {
+		l.Events.AppendRegion(trace.KindEnter, 10*i, 0)
+		l.Events.AppendRegion(trace.KindLeave, 10*i+5, 0)
+	}
+	tr.Locations = []*trace.Location{l}
+	g, err := replay.Match(tr, nil)
+	require.NoError(t, err)
+	var whole bytes.Buffer
+	_, err = Write(context.Background(), &whole, tr, g, &Options{MaxEvents: -1})
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := &cancelWriter{cancel: cancel, after: 1}
+	_, err = Write(ctx, w, tr, g, &Options{MaxEvents: -1})
+	assert.ErrorIs(t, err, context.Canceled)
+	// What the writer's buffer (1 MiB) held, and cancelEvery events more.
+	perEvent := int64(whole.Len()) / pairs
+	assert.Less(t, w.late, int64(1<<20)+2*cancelEvery*perEvent, "bytes written after the cancellation, of %d", whole.Len())
+}

@@ -16,6 +16,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/trace"
@@ -99,6 +100,56 @@ type segment struct {
 // local time. The zero Func (no measurements) is the identity.
 type Func struct {
 	segs []segment
+}
+
+// Limits beyond which a clock-offset measurement is refused as physically
+// absurd (docs/parameters.md): no real trace comes near them, and past
+// them the correction would be garbage (a 9 µs trace stretched to 116
+// days) or undefined (a weight of 0 or infinity).
+const (
+	// MaxOffsetStdDev bounds a measurement's standard deviation (OTF2's
+	// ClockOffset record holds one); a measurement of the offset by a
+	// message exchange is good to microseconds.
+	MaxOffsetStdDev = time.Second
+	// MaxDrift bounds the drift two consecutive measurements of a location
+	// imply, |Δoffset / Δtime|: 1 % (10^4 ppm). Real clocks drift by tens
+	// to hundreds of ppm. The two offsets may differ by OffsetNoise (and
+	// half their round-trip times, when known) more: their measurement
+	// error, which over a short Δtime alone would look like a large drift.
+	MaxDrift = 0.01
+	// OffsetNoise is the error of one offset measurement that MaxDrift
+	// allows for.
+	OffsetNoise = 100 * time.Microsecond
+)
+
+// ErrImplausible is wrapped by the errors about a clock-offset
+// measurement beyond MaxOffsetStdDev or MaxDrift.
+var ErrImplausible = errors.New("physically implausible clock offsets")
+
+// checkOffsets refuses the measurements of t beyond MaxOffsetStdDev and
+// MaxDrift, naming the location and the records.
+func checkOffsets(t *trace.Trace) error {
+	maxSD := float64(t.Resolution) * MaxOffsetStdDev.Seconds()
+	noise := float64(t.Resolution) * OffsetNoise.Seconds()
+	for i, l := range t.Locations {
+		for k, o := range l.Offsets {
+			if !(o.StdDev >= 0 && o.StdDev <= maxSD) {
+				return fmt.Errorf("location %d (%s): clock offset record %d (local time %d, offset %d): standard deviation %g ticks: %w: a measurement's standard deviation must be a number from 0 to %v (%g ticks)",
+					i, l.Name, k, o.Time, o.Offset, o.StdDev, ErrImplausible, MaxOffsetStdDev, maxSD)
+			}
+			if k == 0 {
+				continue
+			}
+			p := l.Offsets[k-1]
+			dt, do := float64(o.Time)-float64(p.Time), float64(o.Offset)-float64(p.Offset)
+			noise := noise + float64(max(p.RTT, 0))/2 + float64(max(o.RTT, 0))/2
+			if dt > 0 && math.Abs(do) > MaxDrift*dt+noise {
+				return fmt.Errorf("location %d (%s): clock offset records %d and %d (offsets %d and %d at local times %d and %d): %w: they imply a clock drift of %.3g ppm, and clc refuses more than %g ppm (real clocks drift by at most some hundred ppm) beyond a measurement error of %v",
+					i, l.Name, k-1, k, p.Offset, o.Offset, p.Time, o.Time, ErrImplausible, math.Abs(do/dt)*1e6, MaxDrift*1e6, OffsetNoise)
+			}
+		}
+	}
+	return nil
 }
 
 // ErrSameTime reports two measurements taken at the same local time, which
@@ -340,7 +391,10 @@ func epochs(m []trace.ClockOffset) []trace.ClockOffset {
 					minRTT = x.RTT
 				}
 			case x.StdDev > 0:
-				w = 1 / (x.StdDev * x.StdDev)
+				// Below a millionth of a tick, as good as exact: the
+				// weight stays finite.
+				sd := max(x.StdDev, 1e-6)
+				w = 1 / (sd * sd)
 			}
 			sw += w
 			st += w * float64(x.Time-t0)
@@ -410,6 +464,9 @@ func FuncsGrouped(t *trace.Trace, group []int32) ([]*Func, error) {
 // funcs builds the corrections: each location's own, then pooled by group
 // when group is not nil, else shared within each process.
 func funcs(t *trace.Trace, m Method, group []int32) ([]*Func, error) {
+	if err := checkOffsets(t); err != nil {
+		return nil, err
+	}
 	funcs := make([]*Func, len(t.Locations))
 	for i, l := range t.Locations {
 		lm := m

@@ -155,7 +155,9 @@ func TestSingleMeasurementIsConstant(t *testing.T) {
 // Funcs returns what Apply applies, without changing the trace; with Node
 // the locations of a node share one function.
 func TestFuncsIsWhatApplyApplies(t *testing.T) {
-	tr := &trace.Trace{Resolution: 1, Nodes: []trace.Node{{}, {}}}
+	// Microsecond ticks: offsets 7 µs apart over 1 ms are measurement
+	// noise (checkOffsets).
+	tr := &trace.Trace{Resolution: 1e6, Nodes: []trace.Node{{}, {}}}
 	for i := 0; i < 4; i++ {
 		l := &trace.Location{Node: int32(i / 2), Offsets: offs(0, int64(100*i), 1000, int64(100*i+7*i))}
 		for _, t := range []int64{-50, 10, 500, 2000} {

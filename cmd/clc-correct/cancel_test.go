@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,18 +24,23 @@ import (
 )
 
 // cancelStages are the stages whose cancellation BenchmarkCancel measures,
-// by the start of their progress message, and the method whose run has
-// them (the CLC's passes run with the pure CLC: after the clock model a
-// simulated trace has no violation left for them).
-var cancelStages = []struct{ stage, method string }{
-	{"reading", "model"},
-	{"pre-synchronising", "model"},
-	{"matching", "model"},
-	{"estimating the clocks", "model"},
-	{"correcting", "model"}, // the CLC, the measurements and the error bars
-	{"forward pass", "clc"},
-	{"backward", "clc"},
-	{"writing", "model"},
+// by the start of their progress message, the method whose run has them
+// (the CLC's passes run with the pure CLC: after the clock model a
+// simulated trace has no violation left for them) and the output format
+// ("" for OTF2); name labels the stage in the results.
+var cancelStages = []struct {
+	name, stage, method string
+	format              job.Format
+}{
+	{"reading", "reading", "model", ""},
+	{"pre-synchronising", "pre-synchronising", "model", ""},
+	{"matching", "matching", "model", ""},
+	{"estimating the clocks", "estimating the clocks", "model", ""},
+	{"correcting", "correcting", "model", ""}, // the CLC, the measurements and the error bars
+	{"forward pass", "forward pass", "clc", ""},
+	{"backward", "backward", "clc", ""},
+	{"writing", "writing", "model", ""},
+	{"writing perfetto", "writing", "model", job.FormatPerfetto},
 }
 
 // stageClock runs a correction and records when each stage started.
@@ -144,7 +150,9 @@ func correctOnce(tb testing.TB, in, parent, method string, format job.Format, ca
 // (the one running when the cancellation came) the largest latency and the
 // number of cancellations that landed in it. The trace is simulated:
 // CLC_CANCEL_EVENTS events (default 10^7) on 64 ranks, read as native and
-// as OTF2, written as OTF2 (the default output).
+// as OTF2, written as OTF2 (the default output) and, for the stage named
+// "writing perfetto", as a Perfetto file. CLC_CANCEL_STAGES (names
+// separated by commas, e.g. "writing perfetto") limits it to those stages.
 //
 //	go test ./cmd/clc-correct -run '^$' -bench Cancel -benchtime 1x
 func BenchmarkCancel(b *testing.B) {
@@ -168,21 +176,35 @@ func BenchmarkCancel(b *testing.B) {
 }
 
 func benchCancel(b *testing.B, in string) {
+	stages := cancelStages
+	if only := os.Getenv("CLC_CANCEL_STAGES"); only != "" {
+		stages = nil
+		for _, s := range cancelStages {
+			if slices.Contains(strings.Split(only, ","), s.name) {
+				stages = append(stages, s)
+			}
+		}
+		require.NotEmpty(b, stages, "CLC_CANCEL_STAGES=%s names no stage", only)
+	}
 	for range b.N {
-		// Stage durations of an uncancelled run of each method.
+		// Stage durations of an uncancelled run of each method and format.
 		durs := map[string]map[string]time.Duration{}
-		for _, m := range []string{"model", "clc"} {
-			_, _, clk, _ := correctOnce(b, in, b.TempDir(), m, job.FormatOTF2, nil)
-			durs[m] = stageDurations(clk)
+		for _, s := range stages {
+			run := s.method + "/" + string(s.format)
+			if durs[run] == nil {
+				_, _, clk, _ := correctOnce(b, in, b.TempDir(), s.method, outFormat(s.format), nil)
+				durs[run] = stageDurations(clk)
+			}
 		}
 		worst := map[string]time.Duration{}
 		count := map[string]int{}
-		for _, s := range cancelStages {
-			d, ok := durs[s.method][s.stage]
-			require.True(b, ok, "stage %q did not run with --method %s", s.stage, s.method)
+		for _, s := range stages {
+			run := s.method + "/" + string(s.format)
+			d, ok := durs[run][s.stage]
+			require.True(b, ok, "stage %q did not run with --method %s, format %q", s.stage, s.method, s.format)
 			for _, frac := range []float64{0.05, 0.25, 0.5, 0.75, 0.95} {
 				parent := b.TempDir()
-				lat, stage, _, left := correctOnce(b, in, parent, s.method, job.FormatOTF2, func(clk *stageClock) time.Time {
+				lat, stage, _, left := correctOnce(b, in, parent, s.method, outFormat(s.format), func(clk *stageClock) time.Time {
 					for {
 						if t, ok := clk.startOf(s.stage); ok {
 							return t.Add(time.Duration(frac * float64(d)))
@@ -194,25 +216,35 @@ func benchCancel(b *testing.B, in string) {
 					continue // the run ended first
 				}
 				assert.Empty(b, left, "cancelled in %q: what was left", stage)
+				// The stage of this run's format it landed in.
 				for _, c := range cancelStages {
-					if isStage(stage, c.stage) {
-						stage = c.stage
+					if c.format == s.format && isStage(stage, c.stage) {
+						stage = c.name
 					}
 				}
 				worst[stage] = max(worst[stage], lat)
 				count[stage]++
 			}
 		}
-		for _, s := range cancelStages {
-			if count[s.stage] == 0 {
-				b.Logf("%-22s (%s) no cancellation landed in it", s.stage, durs[s.method][s.stage].Round(time.Millisecond))
+		for _, s := range stages {
+			run := s.method + "/" + string(s.format)
+			if count[s.name] == 0 {
+				b.Logf("%-22s (%s) no cancellation landed in it", s.name, durs[run][s.stage].Round(time.Millisecond))
 				continue
 			}
-			b.ReportMetric(worst[s.stage].Seconds(), "s-"+strings.ReplaceAll(s.stage, " ", "-"))
+			b.ReportMetric(worst[s.name].Seconds(), "s-"+strings.ReplaceAll(s.name, " ", "-"))
 			b.Logf("%-22s stage %7s: %d cancellations, the slowest stopped in %s",
-				s.stage, durs[s.method][s.stage].Round(time.Millisecond), count[s.stage], worst[s.stage].Round(time.Millisecond))
+				s.name, durs[run][s.stage].Round(time.Millisecond), count[s.name], worst[s.name].Round(time.Millisecond))
 		}
 	}
+}
+
+// outFormat is the output format of a cancelStages entry.
+func outFormat(f job.Format) job.Format {
+	if f == "" {
+		return job.FormatOTF2
+	}
+	return f
 }
 
 // stageDurations returns how long each stage of a run took, by the

@@ -360,7 +360,7 @@ func correct(ctx context.Context, stdout io.Writer, input string, fl *flags, opt
 			fmt.Fprintf(os.Stderr, "\r\033[K[%6.2fs] %s …", time.Since(start).Seconds(), stage)
 		}
 	}
-	job, err := job.Prepare(input, opts)
+	job, err := job.PrepareContext(ctx, input, opts)
 	if err != nil {
 		return err
 	}

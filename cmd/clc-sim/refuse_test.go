@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -53,4 +54,17 @@ func TestOutputNames(t *testing.T) {
 	ents, err := os.ReadDir(d)
 	require.NoError(t, err)
 	assert.Empty(t, ents)
+}
+
+// `umask 077` still gave 755 directories and 644 files (issue 33): the
+// output directory and what is in it follow the umask.
+func TestOutputFollowsTheUmask(t *testing.T) {
+	for _, umask := range []int{0o077, 0o022} {
+		out := filepath.Join(t.TempDir(), "s")
+		old := syscall.Umask(umask)
+		_, err := runCmd(t, out, "--ranks", "2", "--events", "1000")
+		syscall.Umask(old)
+		require.NoError(t, err)
+		assert.Empty(t, testenv.ModesAgainstUmask(t, filepath.Dir(out), os.FileMode(umask)))
+	}
 }

@@ -2,7 +2,10 @@
 // never blocking. A named pipe (FIFO) opened for reading would block in
 // open(2) until a writer came; a device (a symbolic link to /dev/zero,
 // say) never ends. Both are refused before a byte is read, and ReadFile
-// checks a file's size against a bound before reading it.
+// checks a file's size against a bound before reading it. So is a file of
+// the kernel's pseudo-file systems (procfs, sysfs, debugfs, cgroupfs, …):
+// it passes for a regular file, but a read of /proc/kmsg or a tracing pipe
+// waits for the kernel for ever, and no trace is there.
 package infile
 
 import (
@@ -17,6 +20,57 @@ import (
 // ErrNotRegular is wrapped by the errors about an input that is not a
 // regular file.
 var ErrNotRegular = errors.New("not a regular file")
+
+// ErrPseudoFile is wrapped by the errors about an input on one of the
+// kernel's pseudo-file systems.
+var ErrPseudoFile = errors.New("a file of the kernel's pseudo-file system")
+
+// pseudoFileSystems are the statfs(2) magic numbers of the kernel's
+// pseudo-file systems (linux/magic.h), whose files stat calls regular:
+// none holds a trace, and reading some blocks for ever (/proc/kmsg,
+// tracefs's trace_pipe). Devices (devtmpfs is a tmpfs) are refused by
+// their type instead.
+var pseudoFileSystems = map[int64]string{
+	0x9fa0:     "procfs (/proc)",
+	0x62656572: "sysfs (/sys)",
+	0x64626720: "debugfs",
+	0x74726163: "tracefs",
+	0x73636673: "securityfs",
+	0x27e0eb:   "cgroupfs",
+	0x63677270: "cgroup2fs",
+	0x62656570: "configfs",
+	0x1cd1:     "devpts",
+	0xcafe4a11: "bpffs",
+	0x6165676c: "pstore",
+	0xde5e81e4: "efivarfs",
+	0x65735543: "fusectl",
+	0xf97cff8c: "selinuxfs",
+	0x42494e4d: "binfmt_misc",
+	0x6e736673: "nsfs",
+}
+
+// checkFileSystem refuses the open file f (at path) if it lies on one of
+// the kernel's pseudo-file systems. It asks the open file, so a file
+// swapped since its path was looked at is judged as what was opened.
+func checkFileSystem(path string, f *os.File) error {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return &fs.PathError{Op: "statfs", Path: path, Err: err}
+	}
+	var sfs syscall.Statfs_t
+	var serr error
+	// Control, not f.Fd(): Fd would make the file blocking.
+	if err := rc.Control(func(fd uintptr) { serr = syscall.Fstatfs(int(fd), &sfs) }); err != nil {
+		serr = err
+	}
+	if serr != nil {
+		return &fs.PathError{Op: "statfs", Path: path, Err: serr}
+	}
+	if name, ok := pseudoFileSystems[int64(sfs.Type)]; ok { //nolint:unconvert // int32 on some platforms
+		return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w, %s: no trace is there, and reading it may wait for the kernel for ever", ErrPseudoFile, name)}
+	}
+	return nil
+}
 
 // ErrTooLarge is wrapped by ReadFile's error about a file above its bound.
 var ErrTooLarge = errors.New("file too large")
@@ -41,6 +95,9 @@ func Open(path string) (*os.File, fs.FileInfo, error) {
 	st, err = f.Stat()
 	if err == nil {
 		err = CheckRegular(path, st)
+	}
+	if err == nil {
+		err = checkFileSystem(path, f)
 	}
 	if err != nil {
 		f.Close()

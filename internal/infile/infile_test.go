@@ -56,3 +56,40 @@ func TestReadFileChecksTheSizeFirst(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, b)
 }
+
+// clc.json (or traces.otf2, an event file, a truth file) made a link to
+// /proc/kmsg hung the run, and one Ctrl-C did nothing (issue 33): stat
+// calls it a regular file, and its read waits for the kernel. Files of the
+// kernel's pseudo-file systems are refused when opened, whatever the path
+// that reaches them.
+func TestRefusesPseudoFiles(t *testing.T) {
+	d := t.TempDir()
+	var tried int
+	for _, target := range []string{"/proc/self/status", "/proc/kmsg", "/sys/kernel/uevent_seqnum", "/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/cgroup.procs"} {
+		st, err := os.Stat(target)
+		if err != nil || !st.Mode().IsRegular() {
+			continue // not on this machine
+		}
+		tried++
+		link := filepath.Join(d, "clc.json")
+		os.Remove(link)
+		require.NoError(t, os.Symlink(target, link))
+		for _, p := range []string{target, link} {
+			_, _, err := Open(p)
+			if errors.Is(err, os.ErrPermission) {
+				continue // /proc/kmsg needs CAP_SYSLOG
+			}
+			require.ErrorIs(t, err, ErrPseudoFile, p)
+			assert.Contains(t, err.Error(), p)
+			_, err = ReadFile(p, 1<<20)
+			assert.ErrorIs(t, err, ErrPseudoFile, p)
+		}
+	}
+	require.Positive(t, tried, "no file of /proc or /sys found")
+	// A regular file on an ordinary file system is read.
+	p := filepath.Join(d, "f")
+	require.NoError(t, os.WriteFile(p, []byte("x"), 0o644))
+	b, err := ReadFile(p, 1)
+	require.NoError(t, err)
+	assert.Equal(t, "x", string(b))
+}

@@ -58,6 +58,76 @@ func TestAvailable(t *testing.T) {
 	}
 }
 
+// The limit of the process's own control group, or of one above it, was
+// ignored: only the root's file was read (issue 33: a 1 GiB Slurm or
+// systemd group, and clc-correct said it "may use 18.8 GiB").
+func TestAvailableReadsTheProcessesGroup(t *testing.T) {
+	const (
+		v1Mounts = "35 31 0:32 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory\n" +
+			"41 31 0:38 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw\n"
+		v1Groups  = "5:devices:/\n4:memory:/slurm/uid_0/job_7\n1:cpu:/\n0::/\n"
+		v2Mounts  = "30 23 0:26 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate\n"
+		v2Groups  = "0::/system.slice/clc.service\n"
+		unlimited = "9223372036854771712\n"
+	)
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  uint64
+	}{
+		{"v1: the job's group", map[string]string{
+			"proc/self/mountinfo": v1Mounts, "proc/self/cgroup": v1Groups,
+			"sys/fs/cgroup/memory/memory.limit_in_bytes":                   unlimited,
+			"sys/fs/cgroup/memory/slurm/memory.limit_in_bytes":             unlimited,
+			"sys/fs/cgroup/memory/slurm/uid_0/job_7/memory.limit_in_bytes": "1073741824\n",
+		}, 1 << 30},
+		{"v1: a group above", map[string]string{
+			"proc/self/mountinfo": v1Mounts, "proc/self/cgroup": v1Groups,
+			"sys/fs/cgroup/memory/slurm/uid_0/memory.limit_in_bytes":       "2147483648\n",
+			"sys/fs/cgroup/memory/slurm/uid_0/job_7/memory.limit_in_bytes": unlimited,
+		}, 2 << 30},
+		{"v1: the lower of two", map[string]string{
+			"proc/self/mountinfo": v1Mounts, "proc/self/cgroup": v1Groups,
+			"sys/fs/cgroup/memory/slurm/memory.limit_in_bytes":             "1073741824\n",
+			"sys/fs/cgroup/memory/slurm/uid_0/job_7/memory.limit_in_bytes": "2147483648\n",
+		}, 1 << 30},
+		{"v2: the service's group", map[string]string{
+			"proc/self/mountinfo": v2Mounts, "proc/self/cgroup": v2Groups,
+			"sys/fs/cgroup/system.slice/memory.max":             "max\n",
+			"sys/fs/cgroup/system.slice/clc.service/memory.max": "1073741824\n",
+		}, 1 << 30},
+		{"v2: a slice above", map[string]string{
+			"proc/self/mountinfo": v2Mounts, "proc/self/cgroup": v2Groups,
+			"sys/fs/cgroup/system.slice/memory.max":             "536870912\n",
+			"sys/fs/cgroup/system.slice/clc.service/memory.max": "max\n",
+		}, 512 << 20},
+		{"v2 mounted elsewhere", map[string]string{
+			"proc/self/mountinfo": "30 23 0:26 / /run/my\\040cgroups rw - cgroup2 none rw\n", "proc/self/cgroup": v2Groups,
+			"run/my cgroups/system.slice/clc.service/memory.max": "1073741824\n",
+			"sys/fs/cgroup/system.slice/clc.service/memory.max":  "1048576\n", // not the mount
+		}, 1 << 30},
+		{"v2 in a container: the mount's root is the group", map[string]string{
+			"proc/self/mountinfo":          "30 23 0:26 /docker/abc /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n",
+			"proc/self/cgroup":             "0::/docker/abc/sub\n",
+			"sys/fs/cgroup/memory.max":     "1073741824\n",
+			"sys/fs/cgroup/sub/memory.max": "max\n",
+		}, 1 << 30},
+		{"no limit anywhere", map[string]string{
+			"proc/self/mountinfo": v1Mounts, "proc/self/cgroup": v1Groups,
+			"sys/fs/cgroup/memory/memory.limit_in_bytes":                   unlimited,
+			"sys/fs/cgroup/memory/slurm/uid_0/job_7/memory.limit_in_bytes": unlimited,
+		}, 24628736 * 1024},
+	} {
+		fsys := fstest.MapFS{"proc/meminfo": &fstest.MapFile{Data: []byte(meminfo)}}
+		for f, s := range tc.files {
+			fsys[f] = &fstest.MapFile{Data: []byte(s)}
+		}
+		n, ok := Available(fsys)
+		assert.True(t, ok, tc.name)
+		assert.Equal(t, tc.want, n, tc.name)
+	}
+}
+
 func TestSetRespectsEnvironment(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "1GiB")
 	n, err := Set(0.8)
@@ -84,4 +154,12 @@ func TestLimitIsTheRuntimesWhenSet(t *testing.T) {
 	n, ok = Limit()
 	assert.True(t, ok)
 	assert.Equal(t, int64(3<<30), n)
+	// A soft limit (GOMEMLIMIT) above the memory or the control group's
+	// limit: the lower.
+	if a, aok := Available(os.DirFS("/")); aok {
+		debug.SetMemoryLimit(int64(a) + 1<<40)
+		n, ok = Limit()
+		assert.True(t, ok)
+		assert.Equal(t, int64(a), n, "a soft limit above the memory")
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/clc-tools/clc/repair"
@@ -81,9 +82,23 @@ func (o *Options) Validate() error {
 		if err := o.Params.Validate(); err != nil {
 			return err
 		}
+		p := o.Params
+		for _, d := range []struct {
+			what string
+			v    time.Duration
+		}{{"intra-node latency", p.LatencyIntra}, {"inter-node latency", p.LatencyInter}, {"shared-memory latency", p.LatencyShared}, {"minimal step δ", p.Delta}} {
+			if d.v > MaxLatency {
+				return fmt.Errorf("%s %v is more than %v: no message takes that long at least, and times moved by it leave the 64-bit range of a trace's timer", d.what, d.v, MaxLatency)
+			}
+		}
 	}
 	return nil
 }
+
+// MaxLatency bounds the minimum latencies and the minimal step δ a run
+// takes (docs/parameters.md): a minimum message latency is microseconds,
+// and one of hours pushed the corrected times to the limit of int64.
+const MaxLatency = time.Second
 
 // Job is one repair: the input, opened, and every path the run will write,
 // claimed in one output.Plan before anything is read. Run does the work
@@ -94,6 +109,50 @@ type Job struct {
 	plan *output.Plan
 	// Temporaries the run writes into ("" when not wanted).
 	outDir, reportFile, htmlFile string
+
+	mu       sync.Mutex // guards using and closing, and closes the input
+	using    int        // goroutines of interruptible still using the input
+	closeDue bool       // the input is to be closed when they are done
+}
+
+// interruptible runs f, which reads the input, on a goroutine of its own
+// and returns its error, or ctx's as soon as ctx is cancelled: a read that
+// blocks (a file on a hung network or FUSE file system) cannot hold a
+// cancelled run. An abandoned f goes on until its read returns, and keeps
+// the input open until then (closeInput).
+func (j *Job) interruptible(ctx context.Context, f func() error) error {
+	j.mu.Lock()
+	j.using++
+	j.mu.Unlock()
+	done := make(chan error, 1)
+	go func() {
+		err := f()
+		j.mu.Lock()
+		if j.using--; j.using == 0 && j.closeDue {
+			j.in.Close()
+			j.closeDue = false
+		}
+		j.mu.Unlock()
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// closeInput closes the input's files now, or when the last goroutine of
+// interruptible still reading them is done.
+func (j *Job) closeInput() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.using > 0 {
+		j.closeDue = true
+		return
+	}
+	j.in.Close()
 }
 
 // Prepare validates opts, finds the input by its names (Locate) and
@@ -103,6 +162,12 @@ type Job struct {
 // in memory (checkMemory). Nothing is written but the empty temporaries.
 // Call Abort (or Commit after Run) when done.
 func Prepare(input string, opts Options) (*Job, error) {
+	return PrepareContext(context.Background(), input, opts)
+}
+
+// PrepareContext is Prepare, which stops as soon as ctx is cancelled, even
+// in a read of the input's definitions that blocks.
+func PrepareContext(ctx context.Context, input string, opts Options) (*Job, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
@@ -111,10 +176,20 @@ func Prepare(input string, opts Options) (*Job, error) {
 		return nil, err
 	}
 	inputs := in.files()
+	// A truth directory (a native trace) is an input as the trace is; of
+	// a truth file, only the file: outputs may lie beside it.
+	truthFile := ""
 	if opts.Truth != "" && opts.Truth != "-" {
-		inputs = append(inputs, opts.Truth)
+		if st, err := os.Stat(opts.Truth); err == nil && !st.IsDir() {
+			truthFile = opts.Truth
+		} else {
+			inputs = append(inputs, opts.Truth)
+		}
 	}
 	plan, err := output.NewPlan(inputs...)
+	if err == nil && truthFile != "" {
+		err = plan.AddInputFile(truthFile)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -123,15 +198,16 @@ func Prepare(input string, opts Options) (*Job, error) {
 		j.Abort()
 		return nil, err
 	}
-	if err := checkDefinitions(in, &opts); err != nil {
-		j.Abort()
-		return nil, err
-	}
-	if err := in.open(opts.Parallel); err != nil {
-		j.Abort()
-		return nil, err
-	}
-	if err := checkMemory(in, &opts); err != nil {
+	err = j.interruptible(ctx, func() error {
+		if err := checkDefinitions(in, &opts); err != nil {
+			return err
+		}
+		if err := in.open(opts.Parallel); err != nil {
+			return err
+		}
+		return checkMemory(in, &opts)
+	})
+	if err != nil {
 		j.Abort()
 		return nil, err
 	}
@@ -179,7 +255,7 @@ func (j *Job) Commit() error { return j.plan.Commit() }
 // is left behind.
 func (j *Job) Abort() {
 	j.plan.Abort()
-	j.in.Close()
+	j.closeInput()
 }
 
 // Run repairs the trace at input as opts say and returns the report: it
@@ -237,7 +313,7 @@ type pipeline struct {
 // returns.
 func (j *Job) Run(ctx context.Context) (*repair.Report, error) {
 	start := time.Now()
-	defer j.in.Close()
+	defer j.closeInput()
 	p := &pipeline{j: j, opts: &j.opts, np: par.Workers(j.opts.Parallel), progress: j.opts.Progress}
 	if p.progress == nil {
 		p.progress = func(string) {}
@@ -259,7 +335,10 @@ func (j *Job) Run(ctx context.Context) (*repair.Report, error) {
 		run   func(context.Context) error
 		timer *float64
 	}{
-		{"reading " + j.in.Path, p.read, &timing.Read},
+		// A read that blocks must not hold a cancelled run. (Writing, which
+		// reads the input again, stops at its next look at ctx: abandoned,
+		// it could write on after Abort removed its temporary.)
+		{"reading " + j.in.Path, func(ctx context.Context) error { return j.interruptible(ctx, func() error { return p.read(ctx) }) }, &timing.Read},
 		{"matching messages", p.match, &timing.Match},
 		{"", p.correct, nil},
 		{"writing " + j.opts.Output, p.write, &timing.Write},

@@ -39,10 +39,10 @@ type MemoryError struct {
 
 func (e *MemoryError) Error() string {
 	if e.Events < 0 {
-		return fmt.Sprintf("input %s: its global definitions alone need about %s of memory, more than the %s this process may use (its soft memory limit, else the machine's or control group's memory; GOMEMLIMIT in the environment sets it); refusing before reading them",
+		return fmt.Sprintf("input %s: its global definitions alone need about %s of memory, more than the %s this process may use (the lowest of its soft memory limit, GOMEMLIMIT, the machine's memory and its control group's limit); refusing before reading them",
 			e.Input, size(e.Need), size(e.Limit))
 	}
-	return fmt.Sprintf("input %s declares %d events in %d locations: the run needs about %s of memory, more than the %s this process may use (its soft memory limit, else the machine's or control group's memory; GOMEMLIMIT in the environment sets it); refusing before reading the events",
+	return fmt.Sprintf("input %s declares %d events in %d locations: the run needs about %s of memory, more than the %s this process may use (the lowest of its soft memory limit, GOMEMLIMIT, the machine's memory and its control group's limit); refusing before reading the events",
 		e.Input, e.Events, e.Locations, size(e.Need), size(e.Limit))
 }
 

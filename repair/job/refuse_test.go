@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -223,4 +225,47 @@ func TestBackwardTimesAreIssues(t *testing.T) {
 	for li, l := range got.Locations {
 		assert.True(t, slices.IsSorted(l.Events.Time), "location %d: output times in order", li)
 	}
+}
+
+// closeSource is a trace.Source whose Close is counted (and nothing else
+// is called).
+type closeSource struct {
+	trace.Source
+	closed atomic.Int32
+}
+
+func (s *closeSource) Close() error {
+	s.closed.Add(1)
+	return nil
+}
+
+// A read of the input that blocks (a hostile pseudo-file, a hung network
+// file system) held the run: one Ctrl-C did nothing (issue 33). The stage
+// returns when ctx is cancelled; the abandoned read keeps the input open
+// until it returns, and closes it then.
+func TestBlockedReadIsInterruptible(t *testing.T) {
+	src := &closeSource{}
+	j := &Job{in: &Input{Path: "in", src: src}}
+	ctx, cancel := context.WithCancel(context.Background())
+	started, release := make(chan struct{}), make(chan struct{})
+	returned := make(chan error, 1)
+	go func() {
+		returned <- j.interruptible(ctx, func() error {
+			close(started)
+			<-release // a read that does not return
+			return nil
+		})
+	}()
+	<-started
+	cancel()
+	select {
+	case err := <-returned:
+		assert.ErrorIs(t, err, context.Canceled)
+	case <-time.After(time.Minute): // a hang detector, not a timing
+		require.FailNow(t, "a cancelled stage waited for its blocked read")
+	}
+	j.closeInput()
+	assert.Zero(t, src.closed.Load(), "the input closed under a read")
+	close(release)
+	require.Eventually(t, func() bool { return src.closed.Load() == 1 }, time.Minute, time.Millisecond, "closed when the read returned")
 }
