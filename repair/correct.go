@@ -15,6 +15,7 @@ import (
 
 	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/clockmodel"
+	"github.com/clc-tools/clc/comm"
 	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/presync"
@@ -65,6 +66,12 @@ type Correction struct {
 	// KeepPresync keeps a copy of the pre-synchronised times and what the
 	// pre-synchronisation did in the Result (for the HTML report).
 	KeepPresync bool
+	// Comm is the group this process corrects the trace with; nil: one
+	// process. Correct itself does not divide the correction yet: it
+	// takes a group of one process only, and repair/job, given a group
+	// of several, gathers the trace to every process and calls Correct
+	// on each with Comm nil (docs/scale.md, section 7).
+	Comm comm.Comm
 }
 
 // params returns the CLC's parameters: the caller's or the defaults.
@@ -108,6 +115,9 @@ type Result struct {
 // offsets, which they include). It stops at the next stage boundary when
 // ctx is cancelled.
 func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
+	if c.Comm != nil && c.Comm.Size() > 1 {
+		return nil, fmt.Errorf("the correction is not divided among %d processes yet: correct the whole trace on each (Comm nil)", c.Comm.Size())
+	}
 	np := par.Workers(c.Parallel)
 	progress := c.Progress
 	if progress == nil {

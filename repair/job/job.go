@@ -70,6 +70,9 @@ func (o *Options) Validate() error {
 	if _, err := ParseFormat(string(o.Format)); err != nil {
 		return err
 	}
+	if divided(o.Comm) && o.Format == FormatPerfetto {
+		return fmt.Errorf("the Perfetto export is %w", errNotDivided)
+	}
 	if o.Params != nil {
 		if err := o.Params.Validate(); err != nil {
 			return err
@@ -95,12 +98,18 @@ type Job struct {
 // and global definitions, a native manifest) and check that the run fits
 // in memory (checkMemory). Nothing is written but the empty temporaries.
 // Call Abort (or Commit after Run) when done.
+//
+// With opts.Comm a group of several processes, every process calls it:
+// process 0 claims the outputs and tells the others the temporary
+// directory to write their parts into; it fails on every process when it
+// fails on one.
 func Prepare(input string, opts Options) (*Job, error) {
-	if err := opts.Validate(); err != nil {
+	ctx, c := context.Background(), opts.Comm
+	if err := agree(ctx, c, opts.Validate()); err != nil {
 		return nil, err
 	}
 	in, err := Locate(input)
-	if err != nil {
+	if err = agree(ctx, c, err); err != nil {
 		return nil, err
 	}
 	inputs := in.files()
@@ -108,23 +117,33 @@ func Prepare(input string, opts Options) (*Job, error) {
 		inputs = append(inputs, opts.Truth)
 	}
 	plan, err := output.NewPlan(inputs...)
-	if err != nil {
+	if err = agree(ctx, c, err); err != nil {
 		return nil, err
 	}
 	j := &Job{in: in, opts: opts, plan: plan}
-	if err := j.claim(); err != nil {
+	if rankOf(c) == 0 { // the others write into process 0's temporaries
+		err = j.claim()
+	}
+	if err = agree(ctx, c, err); err != nil {
 		j.Abort()
 		return nil, err
 	}
-	if err := checkDefinitions(in, &opts); err != nil {
-		j.Abort()
-		return nil, err
+	if divided(c) {
+		dir, err := c.Bcast(ctx, 0, []byte(j.outDir))
+		if err != nil {
+			j.Abort()
+			return nil, fmt.Errorf("process %d of %d: the output's temporary directory: %w", c.Rank(), c.Size(), err)
+		}
+		j.outDir = string(dir)
 	}
-	if err := in.open(opts.Parallel); err != nil {
-		j.Abort()
-		return nil, err
+	err = checkDefinitions(in, &opts)
+	if err == nil {
+		err = in.open(opts.Parallel)
 	}
-	if err := checkMemory(in, &opts); err != nil {
+	if err == nil {
+		err = checkMemory(in, &opts)
+	}
+	if err = agree(ctx, c, err); err != nil {
 		j.Abort()
 		return nil, err
 	}
@@ -165,8 +184,13 @@ func (j *Job) Claim(what, path string) (string, error) { return j.plan.File(what
 // Input returns the opened input.
 func (j *Job) Input() *Input { return j.in }
 
-// Commit moves the output and the report into place.
-func (j *Job) Commit() error { return j.plan.Commit() }
+// Commit moves the output and the report into place. In a run divided
+// among processes every process calls it after Run: process 0 moves the
+// outputs (every part was written when Run returned on all), and it fails
+// on every process when it fails on one.
+func (j *Job) Commit() error {
+	return agree(context.Background(), j.opts.Comm, j.plan.Commit())
+}
 
 // Abort removes every temporary and closes the input; nothing of the run
 // is left behind.
@@ -218,6 +242,7 @@ type pipeline struct {
 	truth    [][]int64       // true times, when known
 	truthDir string
 	res      *repair.Result // repair.Correct's
+	own      []bool         // the locations this process read (a divided run)
 	html     *htmlHook      // nil without --html
 	outFmt   Format
 	progress func(string)
@@ -266,7 +291,7 @@ func (j *Job) Run(ctx context.Context) (*repair.Report, error) {
 		if s.name != "" {
 			p.progress(s.name)
 		}
-		if err := s.run(ctx); err != nil {
+		if err := agree(ctx, p.opts.Comm, s.run(ctx)); err != nil {
 			return nil, err
 		}
 		if s.timer != nil {
@@ -280,10 +305,14 @@ func (j *Job) Run(ctx context.Context) (*repair.Report, error) {
 	timing.Presync, timing.Model, timing.Correct = p.rep.Timing.Presync, p.rep.Timing.Model, p.rep.Timing.Correct
 	timing.Total = time.Since(start).Seconds()
 	p.rep.Timing = timing
+	var err error
 	if j.reportFile != "" {
-		if err := writeReportFile(j.reportFile, p.rep); err != nil {
-			return nil, fmt.Errorf("report %s: %w", j.opts.Report, err)
+		if err = writeReportFile(j.reportFile, p.rep); err != nil {
+			err = fmt.Errorf("report %s: %w", j.opts.Report, err)
 		}
+	}
+	if err = agree(ctx, p.opts.Comm, err); err != nil {
+		return nil, err
 	}
 	return p.rep, nil
 }
@@ -302,6 +331,9 @@ func (p *pipeline) read(ctx context.Context) error {
 	p.whole = !p.opts.Check && p.outFmt == FormatPerfetto
 	var tr *trace.Trace
 	var err error
+	if divided(p.opts.Comm) {
+		return p.readPart(ctx)
+	}
 	if p.whole {
 		if tr, err = in.Read(ctx, p.np); err == nil {
 			p.times = make([][]int64, len(tr.Locations))
@@ -323,6 +355,57 @@ func (p *pipeline) read(ctx context.Context) error {
 	}
 	if p.matcher == nil { // whole events, or a trace without locations
 		p.matcher = replay.NewMatcher(tr, p.matchOptions())
+	}
+	p.tr = tr
+	return p.readTruth(ctx)
+}
+
+// readPart reads this process's block of whole nodes (ownLocations) of a
+// run divided among processes, then gathers the other processes' blocks
+// (interim: gatherTrace), checks the whole and feeds the matcher as read
+// does.
+func (p *pipeline) readPart(ctx context.Context) error {
+	in, c := p.j.in, p.opts.Comm
+	src, err := in.source(p.np)
+	if err != nil {
+		return err
+	}
+	d, err := src.Declared()
+	if err != nil {
+		return p.inputErr(err)
+	}
+	opt := &trace.ReadOptions{Parallel: p.np, Locations: func(defs *trace.Trace) ([]bool, error) {
+		own, err := ownLocations(defs, d.LocationEvents, c.Rank(), c.Size())
+		p.own = own
+		return own, err
+	}}
+	tr, times, err := src.ReadSelected(ctx, opt, replay.Needs)
+	if err = agree(ctx, c, err); err != nil {
+		if errors.As(err, new(*trace.EventError)) || errors.Is(err, trace.ErrInvalid) {
+			err = p.inputErr(err)
+		}
+		return err
+	}
+	if err := gatherTrace(ctx, c, tr, times, p.own); err != nil {
+		return err
+	}
+	p.times = times
+	if err := tr.ValidateSharedDefs(); err != nil {
+		return p.inputErr(err)
+	}
+	p.matcher = replay.NewMatcher(tr, p.matchOptions())
+	for li := range tr.Locations {
+		if err := tr.ValidateOffsets(li); err != nil {
+			return p.inputErr(err)
+		}
+		if err := tr.ValidateEvents(li); err != nil {
+			return p.inputErr(err)
+		}
+		p.matcher.Scan(li, &tr.Locations[li].Events)
+		tr.Locations[li].Events = trace.Events{}
+	}
+	if err := tr.Validate(); err != nil {
+		return p.inputErr(err)
 	}
 	p.tr = tr
 	return p.readTruth(ctx)
@@ -350,6 +433,9 @@ func (p *pipeline) match(ctx context.Context) error {
 func (p *pipeline) correct(ctx context.Context) error {
 	c := p.opts.Correction
 	c.Parallel, c.Progress, c.KeepPresync = p.np, p.progress, p.html != nil
+	// Interim: every process of a divided run holds the whole trace
+	// (gatherTrace) and corrects it as one process.
+	c.Comm = nil
 	res, err := repair.Correct(ctx, &repair.Trace{Defs: p.tr, Times: p.times, Graph: p.g, Truth: p.truth, TruthName: p.truthDir}, &c)
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
@@ -398,7 +484,12 @@ func (p *pipeline) write(ctx context.Context) error {
 	}
 	var err error
 	in, dir := p.j.in, p.j.outDir
+	c := p.opts.Comm
 	switch {
+	case divided(c) && p.outFmt == in.Format && in.Format == FormatOTF2:
+		err = rewriteOTF2Part(ctx, c, in.Archive(), dir, p.times, p.own, p.np)
+	case divided(c) && c.Rank() != 0:
+		// Interim: process 0 writes the other formats whole.
 	case p.outFmt == FormatPerfetto:
 		return p.writePerfetto(ctx)
 	case p.outFmt != in.Format:

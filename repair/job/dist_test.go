@@ -1,0 +1,195 @@
+package job
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"testing"
+
+	"github.com/clc-tools/clc/clockmodel"
+	"github.com/clc-tools/clc/comm"
+	"github.com/clc-tools/clc/internal/tracetest"
+	"github.com/clc-tools/clc/repair"
+	"github.com/clc-tools/clc/replay"
+	"github.com/clc-tools/clc/trace"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// testdataTraces lists every trace under the module's testdata/: the
+// directories holding a native manifest or an OTF2 anchor (truth/
+// directories are true times, not inputs).
+func testdataTraces(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	root := filepath.Join("..", "..", "testdata")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == "truth" {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if _, err := Locate(path); err == nil {
+			out = append(out, path)
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	require.NoError(t, err, "walk %s", root)
+	sort.Strings(out)
+	return out
+}
+
+// runDivided runs the job on input as P processes of a comm.Local group,
+// each in its own goroutine, opts given to each with its Comm; it returns
+// process 0's report and every process's error.
+func runDivided(input string, opts Options, p int) (*repair.Report, []error) {
+	cs := comm.Local(p)
+	reps := make([]*repair.Report, p)
+	errs := make([]error, p)
+	var wg sync.WaitGroup
+	for r := range p {
+		wg.Go(func() {
+			o := opts
+			o.Comm = cs[r]
+			reps[r], errs[r] = Run(context.Background(), input, o)
+		})
+	}
+	wg.Wait()
+	return reps[0], errs
+}
+
+// reportJSON returns the report as JSON without its timings and output
+// directory (which differ between two runs).
+func reportJSON(t *testing.T, rep *repair.Report) []byte {
+	t.Helper()
+	r := *rep
+	r.Timing = repair.TimingReport{}
+	r.Output = ""
+	if r.Method != nil {
+		m := *r.Method
+		m.Timing = repair.MethodTimingReport{}
+		r.Method = &m
+	}
+	var b bytes.Buffer
+	require.NoError(t, r.WriteJSON(&b))
+	return b.Bytes()
+}
+
+// A run divided among P processes (comm.Local) writes the single run's
+// output byte for byte and reports the same, on every trace of testdata/
+// (OTF2 and native, hybrid ones among them), with the clock model and
+// with the pure CLC, at P = 2, 3 and 4.
+func TestDividedRunIsTheSingleRun(t *testing.T) {
+	traces := testdataTraces(t)
+	require.GreaterOrEqual(t, len(traces), 10, "testdata's traces")
+	for _, in := range traces {
+		for _, method := range []clockmodel.Method{clockmodel.MethodModel, clockmodel.MethodCLC} {
+			name := filepath.Base(in) + "/" + method.String()
+			t.Run(name, func(t *testing.T) {
+				opts := Options{Correction: repair.Correction{ClockModel: repair.ClockModelOptions{Method: method}}}
+				opts.Output = filepath.Join(t.TempDir(), "single")
+				single, err := Run(context.Background(), in, opts)
+				require.NoError(t, err, "single run of %s", in)
+				want := tracetest.DirFiles(t, opts.Output)
+				wantRep := reportJSON(t, single)
+				for _, p := range []int{2, 3, 4} {
+					o := opts
+					o.Output = filepath.Join(t.TempDir(), "divided")
+					rep, errs := runDivided(in, o, p)
+					for r, err := range errs {
+						require.NoError(t, err, "P=%d process %d", p, r)
+					}
+					got := tracetest.DirFiles(t, o.Output)
+					tracetest.SameFiles(t, want, got, fmt.Sprintf("P=%d", p))
+					assert.Equal(t, string(wantRep), string(reportJSON(t, rep)), "P=%d: report", p)
+				}
+			})
+		}
+	}
+}
+
+// A process that fails makes every process fail, and nothing is left in
+// the output's place: here process 1 of 3 is given a truth file that does
+// not exist.
+func TestDividedRunFailsWhole(t *testing.T) {
+	in := filepath.Join("..", "..", "testdata", "sim-16")
+	out := filepath.Join(t.TempDir(), "out")
+	cs := comm.Local(3)
+	errs := make([]error, 3)
+	var wg sync.WaitGroup
+	for r := range 3 {
+		wg.Go(func() {
+			o := Options{Output: out, Correction: repair.Correction{Comm: cs[r]}}
+			if r == 1 {
+				o.Truth = filepath.Join(t.TempDir(), "missing")
+			}
+			_, errs[r] = Run(context.Background(), in, o)
+		})
+	}
+	wg.Wait()
+	for r, err := range errs {
+		assert.Error(t, err, "process %d", r)
+	}
+	assert.ErrorContains(t, errs[0], "process 1 of 3 failed")
+	_, err := os.Stat(out)
+	assert.True(t, errors.Is(err, fs.ErrNotExist), "no output in place: %v", err)
+	ents, err := os.ReadDir(filepath.Dir(out))
+	require.NoError(t, err)
+	assert.Empty(t, ents, "no temporary left beside the output")
+}
+
+// Each process of a divided run reads a block of whole nodes: the blocks
+// are disjoint, cover every location, follow the nodes' order and leave
+// the locations of other blocks unread (no events, no time column), in
+// both formats.
+func TestDividedReadsItsBlock(t *testing.T) {
+	for _, name := range []string{"sim-16", "scorep-pingpong"} {
+		in, err := Open(filepath.Join("..", "..", "testdata", name))
+		require.NoError(t, err, name)
+		d, err := in.src.Declared()
+		require.NoError(t, err, name)
+		require.Len(t, d.LocationEvents, d.Locations, name)
+		require.NoError(t, in.Close())
+		for _, p := range []int{2, 3, 4} {
+			seen := make([]int, d.Locations)
+			lastNode := int32(-1)
+			for r := range p {
+				in, err := Open(filepath.Join("..", "..", "testdata", name))
+				require.NoError(t, err, name)
+				var own []bool
+				opt := &trace.ReadOptions{Locations: func(defs *trace.Trace) ([]bool, error) {
+					own, err = ownLocations(defs, d.LocationEvents, r, p)
+					return own, err
+				}}
+				tr, times, err := in.src.ReadSelected(context.Background(), opt, replay.Needs)
+				require.NoError(t, err, "%s P=%d process %d", name, p, r)
+				for li, l := range tr.Locations {
+					if !own[li] {
+						assert.Zero(t, l.Events.Len(), "%s P=%d process %d: location %d of another block read", name, p, r, li)
+						assert.Nil(t, times[li], "%s P=%d process %d: location %d's times", name, p, r, li)
+						continue
+					}
+					seen[li]++
+					assert.Len(t, times[li], int(d.LocationEvents[li]), "%s P=%d process %d: location %d's times", name, p, r, li)
+					assert.GreaterOrEqual(t, l.Node, lastNode, "%s P=%d process %d: blocks follow the nodes' order", name, p, r)
+					lastNode = l.Node
+				}
+				require.NoError(t, in.Close())
+			}
+			for li, n := range seen {
+				assert.Equal(t, 1, n, "%s P=%d: location %d read by one process", name, p, li)
+			}
+		}
+	}
+}
