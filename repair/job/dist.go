@@ -20,12 +20,15 @@ import (
 // process 0 claims the outputs, writes the global definitions, the anchor
 // and the reports, and commits once every process has written its part.
 //
+// The messages are matched divided (replay.Matcher.FinishDivided: each
+// process scans its locations, the messages between processes cross in
+// an all-to-all).
+//
 // Interim (docs/scale.md, section 7): the correction is not divided yet.
-// Every process gathers every other's selections and times (allgather)
-// and runs the single-process matching and repair.Correct on the whole
+// Every process gathers every other's times and clock offsets and
+// dependency lists (allgather) and runs repair.Correct on the whole
 // trace, so that every process holds the same corrected times; a native
-// output, a conversion and a Perfetto export are written whole by
-// process 0.
+// output and a conversion are written whole by process 0.
 
 // rankOf returns this process's number in c (nil: 0).
 func rankOf(c comm.Comm) int {
@@ -69,15 +72,14 @@ func agree(ctx context.Context, c comm.Comm, err error) error {
 	return nil
 }
 
-// ownLocations returns the locations process rank of parts reads: a
-// contiguous block of whole nodes, the nodes in their order cut into
-// runs of about equal declared events (partition.Block). With more
-// processes than nodes, the processes past the nodes' count read none.
-func ownLocations(defs *trace.Trace, declared []int64, rank, parts int) ([]bool, error) {
+// divide returns the process of parts that reads each location: a
+// contiguous block of whole nodes, the nodes in their order cut into runs
+// of about equal declared events (partition.Block). With more processes
+// than nodes, the processes past the nodes' count read none.
+func divide(defs *trace.Trace, declared []int64, parts int) ([]int32, error) {
 	n := len(defs.Locations)
-	own := make([]bool, n)
 	if n == 0 {
-		return own, nil
+		return nil, nil
 	}
 	if len(declared) != n {
 		return nil, fmt.Errorf("division among processes: %d locations declare events, the definitions have %d", len(declared), n)
@@ -92,19 +94,25 @@ func ownLocations(defs *trace.Trace, declared []int64, rank, parts int) ([]bool,
 	if err != nil {
 		return nil, fmt.Errorf("division among processes: %w", err)
 	}
-	for li, p := range plan.Of {
+	return plan.Of, nil
+}
+
+// ownLocations returns which locations process rank reads of those part
+// divides (divide).
+func ownLocations(part []int32, rank int) []bool {
+	own := make([]bool, len(part))
+	for li, p := range part {
 		own[li] = int(p) == rank
 	}
-	return own, nil
+	return own
 }
 
 // partLocation is what a process sends of one of its locations when the
-// processes gather the trace (interim): its clock offsets, the
-// selection of its events and every event's time.
+// processes gather the trace (interim): its clock offsets and every
+// event's time.
 type partLocation struct {
 	Loc     int
 	Offsets []trace.ClockOffset
-	Events  trace.Events
 	Times   []int64
 }
 
@@ -117,14 +125,14 @@ type part struct {
 }
 
 // gatherTrace completes, on every process, the trace tr of which this
-// process read the locations own (their selections and times): every
+// process read the locations own (their clock offsets and times): every
 // process sends what it read, and fills in what the others did.
 func gatherTrace(ctx context.Context, c comm.Comm, tr *trace.Trace, times [][]int64, own []bool) error {
 	var mine part
 	for li, o := range own {
 		if o {
 			l := tr.Locations[li]
-			mine.Locations = append(mine.Locations, partLocation{Loc: li, Offsets: l.Offsets, Events: l.Events, Times: times[li]})
+			mine.Locations = append(mine.Locations, partLocation{Loc: li, Offsets: l.Offsets, Times: times[li]})
 		}
 	}
 	mine.Truncated = tr.Properties[trace.PropTruncated]
@@ -148,7 +156,7 @@ func gatherTrace(ctx context.Context, c comm.Comm, tr *trace.Trace, times [][]in
 			}
 			if p != c.Rank() {
 				l := tr.Locations[pl.Loc]
-				l.Offsets, l.Events, times[pl.Loc] = pl.Offsets, pl.Events, pl.Times
+				l.Offsets, times[pl.Loc] = pl.Offsets, pl.Times
 			}
 		}
 		cut, err := trace.ParseTruncated(got.Truncated)

@@ -169,7 +169,8 @@ func TestDividedReadsItsBlock(t *testing.T) {
 				require.NoError(t, err, name)
 				var own []bool
 				opt := &trace.ReadOptions{Locations: func(defs *trace.Trace) ([]bool, error) {
-					own, err = ownLocations(defs, d.LocationEvents, r, p)
+					part, err := divide(defs, d.LocationEvents, p)
+					own = ownLocations(part, r)
 					return own, err
 				}}
 				tr, times, err := in.src.ReadSelected(context.Background(), opt, replay.Needs)

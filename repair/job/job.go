@@ -242,6 +242,7 @@ type pipeline struct {
 	truth    [][]int64       // true times, when known
 	truthDir string
 	res      *repair.Result // repair.Correct's
+	part     []int32        // each location's process (a divided run)
 	own      []bool         // the locations this process read (a divided run)
 	html     *htmlHook      // nil without --html
 	outFmt   Format
@@ -360,10 +361,10 @@ func (p *pipeline) read(ctx context.Context) error {
 	return p.readTruth(ctx)
 }
 
-// readPart reads this process's block of whole nodes (ownLocations) of a
-// run divided among processes, then gathers the other processes' blocks
-// (interim: gatherTrace), checks the whole and feeds the matcher as read
-// does.
+// readPart reads this process's block of whole nodes (divide) of a run
+// divided among processes, checks and scans its locations for the
+// matching as read does, then gathers the other processes' times and
+// clock offsets (interim: gatherTrace).
 func (p *pipeline) readPart(ctx context.Context) error {
 	in, c := p.j.in, p.opts.Comm
 	src, err := in.source(p.np)
@@ -375,39 +376,27 @@ func (p *pipeline) readPart(ctx context.Context) error {
 		return p.inputErr(err)
 	}
 	opt := &trace.ReadOptions{Parallel: p.np, Locations: func(defs *trace.Trace) ([]bool, error) {
-		own, err := ownLocations(defs, d.LocationEvents, c.Rank(), c.Size())
-		p.own = own
-		return own, err
+		part, err := divide(defs, d.LocationEvents, c.Size())
+		p.part, p.own = part, ownLocations(part, c.Rank())
+		return p.own, err
 	}}
-	tr, times, err := src.ReadSelected(ctx, opt, replay.Needs)
+	tr, times, m, err := in.readMatched(ctx, opt, p.matchOptions())
+	if errors.As(err, new(*trace.EventError)) || errors.Is(err, trace.ErrInvalid) {
+		err = p.inputErr(err)
+	}
 	if err = agree(ctx, c, err); err != nil {
-		if errors.As(err, new(*trace.EventError)) || errors.Is(err, trace.ErrInvalid) {
-			err = p.inputErr(err)
-		}
 		return err
 	}
 	if err := gatherTrace(ctx, c, tr, times, p.own); err != nil {
 		return err
 	}
-	p.times = times
-	if err := tr.ValidateSharedDefs(); err != nil {
-		return p.inputErr(err)
-	}
-	p.matcher = replay.NewMatcher(tr, p.matchOptions())
-	for li := range tr.Locations {
-		if err := tr.ValidateOffsets(li); err != nil {
-			return p.inputErr(err)
-		}
-		if err := tr.ValidateEvents(li); err != nil {
-			return p.inputErr(err)
-		}
-		p.matcher.Scan(li, &tr.Locations[li].Events)
-		tr.Locations[li].Events = trace.Events{}
-	}
 	if err := tr.Validate(); err != nil {
 		return p.inputErr(err)
 	}
-	p.tr = tr
+	if m == nil { // no location read here
+		m = replay.NewMatcher(tr, p.matchOptions())
+	}
+	p.tr, p.times, p.matcher = tr, times, m
 	return p.readTruth(ctx)
 }
 
@@ -417,7 +406,16 @@ func (p *pipeline) match(ctx context.Context) error {
 	if p.whole {
 		par.ForEach(len(p.tr.Locations), p.np, func(li int) { p.matcher.Scan(li, &p.tr.Locations[li].Events) })
 	}
-	g, err := p.matcher.Finish(ctx)
+	var g *replay.Graph
+	var err error
+	if c := p.opts.Comm; divided(c) {
+		// Interim: the whole relation on every process.
+		if g, err = p.matcher.FinishDivided(ctx, c, p.part); err == nil {
+			err = replay.GatherDeps(ctx, c, g, p.part)
+		}
+	} else {
+		g, err = p.matcher.Finish(ctx)
+	}
 	if cerr := ctx.Err(); cerr != nil {
 		return cerr
 	}
