@@ -371,20 +371,28 @@ func Run(x *Shared, n, workers int, step Step) error {
 	}
 	x.head, x.running, x.done, x.err = 0, 0, 0, nil
 	x.mu.Unlock()
+	return x.run(n, workers, step, false)
+}
+
+// run runs the queued steps on workers goroutines until n locations are
+// done (or a step failed); with idle, also when nothing is queued and
+// nothing runs (a superstep's end), else it gives up the waits then
+// (sweep) and goes on.
+func (x *Shared) run(n, workers int, step Step, idle bool) error {
 	var wg sync.WaitGroup
 	wg.Add(workers)
 	for w := 0; w < workers; w++ {
 		go func() {
 			defer wg.Done()
-			x.work(n, step)
+			x.work(n, step, idle)
 		}()
 	}
 	wg.Wait()
 	return x.err
 }
 
-// work is one worker of Run.
-func (x *Shared) work(n int, step Step) {
+// work is one worker of run.
+func (x *Shared) work(n int, step Step, idle bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for {
@@ -412,6 +420,9 @@ func (x *Shared) work(n int, step Step) {
 			if done {
 				x.done++
 			}
+		case x.running == 0 && idle:
+			x.cond.Broadcast()
+			return
 		case x.running == 0:
 			// Nothing queued, nothing running, not all done: stuck.
 			if x.sweep() == 0 {
