@@ -36,6 +36,9 @@ type Divided struct {
 	// sendTo lists, per own location, the processes each crossing
 	// point-to-point (or one-to-one shared-memory) send goes to.
 	sendTo []map[uint32][]int32
+	// recvTo lists, per own location, the processes each receive of a
+	// crossing point-to-point (or one-to-one) message comes from.
+	recvTo []map[uint32][]int32
 	// instTo lists, per instance, the other processes with members.
 	instTo [][]int32
 
@@ -73,24 +76,24 @@ func NewDivided(x *Shared, c comm.Comm, part []int32) (*Divided, error) {
 		return nil, fmt.Errorf("divided replay: %d locations' parts for %d locations", len(part), len(g.Deps))
 	}
 	d := &Divided{Shared: x, c: c, part: part, me: int32(c.Rank()),
-		sendTo: make([]map[uint32][]int32, len(part)), instTo: make([][]int32, len(g.Instances)), out: make([][]byte, c.Size())}
+		sendTo: make([]map[uint32][]int32, len(part)), recvTo: make([]map[uint32][]int32, len(part)),
+		instTo: make([][]int32, len(g.Instances)), out: make([][]byte, c.Size())}
 	for li, deps := range g.Deps {
 		if part[li] != d.me {
 			continue
 		}
 		for _, dep := range deps {
-			if dep.Role != RoleSend && dep.Role != RoleSyncSend {
-				continue
-			}
-			// A send's Peer is its receiver (a one-to-one shared-memory
-			// send's too); the receiver's process learns the time.
-			if q := part[dep.Peer]; q != d.me {
-				if d.sendTo[li] == nil {
-					d.sendTo[li] = map[uint32][]int32{}
-				}
-				if to := d.sendTo[li][dep.Idx]; !slices.Contains(to, q) {
-					d.sendTo[li][dep.Idx] = append(to, q)
-				}
+			// A point-to-point (or one-to-one shared-memory) event's Peer
+			// is the other end: a send's time goes to the receiver's
+			// process, a receive's (for the backward amortization) to the
+			// sender's.
+			q := part[dep.Peer]
+			switch {
+			case q == d.me:
+			case dep.Role == RoleSend || dep.Role == RoleSyncSend:
+				addTo(&d.sendTo[li], dep.Idx, q)
+			case dep.Role == RoleRecv || dep.Role == RoleSyncRecv:
+				addTo(&d.recvTo[li], dep.Idx, q)
 			}
 		}
 	}
@@ -107,12 +110,73 @@ func NewDivided(x *Shared, c comm.Comm, part []int32) (*Divided, error) {
 	return d, nil
 }
 
-// record appends a record to process q's outbox.
-func (d *Divided) record(q int32, tag byte, loc int, ref uint32, t int64) {
-	b := append(d.out[q], tag)
+// addTo adds process q to the processes of event idx in m.
+func addTo(m *map[uint32][]int32, idx uint32, q int32) {
+	if *m == nil {
+		*m = map[uint32][]int32{}
+	}
+	if to := (*m)[idx]; !slices.Contains(to, q) {
+		(*m)[idx] = append(to, q)
+	}
+}
+
+// ShareReceives gives every process, after the forward pass, the times
+// of the receives that its locations' sends need for the backward
+// amortization (the other end of every crossing point-to-point message,
+// the receivers of every instance with members here), in one all-to-all,
+// written into their columns.
+func (d *Divided) ShareReceives(ctx context.Context) error {
+	x, g := d.Shared, d.Shared.g
+	out := make([][]byte, d.c.Size())
+	put := func(q int32, loc int, idx uint32) {
+		out[q] = appendRecord(out[q], recSend, loc, idx, x.times[loc][idx])
+	}
+	for li, m := range d.recvTo {
+		for idx, to := range m {
+			for _, q := range to {
+				put(q, li, idx)
+			}
+		}
+	}
+	for in, to := range d.instTo {
+		for _, p := range g.InstanceParts(uint32(in)) {
+			if d.part[p.Loc] == d.me && p.Recv != NoEvent {
+				for _, q := range to {
+					put(q, int(p.Loc), p.Recv)
+				}
+			}
+		}
+	}
+	for _, b := range out {
+		d.Stats.Bytes += int64(len(b))
+	}
+	recv, err := d.c.Alltoall(ctx, out)
+	if err != nil {
+		return fmt.Errorf("divided replay: receive times: %w", err)
+	}
+	for q, b := range recv {
+		if len(b)%17 != 0 {
+			return fmt.Errorf("divided replay: process %d sent %d bytes of receive times", q, len(b))
+		}
+		for ; len(b) > 0; b = b[17:] {
+			loc := int32(binary.LittleEndian.Uint32(b[1:]))
+			idx := binary.LittleEndian.Uint32(b[5:])
+			if loc < 0 || int(loc) >= len(d.part) || d.part[loc] != int32(q) || int(idx) >= len(x.times[loc]) {
+				return fmt.Errorf("divided replay: process %d sent the time of location %d event %d", q, loc, idx)
+			}
+			x.times[loc][idx] = int64(binary.LittleEndian.Uint64(b[9:]))
+		}
+	}
+	return nil
+}
+
+// appendRecord appends a record of a superstep's exchange to b: its tag,
+// location, event or instance and time, 17 bytes.
+func appendRecord(b []byte, tag byte, loc int, ref uint32, t int64) []byte {
+	b = append(b, tag)
 	b = binary.LittleEndian.AppendUint32(b, uint32(loc))
 	b = binary.LittleEndian.AppendUint32(b, ref)
-	d.out[q] = binary.LittleEndian.AppendUint64(b, uint64(t))
+	return binary.LittleEndian.AppendUint64(b, uint64(t))
 }
 
 // Sent implements Exchange: the time goes to the receivers' processes
@@ -136,7 +200,7 @@ func (d *Divided) post(to []int32, tag byte, loc int, ref uint32, t int64, count
 	}
 	d.mu.Lock()
 	for _, q := range to {
-		d.record(q, tag, loc, ref, t)
+		d.out[q] = appendRecord(d.out[q], tag, loc, ref, t)
 		*count++
 	}
 	d.mu.Unlock()
