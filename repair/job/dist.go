@@ -24,10 +24,13 @@ import (
 // process scans its locations, the messages between processes cross in
 // an all-to-all).
 //
-// Interim (docs/scale.md, section 7): the correction is not divided yet.
-// Every process gathers every other's times and clock offsets and
-// dependency lists (allgather) and runs repair.Correct on the whole
-// trace, so that every process holds the same corrected times; a native
+// repair.Correct runs the CLC divided (each process its own locations,
+// clc.Options.Comm).
+//
+// Interim (docs/scale.md, section 7): every process gathers every
+// other's times and clock offsets and dependency lists (allgather),
+// pre-synchronises, runs the clock model and measures on the whole trace
+// alike, so that every process holds the same corrected times; a native
 // output and a conversion are written whole by process 0.
 
 // rankOf returns this process's number in c (nil: 0).

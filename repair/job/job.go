@@ -431,10 +431,7 @@ func (p *pipeline) match(ctx context.Context) error {
 func (p *pipeline) correct(ctx context.Context) error {
 	c := p.opts.Correction
 	c.Parallel, c.Progress, c.KeepPresync = p.np, p.progress, p.html != nil
-	// Interim: every process of a divided run holds the whole trace
-	// (gatherTrace) and corrects it as one process.
-	c.Comm = nil
-	res, err := repair.Correct(ctx, &repair.Trace{Defs: p.tr, Times: p.times, Graph: p.g, Truth: p.truth, TruthName: p.truthDir}, &c)
+	res, err := repair.Correct(ctx, &repair.Trace{Defs: p.tr, Times: p.times, Graph: p.g, Truth: p.truth, TruthName: p.truthDir, Part: p.part}, &c)
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return err
