@@ -8,15 +8,21 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/clc-tools/clc/clockmodel"
 	"github.com/clc-tools/clc/comm"
 	"github.com/clc-tools/clc/internal/tracetest"
+	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/repair"
 	"github.com/clc-tools/clc/replay"
+	"github.com/clc-tools/clc/sim"
 	"github.com/clc-tools/clc/trace"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -192,5 +198,76 @@ func TestDividedReadsItsBlock(t *testing.T) {
 				assert.Equal(t, 1, n, "%s P=%d: location %d read by one process", name, p, li)
 			}
 		}
+	}
+}
+
+// peakHeap runs f while sampling the heap in use every millisecond, and
+// returns the largest sample, in bytes, above what was in use before.
+func peakHeap(f func()) uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapInuse
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		var s runtime.MemStats
+		for {
+			runtime.ReadMemStats(&s)
+			if s.HeapInuse > base && s.HeapInuse-base > peak.Load() {
+				peak.Store(s.HeapInuse - base)
+			}
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	f()
+	close(stop)
+	<-done
+	return peak.Load()
+}
+
+// BenchmarkDividedMemory compares the heap of a run divided among 4
+// processes (comm.Local, all in this process: the figure per process is
+// the total over 4) with the single run's, on a simulated trace of
+// CLC_BENCH_EVENTS events (default 10^6) of 256 ranks, 16 per node; it
+// reports MiB and the ratio (docs/scale.md, section 7).
+func BenchmarkDividedMemory(b *testing.B) {
+	events := int64(1_000_000)
+	if s := os.Getenv("CLC_BENCH_EVENTS"); s != "" {
+		v, err := strconv.ParseInt(s, 10, 64)
+		require.NoError(b, err)
+		events = v
+	}
+	cfg := sim.DefaultConfig()
+	cfg.Ranks, cfg.RanksPerNode, cfg.Events, cfg.Seed = 256, 16, events, 1
+	rec, _, err := sim.Generate(cfg)
+	require.NoError(b, err)
+	in := filepath.Join(b.TempDir(), "in")
+	require.NoError(b, native.WriteDir(context.Background(), in, rec, nil))
+	rec = nil
+	const p = 4
+	for b.Loop() {
+		var single, divided uint64
+		single = peakHeap(func() {
+			_, err := Run(context.Background(), in, Options{Output: filepath.Join(b.TempDir(), "single"), Truth: "-"})
+			require.NoError(b, err)
+		})
+		divided = peakHeap(func() {
+			_, errs := runDivided(in, Options{Output: filepath.Join(b.TempDir(), "divided"), Truth: "-"}, p)
+			for _, err := range errs {
+				require.NoError(b, err)
+			}
+		})
+		b.ReportMetric(float64(single)/(1<<20), "single-MiB")
+		b.ReportMetric(float64(divided)/(1<<20), "all4-MiB")
+		b.ReportMetric(float64(divided)/p/float64(single), "per-process/single")
 	}
 }
