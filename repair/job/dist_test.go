@@ -271,3 +271,48 @@ func BenchmarkDividedMemory(b *testing.B) {
 		b.ReportMetric(float64(divided)/p/float64(single), "per-process/single")
 	}
 }
+
+// A divided run tells its progress from process 0 only, and an interrupt
+// (the context cancelled as process 0 starts correcting) stops every
+// process with the context's error or the group's abort, leaving
+// nothing in place.
+func TestDividedRunProgressAndCancel(t *testing.T) {
+	in := filepath.Join("..", "..", "testdata", "sim-16")
+	out := filepath.Join(t.TempDir(), "out")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const p = 3
+	cs := comm.Local(p)
+	var mu sync.Mutex
+	told := make([]int, p)
+	errs := make([]error, p)
+	var wg sync.WaitGroup
+	for r := range p {
+		wg.Go(func() {
+			o := Options{Output: out, Correction: repair.Correction{Comm: cs[r], Progress: func(stage string) {
+				mu.Lock()
+				told[r]++
+				mu.Unlock()
+				if stage == "correcting" {
+					cancel()
+				}
+			}}}
+			_, errs[r] = Run(ctx, in, o)
+		})
+	}
+	wg.Wait()
+	assert.Positive(t, told[0], "process 0 tells its progress")
+	for r := 1; r < p; r++ {
+		assert.Zero(t, told[r], "process %d tells no progress", r)
+	}
+	for r, err := range errs {
+		if assert.Error(t, err, "process %d", r) {
+			assert.True(t, errors.Is(err, context.Canceled) || errors.Is(err, comm.ErrAborted), "process %d: %v", r, err)
+		}
+	}
+	_, err := os.Stat(out)
+	assert.True(t, errors.Is(err, fs.ErrNotExist), "no output in place: %v", err)
+	ents, err := os.ReadDir(filepath.Dir(out))
+	require.NoError(t, err)
+	assert.Empty(t, ents, "no temporary left beside the output")
+}

@@ -51,7 +51,8 @@ type Options struct {
 	// process may use (memlimit.Limit).
 	MemoryLimit int64
 	// Correction configures the correction (repair.Correct); its Parallel also
-	// bounds the goroutines of reading and writing.
+	// bounds the goroutines of reading and writing. In a run divided among
+	// processes (its Comm) only process 0 tells its Progress.
 	repair.Correction
 }
 
@@ -258,7 +259,7 @@ func (j *Job) Run(ctx context.Context) (*repair.Report, error) {
 	start := time.Now()
 	defer j.in.Close()
 	p := &pipeline{j: j, opts: &j.opts, np: par.Workers(j.opts.Parallel), progress: j.opts.Progress}
-	if p.progress == nil {
+	if p.progress == nil || rankOf(j.opts.Comm) != 0 { // one line of progress from a divided run
 		p.progress = func(string) {}
 	}
 	if j.htmlFile != "" {
