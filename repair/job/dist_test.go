@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -20,6 +21,7 @@ import (
 	"github.com/clc-tools/clc/comm"
 	"github.com/clc-tools/clc/internal/tracetest"
 	"github.com/clc-tools/clc/native"
+	"github.com/clc-tools/clc/otf"
 	"github.com/clc-tools/clc/repair"
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/sim"
@@ -315,4 +317,57 @@ func TestDividedRunProgressAndCancel(t *testing.T) {
 	ents, err := os.ReadDir(filepath.Dir(out))
 	require.NoError(t, err)
 	assert.Empty(t, ents, "no temporary left beside the output")
+}
+
+// Random hybrid traces of several nodes (threads, locks, tasks, barriers;
+// clock offsets recorded), written as native traces and as OTF2
+// archives, corrected divided among P = 2, 3, 4 processes give the
+// single run's output byte for byte, with either method: the division at
+// the job's level with threads on every node, which testdata's hybrid
+// archives (one node each) do not give.
+func TestDividedRunHybrid(t *testing.T) {
+	dir := t.TempDir()
+	for s := range 3 {
+		rng := rand.New(rand.NewPCG(uint64(s), 21))
+		cfg := tracetest.Config{Locations: 6, Nodes: 3, Ops: 150, Latency: 100, Offset: 3000, Drift: 1e-4, Init: true, Threads: 3}
+		tr, truth := tracetest.Random(rng, cfg)
+		for li, l := range tr.Locations {
+			for i := range l.Events.Time {
+				l.Events.Time[i] += 10000
+			}
+			if n := l.Events.Len(); n > 1 {
+				for _, i := range []int{0, n - 1} {
+					lt := l.Events.Time[i]
+					if len(l.Offsets) == 0 || lt > l.Offsets[0].Time {
+						// offsets measured ±1 µs off: violations remain
+						l.Offsets = append(l.Offsets, trace.ClockOffset{Time: lt, Offset: truth[li][i] + 10000 - lt + rng.Int64N(2001) - 1000})
+					}
+				}
+			}
+		}
+		inputs := map[string]string{"native": filepath.Join(dir, fmt.Sprintf("n%d", s)), "otf2": filepath.Join(dir, fmt.Sprintf("o%d", s))}
+		require.NoError(t, native.WriteDir(context.Background(), inputs["native"], tr, nil))
+		require.NoError(t, otf.WriteTrace(context.Background(), inputs["otf2"], tr, nil))
+		for format, in := range inputs {
+			for _, m := range []clockmodel.Method{clockmodel.MethodModel, clockmodel.MethodCLC} {
+				what := fmt.Sprintf("seed %d %s %s", s, format, m)
+				opts := Options{Correction: repair.Correction{ClockModel: repair.ClockModelOptions{Method: m}}}
+				opts.Output = filepath.Join(t.TempDir(), "single")
+				single, err := Run(context.Background(), in, opts)
+				require.NoError(t, err, what)
+				require.Positive(t, single.Correction.ReceivesMoved+single.Moved.Events, "%s: something moves", what)
+				want := tracetest.DirFiles(t, opts.Output)
+				for _, p := range []int{2, 3, 4} {
+					o := opts
+					o.Output = filepath.Join(t.TempDir(), "divided")
+					rep, errs := runDivided(in, o, p)
+					for r, err := range errs {
+						require.NoError(t, err, "%s P=%d process %d", what, p, r)
+					}
+					tracetest.SameFiles(t, want, tracetest.DirFiles(t, o.Output), fmt.Sprintf("%s P=%d", what, p))
+					assert.Equal(t, string(reportJSON(t, single)), string(reportJSON(t, rep)), "%s P=%d: report", what, p)
+				}
+			}
+		}
+	}
 }
