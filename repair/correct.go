@@ -185,6 +185,11 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 	}); err != nil {
 		return nil, err
 	}
+	if dv := (division{c.Comm, t.Part}); dv.divided() {
+		if err := dv.sameOnAll(ctx, "the times the CLC starts from", t.Times); err != nil {
+			return nil, err
+		}
+	}
 	res.Model, res.Domains, res.Latency = cm.result, &ps.cm.Domains, cm.condition.Latency
 	rep.Method, rep.Before, rep.Model, rep.ModelShift = methodReport(cm.result, &ps.cm.Domains), cm.beforeReport, cm.modelReport, cm.shift
 

@@ -3,8 +3,10 @@ package repair
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/gob"
 	"fmt"
+	"hash/fnv"
 
 	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/comm"
@@ -64,6 +66,33 @@ func (d division) gatherCorrected(ctx context.Context, times [][]int64, moved []
 			}
 			copy(times[li], cl.Times)
 			moved[li] = cl.Moved
+		}
+	}
+	return nil
+}
+
+// sameOnAll checks that every process holds the same times (interim:
+// the stages every process runs whole must give every process the same
+// bits, whatever its CPU and parallelism), by an allgather of a hash of
+// them; what names the times in the error.
+func (d division) sameOnAll(ctx context.Context, what string, times [][]int64) error {
+	h := fnv.New64a()
+	var b [8]byte
+	for _, ts := range times {
+		binary.LittleEndian.PutUint64(b[:], uint64(len(ts)))
+		h.Write(b[:])
+		for _, v := range ts {
+			binary.LittleEndian.PutUint64(b[:], uint64(v))
+			h.Write(b[:])
+		}
+	}
+	all, err := d.c.Allgather(ctx, h.Sum(nil))
+	if err != nil {
+		return fmt.Errorf("comparing %s: %w", what, err)
+	}
+	for q, s := range all {
+		if !bytes.Equal(s, all[0]) {
+			return fmt.Errorf("%s differ between processes 0 and %d of a divided run", what, q)
 		}
 	}
 	return nil

@@ -371,3 +371,37 @@ func TestDividedRunHybrid(t *testing.T) {
 		}
 	}
 }
+
+// The processes of a divided run may have different numbers of cores:
+// with a different parallelism on each (1 to 4 goroutines), the output
+// is still the single run's byte for byte (the stages every process runs
+// whole must give the same bits whatever the parallelism).
+func TestDividedRunMixedParallelism(t *testing.T) {
+	for _, name := range []string{"sim-16", "emulated/e-halo", "otf2/sst-macro-scorep2"} {
+		in := filepath.Join("..", "..", "testdata", name)
+		for _, m := range []clockmodel.Method{clockmodel.MethodModel, clockmodel.MethodCLC} {
+			what := fmt.Sprintf("%s %s", name, m)
+			opts := Options{Output: filepath.Join(t.TempDir(), "single"), Correction: repair.Correction{ClockModel: repair.ClockModelOptions{Method: m}}}
+			_, err := Run(context.Background(), in, opts)
+			require.NoError(t, err, what)
+			want := tracetest.DirFiles(t, opts.Output)
+			const p = 4
+			out := filepath.Join(t.TempDir(), "divided")
+			cs := comm.Local(p)
+			errs := make([]error, p)
+			var wg sync.WaitGroup
+			for r := range p {
+				wg.Go(func() {
+					o := opts
+					o.Output, o.Comm, o.Parallel = out, cs[r], r+1
+					_, errs[r] = Run(context.Background(), in, o)
+				})
+			}
+			wg.Wait()
+			for r, err := range errs {
+				require.NoError(t, err, "%s process %d", what, r)
+			}
+			tracetest.SameFiles(t, want, tracetest.DirFiles(t, out), what)
+		}
+	}
+}
