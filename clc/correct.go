@@ -476,10 +476,15 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 		if err != nil {
 			return nil, err
 		}
+		var failed error
 		for li, err := range errs {
 			if err != nil {
-				return nil, &trace.EventError{Location: li, Event: -1, Err: err}
+				failed = &trace.EventError{Location: li, Event: -1, Err: err}
+				break
 			}
+		}
+		if err := dv.agree(ctx, failed); err != nil {
+			return nil, err
 		}
 	}
 	followProcesses(ctx, in, res, sorted, np, dv.owns)

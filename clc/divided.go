@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/gob"
+	"errors"
 	"fmt"
 
 	"github.com/clc-tools/clc/comm"
@@ -33,6 +34,33 @@ func newDivision(c comm.Comm, part []int32, n int) (*division, error) {
 
 // owns reports whether location li is this process's.
 func (d *division) owns(li int) bool { return d == nil || d.part[li] == d.me }
+
+// errElsewhere is what a process returns whose correction stopped
+// because another's failed.
+var errElsewhere = errors.New("clc: the correction failed on another process")
+
+// agree returns err, or errElsewhere when another process failed (one
+// allreduce): a failure of one process's own locations stops every
+// process at the same point.
+func (d *division) agree(ctx context.Context, err error) error {
+	if d == nil {
+		return err
+	}
+	failed := int64(0)
+	if err != nil {
+		failed = 1
+	}
+	any, cerr := d.c.AllreduceInt64(ctx, comm.Max, []int64{failed})
+	switch {
+	case err != nil:
+		return err
+	case cerr != nil:
+		return fmt.Errorf("clc: %w", cerr)
+	case any[0] > 0:
+		return errElsewhere
+	}
+	return nil
+}
 
 // sumPass makes ps every process's: the jumps summed, the largest shift.
 func (d *division) sumPass(ctx context.Context, ps *Pass) error {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -67,31 +66,50 @@ func TestCorrectDividedIsCorrect(t *testing.T) {
 					for li, l := range tr.Locations {
 						part[li] = int32(int(l.Node) * np / nodes)
 					}
-					cs := comm.Local(np)
-					var wg sync.WaitGroup
-					for r := range np {
-						wg.Go(func() {
-							in := inputOf(tr, g)
-							res, err := CorrectInPlace(in, g, p, &Options{Comm: cs[r], Part: part, Parallel: 2, Context: context.Background()})
-							if !assert.NoError(t, err, "%s process %d", what, r) {
-								cs[r].Abort(1, err.Error())
-								return
+					errs := comm.RunLocal(np, func(c comm.Comm) error {
+						r := c.Rank()
+						in := inputOf(tr, g)
+						res, err := CorrectInPlace(in, g, p, &Options{Comm: c, Part: part, Parallel: 2, Context: context.Background()})
+						if err != nil {
+							return err
+						}
+						assert.Equal(t, want.Passes, res.Passes, "%s process %d: passes", what, r)
+						assert.Equal(t, want.Dropped, res.Dropped, "%s process %d: dropped", what, r)
+						assert.Equal(t, want.Threshold, res.Threshold, "%s process %d: threshold", what, r)
+						for li := range in.Times {
+							if part[li] != int32(r) {
+								continue
 							}
-							assert.Equal(t, want.Passes, res.Passes, "%s process %d: passes", what, r)
-							assert.Equal(t, want.Dropped, res.Dropped, "%s process %d: dropped", what, r)
-							assert.Equal(t, want.Threshold, res.Threshold, "%s process %d: threshold", what, r)
-							for li := range in.Times {
-								if part[li] != int32(r) {
-									continue
-								}
-								assert.True(t, slices.Equal(wantIn.Times[li], in.Times[li]), "%s process %d: location %d's corrected times", what, r, li)
-								assert.Equal(t, want.Moved[li].Original(wantIn.Times[li]), res.Moved[li].Original(in.Times[li]), "%s process %d: location %d's times before", what, r, li)
-							}
-						})
+							assert.True(t, slices.Equal(wantIn.Times[li], in.Times[li]), "%s process %d: location %d's corrected times", what, r, li)
+							assert.Equal(t, want.Moved[li].Original(wantIn.Times[li]), res.Moved[li].Original(in.Times[li]), "%s process %d: location %d's times before", what, r, li)
+						}
+						return nil
+					})
+					for r, err := range errs {
+						assert.NoError(t, err, "%s process %d", what, r)
 					}
-					wg.Wait()
 				}
 			}
 		}
 	}
+}
+
+// A failure of one process's locations (division.agree) stops every
+// process: the failing one with its error, the others saying another
+// failed.
+func TestDivisionAgree(t *testing.T) {
+	errs := comm.RunLocal(3, func(c comm.Comm) error {
+		var err error
+		if c.Rank() == 1 {
+			err = fmt.Errorf("location 4: amortization failed")
+		}
+		d, derr := newDivision(c, make([]int32, 5), 5)
+		if derr != nil {
+			return derr
+		}
+		return d.agree(context.Background(), err)
+	})
+	assert.EqualError(t, errs[1], "location 4: amortization failed")
+	assert.ErrorIs(t, errs[0], errElsewhere)
+	assert.ErrorIs(t, errs[2], errElsewhere)
 }

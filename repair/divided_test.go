@@ -2,7 +2,6 @@ package repair
 
 import (
 	"context"
-	"sync"
 	"testing"
 
 	"github.com/clc-tools/clc/comm"
@@ -13,20 +12,13 @@ import (
 // every process when one time of one process differs.
 func TestSameOnAll(t *testing.T) {
 	for _, differ := range []bool{false, true} {
-		const p = 3
-		cs := comm.Local(p)
-		errs := make([]error, p)
-		var wg sync.WaitGroup
-		for r := range p {
-			wg.Go(func() {
-				times := [][]int64{{1, 2, 3}, {}, {4, 5}}
-				if differ && r == 2 {
-					times[2][1]++
-				}
-				errs[r] = division{cs[r], []int32{0, 1, 2}}.sameOnAll(context.Background(), "the times", times)
-			})
-		}
-		wg.Wait()
+		errs := comm.RunLocal(3, func(c comm.Comm) error {
+			times := [][]int64{{1, 2, 3}, {}, {4, 5}}
+			if differ && c.Rank() == 2 {
+				times[2][1]++
+			}
+			return division{c, []int32{0, 1, 2}}.sameOnAll(context.Background(), "the times", times)
+		})
 		for r, err := range errs {
 			if differ {
 				assert.ErrorContains(t, err, "the times differ between processes 0 and 2", "process %d", r)

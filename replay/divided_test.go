@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
-	"sync"
 	"testing"
 
 	"github.com/clc-tools/clc/comm"
@@ -63,37 +62,34 @@ func TestFinishDividedIsFinish(t *testing.T) {
 			for _, p := range []int{2, 3, 4} {
 				what := fmt.Sprintf("%s seed %d P=%d", name, seed, p)
 				part := partsByProcess(tr, p)
-				cs := comm.Local(p)
-				var wg sync.WaitGroup
-				for r := range p {
-					wg.Go(func() {
-						m := NewMatcher(tr, opt)
-						for li := range tr.Locations {
-							if part[li] == int32(r) {
-								m.Scan(li, &tr.Locations[li].Events)
-							}
+				errs := comm.RunLocal(p, func(c comm.Comm) error {
+					r := c.Rank()
+					m := NewMatcher(tr, opt)
+					for li := range tr.Locations {
+						if part[li] == int32(r) {
+							m.Scan(li, &tr.Locations[li].Events)
 						}
-						g, err := m.FinishDivided(context.Background(), cs[r], part)
-						if !assert.NoError(t, err, "%s process %d", what, r) {
-							cs[r].Abort(1, err.Error())
-							return
-						}
-						own := func(li int) bool { return part[li] == int32(r) }
-						assert.Empty(t, sameDeps(whole.Deps, g.Deps, own), "%s process %d: own dependencies", what, r)
-						assert.Equal(t, whole.Instances, g.Instances, "%s process %d: instances", what, r)
-						assert.Equal(t, whole.Parts, g.Parts, "%s process %d: parts", what, r)
-						assert.Equal(t, whole.Issues, g.Issues, "%s process %d: issues", what, r)
-						assert.Equal(t, whole.Messages, g.Messages, "%s process %d: messages", what, r)
-						assert.Equal(t, whole.LogicalMessages, g.LogicalMessages, "%s process %d: logical messages", what, r)
-						assert.Equal(t, whole.Sync, g.Sync, "%s process %d: shared-memory relations", what, r)
-						assert.Equal(t, whole.Ignored, g.Ignored, "%s process %d: ignored", what, r)
-						assert.Equal(t, whole.Single, g.Single, "%s process %d: single", what, r)
-						if assert.NoError(t, GatherDeps(context.Background(), cs[r], g, part), "%s process %d: gather", what, r) {
-							assert.Empty(t, sameDeps(whole.Deps, g.Deps, nil), "%s process %d: gathered dependencies", what, r)
-						}
-					})
+					}
+					g, err := m.FinishDivided(context.Background(), c, part)
+					if err != nil {
+						return err
+					}
+					own := func(li int) bool { return part[li] == int32(r) }
+					assert.Empty(t, sameDeps(whole.Deps, g.Deps, own), "%s process %d: own dependencies", what, r)
+					// Everything but the dependency lists: instances, parts,
+					// issues and every count.
+					rest, wholeRest := *g, *whole
+					rest.Deps, wholeRest.Deps = nil, nil
+					assert.Equal(t, wholeRest, rest, "%s process %d: the graph but its dependencies", what, r)
+					if err := GatherDeps(context.Background(), c, g, part); err != nil {
+						return err
+					}
+					assert.Empty(t, sameDeps(whole.Deps, g.Deps, nil), "%s process %d: gathered dependencies", what, r)
+					return nil
+				})
+				for r, err := range errs {
+					assert.NoError(t, err, "%s process %d", what, r)
 				}
-				wg.Wait()
 				crossing := 0
 				for li, ds := range whole.Deps {
 					for _, d := range ds {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -23,40 +22,37 @@ import (
 func dividedRounds(t *testing.T, g *replay.Graph, events []int64, part []int32, parts int) ([][]int64, []replay.SuperstepStats) {
 	t.Helper()
 	n := len(g.Deps)
-	cs := comm.Local(parts)
 	out := make([][]int64, n)
 	stats := make([]replay.SuperstepStats, parts)
-	var wg sync.WaitGroup
-	for r := range parts {
-		wg.Go(func() {
-			cols := make([][]int64, n)
-			for li := range cols {
-				cols[li] = make([]int64, events[li])
+	errs := comm.RunLocal(parts, func(c comm.Comm) error {
+		r := c.Rank()
+		cols := make([][]int64, n)
+		for li := range cols {
+			cols[li] = make([]int64, events[li])
+		}
+		x := replay.NewShared(g, cols, part, nil, replay.Latency{Intra: 0, Inter: 1, Shared: 0})
+		d, err := replay.NewDivided(x, c, part)
+		if err != nil {
+			return err
+		}
+		steps := make([]roundStep, n)
+		for li := range steps {
+			steps[li] = roundStep{li: li, deps: g.Deps[li], col: cols[li]}
+		}
+		if err := d.Run(context.Background(), 2, func(li int) (bool, error) { return steps[li].step(d) }); err != nil {
+			return err
+		}
+		for li := range cols {
+			if part[li] == int32(r) {
+				out[li] = cols[li]
 			}
-			x := replay.NewShared(g, cols, part, nil, replay.Latency{Intra: 0, Inter: 1, Shared: 0})
-			d, err := replay.NewDivided(x, cs[r], part)
-			if !assert.NoError(t, err, "process %d", r) {
-				cs[r].Abort(1, err.Error())
-				return
-			}
-			steps := make([]roundStep, n)
-			for li := range steps {
-				steps[li] = roundStep{li: li, deps: g.Deps[li], col: cols[li]}
-			}
-			err = d.Run(context.Background(), 2, func(li int) (bool, error) { return steps[li].step(d) })
-			if !assert.NoError(t, err, "process %d", r) {
-				cs[r].Abort(1, err.Error())
-				return
-			}
-			for li := range cols {
-				if part[li] == int32(r) {
-					out[li] = cols[li]
-				}
-			}
-			stats[r] = d.Stats
-		})
+		}
+		stats[r] = d.Stats
+		return nil
+	})
+	for r, err := range errs {
+		assert.NoError(t, err, "process %d", r)
 	}
-	wg.Wait()
 	return out, stats
 }
 

@@ -62,18 +62,21 @@ func testdataTraces(t *testing.T) []string {
 // each in its own goroutine, opts given to each with its Comm; it returns
 // process 0's report and every process's error.
 func runDivided(input string, opts Options, p int) (*repair.Report, []error) {
-	cs := comm.Local(p)
+	return runDividedWith(context.Background(), input, p, func(_ int, o *Options) { *o = opts })
+}
+
+// runDividedWith is runDivided with ctx and the options of process r set
+// by set (Comm is set after it).
+func runDividedWith(ctx context.Context, input string, p int, set func(r int, o *Options)) (*repair.Report, []error) {
 	reps := make([]*repair.Report, p)
-	errs := make([]error, p)
-	var wg sync.WaitGroup
-	for r := range p {
-		wg.Go(func() {
-			o := opts
-			o.Comm = cs[r]
-			reps[r], errs[r] = Run(context.Background(), input, o)
-		})
-	}
-	wg.Wait()
+	errs := comm.RunLocal(p, func(c comm.Comm) error {
+		var o Options
+		set(c.Rank(), &o)
+		o.Comm = c
+		var err error
+		reps[c.Rank()], err = Run(ctx, input, o)
+		return err
+	})
 	return reps[0], errs
 }
 
@@ -133,19 +136,13 @@ func TestDividedRunIsTheSingleRun(t *testing.T) {
 func TestDividedRunFailsWhole(t *testing.T) {
 	in := filepath.Join("..", "..", "testdata", "sim-16")
 	out := filepath.Join(t.TempDir(), "out")
-	cs := comm.Local(3)
-	errs := make([]error, 3)
-	var wg sync.WaitGroup
-	for r := range 3 {
-		wg.Go(func() {
-			o := Options{Output: out, Correction: repair.Correction{Comm: cs[r]}}
-			if r == 1 {
-				o.Truth = filepath.Join(t.TempDir(), "missing")
-			}
-			_, errs[r] = Run(context.Background(), in, o)
-		})
-	}
-	wg.Wait()
+	missing := filepath.Join(t.TempDir(), "missing")
+	_, errs := runDividedWith(context.Background(), in, 3, func(r int, o *Options) {
+		o.Output = out
+		if r == 1 {
+			o.Truth = missing
+		}
+	})
 	for r, err := range errs {
 		assert.Error(t, err, "process %d", r)
 	}
@@ -284,25 +281,19 @@ func TestDividedRunProgressAndCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	const p = 3
-	cs := comm.Local(p)
 	var mu sync.Mutex
 	told := make([]int, p)
-	errs := make([]error, p)
-	var wg sync.WaitGroup
-	for r := range p {
-		wg.Go(func() {
-			o := Options{Output: out, Correction: repair.Correction{Comm: cs[r], Progress: func(stage string) {
-				mu.Lock()
-				told[r]++
-				mu.Unlock()
-				if stage == "correcting" {
-					cancel()
-				}
-			}}}
-			_, errs[r] = Run(ctx, in, o)
-		})
-	}
-	wg.Wait()
+	_, errs := runDividedWith(ctx, in, p, func(r int, o *Options) {
+		o.Output = out
+		o.Progress = func(stage string) {
+			mu.Lock()
+			told[r]++
+			mu.Unlock()
+			if stage == "correcting" {
+				cancel()
+			}
+		}
+	})
 	assert.Positive(t, told[0], "process 0 tells its progress")
 	for r := 1; r < p; r++ {
 		assert.Zero(t, told[r], "process %d tells no progress", r)
@@ -385,19 +376,11 @@ func TestDividedRunMixedParallelism(t *testing.T) {
 			_, err := Run(context.Background(), in, opts)
 			require.NoError(t, err, what)
 			want := tracetest.DirFiles(t, opts.Output)
-			const p = 4
 			out := filepath.Join(t.TempDir(), "divided")
-			cs := comm.Local(p)
-			errs := make([]error, p)
-			var wg sync.WaitGroup
-			for r := range p {
-				wg.Go(func() {
-					o := opts
-					o.Output, o.Comm, o.Parallel = out, cs[r], r+1
-					_, errs[r] = Run(context.Background(), in, o)
-				})
-			}
-			wg.Wait()
+			_, errs := runDividedWith(context.Background(), in, 4, func(r int, o *Options) {
+				*o = opts
+				o.Output, o.Parallel = out, r+1
+			})
 			for r, err := range errs {
 				require.NoError(t, err, "%s process %d", what, r)
 			}
