@@ -52,6 +52,7 @@ func (d division) gatherCorrected(ctx context.Context, times [][]int64, moved []
 		return fmt.Errorf("gathering the corrected times: %w", err)
 	}
 	for q, b := range all {
+		all[q] = nil // each part freed once decoded: the gather never holds two copies
 		if int32(q) == me {
 			continue
 		}

@@ -362,6 +362,7 @@ func allgatherGob[T any](ctx context.Context, c comm.Comm, v T) ([]T, error) {
 	}
 	out := make([]T, len(all))
 	for q, b := range all {
+		all[q] = nil // each part freed once decoded: the gather never holds two copies
 		if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&out[q]); err != nil {
 			return nil, fmt.Errorf("process %d's data: %w", q, err)
 		}

@@ -149,6 +149,7 @@ func gatherTrace(ctx context.Context, c comm.Comm, tr *trace.Trace, times [][]in
 	}
 	var truncated []int
 	for p, b := range all {
+		all[p] = nil // each part freed once decoded: the gather never holds two copies
 		var got part
 		if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&got); err != nil {
 			return fmt.Errorf("gathering the trace: process %d's part: %w", p, err)
