@@ -394,3 +394,38 @@ func TestDividedRunMixedParallelism(t *testing.T) {
 		}
 	}
 }
+
+// A divided run also checks without writing a trace (process 0 writes
+// the JSON report and the HTML page, the report the single run's), and
+// converts between the formats (process 0 writes the output whole) to the
+// single run's bytes.
+func TestDividedRunCheckAndConvert(t *testing.T) {
+	in := filepath.Join("..", "..", "testdata", "sim-16")
+	dir := t.TempDir()
+	single, err := Run(context.Background(), in, Options{Check: true, Report: filepath.Join(dir, "single.json")})
+	require.NoError(t, err)
+	rep, errs := runDividedWith(context.Background(), in, 3, func(_ int, o *Options) {
+		o.Check, o.Report, o.HTML = true, filepath.Join(dir, "divided.json"), filepath.Join(dir, "divided.html")
+	})
+	for r, err := range errs {
+		require.NoError(t, err, "check: process %d", r)
+	}
+	assert.Equal(t, string(reportJSON(t, single)), string(reportJSON(t, rep)), "check: report")
+	assert.FileExists(t, filepath.Join(dir, "divided.json"))
+	assert.FileExists(t, filepath.Join(dir, "divided.html"))
+
+	for _, f := range []Format{FormatOTF2, FormatNative} {
+		opts := Options{Output: filepath.Join(t.TempDir(), "single"), Format: f}
+		_, err := Run(context.Background(), in, opts)
+		require.NoError(t, err, "%s: single run", f)
+		out := filepath.Join(t.TempDir(), "divided")
+		_, errs := runDividedWith(context.Background(), in, 3, func(_ int, o *Options) {
+			*o = opts
+			o.Output = out
+		})
+		for r, err := range errs {
+			require.NoError(t, err, "%s: process %d", f, r)
+		}
+		tracetest.SameFiles(t, tracetest.DirFiles(t, opts.Output), tracetest.DirFiles(t, out), string(f))
+	}
+}
