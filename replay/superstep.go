@@ -245,8 +245,7 @@ func (d *Divided) Run(ctx context.Context, workers int, step Step) error {
 		for _, b := range d.out {
 			sent += int64(len(b))
 		}
-		// Fresh outboxes: a group may still read the last ones (comm.Local
-		// copies them when each receiver takes its part).
+		// Fresh outboxes for the next superstep.
 		d.out = make([][]byte, d.c.Size())
 		d.Stats.Bytes += sent
 		if err == nil {
