@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/clc-tools/clc/comm"
 	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/replay"
@@ -241,6 +242,16 @@ type Options struct {
 	// a few thousand events of each location's work and returns the
 	// context's error, leaving the times partly corrected.
 	Context context.Context
+	// Comm, with more than one process, divides the correction among
+	// its processes: Part[li] is location li's process, and this process
+	// corrects its own locations (the forward passes as supersteps,
+	// replay.Divided; the backward amortization after one exchange of
+	// the receive times that crossing sends need). Every column must
+	// hold its location's input times (the others' are overwritten with
+	// what crosses); Result.Moved is filled for the own locations only,
+	// the passes and Dropped are every process's. Nil: one process.
+	Comm comm.Comm
+	Part []int32
 }
 
 // Correct runs the controlled logical clock over t, whose times must be
@@ -344,8 +355,13 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 		return res, nil
 	}
 
+	dv, err := newDivision(o.Comm, o.Part, n)
+	if err != nil {
+		return nil, err
+	}
 	gamma, informed := p.Gamma, p.InformedGamma
 	outs := make([]locForward, n)
+	var last *replay.Divided // the last forward pass's exchange, divided
 	for pass := 1; ; pass++ {
 		progress("forward pass")
 		k.OneMinusGamma = 1 - gamma
@@ -362,7 +378,14 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 			fw[li] = newForward(li, times[li], sorted[li], g.Deps[li], g.Instances, kn, &res.Moved[li])
 			fw[li].ctx = ctx
 		}
-		err := replay.Run(x, n, np, func(li int) (bool, error) { return fw[li].step(x) })
+		if dv != nil {
+			last, err = replay.NewDivided(x, dv.c, dv.part)
+			if err == nil {
+				err = last.Run(ctx, np, func(li int) (bool, error) { return fw[li].step(last) })
+			}
+		} else {
+			err = replay.Run(x, n, np, func(li int) (bool, error) { return fw[li].step(x) })
+		}
 		if cerr := ctx.Err(); cerr != nil {
 			return nil, cerr
 		}
@@ -370,7 +393,9 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 			return nil, err
 		}
 		for li := range fw {
-			outs[li] = fw[li].out
+			if dv.owns(li) {
+				outs[li] = fw[li].out
+			}
 		}
 		ps := Pass{Gamma: gamma}
 		for i := range outs {
@@ -382,6 +407,9 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 				}
 			}
 		}
+		if err := dv.sumPass(ctx, &ps); err != nil {
+			return nil, err
+		}
 		res.Passes = append(res.Passes, ps)
 		if ps.MaxShift <= res.Threshold || pass >= p.MaxPasses {
 			break
@@ -391,18 +419,27 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 			break
 		}
 		gamma, informed = next, max(smallerGamma(informed), 0)
-		if err := par.Do(ctx, n, np, func(li int) error { res.Moved[li].restore(times[li]); return nil }); err != nil {
+		if err := par.Do(ctx, n, np, func(li int) error {
+			if dv.owns(li) {
+				res.Moved[li].restore(times[li])
+			}
+			return nil
+		}); err != nil {
 			return nil, err
 		}
 	}
-	for i := range outs {
-		for _, d := range outs[i].dropped {
-			res.Dropped.Add(d)
-		}
+	if err := dv.dropped(ctx, outs, &res.Dropped); err != nil {
+		return nil, err
 	}
 
 	if p.Slope > 0 || p.TrustReference && p.InformedSlope > 0 {
 		progress("backward amortization")
+		if last != nil {
+			// The receive times that the own locations' sends need.
+			if err := last.ShareReceives(ctx); err != nil {
+				return nil, err
+			}
+		}
 		// Send limits first, from the forward-pass times, for every
 		// location that has a jump to amortize; then the amortization,
 		// which changes the times in place.
@@ -439,13 +476,18 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 		if err != nil {
 			return nil, err
 		}
+		var failed error
 		for li, err := range errs {
 			if err != nil {
-				return nil, &trace.EventError{Location: li, Event: -1, Err: err}
+				failed = &trace.EventError{Location: li, Event: -1, Err: err}
+				break
 			}
 		}
+		if err := dv.agree(ctx, failed); err != nil {
+			return nil, err
+		}
 	}
-	followProcesses(ctx, in, res, sorted, np)
+	followProcesses(ctx, in, res, sorted, np, dv.owns)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -42,7 +42,7 @@ func Leader(t *trace.Trace, g *replay.Graph) []int32 {
 // in.Times, the originals recoverable from res.Moved, where the changes
 // are recorded too. sorted says, per location, whether its original times
 // never decrease.
-func followProcesses(ctx context.Context, in Input, res *Result, sorted []bool, np int) {
+func followProcesses(ctx context.Context, in Input, res *Result, sorted []bool, np int, own func(li int) bool) {
 	if in.Follow == nil {
 		return
 	}
@@ -50,7 +50,7 @@ func followProcesses(ctx context.Context, in Input, res *Result, sorted []bool, 
 	var leaders []int32
 	followers := map[int32][]int{}
 	for li, m := range in.Follow {
-		if m < 0 {
+		if m < 0 || !own(li) {
 			continue
 		}
 		if _, ok := followers[m]; !ok {

@@ -228,23 +228,31 @@ func (c *localComm) exchange(ctx context.Context, v any) ([]any, error) {
 	return res, nil
 }
 
+// Alltoall, Allgather and Bcast contribute copies of their buffers, as
+// MPI lets a caller reuse them once the call returns: the others copy
+// their parts when they wake, which may be after this process returned.
+
 func (c *localComm) Alltoall(ctx context.Context, send [][]byte) ([][]byte, error) {
 	if len(send) != c.g.p {
 		return nil, fmt.Errorf("comm: alltoall of %d parts in a group of %d", len(send), c.g.p)
 	}
-	all, err := c.exchange(ctx, send)
+	mine := make([][]byte, len(send))
+	for i, b := range send {
+		mine[i] = append([]byte(nil), b...)
+	}
+	all, err := c.exchange(ctx, mine)
 	if err != nil {
 		return nil, err
 	}
 	recv := make([][]byte, c.g.p)
 	for i, a := range all {
-		recv[i] = append([]byte(nil), a.([][]byte)[c.rank]...)
+		recv[i] = a.([][]byte)[c.rank]
 	}
 	return recv, nil
 }
 
 func (c *localComm) Allgather(ctx context.Context, data []byte) ([][]byte, error) {
-	all, err := c.exchange(ctx, data)
+	all, err := c.exchange(ctx, append([]byte(nil), data...))
 	if err != nil {
 		return nil, err
 	}
@@ -259,7 +267,7 @@ func (c *localComm) Bcast(ctx context.Context, root int, data []byte) ([]byte, e
 	if root < 0 || root >= c.g.p {
 		return nil, fmt.Errorf("comm: broadcast from %d in a group of %d", root, c.g.p)
 	}
-	all, err := c.exchange(ctx, data)
+	all, err := c.exchange(ctx, append([]byte(nil), data...))
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
@@ -664,11 +663,18 @@ func (r *DirReader) read(ctx context.Context, opt *ReadOptions, needs func(defs 
 		keep = needs(t)
 		times = make([][]int64, len(t.Locations))
 	}
+	own, err := opt.Chosen(t)
+	if err != nil {
+		return nil, nil, err
+	}
 	var mu sync.Mutex
 	var truncated []int
 	// A worker decodes each location's blocks into a scratch block of its
 	// own (selections), kept from one location to the next.
-	err := par.DoEachWith(ctx, len(t.Locations), np, func() *trace.Events { return new(trace.Events) }, func(block *trace.Events, i int) error {
+	err = par.DoEachWith(ctx, len(t.Locations), np, func() *trace.Events { return new(trace.Events) }, func(block *trace.Events, i int) error {
+		if own != nil && !own[i] {
+			return nil
+		}
 		l := t.Locations[i]
 		s, err := r.Stream(i)
 		if err != nil {
@@ -717,12 +723,7 @@ func (r *DirReader) markIncomplete(truncated []int) {
 	}
 	t.Properties[trace.PropIncomplete] = "true"
 	if len(truncated) > 0 {
-		sort.Ints(truncated)
-		s := make([]string, len(truncated))
-		for i, l := range truncated {
-			s[i] = strconv.Itoa(l)
-		}
-		t.Properties[trace.PropTruncated] = strings.Join(s, ",")
+		t.Properties[trace.PropTruncated] = trace.TruncatedList(truncated)
 	}
 }
 
@@ -926,12 +927,14 @@ func (r *DirReader) Files() []string {
 // carried data a writer of the source format reads whole (CarriedBytes).
 func (r *DirReader) Declared() (trace.Declared, error) {
 	d := trace.Declared{Locations: len(r.m.defs.Locations), HeldBytes: r.CarriedBytes()}
+	d.LocationEvents = make([]int64, d.Locations)
 	for li := range d.Locations {
 		n, err := r.DeclaredEvents(li)
 		if err != nil {
 			return trace.Declared{}, err
 		}
 		d.Events += n
+		d.LocationEvents[li] = n
 	}
 	return d, nil
 }

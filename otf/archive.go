@@ -198,14 +198,23 @@ func (a *Archive) NumEvents() int64 {
 // sizes its columns by the same bound).
 func (a *Archive) EventBound() int64 {
 	var n int64
-	for _, l := range a.defs.locations {
+	for _, e := range a.locationBounds() {
+		n += e
+	}
+	return n
+}
+
+// locationBounds returns EventBound's bound of each location.
+func (a *Archive) locationBounds() []int64 {
+	out := make([]int64, len(a.defs.locations))
+	for li, l := range a.defs.locations {
 		st, err := os.Stat(filepath.Join(a.dir, filepath.FromSlash(a.evtName(l.id))))
 		if err != nil {
 			continue // a missing file holds no event
 		}
-		n += int64(min(l.numEvents, uint64(st.Size())/2))
+		out[li] = int64(min(l.numEvents, uint64(st.Size())/2))
 	}
-	return n
+	return out
 }
 
 // NumLocations returns the number of locations the global definitions
@@ -226,7 +235,12 @@ func (a *Archive) DefinitionBytes() int64 {
 // at most how many events a read holds (EventBound), the locations, and
 // the bytes its global definitions take in memory (DefinitionMemory).
 func (a *Archive) Declared() (trace.Declared, error) {
-	return trace.Declared{Events: a.EventBound(), Locations: a.NumLocations(), HeldBytes: DefinitionMemory(a.DefinitionBytes())}, nil
+	per := a.locationBounds()
+	var n int64
+	for _, e := range per {
+		n += e
+	}
+	return trace.Declared{Events: n, Locations: a.NumLocations(), LocationEvents: per, HeldBytes: DefinitionMemory(a.DefinitionBytes())}, nil
 }
 
 // DefinitionMemory returns the bytes that global definitions of size
@@ -520,8 +534,15 @@ func (a *Archive) read(ctx context.Context, opt *ReadOptions, needs func(defs *t
 		keep = needs(t)
 		times = make([][]int64, len(t.Locations))
 	}
+	own, err := opt.Chosen(t)
+	if err != nil {
+		return nil, nil, err
+	}
 	type bufs struct{ evt, def []byte }
 	err = par.DoEachWith(ctx, len(t.Locations), opt.Workers(), func() *bufs { return &bufs{} }, func(b *bufs, li int) error {
+		if own != nil && !own[li] {
+			return nil
+		}
 		var all *[]int64
 		if keep != nil {
 			all = &times[li]

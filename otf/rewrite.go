@@ -264,19 +264,68 @@ func (a *Archive) RewriteTimes(ctx context.Context, dir string, times [][]int64,
 			cleanup()
 		}
 	}()
-	if err := os.Mkdir(filepath.Join(tmp, ArchiveName), 0o777); err != nil {
-		return fmt.Errorf("otf2: %w", err)
+	span, err := a.RewritePart(ctx, tmp, times, nil, opt)
+	if err != nil {
+		return err
+	}
+	counts := make([]uint64, len(times))
+	for li, ts := range times {
+		counts[li] = uint64(len(ts))
+	}
+	if err := a.RewriteGlobals(tmp, span, counts); err != nil {
+		return err
+	}
+	ok = true
+	return nil
+}
+
+// Span is the range of the times a rewrite wrote (RewritePart), as the
+// global definitions' ClockProperties state it (RewriteGlobals).
+type Span struct {
+	Min, Max uint64
+	// Empty: no time was written.
+	Empty bool
+}
+
+// Merge widens s to hold o.
+func (s *Span) Merge(o Span) {
+	r := s.timeRange()
+	r.merge(o.timeRange())
+	*s = spanOf(r)
+}
+
+func spanOf(r timeRange) Span       { return Span{Min: r.min, Max: r.max, Empty: !r.any} }
+func (s Span) timeRange() timeRange { return timeRange{min: s.Min, max: s.Max, any: !s.Empty} }
+
+// RewritePart writes into dir, an existing directory, RewriteTimes' files
+// of the locations own says (nil: all): their local definitions and event
+// files under dir/traces/ (made if missing), and returns the span of
+// their times. Processes that divide a rewrite among them (each holding
+// the times of its locations; the other columns may be nil) write their
+// parts into one directory, and one of them then the global definitions
+// and the anchor (RewriteGlobals) with the parts' spans merged. It stops
+// at the next location when ctx is cancelled.
+func (a *Archive) RewritePart(ctx context.Context, dir string, times [][]int64, own func(li int) bool, opt *WriteOptions) (Span, error) {
+	g := a.defs
+	if len(times) != len(g.locations) {
+		return Span{}, fmt.Errorf("otf2: rewrite: %d time columns for the %d locations of the archive", len(times), len(g.locations))
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ArchiveName), 0o777); err != nil {
+		return Span{}, fmt.Errorf("otf2: %w", err)
 	}
 	ranges := make([]timeRange, len(g.locations))
 	type bufs struct {
 		in, out []byte
 		patches []patchAt
 	}
-	err = par.DoEachWith(ctx, len(g.locations), opt.parallel(), func() *bufs { return &bufs{} }, func(b *bufs, li int) error {
-		if err := a.rewriteLocalDefs(tmp, li, opt, b.in, b.out); err != nil {
+	err := par.DoEachWith(ctx, len(g.locations), opt.parallel(), func() *bufs { return &bufs{} }, func(b *bufs, li int) error {
+		if own != nil && !own(li) {
+			return nil
+		}
+		if err := a.rewriteLocalDefs(dir, li, opt, b.in, b.out); err != nil {
 			return err
 		}
-		r, err := a.rewriteEvents(ctx, tmp, li, times[li], &b.in, &b.out, &b.patches)
+		r, err := a.rewriteEvents(ctx, dir, li, times[li], &b.in, &b.out, &b.patches)
 		if err != nil {
 			return err
 		}
@@ -296,26 +345,32 @@ func (a *Archive) RewriteTimes(ctx context.Context, dir string, times [][]int64,
 		return nil
 	})
 	if err != nil {
-		return err
+		return Span{}, err
 	}
 	var all timeRange
 	for _, r := range ranges {
 		all.merge(r)
 	}
-	counts := make([]uint64, len(times))
-	for li, ts := range times {
-		counts[li] = uint64(len(ts))
+	return spanOf(all), nil
+}
+
+// RewriteGlobals writes into dir RewriteTimes' global definitions and
+// anchor, with span the times written (every part's RewritePart's,
+// merged) and counts[li] the events of location li.
+func (a *Archive) RewriteGlobals(dir string, span Span, counts []uint64) error {
+	g := a.defs
+	if len(counts) != len(g.locations) {
+		return fmt.Errorf("otf2: rewrite: %d event counts for the %d locations of the archive", len(counts), len(g.locations))
 	}
-	if err := a.rewriteGlobalDefs(tmp, all, counts); err != nil {
+	if err := a.rewriteGlobalDefs(dir, span.timeRange(), counts); err != nil {
 		return err
 	}
 	an := a.Anchor()
 	an.NumSnapshots, an.NumThumbnails = 0, 0
 	an.NumLocations = uint64(len(g.locations))
-	if err := os.WriteFile(filepath.Join(tmp, AnchorName), an.encode(), 0o666); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, AnchorName), an.encode(), 0o666); err != nil {
 		return fmt.Errorf("otf2: %w", err)
 	}
-	ok = true
 	return nil
 }
 

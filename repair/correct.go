@@ -15,6 +15,7 @@ import (
 
 	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/clockmodel"
+	"github.com/clc-tools/clc/comm"
 	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/presync"
@@ -42,6 +43,9 @@ type Trace struct {
 	// from.
 	Truth     [][]int64
 	TruthName string
+	// Part gives each location's process when Correction.Comm divides
+	// the correction among several (whole nodes per process).
+	Part []int32
 }
 
 // Correction configures what Correct does with a trace: the options of
@@ -65,6 +69,15 @@ type Correction struct {
 	// KeepPresync keeps a copy of the pre-synchronised times and what the
 	// pre-synchronisation did in the Result (for the HTML report).
 	KeepPresync bool
+	// Comm is the group this process corrects the trace with; nil: one
+	// process. With several, Trace.Part divides the locations among
+	// them and the CLC runs divided (clc.Options.Comm). Interim
+	// (docs/scale.md, section 7): every process holds every location's
+	// times and the whole graph, pre-synchronises them and runs the clock
+	// model on them all alike, and gathers the CLC's corrected times and
+	// moved events (allgather) before measuring; every process returns
+	// the same result.
+	Comm comm.Comm
 }
 
 // params returns the CLC's parameters: the caller's or the defaults.
@@ -108,6 +121,9 @@ type Result struct {
 // offsets, which they include). It stops at the next stage boundary when
 // ctx is cancelled.
 func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
+	if c.Comm != nil && c.Comm.Size() > 1 && len(t.Part) != len(t.Times) {
+		return nil, fmt.Errorf("a correction divided among %d processes needs the process of each of the %d locations (Trace.Part has %d)", c.Comm.Size(), len(t.Times), len(t.Part))
+	}
 	np := par.Workers(c.Parallel)
 	progress := c.Progress
 	if progress == nil {
@@ -171,12 +187,17 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 	}); err != nil {
 		return nil, err
 	}
+	if dv := (division{c.Comm, t.Part}); dv.divided() {
+		if err := dv.sameOnAll(ctx, "the times the CLC starts from", t.Times); err != nil {
+			return nil, err
+		}
+	}
 	res.Model, res.Domains, res.Latency = cm.result, &ps.cm.Domains, cm.condition.Latency
 	rep.Method, rep.Before, rep.Model, rep.ModelShift = methodReport(cm.result, &ps.cm.Domains), cm.beforeReport, cm.modelReport, cm.shift
 
 	var moved []clc.Moved
 	if err := stage("correcting", &rep.Timing.Correct, func() (err error) {
-		moved, res.Fidelity, err = runCLC(ctx, tr, t.Times, &params, c.Alltoallv, cm, rep, progress, &empty)
+		moved, res.Fidelity, err = runCLC(ctx, tr, t.Times, &params, c.Alltoallv, cm, rep, progress, &empty, division{c.Comm, t.Part})
 		return err
 	}); err != nil {
 		return nil, err
@@ -350,11 +371,18 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 // and fills the report's correction, after, fidelity, parameters and
 // issues (the matching's, the CLC's and extra); it returns what the CLC
 // moved and the fidelity (event position, event distance).
-func runCLC(ctx context.Context, tr *trace.Trace, times [][]int64, params *clc.Params, alltoallv replay.AlltoallvPolicy, cm *modelStage, rep *Report, progress func(string), extra *replay.Issues) ([]clc.Moved, [2]measure.Fidelity, error) {
+func runCLC(ctx context.Context, tr *trace.Trace, times [][]int64, params *clc.Params, alltoallv replay.AlltoallvPolicy, cm *modelStage, rep *Report, progress func(string), extra *replay.Issues, dv division) ([]clc.Moved, [2]measure.Fidelity, error) {
 	cc := cm.condition
 	g, np := cc.Graph, cc.Parallel
 	in := clc.Input{Times: times, Node: cc.Node, Resolution: tr.Resolution, Follow: clc.Leader(tr, g)}
-	res, err := clc.CorrectInPlace(in, g, *params, &clc.Options{Progress: progress, Before: &cm.before, Latency: &cc.Latency, Parallel: np, Context: ctx})
+	opt := &clc.Options{Progress: progress, Before: &cm.before, Latency: &cc.Latency, Parallel: np, Context: ctx}
+	if dv.divided() {
+		opt.Comm, opt.Part = dv.c, dv.part
+	}
+	res, err := clc.CorrectInPlace(in, g, *params, opt)
+	if err == nil && dv.divided() {
+		err = dv.gatherCorrected(ctx, times, res.Moved)
+	}
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, [2]measure.Fidelity{}, cerr
 	}

@@ -123,6 +123,15 @@ type instSync struct {
 	// whether a reference sender attains it.
 	scan    []int64
 	scanRef []bool
+	// A scan's rank r goes on once the ranks below it have contributed
+	// (under mu): rankOf maps a member to its rank, have says which ranks
+	// contributed, settled is how many leading ranks did (or send
+	// nothing), added how many of them the prefix aggregates pref and
+	// pother hold, and scan[r] is set for r < nscan.
+	rankOf                map[int32]int32
+	have                  []bool
+	settled, added, nscan int
+	pref, pother          Agg
 }
 
 // NewShared returns an exchange over the time columns times (one per
@@ -138,12 +147,80 @@ func NewShared(g *Graph, times [][]int64, node []int32, ref []bool, lat Latency)
 	x.locs = make([]locSync, len(times))
 	x.inst = make([]instSync, len(g.Instances))
 	for i := range x.inst {
+		if g.Instances[i].Class == ClassScan {
+			x.startScan(uint32(i))
+			continue
+		}
 		x.inst[i].pending.Store(int32(g.Instances[i].Senders))
 		if g.Instances[i].Senders == 0 {
 			x.complete(uint32(i))
 		}
 	}
 	return x
+}
+
+// startScan prepares scan instance in: its ranks that send nothing are
+// settled from the start.
+func (x *Shared) startScan(in uint32) {
+	s := &x.inst[in]
+	parts := x.g.InstanceParts(in)
+	s.scan, s.scanRef = make([]int64, len(parts)), make([]bool, len(parts))
+	s.have = make([]bool, len(parts))
+	s.rankOf = make(map[int32]int32, len(parts))
+	for r, p := range parts {
+		s.rankOf[p.Loc] = int32(r)
+	}
+	s.pref, s.pother = NewAgg(), NewAgg()
+	x.advanceScan(in)
+}
+
+// advanceScan settles the ranks of scan instance in that can be, computes
+// the receive constraints that they make known, and returns the waiting
+// locations that can now go on (removed from the waiters). The caller
+// holds the instance's lock, or has the instance to itself.
+func (x *Shared) advanceScan(in uint32) []int32 {
+	s := &x.inst[in]
+	parts := x.g.InstanceParts(in)
+	lat := x.lat.ForSync(x.g.Instances[in].Kind)
+	for s.settled < len(parts) && (parts[s.settled].Send == NoEvent || s.have[s.settled]) {
+		s.settled++
+	}
+	for {
+		switch {
+		case s.nscan < len(parts) && s.nscan <= s.added:
+			// Rank nscan's constraint: the ranks below it, all added.
+			p := parts[s.nscan]
+			s.scan[s.nscan], s.scanRef[s.nscan], _ = combine(&s.pref, &s.pother, p.Loc, x.node[p.Loc], lat)
+			s.nscan++
+			continue
+		case s.added < s.settled:
+			if p := parts[s.added]; p.Send != NoEvent {
+				if x.ref[p.Loc] {
+					s.pref.Add(x.times[p.Loc][p.Send], p.Loc, x.node[p.Loc])
+				} else {
+					s.pother.Add(x.times[p.Loc][p.Send], p.Loc, x.node[p.Loc])
+				}
+			}
+			s.added++
+			continue
+		}
+		break
+	}
+	if s.nscan == len(parts) {
+		s.done.Store(true)
+	}
+	var wake []int32
+	kept := s.waiters[:0]
+	for _, w := range s.waiters {
+		if int(s.rankOf[w]) < s.nscan {
+			x.locs[w].blocked = false
+			wake = append(wake, w)
+		} else {
+			kept = append(kept, w)
+		}
+	}
+	s.waiters = kept
+	return wake
 }
 
 // push puts location loc into the run queue.
@@ -216,9 +293,28 @@ func (x *Shared) AwaitSend(loc int, from int32, idx uint32, shared bool) (int64,
 }
 
 // Contribute implements Exchange.
-func (x *Shared) Contribute(_ int, in uint32, _ int64) {
-	if x.inst[in].pending.Add(-1) == 0 {
+func (x *Shared) Contribute(loc int, in uint32, _ int64) {
+	s := &x.inst[in]
+	if s.rankOf != nil { // a scan
+		s.mu.Lock()
+		s.have[s.rankOf[int32(loc)]] = true
+		wake := x.advanceScan(in)
+		s.mu.Unlock()
+		x.requeue(wake)
+		return
+	}
+	if s.pending.Add(-1) == 0 {
 		x.complete(in)
+	}
+}
+
+// requeue puts the locations ws into the run queue.
+func (x *Shared) requeue(ws []int32) {
+	if len(ws) > 0 {
+		x.mu.Lock()
+		x.queue = append(x.queue, ws...)
+		x.cond.Broadcast()
+		x.mu.Unlock()
 	}
 }
 
@@ -227,31 +323,13 @@ func (x *Shared) Contribute(_ int, in uint32, _ int64) {
 func (x *Shared) complete(in uint32) {
 	s := &x.inst[in]
 	parts := x.g.InstanceParts(in)
-	lat := x.lat.ForSync(x.g.Instances[in].Kind)
-	if x.g.Instances[in].Class == ClassScan {
-		s.scan = make([]int64, len(parts))
-		s.scanRef = make([]bool, len(parts))
-		pref, pother := NewAgg(), NewAgg()
-		for r, p := range parts {
-			node := x.node[p.Loc]
-			s.scan[r], s.scanRef[r], _ = combine(&pref, &pother, p.Loc, node, lat)
-			if p.Send != NoEvent {
-				if x.ref[p.Loc] {
-					pref.Add(x.times[p.Loc][p.Send], p.Loc, node)
-				} else {
-					pother.Add(x.times[p.Loc][p.Send], p.Loc, node)
-				}
-			}
-		}
-	} else {
-		s.aggRef, s.aggOther = NewAgg(), NewAgg()
-		for _, p := range parts {
-			if p.Send != NoEvent {
-				if x.ref[p.Loc] {
-					s.aggRef.Add(x.times[p.Loc][p.Send], p.Loc, x.node[p.Loc])
-				} else {
-					s.aggOther.Add(x.times[p.Loc][p.Send], p.Loc, x.node[p.Loc])
-				}
+	s.aggRef, s.aggOther = NewAgg(), NewAgg()
+	for _, p := range parts {
+		if p.Send != NoEvent {
+			if x.ref[p.Loc] {
+				s.aggRef.Add(x.times[p.Loc][p.Send], p.Loc, x.node[p.Loc])
+			} else {
+				s.aggOther.Add(x.times[p.Loc][p.Send], p.Loc, x.node[p.Loc])
 			}
 		}
 	}
@@ -263,12 +341,7 @@ func (x *Shared) complete(in uint32) {
 		x.locs[w].blocked = false
 	}
 	s.mu.Unlock()
-	if len(ws) > 0 {
-		x.mu.Lock()
-		x.queue = append(x.queue, ws...)
-		x.cond.Broadcast()
-		x.mu.Unlock()
-	}
+	x.requeue(ws)
 }
 
 // combine answers a receiver from the aggregates of reference and other
@@ -296,7 +369,8 @@ func (x *Shared) AwaitInstance(loc int, in uint32, rank int32) (int64, bool, boo
 	s := &x.inst[in]
 	if !s.done.Load() {
 		s.mu.Lock()
-		if !s.done.Load() {
+		// A scan's rank goes on once the ranks below it contributed.
+		if !s.done.Load() && (s.rankOf == nil || int(rank) >= s.nscan) {
 			me.blocked, me.target = true, -1-int64(in)
 			s.waiters = append(s.waiters, int32(loc))
 			s.mu.Unlock()
@@ -371,20 +445,28 @@ func Run(x *Shared, n, workers int, step Step) error {
 	}
 	x.head, x.running, x.done, x.err = 0, 0, 0, nil
 	x.mu.Unlock()
+	return x.run(n, workers, step, false)
+}
+
+// run runs the queued steps on workers goroutines until n locations are
+// done (or a step failed); with idle, also when nothing is queued and
+// nothing runs (a superstep's end), else it gives up the waits then
+// (sweep) and goes on.
+func (x *Shared) run(n, workers int, step Step, idle bool) error {
 	var wg sync.WaitGroup
 	wg.Add(workers)
 	for w := 0; w < workers; w++ {
 		go func() {
 			defer wg.Done()
-			x.work(n, step)
+			x.work(n, step, idle)
 		}()
 	}
 	wg.Wait()
 	return x.err
 }
 
-// work is one worker of Run.
-func (x *Shared) work(n int, step Step) {
+// work is one worker of run.
+func (x *Shared) work(n int, step Step, idle bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for {
@@ -412,6 +494,9 @@ func (x *Shared) work(n int, step Step) {
 			if done {
 				x.done++
 			}
+		case x.running == 0 && idle:
+			x.cond.Broadcast()
+			return
 		case x.running == 0:
 			// Nothing queued, nothing running, not all done: stuck.
 			if x.sweep() == 0 {

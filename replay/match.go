@@ -179,23 +179,67 @@ func (m *Matcher) Finish(ctx context.Context) (*Graph, error) {
 		return nil, err
 	}
 
-	g := &Graph{Deps: make([][]Dep, n)}
-	if err := buildInstances(t, scans, g, o); err != nil {
+	g, msgs, err := assemble(ctx, t, scans, o, nil)
+	if err != nil {
 		return nil, err
 	}
+	for li := range scans {
+		g.Messages += msgs[li]
+		g.Issues.Merge(&scans[li].issues)
+	}
+	for li := range g.Deps {
+		if err := checkDeps(g.Deps[li]); err != nil {
+			return nil, fmt.Errorf("location %d: %w", li, err)
+		}
+	}
+	m.scans = nil
+	// The shared-memory relations: an event may take part in several
+	// (a task completion in a barrier and in a taskwait), so they come
+	// after the check.
+	matchShared(t, g, m.threads, o.Parallel)
+	m.threads = nil
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	procs := make([]int32, n)
+	return g, nil
+}
+
+// assemble forms the graph of the matched scans: the collective
+// instances, the MPI_Init/MPI_Finalize barriers, and the dependency lists
+// of every location (own: of those own says); it returns each location's
+// matched sends.
+func assemble(ctx context.Context, t *trace.Trace, scans []locScan, o *MatchOptions, own func(li int) bool) (*Graph, []int64, error) {
+	g := &Graph{Deps: make([][]Dep, len(scans))}
+	if err := buildInstances(t, scans, g, o); err != nil {
+		return nil, nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	procs := make([]int32, len(scans))
 	for li := range procs {
 		procs[li] = t.ProcessOf(li)
 	}
 	addRegionBarrier(scans, procs, g, true)
 	addRegionBarrier(scans, procs, g, false)
+	msgs, err := locationDeps(ctx, g, scans, o.Parallel, own)
+	if err != nil {
+		return nil, nil, err
+	}
+	initFinDeps(g, own)
+	return g, msgs, nil
+}
 
-	// Per location: the dependency list, in event order.
-	msgs := make([]int64, n)
-	err = par.Do(ctx, n, o.Parallel, func(li int) error {
+// locationDeps sets the dependency list of every location (own: of those
+// own says) in event order, from the matched sends and receives and the
+// collective participations of scans, and returns each location's
+// matched sends; a send left unmatched is an issue of its location.
+func locationDeps(ctx context.Context, g *Graph, scans []locScan, parallel int, own func(li int) bool) ([]int64, error) {
+	msgs := make([]int64, len(scans))
+	err := par.Do(ctx, len(scans), parallel, func(li int) error {
+		if own != nil && !own(li) {
+			return nil
+		}
 		s := &scans[li]
 		// Three lists in event order — sends, receives, collective roles —
 		// merged into one.
@@ -243,9 +287,12 @@ func (m *Matcher) Finish(ctx context.Context) (*Graph, error) {
 		g.Deps[li] = mergeDeps(p2p, coll)
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
+	return msgs, err
+}
+
+// initFinDeps adds the MPI_Init/MPI_Finalize barriers' two dependencies
+// to each member location (own: of those own says).
+func initFinDeps(g *Graph, own func(li int) bool) {
 	// MPI_Init/MPI_Finalize barriers (two dependencies per location).
 	for ii := range g.Instances {
 		in := &g.Instances[ii]
@@ -253,29 +300,13 @@ func (m *Matcher) Finish(ctx context.Context) (*Graph, error) {
 			continue
 		}
 		for r, p := range g.InstanceParts(uint32(ii)) {
+			if own != nil && !own(int(p.Loc)) {
+				continue
+			}
 			g.Deps[p.Loc] = insertDep(g.Deps[p.Loc], Dep{Idx: p.Send, Role: RoleCollSend, Peer: int32(r), Ref: uint32(ii)})
 			g.Deps[p.Loc] = insertDep(g.Deps[p.Loc], Dep{Idx: p.Recv, Role: RoleCollRecv, Peer: int32(r), Ref: uint32(ii)})
 		}
 	}
-	for li := range scans {
-		g.Messages += msgs[li]
-		g.Issues.Merge(&scans[li].issues)
-	}
-	for li := range g.Deps {
-		if err := checkDeps(g.Deps[li]); err != nil {
-			return nil, fmt.Errorf("location %d: %w", li, err)
-		}
-	}
-	m.scans = nil
-	// The shared-memory relations: an event may take part in several
-	// (a task completion in a barrier and in a taskwait), so they come
-	// after the check.
-	matchShared(t, g, m.threads, o.Parallel)
-	m.threads = nil
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return g, nil
 }
 
 // mergeDeps merges two lists sorted by event index.

@@ -310,3 +310,59 @@ func TestGroupByIsStableSort(t *testing.T) {
 		require.Equal(t, want, got, "iteration %d", it)
 	}
 }
+
+// A scan's rank r goes on once the ranks below it have contributed: here
+// rank 2 of a scan waits, before its contribution, for a send that never
+// comes (a cycle with location 3), and rank 1 still gets rank 0's time
+// (plus μ) at once, while rank 2's wait is given up.
+func TestScanRankGoesOnWithTheRanksBelow(t *testing.T) {
+	g := &Graph{
+		Deps: [][]Dep{
+			{{Idx: 0, Role: RoleCollSend, Peer: 0, Ref: 0}, {Idx: 1, Role: RoleCollRecv, Peer: 0, Ref: 0}},
+			{{Idx: 0, Role: RoleCollSend, Peer: 1, Ref: 0}, {Idx: 1, Role: RoleCollRecv, Peer: 1, Ref: 0}},
+			{{Idx: 0, Role: RoleRecv, Peer: 3, Ref: 1}, {Idx: 1, Role: RoleCollSend, Peer: 2, Ref: 0}, {Idx: 2, Role: RoleCollRecv, Peer: 2, Ref: 0}},
+			{{Idx: 0, Role: RoleRecv, Peer: 2, Ref: 3}, {Idx: 1, Role: RoleSend, Peer: 2, Ref: 0}},
+		},
+		Instances: []Instance{{Comm: 0, Op: trace.OpScan, Class: ClassScan, First: 0, N: 3, Senders: 3}},
+		Parts:     []Part{{Loc: 0, Send: 0, Recv: 1}, {Loc: 1, Send: 0, Recv: 1}, {Loc: 2, Send: 1, Recv: 2}},
+	}
+	g.Deps[2] = append(g.Deps[2], Dep{Idx: 3, Role: RoleSend, Peer: 3, Ref: 0})
+	times := [][]int64{{10, 0}, {20, 0}, {0, 30, 0, 0}, {0, 0}}
+	x := NewShared(g, times, []int32{0, 1, 2, 3}, nil, Latency{Intra: 5, Inter: 5})
+	type seen struct {
+		st Status
+		v  int64
+	}
+	got := make([][]seen, 4)
+	next := make([]int, 4)
+	err := Run(x, 4, 2, func(li int) (bool, error) {
+		for ; next[li] < len(g.Deps[li]); next[li]++ {
+			d := g.Deps[li][next[li]]
+			switch d.Role {
+			case RoleRecv:
+				v, st := x.AwaitSend(li, d.Peer, d.Ref, false)
+				if st == Blocked {
+					return false, nil
+				}
+				got[li] = append(got[li], seen{st, v})
+			case RoleCollRecv:
+				v, _, _, st := x.AwaitInstance(li, d.Ref, d.Peer)
+				if st == Blocked {
+					return false, nil
+				}
+				got[li] = append(got[li], seen{st, v})
+			case RoleSend:
+				x.Sent(li, d.Idx, times[li][d.Idx])
+			case RoleCollSend:
+				x.Contribute(li, d.Ref, times[li][d.Idx])
+			}
+		}
+		return true, nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []seen{{Ready, 10 + 5}}, got[1], "rank 1: rank 0's time plus μ, without rank 2")
+	assert.Equal(t, []seen{{GaveUp, 0}, {Ready, 20 + 5}}, got[2], "rank 2: its wait in the cycle given up, then ranks 0 and 1")
+	if assert.Len(t, got[0], 1, "rank 0") {
+		assert.Equal(t, Ready, got[0][0].st, "rank 0: no rank below, at once")
+	}
+}

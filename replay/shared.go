@@ -94,6 +94,15 @@ func (o *syncOut) instance(kind SyncKind, class Class, comm, seq uint32, parts [
 // matchShared adds the shared-memory relations of t to g: per process (in
 // parallel), then merged into g's instances and dependency lists.
 func matchShared(t *trace.Trace, g *Graph, threads []*locThreads, parallel int) {
+	_ = matchSharedWith(t, g, threads, parallel, nil, nil)
+}
+
+// matchSharedWith is matchShared of the processes own says (nil: all),
+// whose locations' threads were scanned; share then completes the other
+// processes' instances, parts, issues and counts (not their
+// dependencies), so that the graph's instances are every process's and
+// its dependencies own's.
+func matchSharedWith(t *trace.Trace, g *Graph, threads []*locThreads, parallel int, own func(proc int, locs []int32) bool, share func(outs []syncOut) error) error {
 	procs := make([][]int32, t.NumProcesses())
 	for li := range t.Locations {
 		p := t.ProcessOf(li)
@@ -101,10 +110,15 @@ func matchShared(t *trace.Trace, g *Graph, threads []*locThreads, parallel int) 
 	}
 	outs := make([]syncOut, len(procs))
 	par.ForEach(len(procs), parallel, func(pi int) {
-		if len(procs[pi]) >= 2 { // one location: local order is all
+		if len(procs[pi]) >= 2 && (own == nil || own(pi, procs[pi])) { // one location: local order is all
 			outs[pi] = matchProcess(t, procs[pi], threads)
 		}
 	})
+	if share != nil {
+		if err := share(outs); err != nil {
+			return err
+		}
+	}
 	// The dependencies by location: counted first, then placed.
 	count := make([]int, len(t.Locations)+1)
 	for pi := range outs {
@@ -156,6 +170,7 @@ func matchShared(t *trace.Trace, g *Graph, threads []*locThreads, parallel int) 
 		}
 		g.Deps[li] = mergeDeps(g.Deps[li], sorted)
 	})
+	return nil
 }
 
 // procMatch matches the thread events of the locations of one process.

@@ -1,5 +1,12 @@
 package trace
 
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
 // Trace properties (Trace.Properties) that clc's commands write and read,
 // in the native manifest's spelling. An OTF2 archive holds them as anchor
 // properties in its own spelling (package otf maps the two).
@@ -28,3 +35,30 @@ const (
 	// PropCorrected names the program that corrected the trace's times.
 	PropCorrected = "clc.corrected"
 )
+
+// TruncatedList returns the value of PropTruncated for the locations
+// locs: sorted, comma-separated ("" for none). It sorts locs.
+func TruncatedList(locs []int) string {
+	slices.Sort(locs)
+	s := make([]string, len(locs))
+	for i, l := range locs {
+		s[i] = strconv.Itoa(l)
+	}
+	return strings.Join(s, ",")
+}
+
+// ParseTruncated returns the locations a PropTruncated value lists.
+func ParseTruncated(v string) ([]int, error) {
+	if v == "" {
+		return nil, nil
+	}
+	var out []int
+	for _, s := range strings.Split(v, ",") {
+		l, err := strconv.Atoi(s)
+		if err != nil {
+			return nil, fmt.Errorf("property %s: %q is not a location: %w", PropTruncated, s, err)
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/clc-tools/clc/internal/par"
 )
@@ -18,6 +19,29 @@ type ReadOptions struct {
 	// taken and emptied (replay.Matcher scans them so). An error stops
 	// the reading and is returned.
 	Done func(t *Trace, li int) error
+	// Locations, if not nil, chooses the locations a read reads: it is
+	// called once with the definitions, before any event is read, and
+	// returns whether to read each location (a slice as long as the
+	// definitions' locations). The others are left without events (and
+	// ReadSelected without their time columns); Done is not called for
+	// them. One process of several that divide a trace reads its part so.
+	Locations func(defs *Trace) ([]bool, error)
+}
+
+// Chosen returns which locations of defs a read reads (Locations), or nil
+// when it reads them all.
+func (o *ReadOptions) Chosen(defs *Trace) ([]bool, error) {
+	if o == nil || o.Locations == nil {
+		return nil, nil
+	}
+	own, err := o.Locations(defs)
+	if err != nil {
+		return nil, err
+	}
+	if len(own) != len(defs.Locations) {
+		return nil, fmt.Errorf("trace: %d locations chosen of %d", len(own), len(defs.Locations))
+	}
+	return own, nil
 }
 
 // Workers returns the number of locations read at once: Parallel, or
@@ -36,6 +60,9 @@ type Declared struct {
 	Events int64
 	// Locations is the number of locations.
 	Locations int
+	// LocationEvents is at most the number of events of each location
+	// (Events is their sum).
+	LocationEvents []int64
 	// HeldBytes are the bytes a reader or a writer of the source's
 	// format holds in memory besides the events (definitions, carried
 	// data).

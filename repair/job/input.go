@@ -165,11 +165,16 @@ func (in *Input) Read(ctx context.Context, parallel int) (*trace.Trace, error) {
 // done, if not nil, is called as soon as a location has been read (see
 // trace.ReadOptions.Done).
 func (in *Input) ReadSelected(ctx context.Context, parallel int, done func(t *trace.Trace, li int) error) (*trace.Trace, [][]int64, error) {
-	src, err := in.source(parallel)
+	return in.readSelected(ctx, &trace.ReadOptions{Parallel: parallel, Done: done})
+}
+
+// readSelected is ReadSelected with the read's options.
+func (in *Input) readSelected(ctx context.Context, opt *trace.ReadOptions) (*trace.Trace, [][]int64, error) {
+	src, err := in.source(opt.Parallel)
 	if err != nil {
 		return nil, nil, err
 	}
-	return src.ReadSelected(ctx, &trace.ReadOptions{Parallel: parallel, Done: done}, replay.Needs)
+	return src.ReadSelected(ctx, opt, replay.Needs)
 }
 
 // ReadMatched reads what a correction needs (ReadSelected) and matches as
@@ -180,10 +185,17 @@ func (in *Input) ReadSelected(ctx context.Context, parallel int, done func(t *tr
 // the matcher, fed with every location (nil when the trace has no
 // locations); the relation is the matcher's Finish.
 func (in *Input) ReadMatched(ctx context.Context, parallel int, opt *replay.MatchOptions) (*trace.Trace, [][]int64, *replay.Matcher, error) {
+	return in.readMatched(ctx, &trace.ReadOptions{Parallel: parallel}, opt)
+}
+
+// readMatched is ReadMatched with the read's options (their Done is
+// replaced): of the locations ro.Locations chooses, when it is set.
+func (in *Input) readMatched(ctx context.Context, ro *trace.ReadOptions, opt *replay.MatchOptions) (*trace.Trace, [][]int64, *replay.Matcher, error) {
 	var m *replay.Matcher
 	var once sync.Once
 	var defsErr error
-	tr, times, err := in.ReadSelected(ctx, parallel, func(t *trace.Trace, li int) error {
+	read := *ro
+	read.Done = func(t *trace.Trace, li int) error {
 		// Other locations are still being read (their clock offsets
 		// among them): check what they share once, and each location's
 		// own data when it is read.
@@ -204,7 +216,8 @@ func (in *Input) ReadMatched(ctx context.Context, parallel int, opt *replay.Matc
 		m.Scan(li, &t.Locations[li].Events)
 		t.Locations[li].Events = trace.Events{}
 		return nil
-	})
+	}
+	tr, times, err := in.readSelected(ctx, &read)
 	return tr, times, m, err
 }
 

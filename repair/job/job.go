@@ -14,7 +14,6 @@ import (
 
 	"github.com/clc-tools/clc/repair"
 
-	"github.com/clc-tools/clc/comm"
 	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/internal/truthfile"
 	"github.com/clc-tools/clc/native"
@@ -56,11 +55,9 @@ type Options struct {
 	// process may use (memlimit.Limit).
 	MemoryLimit int64
 	// Correction configures the correction (repair.Correct); its Parallel also
-	// bounds the goroutines of reading and writing.
+	// bounds the goroutines of reading and writing. In a run divided among
+	// processes (its Comm) only process 0 tells its Progress.
 	repair.Correction
-	// Comm is the group this process corrects the trace with; nil: one
-	// process.
-	Comm comm.Comm
 }
 
 // Validate checks the options before anything is read or written.
@@ -77,6 +74,9 @@ func (o *Options) Validate() error {
 	}
 	if _, err := ParseFormat(string(o.Format)); err != nil {
 		return err
+	}
+	if divided(o.Comm) && o.Format == FormatPerfetto {
+		return fmt.Errorf("the Perfetto export is %w", errNotDivided)
 	}
 	if o.Params != nil {
 		if err := o.Params.Validate(); err != nil {
@@ -161,6 +161,11 @@ func (j *Job) closeInput() {
 // and global definitions, a native manifest) and check that the run fits
 // in memory (checkMemory). Nothing is written but the empty temporaries.
 // Call Abort (or Commit after Run) when done.
+//
+// With opts.Comm a group of several processes, every process calls it:
+// process 0 claims the outputs and tells the others the temporary
+// directory to write their parts into; it fails on every process when it
+// fails on one.
 func Prepare(input string, opts Options) (*Job, error) {
 	return PrepareContext(context.Background(), input, opts)
 }
@@ -168,11 +173,12 @@ func Prepare(input string, opts Options) (*Job, error) {
 // PrepareContext is Prepare, which stops as soon as ctx is cancelled, even
 // in a read of the input's definitions that blocks.
 func PrepareContext(ctx context.Context, input string, opts Options) (*Job, error) {
-	if err := opts.Validate(); err != nil {
+	c := opts.Comm
+	if err := agree(ctx, c, opts.Validate()); err != nil {
 		return nil, err
 	}
 	in, err := Locate(input)
-	if err != nil {
+	if err = agree(ctx, c, err); err != nil {
 		return nil, err
 	}
 	inputs := in.files()
@@ -190,13 +196,24 @@ func PrepareContext(ctx context.Context, input string, opts Options) (*Job, erro
 	if err == nil && truthFile != "" {
 		err = plan.AddInputFile(truthFile)
 	}
-	if err != nil {
+	if err = agree(ctx, c, err); err != nil {
 		return nil, err
 	}
 	j := &Job{in: in, opts: opts, plan: plan}
-	if err := j.claim(); err != nil {
+	if rankOf(c) == 0 { // the others write into process 0's temporaries
+		err = j.claim()
+	}
+	if err = agree(ctx, c, err); err != nil {
 		j.Abort()
 		return nil, err
+	}
+	if divided(c) {
+		dir, err := c.Bcast(ctx, 0, []byte(j.outDir))
+		if err != nil {
+			j.Abort()
+			return nil, fmt.Errorf("process %d of %d: the output's temporary directory: %w", c.Rank(), c.Size(), err)
+		}
+		j.outDir = string(dir)
 	}
 	err = j.interruptible(ctx, func() error {
 		if err := checkDefinitions(in, &opts); err != nil {
@@ -207,7 +224,7 @@ func PrepareContext(ctx context.Context, input string, opts Options) (*Job, erro
 		}
 		return checkMemory(in, &opts)
 	})
-	if err != nil {
+	if err = agree(ctx, c, err); err != nil {
 		j.Abort()
 		return nil, err
 	}
@@ -248,8 +265,13 @@ func (j *Job) Claim(what, path string) (string, error) { return j.plan.File(what
 // Input returns the opened input.
 func (j *Job) Input() *Input { return j.in }
 
-// Commit moves the output and the report into place.
-func (j *Job) Commit() error { return j.plan.Commit() }
+// Commit moves the output and the report into place. In a run divided
+// among processes every process calls it after Run: process 0 moves the
+// outputs (every part was written when Run returned on all), and it fails
+// on every process when it fails on one.
+func (j *Job) Commit() error {
+	return agree(context.Background(), j.opts.Comm, j.plan.Commit())
+}
 
 // Abort removes every temporary and closes the input; nothing of the run
 // is left behind.
@@ -301,6 +323,8 @@ type pipeline struct {
 	truth    [][]int64       // true times, when known
 	truthDir string
 	res      *repair.Result // repair.Correct's
+	part     []int32        // each location's process (a divided run)
+	own      []bool         // the locations this process read (a divided run)
 	html     *htmlHook      // nil without --html
 	outFmt   Format
 	progress func(string)
@@ -315,7 +339,7 @@ func (j *Job) Run(ctx context.Context) (*repair.Report, error) {
 	start := time.Now()
 	defer j.closeInput()
 	p := &pipeline{j: j, opts: &j.opts, np: par.Workers(j.opts.Parallel), progress: j.opts.Progress}
-	if p.progress == nil {
+	if p.progress == nil || rankOf(j.opts.Comm) != 0 { // one line of progress from a divided run
 		p.progress = func(string) {}
 	}
 	if j.htmlFile != "" {
@@ -352,7 +376,7 @@ func (j *Job) Run(ctx context.Context) (*repair.Report, error) {
 		if s.name != "" {
 			p.progress(s.name)
 		}
-		if err := s.run(ctx); err != nil {
+		if err := agree(ctx, p.opts.Comm, s.run(ctx)); err != nil {
 			return nil, err
 		}
 		if s.timer != nil {
@@ -366,10 +390,14 @@ func (j *Job) Run(ctx context.Context) (*repair.Report, error) {
 	timing.Presync, timing.Model, timing.Correct = p.rep.Timing.Presync, p.rep.Timing.Model, p.rep.Timing.Correct
 	timing.Total = time.Since(start).Seconds()
 	p.rep.Timing = timing
+	var err error
 	if j.reportFile != "" {
-		if err := writeReportFile(j.reportFile, p.rep); err != nil {
-			return nil, fmt.Errorf("report %s: %w", j.opts.Report, err)
+		if err = writeReportFile(j.reportFile, p.rep); err != nil {
+			err = fmt.Errorf("report %s: %w", j.opts.Report, err)
 		}
+	}
+	if err = agree(ctx, p.opts.Comm, err); err != nil {
+		return nil, err
 	}
 	return p.rep, nil
 }
@@ -388,6 +416,9 @@ func (p *pipeline) read(ctx context.Context) error {
 	p.whole = !p.opts.Check && p.outFmt == FormatPerfetto
 	var tr *trace.Trace
 	var err error
+	if divided(p.opts.Comm) {
+		return p.readPart(ctx)
+	}
 	if p.whole {
 		if tr, err = in.Read(ctx, p.np); err == nil {
 			p.times = make([][]int64, len(tr.Locations))
@@ -414,13 +445,61 @@ func (p *pipeline) read(ctx context.Context) error {
 	return p.readTruth(ctx)
 }
 
+// readPart reads this process's block of whole nodes (divide) of a run
+// divided among processes, checks and scans its locations for the
+// matching as read does, then gathers the other processes' times and
+// clock offsets (interim: gatherTrace).
+func (p *pipeline) readPart(ctx context.Context) error {
+	in, c := p.j.in, p.opts.Comm
+	src, err := in.source(p.np)
+	if err != nil {
+		return err
+	}
+	d, err := src.Declared()
+	if err != nil {
+		return p.inputErr(err)
+	}
+	opt := &trace.ReadOptions{Parallel: p.np, Locations: func(defs *trace.Trace) ([]bool, error) {
+		part, err := divide(defs, d.LocationEvents, c.Size())
+		p.part, p.own = part, ownLocations(part, c.Rank())
+		return p.own, err
+	}}
+	tr, times, m, err := in.readMatched(ctx, opt, p.matchOptions())
+	if errors.As(err, new(*trace.EventError)) || errors.Is(err, trace.ErrInvalid) {
+		err = p.inputErr(err)
+	}
+	if err = agree(ctx, c, err); err != nil {
+		return err
+	}
+	if err := gatherTrace(ctx, c, tr, times, p.own); err != nil {
+		return err
+	}
+	if err := tr.Validate(); err != nil {
+		return p.inputErr(err)
+	}
+	if m == nil { // no location read here
+		m = replay.NewMatcher(tr, p.matchOptions())
+	}
+	p.tr, p.times, p.matcher = tr, times, m
+	return p.readTruth(ctx)
+}
+
 // match finishes the happened-before relation: the reader scanned the
 // selections as it read them (whole events are scanned here).
 func (p *pipeline) match(ctx context.Context) error {
 	if p.whole {
 		par.ForEach(len(p.tr.Locations), p.np, func(li int) { p.matcher.Scan(li, &p.tr.Locations[li].Events) })
 	}
-	g, err := p.matcher.Finish(ctx)
+	var g *replay.Graph
+	var err error
+	if c := p.opts.Comm; divided(c) {
+		// Interim: the whole relation on every process.
+		if g, err = p.matcher.FinishDivided(ctx, c, p.part); err == nil {
+			err = replay.GatherDeps(ctx, c, g, p.part)
+		}
+	} else {
+		g, err = p.matcher.Finish(ctx)
+	}
 	if cerr := ctx.Err(); cerr != nil {
 		return cerr
 	}
@@ -436,7 +515,7 @@ func (p *pipeline) match(ctx context.Context) error {
 func (p *pipeline) correct(ctx context.Context) error {
 	c := p.opts.Correction
 	c.Parallel, c.Progress, c.KeepPresync = p.np, p.progress, p.html != nil
-	res, err := repair.Correct(ctx, &repair.Trace{Defs: p.tr, Times: p.times, Graph: p.g, Truth: p.truth, TruthName: p.truthDir}, &c)
+	res, err := repair.Correct(ctx, &repair.Trace{Defs: p.tr, Times: p.times, Graph: p.g, Truth: p.truth, TruthName: p.truthDir, Part: p.part}, &c)
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return err
@@ -484,7 +563,12 @@ func (p *pipeline) write(ctx context.Context) error {
 	}
 	var err error
 	in, dir := p.j.in, p.j.outDir
+	c := p.opts.Comm
 	switch {
+	case divided(c) && p.outFmt == in.Format && in.Format == FormatOTF2:
+		err = rewriteOTF2Part(ctx, c, in.Archive(), dir, p.times, p.own, p.np)
+	case divided(c) && c.Rank() != 0:
+		// Interim: process 0 writes the other formats whole.
 	case p.outFmt == FormatPerfetto:
 		return p.writePerfetto(ctx)
 	case p.outFmt != in.Format:
