@@ -10,16 +10,12 @@ import (
 )
 
 // distributedJob says whether this build's job corrects a trace with a
-// group of several processes (job.Options.Comm).
-//
-// INTERIM (issue 32): it does not yet. Under a launcher of P > 1 processes
-// process 0 corrects the whole trace alone, as a single run does, and the
-// others wait for it at a barrier (asleep: the helper's barrier naps) and
-// exit 0 without a word, so that the P processes never race on the
-// output. When the distributed pipeline is in, this becomes true: every
-// process then runs the job with the group in job.Options.Comm, and only
-// process 0 prints its progress and report.
-const distributedJob = false
+// group of several processes (job.Options.Comm): every process runs the
+// job with the group, each its block of nodes (docs/scale.md, "What exists
+// now"), and only process 0 prints its progress and report. false would
+// make process 0 correct the whole trace alone, as a single run does,
+// while the others wait for it at a barrier and exit 0 without a word.
+const distributedJob = true
 
 // errSilent is the error of a process that has nothing to say: its
 // failure is another's (an interrupt, which process 0 reports).

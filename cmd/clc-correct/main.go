@@ -222,8 +222,12 @@ the cache: $CLC_CACHE_DIR, else ~/.cache/clc; $CLC_MPICC names the wrapper).
 For a launcher that refuses a child calling MPI_Init, CLC_MPI_LAUNCH=helper
 puts the helper in the launched process's place, which starts clc-correct
 again as its child.
-The distributed correction is not in this build yet: process 0 corrects the
-trace alone, as a single run, and the others wait for it and print nothing.
+The processes divide the trace by whole nodes: each reads its block's event
+files, matches and corrects them with the CLC together with the others, and
+writes its locations' files of an OTF2 output; process 0 writes the rest and
+prints the report. The output is the single run's, byte for byte. (In this
+build the clock model and the measures still run whole on every process, so
+each process still holds the whole trace: docs/scale.md.)
 
 If the input directory holds truth/ (true times, written by clc-sim and by
 clc-trace --emulate-clock) or truth.json ({"resolution": ticks per second,

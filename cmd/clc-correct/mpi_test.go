@@ -88,43 +88,56 @@ func files(t *testing.T, dir string) map[string][]byte {
 
 // Under a launcher of 2, 3 and 4 processes (both MPIs, on 2 cores; at 3
 // also with the helper as the launcher's process, CLC_MPI_LAUNCH=helper)
-// the processes do not race: the output is the single run's, file for
-// file and byte for byte, and only process 0 prints (one report). INTERIM (issue
-// 32, distributedJob): process 0 corrects alone while the others wait.
+// the processes correct the trace together (each reads, matches and
+// corrects with the CLC its block of nodes, and writes its part of an
+// OTF2 output), and the output is the single run's, file for file and byte
+// for byte, with one report from process 0: a simulated native trace
+// written as native, and a recording of 2 emulated nodes as OTF2 (each
+// process writes its own locations' event files).
 func TestUnderLauncher(t *testing.T) {
-	d := t.TempDir()
-	single := filepath.Join(d, "single")
-	var so bytes.Buffer
-	require.Equal(t, exitOK, run(context.Background(), []string{simTrace, "-o", single, "--format", "native", "--truth", "-"}, &so, &so))
-	want := files(t, single)
-	require.NotEmpty(t, want)
-	type run struct {
-		np     int
-		launch string // CLC_MPI_LAUNCH
+	type input struct {
+		name, dir string
+		args      []string
 	}
-	for _, k := range testenv.MPIs() {
-		for _, r := range []run{{2, "child"}, {3, "child"}, {4, "child"}, {3, "helper"}} {
-			t.Run(fmt.Sprintf("%s/%d/%s", k.Name, r.np, r.launch), func(t *testing.T) {
-				k.Need(t)
-				np := r.np
-				out := filepath.Join(t.TempDir(), "out")
-				stdout, stderr, err := mpiRun(t, k, np, []string{"CLC_MPI_LAUNCH=" + r.launch}, simTrace, "-o", out, "--format", "native", "--truth", "-", "--progress", "never")
-				require.NoError(t, err, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
-				got := files(t, out)
-				assert.Equal(t, len(want), len(got), "files")
-				for name, b := range want {
-					assert.True(t, bytes.Equal(b, got[name]), "%s differs from the single run's", name)
-				}
-				// The report once, with as many lines as the single run's.
-				assert.Equal(t, 1, strings.Count(stdout, "  before: violations"), "the report, once:\n%s", stdout)
-				assert.Equal(t, strings.Count(so.String(), "\n"), strings.Count(stdout, "\n"), "the report's lines:\n%s", stdout)
-				assert.NotContains(t, stderr, "clc-correct:", "no process complains")
-			})
+	inputs := []input{
+		{"sim-native", simTrace, []string{"--format", "native", "--truth", "-"}},
+		{"recorded-otf2", "../../testdata/emulated/r-poll-ompi-node2-otf2", []string{"--truth", "-"}},
+	}
+	type launch struct {
+		np   int
+		mode string // CLC_MPI_LAUNCH
+	}
+	for _, in := range inputs {
+		d := t.TempDir()
+		single := filepath.Join(d, "single")
+		var so bytes.Buffer
+		require.Equal(t, exitOK, run(context.Background(), append([]string{in.dir, "-o", single}, in.args...), &so, &so), so.String())
+		want := files(t, single)
+		require.NotEmpty(t, want)
+		for _, k := range testenv.MPIs() {
+			for _, r := range []launch{{2, "child"}, {3, "child"}, {4, "child"}, {3, "helper"}} {
+				t.Run(fmt.Sprintf("%s/%s/%d/%s", in.name, k.Name, r.np, r.mode), func(t *testing.T) {
+					k.Need(t)
+					out := filepath.Join(t.TempDir(), "out")
+					args := append([]string{in.dir, "-o", out, "--progress", "never"}, in.args...)
+					stdout, stderr, err := mpiRun(t, k, r.np, []string{"CLC_MPI_LAUNCH=" + r.mode}, args...)
+					require.NoError(t, err, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+					got := files(t, out)
+					assert.Equal(t, len(want), len(got), "files")
+					for name, b := range want {
+						assert.True(t, bytes.Equal(b, got[name]), "%s differs from the single run's", name)
+					}
+					// The report once, with as many lines as the single run's.
+					assert.Equal(t, 1, strings.Count(stdout, "  before: violations"), "the report, once:\n%s", stdout)
+					assert.Equal(t, strings.Count(so.String(), "\n"), strings.Count(stdout, "\n"), "the report's lines:\n%s", stdout)
+					assert.NotContains(t, stderr, "clc-correct:", "no process complains")
+				})
+			}
 		}
 	}
 }
 
-// An interrupt to the launcher while process 0 corrects stops every
+// An interrupt to the launcher while the processes correct stops every
 // process (the Go processes and their MPI helpers) and writes nothing.
 func TestInterruptUnderLauncher(t *testing.T) {
 	d := t.TempDir()
