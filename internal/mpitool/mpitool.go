@@ -225,7 +225,7 @@ func FindCompiler(fl Flavour, override string) (*Compiler, error) {
 		}
 		return &Compiler{Path: p, Flavour: got, Show: show, Header: headerOf(show)}, nil
 	}
-	hint := "install libopenmpi-dev (Open MPI) or libmpich-dev (MPICH), or name the wrapper"
+	hint := "install libopenmpi-dev (Open MPI) or libmpich-dev (MPICH), or name the wrapper (clc-trace --mpicc PATH; clc-correct: $CLC_MPICC)"
 	what := string(fl)
 	if what == "" {
 		what = "any MPI"
