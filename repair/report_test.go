@@ -99,3 +99,18 @@ func TestPresyncLineOneMeasurement(t *testing.T) {
 	assert.NotContains(t, line, "needs two")
 	assert.Contains(t, line, "7 events differ from the OTF2 reader's per-location interpolation (later by up to 2ns")
 }
+
+// Every half-width lies in its bin: below the bin's upper end, at or
+// above the one below's, 1.6–3.1 % apart.
+func TestBarBins(t *testing.T) {
+	for _, s := range []float64{1e-12, 3.7e-11, 1e-9, 2.5e-7, 1e-6, 1.0001e-6, 0.5, 3, 100} {
+		i := barBin(s)
+		assert.Less(t, s, binUpper(i), "%g", s)
+		if i > 0 {
+			assert.GreaterOrEqual(t, s, binUpper(i-1), "%g", s)
+		}
+		assert.InDelta(t, 1, binUpper(i)/s, 0.032, "%g", s)
+	}
+	assert.Equal(t, 0, barBin(0))
+	assert.Equal(t, barBins-1, barBin(1e9))
+}

@@ -57,7 +57,7 @@ for tr in "${traces[@]}"; do
     printf '%s\totf2copy\t%s\t%s\t%s\t%s\t-\t-\n' "$tr" "$rep" "$wall" "$(echo "$user + $sys" | bc)" "$rss" | tee -a "$res"
     for n in "${names[@]}"; do
       rm -rf "$out/o" "$out/r.json"
-      /usr/bin/time -f '%e %U %S %M' -o "$out/time" "$out/bin/clc-correct-$n" "$out/$tr" -o "$out/o" -q --report "$out/r.json" >/dev/null
+      /usr/bin/time -f '%e %U %S %M' -o "$out/time" "$out/bin/clc-correct-$n" "$out/$tr" -o "$out/o" -q --truth - --report "$out/r.json" >/dev/null
       read -r wall user sys rss <"$out/time"
       stages=$(python3 -c '
 import json,sys
