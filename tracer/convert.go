@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -130,7 +131,29 @@ func FinishOTF2(dir string, props map[string]string, o RecoverOptions) (int64, *
 			return n, u, err
 		}
 	}
-	return n, u, os.RemoveAll(src)
+	return n, u, removeNative(dir)
+}
+
+// removingSuffix names the native trace of an OTF2 run while it is being
+// removed (removeNative).
+const removingSuffix = ".removing"
+
+// removeNative removes DIR's native trace once the archive is placed: it
+// renames it first, so that a launcher's kill during the removal leaves
+// either the whole native trace (FinishOTF2 resumes) or a directory of
+// another name, never a native trace without its metadata, which
+// --convert could not read (seen in CI: Open MPI, MPI_Abort, per rank,
+// OTF2). A leftover of an earlier removal goes too.
+func removeNative(dir string) error {
+	src := filepath.Join(dir, NativeSubdir)
+	gone := filepath.Join(dir, "."+NativeSubdir+removingSuffix)
+	if err := os.RemoveAll(gone); err != nil {
+		return err
+	}
+	if err := os.Rename(src, gone); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return os.RemoveAll(gone)
 }
 
 // unifyRegions gives a region defined by several ranks (a user region,

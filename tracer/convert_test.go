@@ -108,7 +108,10 @@ func TestConvertUnifiesUserRegions(t *testing.T) {
 // whole archive was placed (the truth and the native trace left), it only
 // moves the truth and removes the native trace; after the archive's
 // other parts but before its anchor, it writes the archive again. Either
-// way the archive holds every event and the truth is beside it.
+// way the archive holds every event and the truth is beside it. The native
+// trace is renamed before it is removed (a kill during the removal leaves
+// no native trace without its metadata, which --convert could not read),
+// and a leftover of such a removal goes too.
 func TestFinishOTF2Resumes(t *testing.T) {
 	c := sim.DefaultConfig()
 	c.Ranks, c.Events = 4, 20000
@@ -125,11 +128,14 @@ func TestFinishOTF2Resumes(t *testing.T) {
 			if stage == "anchor missing" {
 				require.NoError(t, os.Remove(filepath.Join(dir, otf.AnchorName)))
 			}
+			leftover := filepath.Join(dir, "."+NativeSubdir+removingSuffix)
+			require.NoError(t, os.MkdirAll(filepath.Join(leftover, "events"), 0o755))
 			n, u, err := FinishOTF2(dir, nil, RecoverOptions{})
 			require.NoError(t, err)
 			assert.Nil(t, u, "the run was complete")
 			assert.Equal(t, rec.NumEvents(), n)
 			assert.NoDirExists(t, src, "the native trace is removed")
+			assert.NoDirExists(t, leftover, "and what an earlier removal left")
 			got := readTrace(t, dir, "otf2")
 			require.Len(t, got.Locations, len(rec.Locations))
 			for li, l := range rec.Locations {
