@@ -93,32 +93,36 @@ func FinishOTF2(dir string, props map[string]string, o RecoverOptions) (int64, *
 		return 0, nil, fmt.Errorf("no native trace of an OTF2 run in %s: %w", dir, err)
 	}
 	var u *Unfinished
-	if complete, err := ManifestComplete(src); err != nil || !complete {
-		if u, err = FinishUnfinished(src, props, o); err != nil {
-			return 0, u, err
-		}
-		if u.Pending() {
-			return 0, u, ErrPending
-		}
-	}
 	var n int64
 	if _, err := os.Stat(filepath.Join(dir, otf.AnchorName)); err == nil {
-		r, err := native.OpenDir(src)
+		// The archive is whole: it was converted from the finished native
+		// trace, and what is left of that (a removal cut short, or a
+		// dying rank's last write after the conversion) is not read again.
+		a, err := otf.Open(dir)
 		if err != nil {
-			return 0, u, fmt.Errorf("reading the native trace: %w", err)
+			return 0, nil, fmt.Errorf("reading the archive: %w", err)
 		}
-		d, err := r.Declared()
-		r.Close()
+		d, err := a.Declared()
+		a.Close()
 		if err != nil {
-			return 0, u, fmt.Errorf("reading the native trace: %w", err)
+			return 0, nil, fmt.Errorf("reading the archive: %w", err)
 		}
 		n = d.Events
 	} else {
+		if complete, err := ManifestComplete(src); err != nil || !complete {
+			if u, err = FinishUnfinished(src, props, o); err != nil {
+				return 0, u, err
+			}
+			if u.Pending() {
+				return 0, u, ErrPending
+			}
+		}
 		for _, f := range archiveFiles {
 			if err := os.RemoveAll(filepath.Join(dir, f)); err != nil {
 				return 0, u, err
 			}
 		}
+		var err error
 		if n, err = ConvertToOTF2(src, dir); err != nil {
 			return 0, u, err
 		}

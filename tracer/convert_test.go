@@ -105,8 +105,8 @@ func TestConvertUnifiesUserRegions(t *testing.T) {
 }
 
 // FinishOTF2 resumes a finish that a launcher killed half-way: after the
-// whole archive was placed (the truth and the native trace left), it only
-// moves the truth and removes the native trace; after the archive's
+// whole archive was placed (the truth and the native trace left, whole or
+// not), it only moves the truth and removes the native trace; after the archive's
 // other parts but before its anchor, it writes the archive again. Either
 // way the archive holds every event and the truth is beside it. The native
 // trace is renamed before it is removed (a kill during the removal leaves
@@ -117,7 +117,7 @@ func TestFinishOTF2Resumes(t *testing.T) {
 	c.Ranks, c.Events = 4, 20000
 	rec, truth, err := sim.Generate(c)
 	require.NoError(t, err)
-	for _, stage := range []string{"archive placed", "anchor missing"} {
+	for _, stage := range []string{"archive placed", "anchor missing", "archive placed, native trace cut"} {
 		t.Run(stage, func(t *testing.T) {
 			dir := t.TempDir()
 			src := filepath.Join(dir, NativeSubdir)
@@ -127,6 +127,12 @@ func TestFinishOTF2Resumes(t *testing.T) {
 			require.NoError(t, err)
 			if stage == "anchor missing" {
 				require.NoError(t, os.Remove(filepath.Join(dir, otf.AnchorName)))
+			}
+			if stage == "archive placed, native trace cut" {
+				// What a dying rank's last write or a removal cut short
+				// leaves: no manifest, no tracer metadata (seen in CI:
+				// Open MPI, SIGHUP and MPI_Abort, per rank).
+				require.NoError(t, os.Remove(filepath.Join(src, native.ManifestName)))
 			}
 			leftover := filepath.Join(dir, "."+NativeSubdir+removingSuffix)
 			require.NoError(t, os.MkdirAll(filepath.Join(leftover, "events"), 0o755))
