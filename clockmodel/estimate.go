@@ -52,7 +52,7 @@ type EstimateStats struct {
 	TwoSided int
 	Anchors  int
 	// AnchorsContradicted counts the offset measurements (merged per
-	// domain and epoch) that the messages with the reference contradict,
+	// domain and epoch) that a fit of the windows alone contradicts,
 	// weighed down (refereeAnchors).
 	AnchorsContradicted int
 	Unknowns            int
@@ -127,7 +127,8 @@ type estimator struct {
 	keepLast bool
 	last     *fitProblem
 	prepares int
-	// fitted is the last pass's fit and fittedKnots its knots (setSD).
+	// fitted is the last pass's fit and fittedKnots its knots, for setSD
+	// during the estimate (released after it, as last is unless kept).
 	fitted      *fitProblem
 	fittedKnots *knots
 }
@@ -156,7 +157,6 @@ func (e *estimator) estimate(ctx context.Context, lastWindows func()) (*Model, E
 		if err := ctx.Err(); err != nil {
 			return nil, st, err
 		}
-
 		if it == e.opt.Iterations-1 && lastWindows != nil {
 			lastWindows()
 		}
@@ -185,6 +185,7 @@ func (e *estimator) estimate(ctx context.Context, lastWindows func()) (*Model, E
 		}
 		e.calibrate()
 	}
+	e.fitted, e.fittedKnots = nil, nil
 	return m, st, nil
 }
 

@@ -67,7 +67,13 @@ func newSide(ts []int64, vs []float64, rho float64) side {
 
 // at returns max_i (v_i − ρ|t − t_i|), −Inf without bounds.
 func (s *side) at(t int64, rho float64) float64 {
-	i, _ := slices.BinarySearch(s.t, t) // t_j < t for j < i
+	i, _ := slices.BinarySearch(s.t, t)
+	return s.value(i, t, rho)
+}
+
+// value is at(t, rho) given i, the number of bounds before t (t_j < t for
+// j < i): the prefix's extreme for those, the suffix's for the others.
+func (s *side) value(i int, t int64, rho float64) float64 {
 	v := math.Inf(-1)
 	if i > 0 {
 		v = s.pre[i-1] - rho*float64(t)
@@ -244,12 +250,5 @@ func (u *sideCursor) at(t int64, rho float64) float64 {
 	for u.i < len(s.t) && s.t[u.i] < t {
 		u.i++
 	}
-	v := math.Inf(-1)
-	if u.i > 0 {
-		v = s.pre[u.i-1] - rho*float64(t)
-	}
-	if u.i < len(s.t) {
-		v = math.Max(v, s.suf[u.i]+rho*float64(t))
-	}
-	return v
+	return s.value(u.i, t, rho)
 }

@@ -600,7 +600,7 @@ func (res *Result) ErrorBar(d int32, c, f int64) float64 {
 type BarCursor struct {
 	res      *Result
 	d        int32
-	curve    bool // the estimate moved the clocks and has this domain's curve
+	curve    bool // the estimate has this domain's posterior, and evidence for it
 	x, s     cursor
 	env      *envelope
 	low, upp sideCursor
@@ -641,9 +641,9 @@ func (bc *BarCursor) At(c, f int64) float64 {
 	case bc.curve:
 		w = BarZ*bc.s.at(c) + math.Abs(float64(f-c)-xc)
 	case b.prior[bc.d].ok && !math.IsInf(b.wander, 1):
-		// The clocks stayed (or this domain's has no curve): the
-		// estimate was not evidence enough, and the prior of the
-		// pre-synchronised clock is what is known.
+		// No posterior for this domain (no knots, or nothing but the
+		// level prior speaks of it): the prior of the pre-synchronised
+		// clock is what is known.
 		w = BarZ*b.prior[bc.d].sigmaAt(c, b.wander) + math.Abs(float64(f-c))
 	}
 	if bc.env == nil {

@@ -13,7 +13,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"sync"
 )
 
@@ -104,8 +103,8 @@ func (Single) Abort(code int, msg string) error { return errors.New(msg) }
 // Close does nothing.
 func (Single) Close() error { return nil }
 
-// ReduceInt64 applies op to a and b, element by element, into a.
-func ReduceInt64(op Op, a, b []int64) {
+// Reduce applies op to a and b, element by element, into a.
+func Reduce[T int64 | float64](op Op, a, b []T) {
 	for i := range a {
 		switch op {
 		case Sum:
@@ -114,20 +113,6 @@ func ReduceInt64(op Op, a, b []int64) {
 			a[i] = max(a[i], b[i])
 		case Min:
 			a[i] = min(a[i], b[i])
-		}
-	}
-}
-
-// ReduceFloat64 applies op to a and b, element by element, into a.
-func ReduceFloat64(op Op, a, b []float64) {
-	for i := range a {
-		switch op {
-		case Sum:
-			a[i] += b[i]
-		case Max:
-			a[i] = math.Max(a[i], b[i])
-		case Min:
-			a[i] = math.Min(a[i], b[i])
 		}
 	}
 }
@@ -275,33 +260,27 @@ func (c *localComm) Bcast(ctx context.Context, root int, data []byte) ([]byte, e
 }
 
 func (c *localComm) AllreduceInt64(ctx context.Context, op Op, v []int64) ([]int64, error) {
-	all, err := c.exchange(ctx, v)
-	if err != nil {
-		return nil, err
-	}
-	out := append([]int64(nil), all[0].([]int64)...)
-	for _, a := range all[1:] {
-		b := a.([]int64)
-		if len(b) != len(out) {
-			return nil, fmt.Errorf("comm: allreduce of %d and %d values", len(out), len(b))
-		}
-		ReduceInt64(op, out, b)
-	}
-	return out, nil
+	return allreduce(ctx, c, op, v)
 }
 
 func (c *localComm) AllreduceFloat64(ctx context.Context, op Op, v []float64) ([]float64, error) {
-	all, err := c.exchange(ctx, v)
+	return allreduce(ctx, c, op, v)
+}
+
+// allreduce reduces every process's v in rank order. Each contributes a
+// copy, so that a process may reuse v once it has returned.
+func allreduce[T int64 | float64](ctx context.Context, c *localComm, op Op, v []T) ([]T, error) {
+	all, err := c.exchange(ctx, append([]T(nil), v...))
 	if err != nil {
 		return nil, err
 	}
-	out := append([]float64(nil), all[0].([]float64)...)
+	out := append([]T(nil), all[0].([]T)...)
 	for _, a := range all[1:] {
-		b := a.([]float64)
+		b := a.([]T)
 		if len(b) != len(out) {
 			return nil, fmt.Errorf("comm: allreduce of %d and %d values", len(out), len(b))
 		}
-		ReduceFloat64(op, out, b)
+		Reduce(op, out, b)
 	}
 	return out, nil
 }

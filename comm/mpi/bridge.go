@@ -503,7 +503,7 @@ func (c *Comm) AllreduceInt64(ctx context.Context, op comm.Op, v []int64) ([]int
 }
 
 // AllreduceFloat64 gathers every process's values and reduces them here,
-// in rank order (comm.ReduceFloat64), so that every process gets the same
+// in rank order (comm.Reduce), so that every process gets the same
 // bits as comm.Local's.
 func (c *Comm) AllreduceFloat64(ctx context.Context, op comm.Op, v []float64) ([]float64, error) {
 	if _, err := opCode(op); err != nil {
@@ -534,7 +534,7 @@ func (c *Comm) AllreduceFloat64(ctx context.Context, op comm.Op, v []float64) ([
 			dst[i] = math.Float64frombits(binary.LittleEndian.Uint64(a[8*i:]))
 		}
 		if r > 0 {
-			comm.ReduceFloat64(op, out, other)
+			comm.Reduce(op, out, other)
 		}
 	}
 	return out, nil
