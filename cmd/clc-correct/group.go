@@ -9,14 +9,6 @@ import (
 	"github.com/clc-tools/clc/repair/job"
 )
 
-// distributedJob says whether this build's job corrects a trace with a
-// group of several processes (job.Options.Comm): every process runs the
-// job with the group, each its block of nodes (docs/scale.md, "What exists
-// now"), and only process 0 prints its progress and report. false would
-// make process 0 correct the whole trace alone, as a single run does,
-// while the others wait for it at a barrier and exit 0 without a word.
-const distributedJob = true
-
 // errSilent is the error of a process that has nothing to say: its
 // failure is another's (an interrupt, which process 0 reports).
 var errSilent = errors.New("silent")
@@ -36,24 +28,21 @@ func inGroup(ctx context.Context, opts job.Options, fl *flags, run func(context.
 	if g.Size() == 1 {
 		return run(ctx, opts, fl)
 	}
-	var runErr error
-	switch {
-	case distributedJob:
-		opts.Comm = g
-		if g.Rank() != 0 {
-			quiet := *fl
-			quiet.quiet, quiet.progress = true, "never"
-			fl = &quiet
-		}
-		runErr = run(ctx, opts, fl)
-	case g.Rank() == 0:
-		runErr = run(ctx, opts, fl) // alone: opts.Comm stays nil
+	// Every process runs the job with the group, each its block of nodes
+	// (docs/scale.md, "What exists now"); process 0 alone tells its
+	// progress and report.
+	opts.Comm = g
+	if g.Rank() != 0 {
+		quiet := *fl
+		quiet.quiet, quiet.progress = true, "never"
+		fl = &quiet
 	}
+	runErr := run(ctx, opts, fl)
 	if cause := context.Cause(ctx); errors.Is(cause, mpi.ErrLost) {
 		g.Close()
 		return cause
 	}
-	if runErr != nil && !errors.Is(runErr, context.Canceled) && distributedJob {
+	if runErr != nil && !errors.Is(runErr, context.Canceled) {
 		// The others may wait for this process in an exchange.
 		return g.Abort(1, runErr.Error())
 	}
