@@ -246,12 +246,20 @@ type Options struct {
 	// its processes: Part[li] is location li's process, and this process
 	// corrects its own locations (the forward passes as supersteps,
 	// replay.Divided; the backward amortization after one exchange of
-	// the receive times that crossing sends need). Every column must
-	// hold its location's input times (the others' are overwritten with
-	// what crosses); Result.Moved is filled for the own locations only,
+	// the receive times that crossing sends need). The own locations'
+	// columns hold their input times; the others' are overwritten with
+	// what crosses. Result.Moved is filled for the own locations only,
 	// the passes and Dropped are every process's. Nil: one process.
 	Comm comm.Comm
 	Part []int32
+	// Pos, with Comm, says that the columns of other processes' locations
+	// hold only the events that this process's messages and collective
+	// instances reach (their sends and receives to and from own
+	// locations, every member's events of the instances with an own
+	// member), and that the graph refers to those events by their
+	// position there: Pos returns an event's position, false if the
+	// column does not hold it. Nil: every column is whole.
+	Pos func(loc int32, idx uint32) (uint32, bool)
 }
 
 // Correct runs the controlled logical clock over t, whose times must be
@@ -380,6 +388,9 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 		}
 		if dv != nil {
 			last, err = replay.NewDivided(x, dv.c, dv.part)
+			if last != nil {
+				last.Pos = o.Pos
+			}
 			if err == nil {
 				err = last.Run(ctx, np, func(li int) (bool, error) { return fw[li].step(last) })
 			}
@@ -445,7 +456,9 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 		// which changes the times in place.
 		il := make([]instLimits, len(g.Instances))
 		err := par.Do(ctx, len(g.Instances), np, func(i int) error {
-			il[i] = buildInstLimits(g, uint32(i), times, node, k.Lat)
+			if dv.member(g, uint32(i)) {
+				il[i] = buildInstLimits(g, uint32(i), times, node, k.Lat)
+			}
 			return nil
 		})
 		if err != nil {

@@ -35,6 +35,21 @@ func newDivision(c comm.Comm, part []int32, n int) (*division, error) {
 // owns reports whether location li is this process's.
 func (d *division) owns(li int) bool { return d == nil || d.part[li] == d.me }
 
+// member reports whether instance in has a member among the own locations
+// (every instance for one process): only those instances' receive times
+// are known here after the forward pass.
+func (d *division) member(g *replay.Graph, in uint32) bool {
+	if d == nil {
+		return true
+	}
+	for _, p := range g.InstanceParts(in) {
+		if d.owns(int(p.Loc)) {
+			return true
+		}
+	}
+	return false
+}
+
 // errElsewhere is what a process returns whose correction stopped
 // because another's failed.
 var errElsewhere = errors.New("clc: the correction failed on another process")

@@ -23,27 +23,15 @@ type gatherer struct {
 	g     *replay.Graph
 	dom   *Domains
 	np    int
+	dv    *Division
 	// bin is the width of the time bins in which only the tightest bound
 	// of each ordered domain pair and receiving location is kept.
 	lo, bin int64
 }
 
-func newGatherer(times [][]int64, g *replay.Graph, dom *Domains, np int) *gatherer {
-	lo, hi := int64(0), int64(0)
-	first := true
-	for _, ts := range times {
-		if len(ts) == 0 {
-			continue
-		}
-		if first || ts[0] < lo {
-			lo = ts[0]
-		}
-		if first || ts[len(ts)-1] > hi {
-			hi = ts[len(ts)-1]
-		}
-		first = false
-	}
-	return &gatherer{times: times, g: g, dom: dom, np: max(np, 1), lo: lo, bin: max(1, (hi-lo)/8192)}
+func newGatherer(times [][]int64, g *replay.Graph, dom *Domains, np int, dv *Division) *gatherer {
+	lo, hi := dv.span(times)
+	return &gatherer{times: times, g: g, dom: dom, np: max(np, 1), dv: dv, lo: lo, bin: max(1, (hi-lo)/8192)}
 }
 
 // p2p returns the bounds of the point-to-point messages between domains,
@@ -90,7 +78,7 @@ func (ga *gatherer) p2p() []rec {
 		}
 		parts[li] = out
 	})
-	return concat(parts)
+	return concat(ga.dv.gatherRecs("the messages' bounds", parts, n, func(li int) int { return li }))
 }
 
 // collectives returns bounds from the collective instances (scans left
@@ -188,6 +176,9 @@ func (ga *gatherer) collectives(m *Model) []rec {
 		}
 		parts[ii] = out
 	})
+	if dv := ga.dv; dv != nil {
+		parts = dv.gatherRecs("the collectives' bounds", parts, dv.NumInstances, func(ii int) int { return int(dv.Instances[ii]) })
+	}
 	return concat(parts)
 }
 

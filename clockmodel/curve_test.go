@@ -111,7 +111,7 @@ func TestDomainViolationsAddUp(t *testing.T) {
 			}
 		}
 		var got int64
-		sums, cc, _, _ := domainViolations(measure.ClockCondition{Graph: g, Node: node, Latency: lat, Parallel: 2}, &dom, times, false)
+		sums, cc, _, _ := domainViolations(measure.ClockCondition{Graph: g, Node: node, Latency: lat, Parallel: 2}, &dom, times, false, nil)
 		for _, v := range sums {
 			got += v
 		}
@@ -218,6 +218,6 @@ func TestDomainViolationsProofs(t *testing.T) {
 	dom := &Domains{Of: []int32{0, 0, 1}, Node: []int32{0, 1}, Size: []int32{2, 1}}
 	cc := measure.ClockCondition{Graph: g, Node: []int32{0, 1, 2}, Latency: replay.Latency{Intra: 10, Inter: 10}, Parallel: 2}
 	times := [][]int64{tr.Locations[0].Events.Time, tr.Locations[1].Events.Time, tr.Locations[2].Events.Time}
-	_, _, _, at := domainViolations(cc, dom, times, true)
+	_, _, _, at := domainViolations(cc, dom, times, true, nil)
 	assert.Equal(t, []proofs{{T: []int64{150}, V: []int64{60}}, {T: []int64{150}, V: []int64{60}}}, at)
 }

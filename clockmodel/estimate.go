@@ -95,6 +95,8 @@ type estimator struct {
 	in    *Input
 	times [][]int64
 	g     *replay.Graph
+	// dv is the process's share of a divided trace (nil: one process).
+	dv    *Division
 	lat   replay.Latency
 	opt   EstimateOptions
 	ga    *gatherer
@@ -133,10 +135,10 @@ type estimator struct {
 	fittedKnots *knots
 }
 
-func newEstimator(in *Input, times [][]int64, g *replay.Graph, lat replay.Latency, opt EstimateOptions) *estimator {
+func newEstimator(in *Input, times [][]int64, g *replay.Graph, lat replay.Latency, opt EstimateOptions, dv *Division) *estimator {
 	opt.defaults()
-	e := &estimator{in: in, times: times, g: g, lat: lat, opt: opt}
-	e.ga = newGatherer(times, g, &in.Domains, opt.Parallel)
+	e := &estimator{in: in, times: times, g: g, lat: lat, opt: opt, dv: dv}
+	e.ga = newGatherer(times, g, &in.Domains, opt.Parallel, dv)
 	e.span = max(1, 8192*e.ga.bin)
 	e.p2p = e.ga.p2p()
 	sortRecs(e.p2p)
@@ -1123,5 +1125,5 @@ const (
 // pre-synchronised times from the messages (graph g) and the anchors of
 // in, with latencies lat.
 func EstimateModel(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, lat replay.Latency, opt EstimateOptions) (*Model, EstimateStats, error) {
-	return newEstimator(in, times, g, lat, opt).estimate(ctx, nil)
+	return newEstimator(in, times, g, lat, opt, nil).estimate(ctx, nil)
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/clc-tools/clc/comm"
 	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/replay"
 )
@@ -77,7 +78,7 @@ func newLatencies(def replay.Latency, fixed [2]bool) Latencies {
 // each clock domain, by class (the two locations on one node or not), and
 // lowers μ to it: a default must never exceed what the trace's own
 // same-clock messages show.
-func (l *Latencies) sameClock(times [][]int64, g *replay.Graph, node []int32, dom *Domains, np int) {
+func (l *Latencies) sameClock(times [][]int64, g *replay.Graph, node []int32, dom *Domains, np int, dv *Division) {
 	type minCount struct {
 		min [2]int64
 		n   [2]int64
@@ -120,6 +121,23 @@ func (l *Latencies) sameClock(times [][]int64, g *replay.Graph, node []int32, do
 					merge(&tot, c, parts[i].min[c])
 					tot.n[c] += parts[i].n[c] - 1
 				}
+			}
+		}
+	}
+	if dv != nil {
+		// Every process's: the smallest where any has one, the counts summed.
+		mins := []int64{math.MaxInt64, math.MaxInt64}
+		for c := range 2 {
+			if tot.n[c] > 0 {
+				mins[c] = tot.min[c]
+			}
+		}
+		ns := tot.n[:]
+		dv.Group.Int64("the same-clock latencies", comm.Min, mins)
+		dv.Group.Int64("the same-clock messages", comm.Sum, ns)
+		for c := range 2 {
+			if tot.n[c] > 0 {
+				tot.min[c] = mins[c]
 			}
 		}
 	}

@@ -75,7 +75,7 @@ func TestSameClockLatencyMatchesBruteForce(t *testing.T) {
 		dom := DetectDomains(locs, "process", 1)
 		want, wn := bruteSameClock(times, g, node, &dom)
 		l := newLatencies(replay.Latency{Intra: math.MaxInt32, Inter: math.MaxInt32}, [2]bool{})
-		l.sameClock(times, g, node, &dom, 2)
+		l.sameClock(times, g, node, &dom, 2, nil)
 		for c, got := range []Latency{l.Intra, l.Inter} {
 			if wn[c] == 0 {
 				assert.Equal(t, int64(-1), got.SameClock, "trace %d class %d", it, c)

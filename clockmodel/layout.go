@@ -57,7 +57,7 @@ func NewLayout(ctx context.Context, in *Input, times [][]int64, g *replay.Graph,
 	if in.Domains.Count() < 2 {
 		return &Layout{domains: in.Domains.Count()}, nil
 	}
-	e := newEstimator(in, times, g, lat, opt)
+	e := newEstimator(in, times, g, lat, opt, nil)
 	e.keepLast = true
 	_, st, err := e.estimate(ctx, nil)
 	if err != nil {

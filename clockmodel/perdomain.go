@@ -6,6 +6,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/clc-tools/clc/comm"
 	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/replay"
@@ -20,7 +21,11 @@ import (
 // same pass over the point-to-point messages, and its counts by part; with
 // keep, from the same pass, the violations between domains as proofs
 // (contradicted), else nil.
-func domainViolations(cc measure.ClockCondition, dom *Domains, times [][]int64, keep bool) ([]int64, measure.Violations, *measure.Counts, []proofs) {
+//
+// Divided (dv), each process counts what its view's graph holds (the
+// messages its locations receive, the instances it counts) and the sums
+// and proofs are completed with every process's.
+func domainViolations(cc measure.ClockCondition, dom *Domains, times [][]int64, keep bool, dv *Division) ([]int64, measure.Violations, *measure.Counts, []proofs) {
 	g := cc.Graph
 	// hit is a violation v of a message of domain d at time t, cross when
 	// the message runs between two domains.
@@ -74,10 +79,14 @@ func domainViolations(cc measure.ClockCondition, dom *Domains, times [][]int64, 
 			}
 		}
 	}
+	if dv != nil {
+		dv.Group.Int64("the violations per clock domain", comm.Sum, sum)
+		dv.gatherProofs(at)
+	}
 	for i := range at {
 		sort.Stable(&at[i])
 	}
-	return sum, counts.Violations(g), counts, at
+	return sum, cc.Sum(counts), counts, at
 }
 
 // visitInstanceViolations calls f for every receive of collective instance

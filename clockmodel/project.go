@@ -398,8 +398,8 @@ func (e *estimator) projectKnots(m *Model) (knots, *Model) {
 func (e *estimator) knotWeights(k *knots) []float64 {
 	dom := &e.in.Domains
 	events := make([]float64, dom.Count())
-	for li, ts := range e.times {
-		events[dom.Of[li]] += float64(len(ts))
+	for li := range e.times {
+		events[dom.Of[li]] += float64(e.dv.eventsOf(li, e.times))
 	}
 	w := make([]float64, k.n+1) // +1: as delta
 	w[k.n] = 1

@@ -258,7 +258,7 @@ func TestBoundsInChunks(t *testing.T) {
 	c := baseConfig(12)
 	c.Patterns = []string{"ring", "allreduce", "pairs"}
 	p := prepare(t, c)
-	e := newEstimator(p.in, p.times, p.g, defaultLat, EstimateOptions{Parallel: 3})
+	e := newEstimator(p.in, p.times, p.g, defaultLat, EstimateOptions{Parallel: 3}, nil)
 	m, _, err := e.estimate(context.Background(), nil)
 	require.NoError(t, err)
 	for _, base := range []*Model{nil, m} {

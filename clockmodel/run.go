@@ -3,6 +3,7 @@ package clockmodel
 import (
 	"context"
 	"fmt"
+	"github.com/clc-tools/clc/comm"
 	"github.com/clc-tools/clc/internal/par"
 	"math"
 	"slices"
@@ -71,6 +72,9 @@ type Options struct {
 	// study of a distributed correction; it costs a copy of the last
 	// system's sparsity).
 	Layout bool
+	// Division, when not nil, is this process's share of a trace divided
+	// among processes: times and the graph are its view (Division).
+	Division *Division
 }
 
 // Result is what Run decided and did.
@@ -181,7 +185,12 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 	res := &Result{Requested: opt.Method.String(), Ran: "clc"}
 	t0 := time.Now()
 	res.Latency = newLatencies(opt.Latency, opt.Fixed)
-	res.Latency.sameClock(times, g, node, dom, np)
+	dv := opt.Division
+	var group *comm.Group
+	if dv != nil {
+		group = dv.Group
+	}
+	res.Latency.sameClock(times, g, node, dom, np, dv)
 	res.Timing.Latency = time.Since(t0).Seconds()
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -196,7 +205,7 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 	t0 = time.Now()
 	eo := opt.Estimate
 	eo.Parallel = np
-	est := newEstimator(in, times, g, opt.Latency, eo)
+	est := newEstimator(in, times, g, opt.Latency, eo, dv)
 	est.keepLast = opt.Layout
 	if opt.Method == MethodCLC {
 		// No estimate, but the messages' round trips across clocks still
@@ -216,13 +225,19 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 	lastWindows := func() {
 		res.Latency.roundTrips(est.bands, dom, opt.Latency)
 		res.Latency.clamp()
-		cc := measure.ClockCondition{Graph: g, Node: node, Latency: res.Latency.Replay(), Parallel: np}
+		cc := measure.ClockCondition{Graph: g, Node: node, Latency: res.Latency.Replay(), Parallel: np, Group: group}
 		measured = make(chan struct{})
-		go func() {
+		count := func() {
 			defer close(measured)
-			res.domBefore, res.Before, res.beforeCounts, res.contradicted = domainViolations(cc, dom, times, true)
+			res.domBefore, res.Before, res.beforeCounts, res.contradicted = domainViolations(cc, dom, times, true, dv)
 			res.BeforeMeasured = true
-		}()
+		}
+		if dv != nil {
+			// Divided, its collective operations keep the processes' order.
+			count()
+			return
+		}
+		go count()
 	}
 	m, st, err := est.estimate(ctx, lastWindows)
 	if measured != nil {
@@ -248,9 +263,9 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 	res.bars = est.errorBars(m)
 	// The error bars keep the estimate; the guard weighs, and applies,
 	// only what the messages prove of it.
-	cc := measure.ClockCondition{Graph: g, Node: node, Latency: res.Latency.Replay(), Parallel: np}
+	cc := measure.ClockCondition{Graph: g, Node: node, Latency: res.Latency.Replay(), Parallel: np, Group: group}
 	if !res.BeforeMeasured {
-		res.domBefore, res.Before, res.beforeCounts, res.contradicted = domainViolations(cc, dom, times, true)
+		res.domBefore, res.Before, res.beforeCounts, res.contradicted = domainViolations(cc, dom, times, true, dv)
 		res.BeforeMeasured = true
 	}
 	m, st.HeldKnots, st.Knots = m.proven(BarZ, res.contradicted)
@@ -308,7 +323,7 @@ func (res *Result) guard(ctx context.Context, est *estimator, m *Model, times []
 	work := workOn()
 	if res.domBefore == nil {
 		// Run usually measured it beside the estimate's last pass.
-		res.domBefore, res.Before, res.beforeCounts, _ = domainViolations(cc, dom, work, false)
+		res.domBefore, res.Before, res.beforeCounts, _ = domainViolations(cc, dom, work, false, est.dv)
 		res.BeforeMeasured = true
 	}
 	vBefore := res.domBefore
@@ -323,7 +338,7 @@ func (res *Result) guard(ctx context.Context, est *estimator, m *Model, times []
 			return
 		}
 		var after []int64
-		after, va, vc, _ = domainViolations(cc, dom, work, false)
+		after, va, vc, _ = domainViolations(cc, dom, work, false, est.dv)
 		if round == withdrawRounds {
 			break
 		}
@@ -408,7 +423,7 @@ func (res *Result) projected(est *estimator, m *Model, a *applied, work [][]int6
 	moved := a.reapply(work, dom, pm, changed, cc.Parallel)
 	var va measure.Violations
 	if counts != nil {
-		va = cc.Recount(counts, work, moved).Violations(cc.Graph)
+		va = cc.Sum(cc.Recount(counts, work, moved))
 	} else {
 		va = cc.Violations(work)
 	}

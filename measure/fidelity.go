@@ -2,7 +2,10 @@ package measure
 
 import (
 	"math"
+	"slices"
+	"sort"
 
+	"github.com/clc-tools/clc/comm"
 	"github.com/clc-tools/clc/internal/order"
 	"github.com/clc-tools/clc/internal/par"
 )
@@ -120,6 +123,28 @@ func (a *fidAcc) merge(o *fidAcc) {
 	}
 }
 
+// fidWords is the number of 64-bit words of a fidAcc (words).
+const fidWords = 22
+
+// words writes a into w (fidWords words), fromWords reads it back.
+func (a *fidAcc) words(w []uint64) {
+	f := math.Float64bits
+	copy(w, []uint64{uint64(a.n), f(a.maxRel), uint64(a.maxAbs), f(a.finRel), uint64(a.finLen[0]), uint64(a.finLen[1]),
+		uint64(a.opened), uint64(a.openedMax), f(a.sumDev), f(a.sumLen)})
+	for k := range a.above {
+		w[10+k], w[16+k] = uint64(a.above[k]), f(a.aboveTime[k])
+	}
+}
+
+func (a *fidAcc) fromWords(w []uint64) {
+	f := math.Float64frombits
+	*a = fidAcc{n: int64(w[0]), maxRel: f(w[1]), maxAbs: int64(w[2]), finRel: f(w[3]), finLen: [2]int64{int64(w[4]), int64(w[5])},
+		opened: int64(w[6]), openedMax: int64(w[7]), sumDev: f(w[8]), sumLen: f(w[9])}
+	for k := range a.above {
+		a.above[k], a.aboveTime[k] = int64(w[10+k]), f(w[16+k])
+	}
+}
+
 func (a *fidAcc) result() Fidelity {
 	f := Fidelity{Intervals: a.n, MaxRel: a.maxRel, MaxAbs: a.maxAbs, MaxRelFinite: a.finRel, MaxRelLen: a.finLen,
 		Opened: a.opened, OpenedMax: a.openedMax}
@@ -149,9 +174,21 @@ func IntervalFidelity(c, lc [][]int64, np int) (position, distance Fidelity) {
 // different ones) and may build them on demand. Where both columns are one
 // slice (nothing moved), only the intervals' lengths are summed.
 func IntervalFidelityOf(n, np int, cols func(li int) (c, lc []int64)) (position, distance Fidelity) {
+	return IntervalFidelityDivided(n, np, nil, nil, cols)
+}
+
+// IntervalFidelityDivided is IntervalFidelityOf for a trace divided among
+// the processes of g (nil: one process): cols is called for the own
+// locations only, and every process's per-location sums are gathered and
+// merged in the locations' order, as one process merges them, so that
+// every process gets the one process's result bit for bit.
+func IntervalFidelityDivided(n, np int, own []bool, g *comm.Group, cols func(li int) (c, lc []int64)) (position, distance Fidelity) {
 	pos := make([]fidAcc, n)
 	dis := make([]fidAcc, n)
 	par.ForEach(n, np, func(li int) {
+		if own != nil && !own[li] {
+			return
+		}
 		// Accumulated in locals and stored once: neighbouring locations'
 		// accumulators share cache lines that another worker writes.
 		var p, d fidAcc
@@ -167,6 +204,19 @@ func IntervalFidelityOf(n, np int, cols func(li int) (c, lc []int64)) (position,
 		}
 		pos[li], dis[li] = p, d
 	})
+	if g != nil {
+		type both struct{ p, d fidAcc }
+		rows := make([]both, n)
+		for li := range rows {
+			rows[li] = both{pos[li], dis[li]}
+		}
+		GatherRows(g, "the fidelity of the local intervals", own, rows, 2*fidWords,
+			func(b *both, w []uint64) { b.p.words(w[:fidWords]); b.d.words(w[fidWords:]) },
+			func(w []uint64, b *both) { b.p.fromWords(w[:fidWords]); b.d.fromWords(w[fidWords:]) })
+		for li := range rows {
+			pos[li], dis[li] = rows[li].p, rows[li].d
+		}
+	}
 	var p, d fidAcc
 	for i := range pos {
 		p.merge(&pos[i])
@@ -191,30 +241,87 @@ type Accuracy struct {
 // AccuracyOf returns the accuracy of times against truth. The percentile
 // takes a copy of the distances (8 bytes per event, while it runs).
 func AccuracyOf(times, truth [][]int64) Accuracy {
-	var a Accuracy
-	var abs, signed float64
+	return AccuracyDivided(times, truth, nil, nil)
+}
+
+// AccuracyDivided is AccuracyOf for a trace divided among the processes of
+// g (nil: one process), of which this process holds the own locations'
+// times and true times: the sums are made per location and added in the
+// locations' order on every process, and the percentile is found by a
+// search over the distances' values with one allreduce per step (at most
+// 64), so that every process gets the one process's result bit for bit.
+func AccuracyDivided(times, truth [][]int64, own []bool, g *comm.Group) Accuracy {
+	type locAcc struct {
+		n           int64
+		abs, signed float64
+		max         int64
+	}
+	rows := make([]locAcc, len(times))
 	n := 0
 	for li := range times {
-		n += len(times[li])
+		if own == nil || own[li] {
+			n += len(times[li])
+		}
 	}
 	dist := make([]int64, 0, n)
 	for li := range times {
+		if own != nil && !own[li] {
+			continue
+		}
+		r := &rows[li]
 		for j, v := range times[li] {
 			e := v - truth[li][j]
-			signed += float64(e)
+			r.signed += float64(e)
 			if e < 0 {
 				e = -e
 			}
-			abs += float64(e)
-			a.MaxAbs = max(a.MaxAbs, e)
+			r.abs += float64(e)
+			r.max = max(r.max, e)
 			dist = append(dist, e)
 		}
+		r.n = int64(len(times[li]))
 	}
-	a.Events = int64(n)
-	if n > 0 {
-		a.MeanAbs = abs / float64(n)
-		a.MeanSigned = signed / float64(n)
-		a.P99Abs = order.Nth(dist, n*99/100)
+	GatherRows(g, "the distances to the true times", own, rows, 4,
+		func(r *locAcc, w []uint64) {
+			w[0], w[1], w[2], w[3] = uint64(r.n), math.Float64bits(r.abs), math.Float64bits(r.signed), uint64(r.max)
+		},
+		func(w []uint64, r *locAcc) {
+			*r = locAcc{int64(w[0]), math.Float64frombits(w[1]), math.Float64frombits(w[2]), int64(w[3])}
+		})
+	var a Accuracy
+	var abs, signed float64
+	for _, r := range rows {
+		a.Events += r.n
+		abs += r.abs
+		signed += r.signed
+		a.MaxAbs = max(a.MaxAbs, r.max)
+	}
+	if a.Events > 0 {
+		a.MeanAbs = abs / float64(a.Events)
+		a.MeanSigned = signed / float64(a.Events)
+		a.P99Abs = nth(dist, a.Events*99/100, a.MaxAbs, g)
 	}
 	return a
+}
+
+// nth returns the k-th smallest (from 0) of the distances of every
+// process (this one's: dist, which it may reorder; hi: the largest of all).
+func nth(dist []int64, k, hi int64, g *comm.Group) int64 {
+	if g == nil {
+		return order.Nth(dist, int(k))
+	}
+	slices.Sort(dist)
+	lo := int64(0)
+	// The smallest x with more than k distances ≤ x, in [lo, hi].
+	for lo < hi && g.Err() == nil {
+		mid := lo + (hi-lo)/2
+		c := []int64{int64(sort.Search(len(dist), func(i int) bool { return dist[i] > mid }))}
+		g.Int64("the percentile of the distances to the true times", comm.Sum, c)
+		if c[0] > k {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
 }

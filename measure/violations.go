@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/clc-tools/clc/comm"
 	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/replay"
 )
@@ -100,13 +101,49 @@ type ClockCondition struct {
 	// Parallel bounds the goroutines counting (≤ 0: one per CPU, as
 	// par.Workers).
 	Parallel int
+	// Group, when the trace is divided among processes, completes this
+	// process's counts into the whole trace's (Sum); nil: one process.
+	// Each process then counts the messages its locations receive and
+	// the instances of Graph, which holds only those this process counts.
+	Group *comm.Group
 }
 
 // Violations counts the messages whose times violate the clock
 // condition. Collective instances count one logical message per (sender,
 // receiver) pair of distinct members.
 func (cc ClockCondition) Violations(times [][]int64) Violations {
-	return cc.Counts(times, nil).Violations(cc.Graph)
+	return cc.Sum(cc.Counts(times, nil))
+}
+
+// Sum returns the sums of c's parts over the whole trace: with a Group,
+// every process's sums added.
+func (cc ClockCondition) Sum(c *Counts) Violations {
+	v := c.Violations(cc.Graph)
+	if cc.Group != nil {
+		v.reduce(cc.Group)
+	}
+	return v
+}
+
+// reduce replaces v by the sum of every process's v (the maxima by their
+// largest).
+func (v *Violations) reduce(g *comm.Group) {
+	all := []*MessageStats{&v.P2P, &v.Collective}
+	for k := range v.Shared {
+		all = append(all, &v.Shared[k])
+	}
+	sums := make([]int64, 0, 5*len(all))
+	maxs := make([]int64, 0, 2*len(all))
+	for _, m := range all {
+		sums = append(sums, m.Messages, m.Reversed, m.Violations, m.SumDisplacement, m.SumViolation)
+		maxs = append(maxs, m.MaxDisplacement, m.MaxViolation)
+	}
+	g.Int64("the clock condition's counts", comm.Sum, sums)
+	g.Int64("the clock condition's largest violations", comm.Max, maxs)
+	for i, m := range all {
+		m.Messages, m.Reversed, m.Violations, m.SumDisplacement, m.SumViolation = sums[5*i], sums[5*i+1], sums[5*i+2], sums[5*i+3], sums[5*i+4]
+		m.MaxDisplacement, m.MaxViolation = maxs[2*i], maxs[2*i+1]
+	}
 }
 
 // Counts is the clock condition of a set of times by part: the

@@ -132,12 +132,14 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 	tr := t.Defs
 	rep := &Report{Tool: "clc-correct", ReportVersion: ReportVersion, Resolution: tr.Resolution,
 		Locations: len(tr.Locations), Regions: regionsReport(tr)}
-	for _, ts := range t.Times {
-		rep.Events += int64(len(ts))
+	sh := newShare(ctx, c.Comm, t.Part)
+	counts := sh.eventCounts(t.Times)
+	for _, n := range counts {
+		rep.Events += n
 	}
 	res := &Result{Report: rep}
-	empty := emptyIssues(tr, t.Times)
-	backward := backwardIssues(tr, t.Times, np)
+	empty := emptyIssues(tr, counts)
+	backward := backwardIssues(tr, t.Times, np, sh)
 	empty.Merge(&backward)
 	params := c.params()
 	stage := func(name string, timer *float64, run func() error) error {
@@ -155,14 +157,14 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 
 	var ps *presynced
 	if err := stage("pre-synchronising", &rep.Timing.Presync, func() (err error) {
-		ps, err = presynchronise(ctx, tr, t.Times, c.Presync, c.ClockModel.Method, np, c.KeepPresync)
-		return err
+		ps, err = presynchronise(ctx, tr, t.Times, c.Presync, c.ClockModel.Method, np, c.KeepPresync, sh)
+		return sh.g.Agree("pre-synchronisation", err)
 	}); err != nil {
 		return nil, err
 	}
 	rep.Presync = ps.report
 	if t.Truth != nil {
-		rep.Accuracy = &AccuracyReport{Truth: t.TruthName, Presync: truthErrorReport(measure.AccuracyOf(t.Times, t.Truth))}
+		rep.Accuracy = &AccuracyReport{Truth: t.TruthName, Presync: truthErrorReport(measure.AccuracyDivided(t.Times, t.Truth, sh.own, sh.g))}
 	}
 	if c.KeepPresync {
 		res.Presync, res.PresyncMethod, res.PresyncFuncs, res.Measured = ps.copy, ps.method, ps.funcs, ps.measured
@@ -182,33 +184,31 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 
 	var cm *modelStage
 	if err := stage("estimating the clocks", &rep.Timing.Model, func() (err error) {
-		cm, err = runClockModel(ctx, ps, t.Times, g, &params, c.ClockModel, np)
-		return err
+		cm, err = runClockModel(ctx, ps, t.Times, g, &params, c.ClockModel, np, sh, counts)
+		return sh.g.Agree("the clock model", err)
 	}); err != nil {
 		return nil, err
-	}
-	if dv := (division{c.Comm, t.Part}); dv.divided() {
-		if err := dv.sameOnAll(ctx, "the times the CLC starts from", t.Times); err != nil {
-			return nil, err
-		}
 	}
 	res.Model, res.Domains, res.Latency = cm.result, &ps.cm.Domains, cm.condition.Latency
 	rep.Method, rep.Before, rep.Model, rep.ModelShift = methodReport(cm.result, &ps.cm.Domains), cm.beforeReport, cm.modelReport, cm.shift
 
 	var moved []clc.Moved
 	if err := stage("correcting", &rep.Timing.Correct, func() (err error) {
-		moved, res.Fidelity, err = runCLC(ctx, tr, t.Times, &params, c.Alltoallv, cm, rep, progress, &empty, division{c.Comm, t.Part})
-		return err
+		moved, res.Fidelity, err = runCLC(ctx, tr, t.Times, g, &params, c.Alltoallv, cm, rep, progress, &empty, sh)
+		return sh.g.Agree("the correction", err)
 	}); err != nil {
 		return nil, err
 	}
-	rep.Moved, rep.MovedFromInput, rep.ErrorBars = finalReport(ctx, t.Times, moved, ps.departures, cm.result, &ps.cm.Domains, t.Truth, rep.Accuracy, tr.Resolution, np)
+	rep.Moved, rep.MovedFromInput, rep.ErrorBars = finalReport(ctx, t.Times, moved, ps.departures, cm.result, &ps.cm.Domains, t.Truth, rep.Accuracy, tr.Resolution, np, sh)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	cm.result.Forget()
 	if t.Truth != nil {
-		rep.Accuracy.Corrected = truthErrorReport(measure.AccuracyOf(t.Times, t.Truth))
+		rep.Accuracy.Corrected = truthErrorReport(measure.AccuracyDivided(t.Times, t.Truth, sh.own, sh.g))
+	}
+	if err := sh.g.Err(); err != nil {
+		return nil, err
 	}
 	return res, nil
 }
@@ -231,8 +231,9 @@ type presynced struct {
 // presynchronise applies the clock-offset measurements of tr to times;
 // before that, it reads from them and the raw times the clock model's
 // input (clock domains and anchors).
-func presynchronise(ctx context.Context, tr *trace.Trace, times [][]int64, m presync.Method, method clockmodel.Method, np int, keep bool) (*presynced, error) {
+func presynchronise(ctx context.Context, tr *trace.Trace, times [][]int64, m presync.Method, method clockmodel.Method, np int, keep bool, sh *share) (*presynced, error) {
 	ps := &presynced{cm: clockmodel.CaptureTimes(tr, times)} // from the raw times
+	ps.cm.GatherAnchors(sh.g)
 	ps.method = presyncMethod(tr, m, method, &ps.cm.Domains)
 	var funcs []*presync.Func
 	var err error
@@ -258,6 +259,12 @@ func presynchronise(ctx context.Context, tr *trace.Trace, times [][]int64, m pre
 	}
 	n, deps, dep, err := presync.ApplyComparing(ctx, funcs, reader, times, np)
 	ps.departures = deps
+	if sh.g != nil { // also after an error here: every process makes the same operations
+		v := []int64{dep.Events, dep.MaxLater, dep.MaxEarlier}
+		sh.g.Int64("the departures from the reader's times", comm.Sum, v[:1])
+		sh.g.Int64("the departures from the reader's times", comm.Max, v[1:])
+		dep = presync.DepartureStats{Events: v[0], MaxLater: v[1], MaxEarlier: v[2]}
+	}
 	if ee := (*trace.EventError)(nil); errors.As(err, &ee) {
 		l := tr.Locations[ee.Location]
 		ee.Err = fmt.Errorf("location %q (clock offsets: %s): %w", l.Name, describeOffsets(l.Offsets), ee.Err)
@@ -309,9 +316,13 @@ func presyncMethod(tr *trace.Trace, m presync.Method, method clockmodel.Method, 
 type modelStage struct {
 	result *clockmodel.Result
 	// condition is the clock condition with μ as the clock model chose it
-	// (in ticks): the messages, the nodes, μ and the parallelism of the
-	// stages after.
+	// (in ticks): the messages of the view, the nodes, μ, the parallelism
+	// of the stages after and, divided, the group that completes the
+	// counts.
 	condition measure.ClockCondition
+	// view is the process's view of the trace the condition is measured
+	// in (the trace itself for one process).
+	view *view
 	// before is the clock condition of the times the CLC starts from (the
 	// clock model's when it moved them).
 	before       measure.Violations
@@ -322,28 +333,44 @@ type modelStage struct {
 
 // runClockModel chooses μ (params' latencies are the defaults it may
 // lower) and, with the clock model, replaces times by the estimated
-// clocks' when the guard passes them.
-func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *replay.Graph, params *clc.Params, opt ClockModelOptions, np int) (*modelStage, error) {
+// clocks' when the guard passes them. Divided (sh), it runs on this
+// process's view (newView: the own columns, in place, and the halo), and
+// every process estimates the same clocks; counts are every location's
+// events.
+func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *replay.Graph, params *clc.Params, opt ClockModelOptions, np int, sh *share, counts []int64) (*modelStage, error) {
 	res := ps.cm.Resolution
 	k := params.InTicks(res)
-	r, err := clockmodel.Run(ctx, ps.cm, times, g, ps.node, clockmodel.Options{
+	var extra []locEvent
+	var dv *clockmodel.Division
+	if sh.g != nil {
+		ps.cm.AnchorEvents(sh.own, func(loc int32, idx uint32) { extra = append(extra, locEvent{loc, idx}) })
+	}
+	v := newView(sh.g, sh.part, times, g, extra)
+	if sh.g != nil {
+		ps.cm.RemapAnchors(sh.own, v.pos)
+		dv = &clockmodel.Division{Group: sh.g, Own: sh.own, Events: counts, Instances: v.inst, NumInstances: len(g.Instances)}
+	}
+	r, err := clockmodel.Run(ctx, ps.cm, v.times, v.graph, ps.node, clockmodel.Options{
 		Method: opt.Method, Latency: k.Lat, Fixed: opt.LatencyGiven,
-		Estimate: opt.Estimate, Parallel: np, InPlace: true, Project: true, Layout: opt.Layout,
+		Estimate: opt.Estimate, Parallel: np, InPlace: true, Project: true, Layout: opt.Layout, Division: dv,
 	})
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, cerr
+	}
+	if err == nil {
+		err = sh.g.Err()
 	}
 	if err != nil {
 		return nil, fmt.Errorf("clock model: %w", err)
 	}
 	// μ is the clock model's choice from here on, in ticks.
-	s := &modelStage{result: r, condition: measure.ClockCondition{Graph: g, Node: ps.node, Latency: r.Latency.Replay(), Parallel: np}}
+	s := &modelStage{result: r, view: v, condition: measure.ClockCondition{Graph: v.graph, Node: ps.node, Latency: r.Latency.Replay(), Parallel: np, Group: sh.g}}
 	// The guard measured the clock condition before (and with the model)
 	// when it got that far, also when it then fell back.
 	if r.BeforeMeasured {
 		s.before = r.Before
 	} else {
-		s.before = s.condition.Violations(times)
+		s.before = s.condition.Violations(v.times)
 	}
 	s.beforeReport = violationReport(s.before, res)
 	if r.Times == nil {
@@ -353,17 +380,22 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 		return nil, err
 	}
 	moves := make([]shiftStats, len(times))
-	par.ForEach(len(times), np, func(li int) { moves[li] = shifts(r.Original(li, r.Times[li]), r.Times[li]) })
+	par.ForEach(len(times), np, func(li int) {
+		if sh.owns(li) {
+			moves[li] = shifts(r.Original(li, r.Times[li]), r.Times[li])
+		}
+	})
+	sh.gatherShifts("the clock model's moves", moves)
 	s.shift = modelShiftReport(moves, res)
 	// The model moved the times in place (Options.InPlace): the CLC starts
 	// from them.
 	if r.ModelViolations != nil {
 		s.before = *r.ModelViolations
 	} else {
-		s.before = s.condition.Violations(times)
+		s.before = s.condition.Violations(v.times)
 	}
 	s.modelReport = ptr(violationReport(s.before, res))
-	return s, nil
+	return s, sh.g.Err()
 }
 
 // runCLC runs the controlled logical clock over times in place, with the
@@ -371,18 +403,18 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 // and fills the report's correction, after, fidelity, parameters and
 // issues (the matching's, the CLC's and extra); it returns what the CLC
 // moved and the fidelity (event position, event distance).
-func runCLC(ctx context.Context, tr *trace.Trace, times [][]int64, params *clc.Params, alltoallv replay.AlltoallvPolicy, cm *modelStage, rep *Report, progress func(string), extra *replay.Issues, dv division) ([]clc.Moved, [2]measure.Fidelity, error) {
+func runCLC(ctx context.Context, tr *trace.Trace, times [][]int64, g *replay.Graph, params *clc.Params, alltoallv replay.AlltoallvPolicy, cm *modelStage, rep *Report, progress func(string), extra *replay.Issues, sh *share) ([]clc.Moved, [2]measure.Fidelity, error) {
 	cc := cm.condition
-	g, np := cc.Graph, cc.Parallel
+	np := cc.Parallel
 	in := clc.Input{Times: times, Node: cc.Node, Resolution: tr.Resolution, Follow: clc.Leader(tr, g)}
 	opt := &clc.Options{Progress: progress, Before: &cm.before, Latency: &cc.Latency, Parallel: np, Context: ctx}
-	if dv.divided() {
-		opt.Comm, opt.Part = dv.c, dv.part
+	cg := g
+	if sh.g != nil {
+		v := newCLCView(sh.own, times, g)
+		in.Times, cg = v.times, v.graph
+		opt.Comm, opt.Part, opt.Pos = sh.c, sh.part, v.pos
 	}
-	res, err := clc.CorrectInPlace(in, g, *params, opt)
-	if err == nil && dv.divided() {
-		err = dv.gatherCorrected(ctx, times, res.Moved)
-	}
+	res, err := clc.CorrectInPlace(in, cg, *params, opt)
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, [2]measure.Fidelity{}, cerr
 	}
@@ -390,8 +422,10 @@ func runCLC(ctx context.Context, tr *trace.Trace, times [][]int64, params *clc.P
 		return nil, [2]measure.Fidelity{}, err
 	}
 	after := cm.before
-	if !res.Unmoved() {
-		after = cc.Violations(times)
+	if moved := sh.any(!res.Unmoved()); moved {
+		// The view's own columns are times: only its halo is fetched again.
+		cm.view.refresh()
+		after = cc.Violations(cm.view.times)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, [2]measure.Fidelity{}, err
@@ -401,7 +435,7 @@ func runCLC(ctx context.Context, tr *trace.Trace, times [][]int64, params *clc.P
 	// model's), recovered from what it recorded as moved.
 	moves := make([]shiftStats, len(times))
 	var fid [2]measure.Fidelity
-	fid[0], fid[1] = measure.IntervalFidelityOf(len(times), np,
+	fid[0], fid[1] = measure.IntervalFidelityDivided(len(times), np, sh.own, sh.g,
 		func(li int) ([]int64, []int64) {
 			if ctx.Err() != nil {
 				return nil, nil // cancelled: the loop ends at once
@@ -416,6 +450,7 @@ func runCLC(ctx context.Context, tr *trace.Trace, times [][]int64, params *clc.P
 		return nil, [2]measure.Fidelity{}, err
 	}
 	rep.Fidelity = fidelityReport(fid)
+	sh.gatherShifts("the CLC's moves", moves)
 	rep.Correction = correctionReport(moves, res, tr.Resolution)
 	rep.Correction.ViolationsRemoved = rep.Before.Violations - rep.After.Violations
 	if rep.Model != nil {
@@ -430,13 +465,13 @@ func runCLC(ctx context.Context, tr *trace.Trace, times [][]int64, params *clc.P
 }
 
 // emptyIssues lists a trace without events (or locations) and every
-// process none of whose locations has an event (times are the locations'
-// time columns).
-func emptyIssues(t *trace.Trace, times [][]int64) replay.Issues {
+// process none of whose locations has an event (counts are the locations'
+// numbers of events).
+func emptyIssues(t *trace.Trace, counts []int64) replay.Issues {
 	var s replay.Issues
 	any := make([]bool, t.NumProcesses())
-	for li, ts := range times {
-		if len(ts) > 0 {
+	for li, n := range counts {
+		if n > 0 {
 			any[t.ProcessOf(li)] = true
 		}
 	}
@@ -466,34 +501,45 @@ func emptyIssues(t *trace.Trace, times [][]int64) replay.Issues {
 // predecessor's on the same location: one example per location (its
 // first such event), counted once per event. The correction makes the
 // times non-decreasing, so these events move; --strict fails on them.
-func backwardIssues(t *trace.Trace, times [][]int64, np int) replay.Issues {
+func backwardIssues(t *trace.Trace, times [][]int64, np int, sh *share) replay.Issues {
 	type first struct {
-		n     int64
-		event int
+		n, event int64
+		// at and before are the first such event's time and its
+		// predecessor's; of the location's len events.
+		at, before, len int64
 	}
 	found := make([]first, len(times))
 	par.ForEach(len(times), np, func(li int) {
+		if !sh.owns(li) {
+			return
+		}
 		ts := times[li]
-		f := first{event: -1}
+		f := first{event: -1, len: int64(len(ts))}
 		for j := 1; j < len(ts); j++ {
 			if ts[j] < ts[j-1] {
 				if f.n == 0 {
-					f.event = j
+					f.event, f.at, f.before = int64(j), ts[j], ts[j-1]
 				}
 				f.n++
 			}
 		}
 		found[li] = f
 	})
+	measure.GatherRows(sh.g, "the events going backward", sh.own, found, 5,
+		func(f *first, w []uint64) {
+			w[0], w[1], w[2], w[3], w[4] = uint64(f.n), uint64(f.event), uint64(f.at), uint64(f.before), uint64(f.len)
+		},
+		func(w []uint64, f *first) {
+			*f = first{int64(w[0]), int64(w[1]), int64(w[2]), int64(w[3]), int64(w[4])}
+		})
 	var s replay.Issues
 	for li, f := range found {
 		if f.n == 0 {
 			continue
 		}
-		ts, j := times[li], f.event
-		s.Add(replay.Issue{Kind: replay.BackwardTime, Location: int32(li), Event: uint32(j),
+		s.Add(replay.Issue{Kind: replay.BackwardTime, Location: int32(li), Event: uint32(f.event),
 			Detail: fmt.Sprintf("location %q: time %d is %d ticks before the previous event's (%d); events going backward: %d of its %d; they were moved to keep the location's times in order",
-				t.Locations[li].Name, ts[j], ts[j-1]-ts[j], ts[j-1], f.n, len(ts))})
+				t.Locations[li].Name, f.at, f.before-f.at, f.before, f.n, f.len)})
 		s.Count[replay.BackwardTime] += f.n - 1
 	}
 	return s

@@ -1,100 +1,72 @@
 package repair
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
-	"encoding/gob"
-	"fmt"
-	"hash/fnv"
+	"math"
 
-	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/comm"
+	"github.com/clc-tools/clc/measure"
 )
 
-// division is the group a correction is divided among and each
-// location's process (Correction.Comm, Trace.Part).
-type division struct {
+// share is this process's share of a correction divided among the
+// processes of a group (Correction.Comm, Trace.Part): it holds the own
+// locations' times (the others' columns are not read), every stage works
+// on those, and what a stage needs of the others comes through the group
+// (g): the halo of the clock model and the clock condition (view), the
+// counts summed, the per-location sums gathered and combined in the
+// locations' order, so that every process's report is the one process's,
+// bit for bit. For one process, g and own are nil.
+type share struct {
 	c    comm.Comm
 	part []int32
+	g    *comm.Group
+	own  []bool
 }
 
-// divided reports whether the correction is divided among several
-// processes.
-func (d division) divided() bool { return d.c != nil && d.c.Size() > 1 }
-
-// correctedLocation is one location's corrected times and moved events
-// as they travel.
-type correctedLocation struct {
-	Loc   int32
-	Times []int64
-	Moved clc.Moved
+// newShare returns the share of this process of c (nil or one process: all).
+func newShare(ctx context.Context, c comm.Comm, part []int32) *share {
+	sh := &share{c: c, part: part, g: comm.NewGroup(ctx, c)}
+	if sh.g != nil {
+		sh.own = make([]bool, len(part))
+		for li, p := range part {
+			sh.own[li] = int(p) == c.Rank()
+		}
+	}
+	return sh
 }
 
-// gatherCorrected completes, on every process, the columns times and
-// moved of which this process corrected its own locations (interim:
-// the measures and the report are made of every location's, on every
-// process alike).
-func (d division) gatherCorrected(ctx context.Context, times [][]int64, moved []clc.Moved) error {
-	me := int32(d.c.Rank())
-	var mine []correctedLocation
-	for li, p := range d.part {
-		if p == me {
-			mine = append(mine, correctedLocation{int32(li), times[li], moved[li]})
+// owns reports whether location li is this process's.
+func (sh *share) owns(li int) bool { return sh.own == nil || sh.own[li] }
+
+// eventCounts returns every location's number of events.
+func (sh *share) eventCounts(times [][]int64) []int64 {
+	n := make([]int64, len(times))
+	for li, ts := range times {
+		if sh.owns(li) {
+			n[li] = int64(len(ts))
 		}
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(mine); err != nil {
-		return fmt.Errorf("gathering the corrected times: %w", err)
-	}
-	all, err := d.c.Allgather(ctx, buf.Bytes())
-	if err != nil {
-		return fmt.Errorf("gathering the corrected times: %w", err)
-	}
-	for q, b := range all {
-		all[q] = nil // each part freed once decoded: the gather never holds two copies
-		if int32(q) == me {
-			continue
-		}
-		var got []correctedLocation
-		if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&got); err != nil {
-			return fmt.Errorf("gathering the corrected times: process %d's: %w", q, err)
-		}
-		for _, cl := range got {
-			li := cl.Loc
-			if li < 0 || int(li) >= len(times) || d.part[li] != int32(q) || len(cl.Times) != len(times[li]) {
-				return fmt.Errorf("gathering the corrected times: process %d sent location %d with %d times", q, li, len(cl.Times))
-			}
-			copy(times[li], cl.Times)
-			moved[li] = cl.Moved
-		}
-	}
-	return nil
+	sh.g.Int64("the locations' events", comm.Sum, n)
+	return n
 }
 
-// sameOnAll checks that every process holds the same times (interim:
-// the stages every process runs whole must give every process the same
-// bits, whatever its CPU and parallelism), by an allgather of a hash of
-// them; what names the times in the error.
-func (d division) sameOnAll(ctx context.Context, what string, times [][]int64) error {
-	h := fnv.New64a()
-	var b [8]byte
-	for _, ts := range times {
-		binary.LittleEndian.PutUint64(b[:], uint64(len(ts)))
-		h.Write(b[:])
-		for _, v := range ts {
-			binary.LittleEndian.PutUint64(b[:], uint64(v))
-			h.Write(b[:])
-		}
+// any reports whether b holds on any process.
+func (sh *share) any(b bool) bool {
+	v := []int64{0}
+	if b {
+		v[0] = 1
 	}
-	all, err := d.c.Allgather(ctx, h.Sum(nil))
-	if err != nil {
-		return fmt.Errorf("comparing %s: %w", what, err)
-	}
-	for q, s := range all {
-		if !bytes.Equal(s, all[0]) {
-			return fmt.Errorf("%s differ between processes 0 and %d of a divided run", what, q)
-		}
-	}
-	return nil
+	sh.g.Int64("whether anything moved", comm.Max, v)
+	return v[0] > 0
+}
+
+// gatherShifts completes moves with every process's locations'.
+func (sh *share) gatherShifts(what string, moves []shiftStats) {
+	measure.GatherRows(sh.g, what, sh.own, moves, 5,
+		func(s *shiftStats, w []uint64) {
+			w[0], w[1], w[2], w[3], w[4] = uint64(s.moved), math.Float64bits(s.sum), math.Float64bits(s.abs), uint64(s.maxShift), uint64(s.maxEarlier)
+		},
+		func(w []uint64, s *shiftStats) {
+			*s = shiftStats{moved: int64(w[0]), sum: math.Float64frombits(w[1]), abs: math.Float64frombits(w[2]), maxShift: int64(w[3]), maxEarlier: int64(w[4])}
+		})
 }

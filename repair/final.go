@@ -6,7 +6,9 @@ import (
 
 	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/clockmodel"
+	"github.com/clc-tools/clc/comm"
 	"github.com/clc-tools/clc/internal/par"
+	"github.com/clc-tools/clc/measure"
 	"github.com/clc-tools/clc/presync"
 )
 
@@ -112,12 +114,11 @@ func movedReport(tallies []moveTally, res float64) MovedReport {
 
 // finalTally is one location's share of finalReport.
 type finalTally struct {
-	presynced, input     moveTally
-	hist                 []int64
-	finite, unbounded    int64
-	covered, judged      int64
-	barMax, barSum       float64
-	domainMax, domainSum float64
+	presynced, input  moveTally
+	hist              []int64
+	finite, unbounded int64
+	covered, judged   int64
+	barMax, barSum    float64
 }
 
 // finalReport compares the corrected times with the pre-synchronised
@@ -129,13 +130,17 @@ type finalTally struct {
 // truth, the share of events within their error bars (acc.WithinBars).
 // When ctx is cancelled it returns early with a partial tally (the caller
 // returns the context's error).
-func finalReport(ctx context.Context, times [][]int64, moved []clc.Moved, departures []presync.Departure, model *clockmodel.Result, dom *clockmodel.Domains, truth [][]int64, acc *AccuracyReport, res uint64, np int) (presynced, input MovedReport, _ *ErrorBarsReport) {
+//
+// Divided (sh), each process tallies its own locations, the histogram is
+// summed and the tallies gathered, so that every process's report is the
+// one process's.
+func finalReport(ctx context.Context, times [][]int64, moved []clc.Moved, departures []presync.Departure, model *clockmodel.Result, dom *clockmodel.Domains, truth [][]int64, acc *AccuracyReport, res uint64, np int, sh *share) (presynced, input MovedReport, _ *ErrorBarsReport) {
 	bars := model.HasErrorBars()
 	r := float64(res)
 	tallies := make([]finalTally, len(times))
 	par.ForEach(len(times), np, func(li int) {
 		f := times[li]
-		if len(f) == 0 {
+		if len(f) == 0 || !sh.owns(li) {
 			return
 		}
 		c := moved[li].Original(f) // the model's times (or the pre-synchronised)
@@ -192,6 +197,17 @@ func finalReport(ctx context.Context, times [][]int64, moved []clc.Moved, depart
 			}
 		}
 	})
+	hist := make([]int64, barBins)
+	if bars {
+		for li := range tallies {
+			for i, n := range tallies[li].hist {
+				hist[i] += n
+			}
+			tallies[li].hist = nil
+		}
+		sh.g.Int64("the error bars' histogram", comm.Sum, hist)
+	}
+	sh.gatherTallies(tallies)
 	ps, in := make([]moveTally, len(tallies)), make([]moveTally, len(tallies))
 	for i := range tallies {
 		ps[i], in[i] = tallies[i].presynced, tallies[i].input
@@ -201,7 +217,6 @@ func finalReport(ctx context.Context, times [][]int64, moved []clc.Moved, depart
 		return presynced, input, nil
 	}
 	eb := &ErrorBarsReport{Confidence: 0.95}
-	hist := make([]int64, barBins)
 	dmax := make([]float64, dom.Count())
 	dsum := make([]float64, dom.Count())
 	dn := make([]int64, dom.Count())
@@ -212,9 +227,6 @@ func finalReport(ctx context.Context, times [][]int64, moved []clc.Moved, depart
 		eb.Unbounded += t.unbounded
 		covered += t.covered
 		judged += t.judged
-		for i, n := range t.hist {
-			hist[i] += n
-		}
 		d := dom.Of[li]
 		dmax[d] = math.Max(dmax[d], t.barMax)
 		dsum[d] += t.barSum
@@ -244,4 +256,26 @@ func finalReport(ctx context.Context, times [][]int64, moved []clc.Moved, depart
 		acc.WithinBars = float64(covered) / float64(judged)
 	}
 	return presynced, input, eb
+}
+
+// gatherTallies completes tallies (but their histograms) with every
+// process's locations'.
+func (sh *share) gatherTallies(tallies []finalTally) {
+	f, fb := math.Float64bits, math.Float64frombits
+	mt := func(m *moveTally, w []uint64) {
+		w[0], w[1], w[2], w[3] = uint64(m.moved), f(m.abs), uint64(m.later), uint64(m.earlier)
+	}
+	tm := func(w []uint64) moveTally {
+		return moveTally{moved: int64(w[0]), abs: fb(w[1]), later: int64(w[2]), earlier: int64(w[3])}
+	}
+	measure.GatherRows(sh.g, "the moves and error bars", sh.own, tallies, 14,
+		func(t *finalTally, w []uint64) {
+			mt(&t.presynced, w[0:4])
+			mt(&t.input, w[4:8])
+			w[8], w[9], w[10], w[11], w[12], w[13] = uint64(t.finite), uint64(t.unbounded), uint64(t.covered), uint64(t.judged), f(t.barMax), f(t.barSum)
+		},
+		func(w []uint64, t *finalTally) {
+			*t = finalTally{presynced: tm(w[0:4]), input: tm(w[4:8]), finite: int64(w[8]), unbounded: int64(w[9]),
+				covered: int64(w[10]), judged: int64(w[11]), barMax: fb(w[12]), barSum: fb(w[13])}
+		})
 }

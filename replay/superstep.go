@@ -41,6 +41,12 @@ type Divided struct {
 	recvTo []map[uint32][]int32
 	// instTo lists, per instance, the other processes with members.
 	instTo [][]int32
+	// Pos, if not nil, gives the position of event idx of another
+	// process's location in its column, false if the column does not
+	// hold it: the columns of other processes' locations then hold only
+	// the events this process's messages and instances reach, and the
+	// graph refers to them by position. Nil: every column is whole.
+	Pos func(loc int32, idx uint32) (uint32, bool)
 
 	mu   sync.Mutex
 	out  [][]byte // per process, this superstep's records
@@ -161,7 +167,11 @@ func (d *Divided) ShareReceives(ctx context.Context) error {
 		for ; len(b) > 0; b = b[17:] {
 			loc := int32(binary.LittleEndian.Uint32(b[1:]))
 			idx := binary.LittleEndian.Uint32(b[5:])
-			if loc < 0 || int(loc) >= len(d.part) || d.part[loc] != int32(q) || int(idx) >= len(x.times[loc]) {
+			ok := loc >= 0 && int(loc) < len(d.part) && d.part[loc] == int32(q)
+			if ok {
+				idx, ok = d.at(loc, idx)
+			}
+			if !ok || int(idx) >= len(x.times[loc]) {
 				return fmt.Errorf("divided replay: process %d sent the time of location %d event %d", q, loc, idx)
 			}
 			x.times[loc][idx] = int64(binary.LittleEndian.Uint64(b[9:]))
@@ -300,9 +310,11 @@ func (d *Divided) apply(recv [][]byte) error {
 			}
 			switch b[0] {
 			case recSend:
-				if int(ref) >= len(x.times[loc]) {
+				at, ok := d.at(loc, ref)
+				if !ok || int(at) >= len(x.times[loc]) {
 					return fmt.Errorf("divided replay: process %d sent event %d of location %d", q, ref, loc)
 				}
+				ref = at
 				x.times[loc][ref] = t
 				x.Sent(int(loc), ref, t)
 			case recContr:
@@ -326,4 +338,13 @@ func (d *Divided) apply(recv [][]byte) error {
 		}
 	}
 	return nil
+}
+
+// at returns the position of event idx of another process's location loc
+// in its column (Pos).
+func (d *Divided) at(loc int32, idx uint32) (uint32, bool) {
+	if d.Pos == nil {
+		return idx, true
+	}
+	return d.Pos(loc, idx)
 }

@@ -128,14 +128,19 @@ type part struct {
 }
 
 // gatherTrace completes, on every process, the trace tr of which this
-// process read the locations own (their clock offsets and times): every
-// process sends what it read, and fills in what the others did.
-func gatherTrace(ctx context.Context, c comm.Comm, tr *trace.Trace, times [][]int64, own []bool) error {
+// process read the locations own (their clock offsets and, withTimes,
+// their times): every process sends what it read, and fills in what the
+// others did.
+func gatherTrace(ctx context.Context, c comm.Comm, tr *trace.Trace, times [][]int64, own []bool, withTimes bool) error {
 	var mine part
 	for li, o := range own {
 		if o {
 			l := tr.Locations[li]
-			mine.Locations = append(mine.Locations, partLocation{Loc: li, Offsets: l.Offsets, Times: times[li]})
+			pl := partLocation{Loc: li, Offsets: l.Offsets}
+			if withTimes {
+				pl.Times = times[li]
+			}
+			mine.Locations = append(mine.Locations, pl)
 		}
 	}
 	mine.Truncated = tr.Properties[trace.PropTruncated]
@@ -160,7 +165,10 @@ func gatherTrace(ctx context.Context, c comm.Comm, tr *trace.Trace, times [][]in
 			}
 			if p != c.Rank() {
 				l := tr.Locations[pl.Loc]
-				l.Offsets, times[pl.Loc] = pl.Offsets, pl.Times
+				l.Offsets = pl.Offsets
+				if withTimes {
+					times[pl.Loc] = pl.Times
+				}
 			}
 		}
 		cut, err := trace.ParseTruncated(got.Truncated)
@@ -202,13 +210,22 @@ func rewriteOTF2Part(ctx context.Context, c comm.Comm, a *otf.Archive, dir strin
 		}
 		merged.Merge(otf.Span{Min: binary.LittleEndian.Uint64(s), Max: binary.LittleEndian.Uint64(s[8:]), Empty: s[16] == 1})
 	}
+	// Every location's number of events, from its process.
+	n := make([]int64, len(times))
+	for li, ts := range times {
+		if own[li] {
+			n[li] = int64(len(ts))
+		}
+	}
+	if n, err = c.AllreduceInt64(ctx, comm.Sum, n); err != nil {
+		return fmt.Errorf("gathering the locations' events: %w", err)
+	}
 	if c.Rank() != 0 {
 		return nil
 	}
-	// The interim gather leaves every location's times on every process.
-	counts := make([]uint64, len(times))
-	for li, ts := range times {
-		counts[li] = uint64(len(ts))
+	counts := make([]uint64, len(n))
+	for li, k := range n {
+		counts[li] = uint64(k)
 	}
 	return a.RewriteGlobals(dir, merged, counts)
 }

@@ -242,8 +242,10 @@ func peakHeap(f func()) uint64 {
 // BenchmarkDividedMemory compares the peak heap (peakHeap) of a run
 // divided among 4 processes (comm.Local, all in this process: the figure
 // per process is the total over 4) with the single run's, on a simulated trace of
-// CLC_BENCH_EVENTS events (default 10^6) of 256 ranks, 16 per node; it
-// reports MiB and the ratio (docs/scale.md, section 7).
+// CLC_BENCH_EVENTS events (default 10^6) of 256 ranks, 16 per node, as an
+// OTF2 archive (CLC_BENCH_FORMAT=native: a native trace, which a divided
+// run gathers whole); it reports MiB and the ratio (docs/scale.md,
+// section 7).
 func BenchmarkDividedMemory(b *testing.B) {
 	events := int64(1_000_000)
 	if s := os.Getenv("CLC_BENCH_EVENTS"); s != "" {
@@ -256,7 +258,11 @@ func BenchmarkDividedMemory(b *testing.B) {
 	rec, _, err := sim.Generate(cfg)
 	require.NoError(b, err)
 	in := filepath.Join(b.TempDir(), "in")
-	require.NoError(b, native.WriteDir(context.Background(), in, rec, nil))
+	if os.Getenv("CLC_BENCH_FORMAT") == "native" {
+		require.NoError(b, native.WriteDir(context.Background(), in, rec, nil))
+	} else {
+		require.NoError(b, otf.WriteTrace(context.Background(), in, rec, nil))
+	}
 	rec = nil
 	const p = 4
 	for b.Loop() {

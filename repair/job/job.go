@@ -325,7 +325,13 @@ type pipeline struct {
 	res      *repair.Result // repair.Correct's
 	part     []int32        // each location's process (a divided run)
 	own      []bool         // the locations this process read (a divided run)
-	html     *htmlHook      // nil without --html
+	// lean: a divided run in which each process keeps only its own
+	// locations' times and dependencies (repair.Correct divided); else a
+	// divided run gathers the whole trace on every process and each
+	// corrects all of it (the HTML report, a native output and a
+	// conversion are written from the whole trace).
+	lean     bool
+	html     *htmlHook // nil without --html
 	outFmt   Format
 	progress func(string)
 }
@@ -417,6 +423,7 @@ func (p *pipeline) read(ctx context.Context) error {
 	var tr *trace.Trace
 	var err error
 	if divided(p.opts.Comm) {
+		p.lean = p.opts.HTML == "" && (p.opts.Check || p.outFmt == in.Format && in.Format == FormatOTF2)
 		return p.readPart(ctx)
 	}
 	if p.whole {
@@ -447,8 +454,8 @@ func (p *pipeline) read(ctx context.Context) error {
 
 // readPart reads this process's block of whole nodes (divide) of a run
 // divided among processes, checks and scans its locations for the
-// matching as read does, then gathers the other processes' times and
-// clock offsets (interim: gatherTrace).
+// matching as read does, then gathers the other processes' clock offsets
+// and, unless lean, their times (gatherTrace).
 func (p *pipeline) readPart(ctx context.Context) error {
 	in, c := p.j.in, p.opts.Comm
 	src, err := in.source(p.np)
@@ -471,7 +478,7 @@ func (p *pipeline) readPart(ctx context.Context) error {
 	if err = agree(ctx, c, err); err != nil {
 		return err
 	}
-	if err := gatherTrace(ctx, c, tr, times, p.own); err != nil {
+	if err := gatherTrace(ctx, c, tr, times, p.own, !p.lean); err != nil {
 		return err
 	}
 	if err := tr.Validate(); err != nil {
@@ -493,8 +500,9 @@ func (p *pipeline) match(ctx context.Context) error {
 	var g *replay.Graph
 	var err error
 	if c := p.opts.Comm; divided(c) {
-		// Interim: the whole relation on every process.
-		if g, err = p.matcher.FinishDivided(ctx, c, p.part); err == nil {
+		// Lean: the own locations' dependencies only; else the whole
+		// relation on every process.
+		if g, err = p.matcher.FinishDivided(ctx, c, p.part); err == nil && !p.lean {
 			err = replay.GatherDeps(ctx, c, g, p.part)
 		}
 	} else {
@@ -515,7 +523,13 @@ func (p *pipeline) match(ctx context.Context) error {
 func (p *pipeline) correct(ctx context.Context) error {
 	c := p.opts.Correction
 	c.Parallel, c.Progress, c.KeepPresync = p.np, p.progress, p.html != nil
-	res, err := repair.Correct(ctx, &repair.Trace{Defs: p.tr, Times: p.times, Graph: p.g, Truth: p.truth, TruthName: p.truthDir, Part: p.part}, &c)
+	part := p.part
+	if !p.lean {
+		// The whole trace on every process: each corrects all of it, as
+		// one process does.
+		c.Comm, part = nil, nil
+	}
+	res, err := repair.Correct(ctx, &repair.Trace{Defs: p.tr, Times: p.times, Graph: p.g, Truth: p.truth, TruthName: p.truthDir, Part: part}, &c)
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return err
@@ -595,20 +609,30 @@ func (p *pipeline) readTruth(ctx context.Context) error {
 			return nil
 		}
 	}
+	// A lean divided run reads its own locations' true times only.
+	read := func(li int) bool { return !p.lean || p.own[li] }
 	if strings.HasSuffix(dir, ".json") {
-		ids := make([]uint64, len(p.tr.Locations))
-		events := make([]int, len(p.times))
+		var ids []uint64
+		var events, locs []int
 		for i, l := range p.tr.Locations {
-			ids[i], events[i] = l.ID, len(p.times[i])
+			if read(i) {
+				ids, events, locs = append(ids, l.ID), append(events, len(p.times[i])), append(locs, i)
+			}
 		}
 		tt, err := truthfile.Read(dir, p.tr.Resolution, ids, events)
 		if err != nil {
 			return fmt.Errorf("truth: %w", err)
 		}
-		p.truth, p.truthDir = tt, dir
+		p.truth, p.truthDir = make([][]int64, len(p.times)), dir
+		for k, li := range locs {
+			p.truth[li] = tt[k]
+		}
 		return nil
 	}
 	opt := &native.ReadOptions{Parallel: p.np}
+	if p.lean {
+		opt.Locations = func(*trace.Trace) ([]bool, error) { return p.own, nil }
+	}
 	r, err := native.OpenDirWith(dir, opt)
 	if err != nil {
 		return fmt.Errorf("truth %s: %w", dir, err)
@@ -629,6 +653,9 @@ func (p *pipeline) readTruth(ctx context.Context) error {
 	}
 	tt := make([][]int64, len(truth.Locations))
 	for i, l := range truth.Locations {
+		if !read(i) {
+			continue
+		}
 		if l.Events.Len() != len(p.times[i]) {
 			return fmt.Errorf("truth %s: location %d has %d events, the trace %d", dir, i, l.Events.Len(), len(p.times[i]))
 		}

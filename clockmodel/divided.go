@@ -1,0 +1,226 @@
+package clockmodel
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/clc-tools/clc/comm"
+)
+
+// Division is a process's share of a trace whose correction is divided
+// among the processes of a group (Options.Division). The times and the
+// graph Run takes are then this process's view: the columns of its own
+// locations whole, and of every other location only the events that its
+// own locations' messages, the instances it counts and the anchors reach
+// (the "halo"), with the graph's references renumbered into those columns.
+// Every bound, violation and count is made where its message is received
+// (a collective instance by the process that counts it), and the processes
+// complete them into the whole trace's through Group: the bounds gathered
+// in the single run's order, the counts summed, so that every process
+// estimates the same model, bit for bit, as one process would.
+type Division struct {
+	Group *comm.Group
+	// Own says which locations are this process's.
+	Own []bool
+	// Events is every location's number of events.
+	Events []int64
+	// Instances maps the view's collective instances (those this process
+	// counts) to their index in the whole trace's; NumInstances is the
+	// whole trace's number.
+	Instances    []uint32
+	NumInstances int
+}
+
+// own reports whether location li's column is whole here (always, for one
+// process).
+func (dv *Division) own(li int) bool { return dv == nil || dv.Own[li] }
+
+// eventsOf returns location li's number of events (its column's length
+// for one process).
+func (dv *Division) eventsOf(li int, times [][]int64) int64 {
+	if dv == nil {
+		return int64(len(times[li]))
+	}
+	return dv.Events[li]
+}
+
+// recBytes is the size of one encoded rec.
+const recBytes = 24
+
+// gatherRecs completes parts, this process's bounds by key (a location,
+// or a view instance that instanceKey maps to the whole trace's), into
+// every process's, indexed by the whole trace's keys (n of them), so that
+// concat gives the single run's order.
+func (dv *Division) gatherRecs(what string, parts [][]rec, n int, key func(i int) int) [][]rec {
+	if dv == nil {
+		return parts
+	}
+	var buf []byte
+	for i, p := range parts {
+		if len(p) == 0 {
+			continue
+		}
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(key(i)))
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(p)))
+		for _, r := range p {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(r.a))
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(r.b))
+			buf = binary.LittleEndian.AppendUint64(buf, uint64(r.t))
+			buf = binary.LittleEndian.AppendUint64(buf, uint64(r.d))
+		}
+	}
+	all := dv.Group.Allgather(what, buf)
+	out := make([][]rec, n)
+	if dv.Group.Err() != nil {
+		return out
+	}
+	for q, b := range all {
+		for len(b) > 0 {
+			if len(b) < 8 {
+				dv.Group.Fail(fmt.Errorf("%s: process %d sent a cut record", what, q))
+				return out
+			}
+			k, m := int(binary.LittleEndian.Uint32(b)), int(binary.LittleEndian.Uint32(b[4:]))
+			b = b[8:]
+			if k >= n || len(b) < m*recBytes {
+				dv.Group.Fail(fmt.Errorf("%s: process %d sent %d records of key %d of %d in %d bytes", what, q, m, k, n, len(b)))
+				return out
+			}
+			rs := make([]rec, m)
+			for j := range rs {
+				rs[j] = rec{a: int32(binary.LittleEndian.Uint32(b)), b: int32(binary.LittleEndian.Uint32(b[4:])),
+					t: int64(binary.LittleEndian.Uint64(b[8:])), d: int64(binary.LittleEndian.Uint64(b[16:]))}
+				b = b[recBytes:]
+			}
+			out[k] = rs
+		}
+	}
+	return out
+}
+
+// span returns the earliest and the latest time of the own columns over
+// every process (0, 0 without events).
+func (dv *Division) span(times [][]int64) (lo, hi int64) {
+	lo, hi = math.MaxInt64, math.MinInt64
+	for li, ts := range times {
+		if len(ts) == 0 || !dv.own(li) {
+			continue
+		}
+		lo, hi = min(lo, ts[0]), max(hi, ts[len(ts)-1])
+	}
+	if dv != nil {
+		v := []int64{lo, math.MaxInt64} // −hi, where there is one
+		if lo <= hi {
+			v[1] = -hi
+		}
+		dv.Group.Int64("the trace's span", comm.Min, v)
+		lo, hi = v[0], -v[1]
+	}
+	if lo > hi {
+		return 0, 0
+	}
+	return lo, hi
+}
+
+// gatherProofs completes every domain's proofs with every process's, in
+// rank order (the caller sorts them).
+func (dv *Division) gatherProofs(at []proofs) {
+	if dv == nil || at == nil {
+		return
+	}
+	var buf []byte
+	for d := range at {
+		if len(at[d].T) == 0 {
+			continue
+		}
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(d))
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(at[d].T)))
+		for i := range at[d].T {
+			buf = binary.LittleEndian.AppendUint64(buf, uint64(at[d].T[i]))
+			buf = binary.LittleEndian.AppendUint64(buf, uint64(at[d].V[i]))
+		}
+	}
+	all := dv.Group.Allgather("the violations between clock domains", buf)
+	if dv.Group.Err() != nil {
+		return
+	}
+	for d := range at {
+		at[d] = proofs{}
+	}
+	for _, b := range all {
+		for len(b) >= 8 {
+			d, m := int(binary.LittleEndian.Uint32(b)), int(binary.LittleEndian.Uint32(b[4:]))
+			b = b[8:]
+			if d >= len(at) || len(b) < 16*m {
+				return
+			}
+			for range m {
+				at[d].T = append(at[d].T, int64(binary.LittleEndian.Uint64(b)))
+				at[d].V = append(at[d].V, int64(binary.LittleEndian.Uint64(b[8:])))
+				b = b[16:]
+			}
+		}
+	}
+}
+
+// anchorBytes is the size of one encoded anchor.
+const anchorBytes = 4 + 4 + 4 + 8*4 + 8
+
+// GatherAnchors completes the anchors, which CaptureTimes found in this
+// process's own columns (the others empty), with every process's, in the
+// order of their locations (as one process finds them).
+func (in *Input) GatherAnchors(g *comm.Group) {
+	if g == nil {
+		return
+	}
+	var buf []byte
+	for _, a := range in.anchors {
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(a.loc))
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(a.i0))
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(a.i1))
+		for _, v := range []int64{a.raw0, a.raw1, a.tk, a.off} {
+			buf = binary.LittleEndian.AppendUint64(buf, uint64(v))
+		}
+		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(a.sigma))
+	}
+	all := g.Allgather("the clock-offset measurements", buf)
+	if g.Err() != nil {
+		return
+	}
+	var as []anchor
+	for _, b := range all {
+		for ; len(b) >= anchorBytes; b = b[anchorBytes:] {
+			u := func(o int) int64 { return int64(binary.LittleEndian.Uint64(b[o:])) }
+			as = append(as, anchor{loc: int32(binary.LittleEndian.Uint32(b)), i0: int32(binary.LittleEndian.Uint32(b[4:])),
+				i1: int32(binary.LittleEndian.Uint32(b[8:])), raw0: u(12), raw1: u(20), tk: u(28), off: u(36),
+				sigma: math.Float64frombits(uint64(u(44)))})
+		}
+	}
+	// Stable: a location's anchors keep their order.
+	slices.SortStableFunc(as, func(x, y anchor) int { return int(x.loc) - int(y.loc) })
+	in.anchors = as
+}
+
+// AnchorEvents calls f with the location and event index of every event
+// an anchor of a location that is not own reads.
+func (in *Input) AnchorEvents(own []bool, f func(loc int32, idx uint32)) {
+	for _, a := range in.anchors {
+		if !own[a.loc] {
+			f(a.loc, uint32(a.i0))
+			f(a.loc, uint32(a.i1))
+		}
+	}
+}
+
+// RemapAnchors renumbers the events that the anchors of locations that are
+// not own read into the view's columns: pos returns an event's index there.
+func (in *Input) RemapAnchors(own []bool, pos func(loc int32, idx uint32) uint32) {
+	for i := range in.anchors {
+		a := &in.anchors[i]
+		if !own[a.loc] {
+			a.i0, a.i1 = int32(pos(a.loc, uint32(a.i0))), int32(pos(a.loc, uint32(a.i1)))
+		}
+	}
+}
