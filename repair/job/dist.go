@@ -24,14 +24,18 @@ import (
 // process scans its locations, the messages between processes cross in
 // an all-to-all).
 //
-// repair.Correct runs the CLC divided (each process its own locations,
-// clc.Options.Comm).
+// Lean (every run but one with the HTML report): each process keeps only
+// its own locations' times and dependency lists, the clock offsets of
+// every location (gathered), and repair.Correct runs divided
+// (repair.Correction.Comm): pre-synchronisation, the clock model (on a
+// view with a halo of the messages' other ends; its solve on every
+// process alike), the CLC and the measures. A native output and a
+// conversion are written whole by process 0, to which the corrected times
+// go (gatherTimesTo0).
 //
-// Interim (docs/scale.md, section 7): every process gathers every
-// other's times and clock offsets and dependency lists (allgather),
-// pre-synchronises, runs the clock model and measures on the whole trace
-// alike, so that every process holds the same corrected times; a native
-// output and a conversion are written whole by process 0.
+// With the HTML report, which plots the whole trace, every process gathers
+// every other's times and dependency lists (allgather) and corrects the
+// whole trace as one process does; process 0 writes the outputs.
 
 // rankOf returns this process's number in c (nil: 0).
 func rankOf(c comm.Comm) int {
@@ -232,3 +236,51 @@ func rewriteOTF2Part(ctx context.Context, c comm.Comm, a *otf.Archive, dir strin
 
 // errNotDivided is returned for what a divided run cannot do yet.
 var errNotDivided = errors.New("not possible in a run divided among processes")
+
+// gatherTimesTo0 sends this process's columns (own) to process 0 (one
+// all-to-all), which fills times with every process's: the corrected
+// times of a lean divided run for an output that process 0 writes whole.
+func gatherTimesTo0(ctx context.Context, c comm.Comm, times [][]int64, own []bool) error {
+	out := make([][]byte, c.Size())
+	if c.Rank() != 0 {
+		var b []byte
+		for li, ts := range times {
+			if !own[li] {
+				continue
+			}
+			b = binary.LittleEndian.AppendUint32(b, uint32(li))
+			b = binary.LittleEndian.AppendUint64(b, uint64(len(ts)))
+			for _, t := range ts {
+				b = binary.LittleEndian.AppendUint64(b, uint64(t))
+			}
+			times[li] = nil // sent: process 0 holds it now
+		}
+		out[0] = b
+	}
+	recv, err := c.Alltoall(ctx, out)
+	if err != nil {
+		return fmt.Errorf("gathering the corrected times: %w", err)
+	}
+	if c.Rank() != 0 {
+		return nil
+	}
+	for q, b := range recv {
+		for len(b) > 0 {
+			if len(b) < 12 {
+				return fmt.Errorf("gathering the corrected times: process %d sent a cut column", q)
+			}
+			li, n := int(binary.LittleEndian.Uint32(b)), binary.LittleEndian.Uint64(b[4:])
+			b = b[12:]
+			if li >= len(times) || own[li] || uint64(len(b)/8) < n {
+				return fmt.Errorf("gathering the corrected times: process %d sent location %d with %d times in %d bytes", q, li, n, len(b))
+			}
+			ts := make([]int64, n)
+			for j := range ts {
+				ts[j] = int64(binary.LittleEndian.Uint64(b[8*j:]))
+			}
+			times[li], b = ts, b[8*n:]
+		}
+		recv[q] = nil
+	}
+	return nil
+}

@@ -419,6 +419,16 @@ func TestDividedRunCheckAndConvert(t *testing.T) {
 	assert.Equal(t, string(reportJSON(t, single)), string(reportJSON(t, rep)), "check: report")
 	assert.FileExists(t, filepath.Join(dir, "divided.json"))
 	assert.FileExists(t, filepath.Join(dir, "divided.html"))
+	// Without the HTML report a check is divided lean: each process its
+	// own locations.
+	rep, errs = runDividedWith(context.Background(), in, 3, func(_ int, o *Options) {
+		o.Check, o.Report = true, filepath.Join(dir, "lean.json")
+	})
+	for r, err := range errs {
+		require.NoError(t, err, "lean check: process %d", r)
+	}
+	assert.Equal(t, string(reportJSON(t, single)), string(reportJSON(t, rep)), "lean check: report")
+	assert.FileExists(t, filepath.Join(dir, "lean.json"))
 
 	for _, f := range []Format{FormatOTF2, FormatNative} {
 		opts := Options{Output: filepath.Join(t.TempDir(), "single"), Format: f}
@@ -434,4 +444,57 @@ func TestDividedRunCheckAndConvert(t *testing.T) {
 		}
 		tracetest.SameFiles(t, tracetest.DirFiles(t, opts.Output), tracetest.DirFiles(t, out), string(f))
 	}
+}
+
+// A trace that one process refuses for memory (Options.MemoryLimit, the
+// limit GOMEMLIMIT sets otherwise) is corrected by 4 processes each under
+// that limit, with the output of a run without the limit (an OTF2 archive
+// of 8 nodes, each process writing its part); at 2 processes and half
+// the limit the parts do not fit and every process fails, the refusing
+// ones naming their part.
+func TestDividedRunFitsWhereOneDoesNot(t *testing.T) {
+	cfg := sim.DefaultConfig()
+	cfg.Ranks, cfg.RanksPerNode, cfg.Events, cfg.Seed = 32, 4, 50_000, 3
+	rec, _, err := sim.Generate(cfg)
+	require.NoError(t, err)
+	in := filepath.Join(t.TempDir(), "in")
+	require.NoError(t, otf.WriteTrace(context.Background(), in, rec, nil))
+	j, err := Prepare(in, Options{Check: true, Truth: "-"})
+	require.NoError(t, err)
+	events, locs, extra, err := j.Input().declared()
+	j.Abort()
+	require.NoError(t, err)
+	opts := Options{Truth: "-"}
+	single := memoryNeed(events, locs, extra, &opts)
+	limit := single * 3 / 4
+	want := filepath.Join(t.TempDir(), "want")
+	_, err = Run(context.Background(), in, Options{Output: want, Truth: "-"})
+	require.NoError(t, err)
+	_, err = Run(context.Background(), in, Options{Output: filepath.Join(t.TempDir(), "single"), Truth: "-", MemoryLimit: limit})
+	var me *MemoryError
+	require.ErrorAs(t, err, &me, "one process refuses")
+	assert.Zero(t, me.Processes)
+
+	out := filepath.Join(t.TempDir(), "divided")
+	_, errs := runDividedWith(context.Background(), in, 4, func(_ int, o *Options) {
+		o.Output, o.Truth, o.MemoryLimit = out, "-", limit
+	})
+	for r, err := range errs {
+		require.NoError(t, err, "process %d", r)
+	}
+	tracetest.SameFiles(t, tracetest.DirFiles(t, want), tracetest.DirFiles(t, out), "4 processes under the limit")
+
+	_, errs = runDividedWith(context.Background(), in, 2, func(_ int, o *Options) {
+		o.Output, o.Truth, o.MemoryLimit = filepath.Join(t.TempDir(), "two"), "-", single/2
+	})
+	named := false
+	for r, err := range errs {
+		require.Error(t, err, "process %d", r)
+		if errors.As(err, &me) {
+			named = true
+			assert.Equal(t, 2, me.Processes)
+			assert.Contains(t, err.Error(), fmt.Sprintf("process %d of 2, whose part holds", me.Process))
+		}
+	}
+	assert.True(t, named, "a process names the part that does not fit")
 }

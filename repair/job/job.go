@@ -222,6 +222,9 @@ func PrepareContext(ctx context.Context, input string, opts Options) (*Job, erro
 		if err := in.open(opts.Parallel); err != nil {
 			return err
 		}
+		if leanDivided(&opts) {
+			return nil // each process checks its part (readPart)
+		}
 		return checkMemory(in, &opts)
 	})
 	if err = agree(ctx, c, err); err != nil {
@@ -326,10 +329,11 @@ type pipeline struct {
 	part     []int32        // each location's process (a divided run)
 	own      []bool         // the locations this process read (a divided run)
 	// lean: a divided run in which each process keeps only its own
-	// locations' times and dependencies (repair.Correct divided); else a
-	// divided run gathers the whole trace on every process and each
-	// corrects all of it (the HTML report, a native output and a
-	// conversion are written from the whole trace).
+	// locations' times and dependencies (repair.Correct divided); a
+	// native output or a conversion gathers the corrected times to
+	// process 0, which writes it. Else (the HTML report, which plots the
+	// whole trace) a divided run gathers the whole trace on every process
+	// and each corrects all of it.
 	lean     bool
 	html     *htmlHook // nil without --html
 	outFmt   Format
@@ -423,7 +427,7 @@ func (p *pipeline) read(ctx context.Context) error {
 	var tr *trace.Trace
 	var err error
 	if divided(p.opts.Comm) {
-		p.lean = p.opts.HTML == "" && (p.opts.Check || p.outFmt == in.Format && in.Format == FormatOTF2)
+		p.lean = leanDivided(p.opts)
 		return p.readPart(ctx)
 	}
 	if p.whole {
@@ -469,6 +473,9 @@ func (p *pipeline) readPart(ctx context.Context) error {
 	opt := &trace.ReadOptions{Parallel: p.np, Locations: func(defs *trace.Trace) ([]bool, error) {
 		part, err := divide(defs, d.LocationEvents, c.Size())
 		p.part, p.own = part, ownLocations(part, c.Rank())
+		if err == nil && p.lean {
+			err = checkPartMemory(in, p.opts, &d, p.own, c)
+		}
 		return p.own, err
 	}}
 	tr, times, m, err := in.readMatched(ctx, opt, p.matchOptions())
@@ -581,8 +588,20 @@ func (p *pipeline) write(ctx context.Context) error {
 	switch {
 	case divided(c) && p.outFmt == in.Format && in.Format == FormatOTF2:
 		err = rewriteOTF2Part(ctx, c, in.Archive(), dir, p.times, p.own, p.np)
+	case divided(c) && p.lean && c.Rank() != 0:
+		// Process 0 writes the other formats whole: the own times go to it.
+		return gatherTimesTo0(ctx, c, p.times, p.own)
+	case divided(c) && p.lean:
+		if err = gatherTimesTo0(ctx, c, p.times, p.own); err != nil {
+			return err
+		}
+		if p.outFmt != in.Format {
+			err = in.convert(ctx, dir, p.outFmt, p.tr, p.times, p.np)
+		} else {
+			err = in.rewrite(ctx, dir, p.times, p.tr.Properties, p.np)
+		}
 	case divided(c) && c.Rank() != 0:
-		// Interim: process 0 writes the other formats whole.
+		// The whole trace on every process: process 0 writes it.
 	case p.outFmt == FormatPerfetto:
 		return p.writePerfetto(ctx)
 	case p.outFmt != in.Format:

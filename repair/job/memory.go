@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"github.com/clc-tools/clc/comm"
 	"github.com/clc-tools/clc/internal/memlimit"
 	"github.com/clc-tools/clc/otf"
+	"github.com/clc-tools/clc/trace"
 )
 
 // MaxParallel bounds Options.Parallel: 1,024 or the number of CPUs if
@@ -26,6 +28,13 @@ const (
 	htmlBytesPerEvent     = 12
 	perfettoBytesPerEvent = 20
 	bytesPerLocation      = 4 << 10
+	// leanBytesPerEvent is what every process of a lean divided run holds
+	// per event of the whole trace besides its own part's events: the
+	// clock model's bounds and fit (which every process estimates alike),
+	// the collective instances' members, the halo. Measured with
+	// BenchmarkDividedMemory: at P = 4 a process peaks at 0.55 of the
+	// single run on 10^7 events (docs/scale.md).
+	leanBytesPerEvent = 10
 )
 
 // MemoryError is Prepare's error for a run that would not fit in memory.
@@ -35,9 +44,17 @@ type MemoryError struct {
 	Locations int
 	Need      int64 // estimated bytes
 	Limit     int64 // bytes the process may use
+	// In a divided run: this process, the processes, and its part's
+	// declared events (Processes 0: one process).
+	Process, Processes int
+	PartEvents         int64
 }
 
 func (e *MemoryError) Error() string {
+	if e.Processes > 0 {
+		return fmt.Sprintf("input %s declares %d events in %d locations: process %d of %d, whose part holds %d of them, needs about %s of memory, more than the %s it may use (the lowest of its soft memory limit, GOMEMLIMIT, the machine's memory and its control group's limit); refusing before reading the events (more processes make smaller parts)",
+			e.Input, e.Events, e.Locations, e.Process, e.Processes, e.PartEvents, size(e.Need), size(e.Limit))
+	}
 	if e.Events < 0 {
 		return fmt.Sprintf("input %s: its global definitions alone need about %s of memory, more than the %s this process may use (the lowest of its soft memory limit, GOMEMLIMIT, the machine's memory and its control group's limit); refusing before reading them",
 			e.Input, size(e.Need), size(e.Limit))
@@ -150,4 +167,39 @@ func (in *Input) declared() (events int64, locs int, extra int64, err error) {
 		return 0, 0, 0, fmt.Errorf("input %s: %w", in.Path, err)
 	}
 	return d.Events, d.Locations, d.HeldBytes, nil
+}
+
+// leanDivided reports whether opts make a lean divided run (each process
+// holds its own locations' events only): a divided run without the HTML
+// report.
+func leanDivided(opts *Options) bool { return divided(opts.Comm) && opts.HTML == "" }
+
+// checkPartMemory is checkMemory for one process of a lean divided run:
+// its part's declared events (own), what every process holds of the whole
+// trace (leanBytesPerEvent, the definitions), against the process's limit.
+func checkPartMemory(in *Input, opts *Options, d *trace.Declared, own []bool, c comm.Comm) error {
+	limit := opts.MemoryLimit
+	if limit == 0 {
+		var ok bool
+		if limit, ok = memlimit.Limit(); !ok {
+			return nil
+		}
+	}
+	var mine int64
+	for li, n := range d.LocationEvents {
+		if own[li] {
+			mine += n
+		}
+	}
+	need := satAdd(memoryNeed(mine, d.Locations, d.HeldBytes, opts), satMul(d.Events, leanBytesPerEvent))
+	if out := opts.Format; c.Rank() == 0 && !opts.Check && (out != "" && out != in.Format || in.Format != FormatOTF2) {
+		// Process 0 writes a native output or a conversion from every
+		// location's corrected times (gatherTimesTo0).
+		need = satAdd(need, satMul(d.Events, 8))
+	}
+	if need > limit {
+		return &MemoryError{Input: in.Path, Events: d.Events, Locations: d.Locations, Need: need, Limit: limit,
+			Process: c.Rank(), Processes: c.Size(), PartEvents: mine}
+	}
+	return nil
 }
