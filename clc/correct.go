@@ -43,6 +43,11 @@ type Result struct {
 	// Dropped lists receives whose dependency was dropped because it was
 	// part of a happened-before cycle.
 	Dropped replay.Issues
+	// Exchanged is, in a divided correction (Options.Comm), what this
+	// process's forward passes exchanged (summed over the passes; the
+	// supersteps the same on every process), and the backward pass's
+	// receive times in Bytes; nil for one process.
+	Exchanged *replay.SuperstepStats
 }
 
 // Moved records what a correction changed on one location: the time before
@@ -403,6 +408,16 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 		if err != nil {
 			return nil, err
 		}
+		if last != nil {
+			if res.Exchanged == nil {
+				res.Exchanged = new(replay.SuperstepStats)
+			}
+			s := res.Exchanged
+			s.Supersteps += last.Stats.Supersteps
+			s.Times += last.Stats.Times
+			s.Contributions += last.Stats.Contributions
+			s.Bytes += last.Stats.Bytes
+		}
 		for li := range fw {
 			if dv.owns(li) {
 				outs[li] = fw[li].out
@@ -447,9 +462,11 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 		progress("backward amortization")
 		if last != nil {
 			// The receive times that the own locations' sends need.
+			b0 := last.Stats.Bytes
 			if err := last.ShareReceives(ctx); err != nil {
 				return nil, err
 			}
+			res.Exchanged.Bytes += last.Stats.Bytes - b0
 		}
 		// Send limits first, from the forward-pass times, for every
 		// location that has a jump to amortize; then the amortization,

@@ -457,6 +457,15 @@ func runCLC(ctx context.Context, tr *trace.Trace, times [][]int64, g *replay.Gra
 		rep.Correction.ViolationsRemoved = rep.Model.Violations - rep.After.Violations
 	}
 	rep.Params = paramsReport(params, alltoallv, cc.Latency, tr.Resolution)
+	if sh.g != nil {
+		x := res.Exchanged
+		if x == nil { // no forward pass: nothing to correct
+			x = new(replay.SuperstepStats)
+		}
+		v := []int64{x.Times, x.Contributions, x.Bytes, cm.view.haloEvents()}
+		sh.g.Int64("what the processes exchanged", comm.Sum, v)
+		rep.Divided = &DividedReport{Processes: sh.g.Size(), Supersteps: x.Supersteps, SendTimes: v[0], Contributions: v[1], ReplayBytes: v[2], HaloEvents: v[3]}
+	}
 	issues := g.Issues
 	issues.Merge(&res.Dropped)
 	issues.Merge(extra)

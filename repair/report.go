@@ -79,6 +79,28 @@ type Report struct {
 	Accuracy  *AccuracyReport  `json:"accuracy,omitempty"`
 	Issues    IssuesReport     `json:"issues"`
 	Timing    TimingReport     `json:"timing_s"`
+	// Divided says what the processes of a divided run exchanged (nil for
+	// one process).
+	Divided *DividedReport `json:"divided,omitempty"`
+}
+
+// DividedReport is what the processes of a correction divided among them
+// exchanged, summed over the processes.
+type DividedReport struct {
+	Processes int `json:"processes"`
+	// Supersteps of the CLC's forward passes (summed over the passes);
+	// SendTimes and Contributions the records they exchanged (crossing
+	// send times, contributions to instances with members elsewhere);
+	// ReplayBytes the bytes of those and of the backward pass's receive
+	// times.
+	Supersteps    int   `json:"supersteps"`
+	SendTimes     int64 `json:"send_times"`
+	Contributions int64 `json:"contributions"`
+	ReplayBytes   int64 `json:"replay_bytes"`
+	// HaloEvents counts the events of other processes' locations whose
+	// times the processes fetched for the clock model and the clock
+	// condition.
+	HaloEvents int64 `json:"halo_events"`
 }
 
 // RegionsReport counts the regions a trace defines by distinct name: MPI

@@ -372,3 +372,15 @@ func (v *clcView) pos(loc int32, idx uint32) (uint32, bool) {
 	k, ok := slices.BinarySearch(v.idx[loc], idx)
 	return uint32(k), ok
 }
+
+// haloEvents returns the number of events of other processes' locations
+// the view holds.
+func (v *view) haloEvents() int64 {
+	var n int64
+	for li, ix := range v.idx {
+		if !v.own[li] {
+			n += int64(len(ix))
+		}
+	}
+	return n
+}
