@@ -80,20 +80,6 @@ func (g *Group) Int64(what string, op Op, v []int64) {
 	copy(v, r)
 }
 
-// Float64 replaces v by its element-wise reduction over the processes (a
-// sum in rank order: every process gets the same bits).
-func (g *Group) Float64(what string, op Op, v []float64) {
-	if !g.ok() || len(v) == 0 {
-		return
-	}
-	r, err := g.c.AllreduceFloat64(g.ctx, op, v)
-	if err != nil {
-		g.fail(what, err)
-		return
-	}
-	copy(v, r)
-}
-
 // Allgather returns every process's data in rank order; for nil, or
 // after an error, data alone.
 func (g *Group) Allgather(what string, data []byte) [][]byte {
