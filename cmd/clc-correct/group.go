@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
+	"github.com/clc-tools/clc/comm"
 	"github.com/clc-tools/clc/comm/mpi"
+	"github.com/clc-tools/clc/internal/memlimit"
 	"github.com/clc-tools/clc/repair/job"
 )
 
@@ -32,6 +35,19 @@ func inGroup(ctx context.Context, opts job.Options, fl *flags, run func(context.
 	// (docs/scale.md, "What exists now"); process 0 alone tells its
 	// progress and report.
 	opts.Comm = g
+	// The processes on one host share its memory (and its control
+	// group's limit, which Slurm sets per job and node): each keeps to its
+	// share of main's soft limit, which the memory check of its part
+	// compares with. GOMEMLIMIT, a limit per process, wins.
+	local, err := onThisHost(ctx, g)
+	if err != nil {
+		return g.Abort(1, err.Error())
+	}
+	if local > 1 {
+		if _, err := memlimit.Set(memoryShare / float64(local)); err != nil {
+			return g.Abort(1, err.Error())
+		}
+	}
 	if g.Rank() != 0 {
 		quiet := *fl
 		quiet.quiet, quiet.progress = true, "never"
@@ -61,4 +77,24 @@ func inGroup(ctx context.Context, opts job.Options, fl *flags, run func(context.
 		return fmt.Errorf("process %d of %d: %w", g.Rank(), g.Size(), err)
 	}
 	return nil
+}
+
+// onThisHost returns how many processes of c run on this host (this one
+// included), by an allgather of the host names.
+func onThisHost(ctx context.Context, c comm.Comm) (int, error) {
+	me, err := os.Hostname()
+	if err != nil {
+		return 0, fmt.Errorf("process %d of %d: the host's name: %w", c.Rank(), c.Size(), err)
+	}
+	all, err := c.Allgather(ctx, []byte(me))
+	if err != nil {
+		return 0, fmt.Errorf("process %d of %d: the processes' hosts: %w", c.Rank(), c.Size(), err)
+	}
+	n := 0
+	for _, h := range all {
+		if string(h) == me {
+			n++
+		}
+	}
+	return n, nil
 }

@@ -43,6 +43,12 @@ const (
 	exitInconsistent = 3
 )
 
+// memoryShare is the share of the memory (or of the control group's
+// limit) a run keeps to: the collector's soft limit, and what the memory
+// check compares with. The processes of a divided run on one host share
+// it (inGroup).
+const memoryShare = 0.8
+
 func main() {
 	// The trace is one large, long-lived heap: collecting at 50 % growth
 	// instead of 100 % keeps the peak lower at no measurable cost
@@ -54,7 +60,7 @@ func main() {
 	// while the live heap fits: a soft limit at 80 % of the memory (or of
 	// the control group's limit) makes the collector run more often near
 	// it instead. GOMEMLIMIT in the environment wins.
-	if _, err := memlimit.Set(0.8); err != nil {
+	if _, err := memlimit.Set(memoryShare); err != nil {
 		fmt.Fprintln(os.Stderr, "clc-correct:", err)
 		os.Exit(exitError)
 	}
