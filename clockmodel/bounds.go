@@ -78,7 +78,7 @@ func (ga *gatherer) p2p() []rec {
 		}
 		parts[li] = out
 	})
-	return concat(ga.dv.gatherRecs("the messages' bounds", parts, n, func(li int) int { return li }))
+	return concat(ga.dv.gatherRecs("the messages' bounds", parts, n))
 }
 
 // collectives returns bounds from the collective instances (scans left
@@ -106,7 +106,7 @@ func (ga *gatherer) collectives(m *Model) []rec {
 	}
 	par.ForEachWith(len(insts), ga.np, newScratch, func(s *scratch, ii int) {
 		in := &insts[ii]
-		if in.Class == replay.ClassScan || !mpiMessages(in) {
+		if in.Class == replay.ClassScan || !mpiMessages(in) || !ga.dv.counts(ii) {
 			return
 		}
 		s.epoch++
@@ -176,10 +176,7 @@ func (ga *gatherer) collectives(m *Model) []rec {
 		}
 		parts[ii] = out
 	})
-	if dv := ga.dv; dv != nil {
-		parts = dv.gatherRecs("the collectives' bounds", parts, dv.NumInstances, func(ii int) int { return int(dv.Instances[ii]) })
-	}
-	return concat(parts)
+	return concat(ga.dv.gatherRecs("the collectives' bounds", parts, len(insts)))
 }
 
 // insertTop keeps the top k of a list ordered by better, returning its new

@@ -26,11 +26,22 @@ type Division struct {
 	Own []bool
 	// Events is every location's number of events.
 	Events []int64
-	// Instances maps the view's collective instances (those this process
-	// counts) to their index in the whole trace's; NumInstances is the
-	// whole trace's number.
-	Instances    []uint32
-	NumInstances int
+	// Counted marks the collective instances this process counts (every
+	// instance is counted by one process).
+	Counted []bool
+}
+
+// counts reports whether this process counts instance ii (always, for
+// one process).
+func (dv *Division) counts(ii int) bool { return dv == nil || dv.Counted[ii] }
+
+// counted returns the instances this process counts, for
+// measure.ClockCondition (nil: every one).
+func (dv *Division) counted() []bool {
+	if dv == nil {
+		return nil
+	}
+	return dv.Counted
 }
 
 // own reports whether location li's column is whole here (always, for one
@@ -50,10 +61,10 @@ func (dv *Division) eventsOf(li int, times [][]int64) int64 {
 const recBytes = 24
 
 // gatherRecs completes parts, this process's bounds by key (a location,
-// or a view instance that instanceKey maps to the whole trace's), into
+// or an instance), into
 // every process's, indexed by the whole trace's keys (n of them), so that
 // concat gives the single run's order.
-func (dv *Division) gatherRecs(what string, parts [][]rec, n int, key func(i int) int) [][]rec {
+func (dv *Division) gatherRecs(what string, parts [][]rec, n int) [][]rec {
 	if dv == nil {
 		return parts
 	}
@@ -62,7 +73,7 @@ func (dv *Division) gatherRecs(what string, parts [][]rec, n int, key func(i int
 		if len(p) == 0 {
 			continue
 		}
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(key(i)))
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(i))
 		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(p)))
 		for _, r := range p {
 			buf = binary.LittleEndian.AppendUint32(buf, uint32(r.a))

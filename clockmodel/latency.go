@@ -111,6 +111,9 @@ func (l *Latencies) sameClock(times [][]int64, g *replay.Graph, node []int32, do
 	})
 	perInst := make([]minCount, len(g.Instances))
 	par.ForEachWith(len(g.Instances), np, func() *sameClockScratch { return &sameClockScratch{} }, func(sc *sameClockScratch, ii int) {
+		if !dv.counts(ii) {
+			return
+		}
 		sc.instance(times, g, uint32(ii), node, dom, func(c int, v int64) { merge(&perInst[ii], c, v) })
 	})
 	var tot minCount

@@ -52,6 +52,9 @@ func domainViolations(cc measure.ClockCondition, dom *Domains, times [][]int64, 
 		mu.Unlock()
 		return hs
 	}, func(hs *[]hit, ii int) {
+		if !dv.counts(ii) {
+			return
+		}
 		visitInstanceViolations(cc, uint32(ii), times, func(recv, sender int32, t, x int64) {
 			r := dom.Of[recv]
 			if sender < 0 {

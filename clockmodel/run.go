@@ -225,7 +225,7 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 	lastWindows := func() {
 		res.Latency.roundTrips(est.bands, dom, opt.Latency)
 		res.Latency.clamp()
-		cc := measure.ClockCondition{Graph: g, Node: node, Latency: res.Latency.Replay(), Parallel: np, Group: group}
+		cc := measure.ClockCondition{Graph: g, Node: node, Latency: res.Latency.Replay(), Parallel: np, Group: group, Counted: dv.counted()}
 		measured = make(chan struct{})
 		count := func() {
 			defer close(measured)
@@ -263,7 +263,7 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 	res.bars = est.errorBars(m)
 	// The error bars keep the estimate; the guard weighs, and applies,
 	// only what the messages prove of it.
-	cc := measure.ClockCondition{Graph: g, Node: node, Latency: res.Latency.Replay(), Parallel: np, Group: group}
+	cc := measure.ClockCondition{Graph: g, Node: node, Latency: res.Latency.Replay(), Parallel: np, Group: group, Counted: dv.counted()}
 	if !res.BeforeMeasured {
 		res.domBefore, res.Before, res.beforeCounts, res.contradicted = domainViolations(cc, dom, times, true, dv)
 		res.BeforeMeasured = true

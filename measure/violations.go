@@ -104,9 +104,15 @@ type ClockCondition struct {
 	// Group, when the trace is divided among processes, completes this
 	// process's counts into the whole trace's (Sum); nil: one process.
 	// Each process then counts the messages its locations receive and
-	// the instances of Graph, which holds only those this process counts.
+	// the instances Counted marks.
 	Group *comm.Group
+	// Counted marks the collective instances this process counts (nil:
+	// every one).
+	Counted []bool
 }
+
+// counts reports whether this process counts instance i.
+func (cc ClockCondition) counts(i int) bool { return cc.Counted == nil || cc.Counted[i] }
 
 // Violations counts the messages whose times violate the clock
 // condition. Collective instances count one logical message per (sender,
@@ -172,7 +178,9 @@ func (cc ClockCondition) Counts(times [][]int64, visit func(li int, d *replay.De
 	}
 	par.ForEach(len(times), cc.Parallel, func(li int) { cc.countLocation(c, li, times, visit) })
 	par.ForEachWith(len(g.Instances), cc.Parallel, func() *instanceScratch { return &instanceScratch{} }, func(sc *instanceScratch, i int) {
-		c.coll[i] = cc.instanceViolations(uint32(i), times, sc)
+		if cc.counts(i) {
+			c.coll[i] = cc.instanceViolations(uint32(i), times, sc)
+		}
 	})
 	return c
 }
@@ -252,7 +260,9 @@ func (cc ClockCondition) Recount(c *Counts, times [][]int64, moved [][2]int) *Co
 			case replay.RoleSend, replay.RoleSyncSend:
 				recv[d.Peer] = true
 			case replay.RoleCollSend, replay.RoleCollRecv:
-				inst[d.Ref] = true
+				if cc.counts(int(d.Ref)) {
+					inst[d.Ref] = true
+				}
 			}
 		}
 	}

@@ -348,7 +348,7 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 	v := newView(sh.g, sh.part, times, g, extra)
 	if sh.g != nil {
 		ps.cm.RemapAnchors(sh.own, v.pos)
-		dv = &clockmodel.Division{Group: sh.g, Own: sh.own, Events: counts, Instances: v.inst, NumInstances: len(g.Instances)}
+		dv = &clockmodel.Division{Group: sh.g, Own: sh.own, Events: counts, Counted: v.counted}
 	}
 	r, err := clockmodel.Run(ctx, ps.cm, v.times, v.graph, ps.node, clockmodel.Options{
 		Method: opt.Method, Latency: k.Lat, Fixed: opt.LatencyGiven,
@@ -364,7 +364,7 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 		return nil, fmt.Errorf("clock model: %w", err)
 	}
 	// μ is the clock model's choice from here on, in ticks.
-	s := &modelStage{result: r, view: v, condition: measure.ClockCondition{Graph: v.graph, Node: ps.node, Latency: r.Latency.Replay(), Parallel: np, Group: sh.g}}
+	s := &modelStage{result: r, view: v, condition: measure.ClockCondition{Graph: v.graph, Node: ps.node, Latency: r.Latency.Replay(), Parallel: np, Group: sh.g, Counted: v.counted}}
 	// The guard measured the clock condition before (and with the model)
 	// when it got that far, also when it then fell back.
 	if r.BeforeMeasured {
@@ -408,13 +408,12 @@ func runCLC(ctx context.Context, tr *trace.Trace, times [][]int64, g *replay.Gra
 	np := cc.Parallel
 	in := clc.Input{Times: times, Node: cc.Node, Resolution: tr.Resolution, Follow: clc.Leader(tr, g)}
 	opt := &clc.Options{Progress: progress, Before: &cm.before, Latency: &cc.Latency, Parallel: np, Context: ctx}
-	cg := g
 	if sh.g != nil {
-		v := newCLCView(sh.own, times, g)
-		in.Times, cg = v.times, v.graph
-		opt.Comm, opt.Part, opt.Pos = sh.c, sh.part, v.pos
+		// The view's graph is g renumbered into the view's columns.
+		in.Times = cm.view.times
+		opt.Comm, opt.Part, opt.Pos = sh.c, sh.part, cm.view.at
 	}
-	res, err := clc.CorrectInPlace(in, cg, *params, opt)
+	res, err := clc.CorrectInPlace(in, g, *params, opt)
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, [2]measure.Fidelity{}, cerr
 	}

@@ -11,15 +11,23 @@ import (
 
 // view is what one process of a correction divided among processes sees
 // of the trace for the stages that read the times at both ends of a
-// message (the clock model, the clock condition): the columns of its own
-// locations whole (the correction's own slices), and of every other
-// location only the events that its own locations' receives, the
-// collective instances it counts (those whose first member is its own)
-// and the given extra events reach — the halo, fetched from their
-// processes. Its graph holds the own locations' dependencies and the
-// instances it counts, renumbered into the view's columns; a halo event
-// lists, as a send, the own receive it reaches, so that a change of its
-// time recounts that receive (measure.ClockCondition.Recount).
+// message (the clock model, the CLC, the clock condition): the columns of
+// its own locations whole (the correction's own slices), and of every
+// other location only the events that its own locations' messages (both
+// ends), the collective instances with an own member and the given extra
+// events reach — the halo. Its graph is the trace's, renumbered in place
+// into the view's columns: the own locations' point-to-point references to
+// other processes' locations, and those instances' members elsewhere (the
+// other instances keep their members' indices, which nothing reads); a
+// halo event that an own receive reaches lists it, as a send, so that a
+// change of its time recounts the receive (measure.ClockCondition.Recount).
+// counted marks the instances this process counts: those whose first
+// member is its own, so that each is counted by one process.
+//
+// The times of the halo that the clock model and the clock condition read
+// (the senders of own receives, the members of counted instances, the
+// extra events) are fetched from their processes (fetch, refresh); the
+// CLC's exchange fills the rest.
 //
 // With one process the view is the trace itself.
 type view struct {
@@ -30,8 +38,8 @@ type view struct {
 	// idx holds, per location that is not own, the event indices of its
 	// halo column (ascending); nil for own locations.
 	idx [][]uint32
-	// inst maps the view's instances to the graph's.
-	inst []uint32
+	// counted marks the instances this process counts.
+	counted []bool
 	// served lists, per process, the own events it fetched, in the order
 	// it asked (refresh sends their times again).
 	served [][]locEvent
@@ -49,10 +57,10 @@ type locEvent struct {
 
 // newView builds this process's view of times (the own locations'
 // columns; the others are not read) and g (replay.Matcher.FinishDivided's:
-// the own locations' dependencies, every instance), fetching the halo's
-// times from their processes (two all-to-alls); extra lists further
-// events of other locations to fetch. With one process (gr nil) it
-// returns the trace itself.
+// the own locations' dependencies, every instance), which it renumbers in
+// place, fetching the halo's times from their processes (two
+// all-to-alls); extra lists further events of other locations to fetch.
+// With one process (gr nil) it returns the trace itself.
 func newView(gr *comm.Group, part []int32, times [][]int64, g *replay.Graph, extra []locEvent) *view {
 	n := len(times)
 	v := &view{g: gr, times: times, graph: g}
@@ -65,68 +73,96 @@ func newView(gr *comm.Group, part []int32, times [][]int64, g *replay.Graph, ext
 		own[li] = part[li] == me
 	}
 	v.own = own
-	// The instances counted here: those whose first member is own.
-	viewInst := make([]int32, len(g.Instances))
+	member := make([]bool, len(g.Instances))
+	v.counted = make([]bool, len(g.Instances))
 	for ii := range g.Instances {
-		viewInst[ii] = -1
 		ps := g.InstanceParts(uint32(ii))
-		if len(ps) > 0 && own[ps[0].Loc] || len(ps) == 0 && me == 0 {
-			viewInst[ii] = int32(len(v.inst))
-			v.inst = append(v.inst, uint32(ii))
+		for _, p := range ps {
+			if own[p.Loc] {
+				member[ii] = true
+				break
+			}
 		}
+		v.counted[ii] = len(ps) > 0 && own[ps[0].Loc] || len(ps) == 0 && me == 0
 	}
-	// The halo's events.
-	want := make([][]uint32, n)
+	// The halo's events, and those whose times are fetched.
+	all := make([][]uint32, n)
+	fetch := make([][]uint32, n)
 	for li, deps := range g.Deps {
 		if !own[li] {
 			continue
 		}
 		for _, d := range deps {
-			if d.Role.IsRecv() && d.Role != replay.RoleCollRecv && !own[d.Peer] {
-				want[d.Peer] = append(want[d.Peer], d.Ref)
+			switch d.Role {
+			case replay.RoleRecv, replay.RoleSyncRecv:
+				if !own[d.Peer] {
+					fetch[d.Peer] = append(fetch[d.Peer], d.Ref)
+				}
+			case replay.RoleSend, replay.RoleSyncSend:
+				if !own[d.Peer] {
+					all[d.Peer] = append(all[d.Peer], d.Ref)
+				}
 			}
 		}
 	}
-	for _, ii := range v.inst {
-		for _, p := range g.InstanceParts(ii) {
+	for ii, m := range member {
+		if !m {
+			continue
+		}
+		for _, p := range g.InstanceParts(uint32(ii)) {
 			if own[p.Loc] {
 				continue
 			}
 			for _, e := range [2]uint32{p.Send, p.Recv} {
-				if e != replay.NoEvent {
-					want[p.Loc] = append(want[p.Loc], e)
+				if e == replay.NoEvent {
+					continue
+				}
+				if v.counted[ii] {
+					fetch[p.Loc] = append(fetch[p.Loc], e)
+				} else {
+					all[p.Loc] = append(all[p.Loc], e)
 				}
 			}
 		}
 	}
 	for _, e := range extra {
 		if !own[e.loc] {
-			want[e.loc] = append(want[e.loc], e.idx)
+			fetch[e.loc] = append(fetch[e.loc], e.idx)
 		}
 	}
-	for li := range want {
-		slices.Sort(want[li])
-		want[li] = slices.Compact(want[li])
+	for li := range all {
+		slices.Sort(fetch[li])
+		fetch[li] = slices.Compact(fetch[li])
+		all[li] = append(all[li], fetch[li]...)
+		slices.Sort(all[li])
+		all[li] = slices.Compact(all[li])
 	}
-	v.idx = want
-	v.fetch(part)
-	v.graph = v.renumber(g, viewInst)
+	v.idx = all
+	v.fetch(part, fetch)
+	v.renumber(g, member)
 	return v
 }
 
 // pos returns the position of event idx of location loc in its view
 // column.
 func (v *view) pos(loc int32, idx uint32) uint32 {
+	k, _ := v.at(loc, idx)
+	return k
+}
+
+// at returns the position of event idx of location loc in its view
+// column, false if the column does not hold it (clc.Options.Pos).
+func (v *view) at(loc int32, idx uint32) (uint32, bool) {
 	if v.own[loc] {
-		return idx
+		return idx, true
 	}
-	k, _ := slices.BinarySearch(v.idx[loc], idx)
-	return uint32(k)
+	k, ok := slices.BinarySearch(v.idx[loc], idx)
+	return uint32(k), ok
 }
 
 // fetch asks every process for the halo's events of its locations and
 // fills the halo columns with their times.
-func (v *view) fetch(part []int32) {
+func (v *view) fetch(part []int32, fetch [][]uint32) {
 	p := v.g.Size()
 	v.asked = make([][]locEvent, p)
 	req := make([][]byte, p)
@@ -138,10 +174,10 @@ func (v *view) fetch(part []int32) {
 		}
 		q := part[li]
 		halo[li] = make([]int64, len(ix))
-		for k, e := range ix {
+		for _, e := range fetch[li] {
 			req[q] = binary.LittleEndian.AppendUint32(req[q], uint32(li))
 			req[q] = binary.LittleEndian.AppendUint32(req[q], e)
-			v.asked[q] = append(v.asked[q], locEvent{int32(li), uint32(k)})
+			v.asked[q] = append(v.asked[q], locEvent{int32(li), v.pos(int32(li), e)})
 		}
 	}
 	v.times = halo
@@ -161,6 +197,35 @@ func (v *view) fetch(part []int32) {
 		}
 	}
 	v.refresh()
+	// The events not fetched (the CLC's exchange fills them) take the
+	// time of the fetched one before them (the first fetched one's
+	// before it): the columns stay in order, so that moving them by the
+	// clock model's curves (which keeps times in order) leaves the
+	// fetched times as it leaves their own columns.
+	fetched := make([][]bool, len(v.times))
+	for _, evs := range v.asked {
+		for _, e := range evs {
+			if fetched[e.loc] == nil {
+				fetched[e.loc] = make([]bool, len(v.times[e.loc]))
+			}
+			fetched[e.loc][e.idx] = true
+		}
+	}
+	for li, f := range fetched {
+		if f == nil {
+			continue
+		}
+		ts := v.times[li]
+		first := slices.Index(f, true)
+		prev := ts[first]
+		for k := range ts {
+			if f[k] {
+				prev = ts[k]
+			} else {
+				ts[k] = prev
+			}
+		}
+	}
 }
 
 // refresh sends the halo's times again (one all-to-all), as the own
@@ -192,185 +257,63 @@ func (v *view) refresh() {
 	}
 }
 
-// renumber returns g as the view sees it: the own locations' dependencies
-// with their references to halo events and to the instances counted here
-// renumbered (those to other instances left out), the halo events'
-// dependencies, and the instances counted here.
-func (v *view) renumber(g *replay.Graph, viewInst []int32) *replay.Graph {
-	out := *g
-	out.Deps = make([][]replay.Dep, len(g.Deps))
-	out.Instances = make([]replay.Instance, 0, len(v.inst))
-	out.Parts = nil
+// renumber renumbers g in place as the view sees it: the own locations'
+// point-to-point references to other processes' locations, and the
+// members elsewhere of the instances with an own member (member), into
+// the halo; and gives each halo event that an own receive, or a counted
+// instance, reaches its dependency.
+func (v *view) renumber(g *replay.Graph, member []bool) {
 	for li, deps := range g.Deps {
 		if !v.own[li] {
 			continue
 		}
-		var ds []replay.Dep
-		for _, d := range deps {
+		for i := range deps {
+			d := &deps[i]
 			switch d.Role {
-			case replay.RoleCollSend, replay.RoleCollRecv:
-				vi := viewInst[d.Ref]
-				if vi < 0 {
+			case replay.RoleSend, replay.RoleRecv, replay.RoleSyncSend, replay.RoleSyncRecv:
+				if v.own[d.Peer] {
 					continue
 				}
-				d.Ref = uint32(vi)
-			case replay.RoleRecv, replay.RoleSyncRecv:
-				if !v.own[d.Peer] {
+				d.Ref = v.pos(d.Peer, d.Ref)
+				if d.Role.IsRecv() {
 					role := replay.RoleSend
 					if d.Role == replay.RoleSyncRecv {
 						role = replay.RoleSyncSend
 					}
-					at := v.pos(d.Peer, d.Ref)
-					out.Deps[d.Peer] = append(out.Deps[d.Peer], replay.Dep{Idx: at, Role: role, Sync: d.Sync, Peer: int32(li), Ref: d.Idx})
-					d.Ref = at
-				}
-			}
-			ds = append(ds, d)
-		}
-		out.Deps[li] = ds
-	}
-	for vi, ii := range v.inst {
-		in := g.Instances[ii]
-		in.First = uint32(len(out.Parts))
-		for rank, p := range g.InstanceParts(ii) {
-			if !v.own[p.Loc] {
-				for _, e := range [2]struct {
-					idx  *uint32
-					role replay.Role
-				}{{&p.Send, replay.RoleCollSend}, {&p.Recv, replay.RoleCollRecv}} {
-					if *e.idx != replay.NoEvent {
-						*e.idx = v.pos(p.Loc, *e.idx)
-						out.Deps[p.Loc] = append(out.Deps[p.Loc], replay.Dep{Idx: *e.idx, Role: e.role, Peer: int32(rank), Ref: uint32(vi)})
-					}
-				}
-			}
-			out.Parts = append(out.Parts, p)
-		}
-		out.Instances = append(out.Instances, in)
-	}
-	for li, ds := range out.Deps {
-		if !v.own[li] {
-			slices.SortStableFunc(ds, func(a, b replay.Dep) int { return int(a.Idx) - int(b.Idx) })
-		}
-	}
-	return &out
-}
-
-// clcView is what the divided CLC (clc.Options.Pos) works on: the own
-// columns (the correction's own slices), and of every other location a
-// column of the events that this process's messages reach (the senders of
-// its receives, the receivers of its sends) and every member's events of
-// the instances with an own member, which the CLC's exchange fills; the
-// graph refers to those by position.
-type clcView struct {
-	times [][]int64
-	graph *replay.Graph
-	idx   [][]uint32
-}
-
-// newCLCView builds this process's clcView of times and g
-// (replay.Matcher.FinishDivided's) for the own locations own.
-func newCLCView(own []bool, times [][]int64, g *replay.Graph) *clcView {
-	n := len(times)
-	want := make([][]uint32, n)
-	member := make([]bool, len(g.Instances))
-	for ii := range g.Instances {
-		for _, p := range g.InstanceParts(uint32(ii)) {
-			if own[p.Loc] {
-				member[ii] = true
-				break
-			}
-		}
-	}
-	for li, deps := range g.Deps {
-		if !own[li] {
-			continue
-		}
-		for _, d := range deps {
-			switch d.Role {
-			case replay.RoleSend, replay.RoleRecv, replay.RoleSyncSend, replay.RoleSyncRecv:
-				if !own[d.Peer] {
-					want[d.Peer] = append(want[d.Peer], d.Ref)
+					g.Deps[d.Peer] = append(g.Deps[d.Peer], replay.Dep{Idx: d.Ref, Role: role, Sync: d.Sync, Peer: int32(li), Ref: d.Idx})
 				}
 			}
 		}
 	}
-	for ii, m := range member {
-		if !m {
-			continue
-		}
-		for _, p := range g.InstanceParts(uint32(ii)) {
-			if own[p.Loc] {
-				continue
-			}
-			for _, e := range [2]uint32{p.Send, p.Recv} {
-				if e != replay.NoEvent {
-					want[p.Loc] = append(want[p.Loc], e)
-				}
-			}
-		}
-	}
-	v := &clcView{times: make([][]int64, n), idx: want}
-	for li := range want {
-		if own[li] {
-			v.times[li] = times[li]
-			continue
-		}
-		slices.Sort(want[li])
-		want[li] = slices.Compact(want[li])
-		if len(want[li]) > 0 {
-			v.times[li] = make([]int64, len(want[li]))
-		}
-	}
-	at := func(loc int32, idx uint32) uint32 {
-		k, _ := slices.BinarySearch(want[loc], idx)
-		return uint32(k)
-	}
-	out := *g
-	out.Deps = make([][]replay.Dep, n)
-	for li, deps := range g.Deps {
-		if !own[li] {
-			continue
-		}
-		ds := slices.Clone(deps)
-		for i := range ds {
-			switch d := &ds[i]; d.Role {
-			case replay.RoleSend, replay.RoleRecv, replay.RoleSyncSend, replay.RoleSyncRecv:
-				if !own[d.Peer] {
-					d.Ref = at(d.Peer, d.Ref)
-				}
-			}
-		}
-		out.Deps[li] = ds
-	}
-	out.Parts = slices.Clone(g.Parts)
 	for ii, m := range member {
 		if !m {
 			continue
 		}
 		in := &g.Instances[ii]
 		for k := in.First; k < in.First+in.N; k++ {
-			p := &out.Parts[k]
-			if own[p.Loc] {
+			p := &g.Parts[k]
+			if v.own[p.Loc] {
 				continue
 			}
-			if p.Send != replay.NoEvent {
-				p.Send = at(p.Loc, p.Send)
-			}
-			if p.Recv != replay.NoEvent {
-				p.Recv = at(p.Loc, p.Recv)
+			rank := int32(k - in.First)
+			for _, e := range [2]struct {
+				idx  *uint32
+				role replay.Role
+			}{{&p.Send, replay.RoleCollSend}, {&p.Recv, replay.RoleCollRecv}} {
+				if *e.idx != replay.NoEvent {
+					*e.idx = v.pos(p.Loc, *e.idx)
+					if v.counted[ii] {
+						g.Deps[p.Loc] = append(g.Deps[p.Loc], replay.Dep{Idx: *e.idx, Role: e.role, Peer: rank, Ref: uint32(ii)})
+					}
+				}
 			}
 		}
 	}
-	v.graph = &out
-	return v
-}
-
-// pos returns the position of event idx of another process's location
-// loc in its column, false if the column does not hold it.
-func (v *clcView) pos(loc int32, idx uint32) (uint32, bool) {
-	k, ok := slices.BinarySearch(v.idx[loc], idx)
-	return uint32(k), ok
+	for li, ds := range g.Deps {
+		if !v.own[li] {
+			slices.SortStableFunc(ds, func(a, b replay.Dep) int { return int(a.Idx) - int(b.Idx) })
+		}
+	}
 }
 
 // haloEvents returns the number of events of other processes' locations
