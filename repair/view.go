@@ -29,6 +29,13 @@ import (
 // extra events) are fetched from their processes (fetch, refresh); the
 // CLC's exchange fills the rest.
 //
+// The clock model moves a halo column as it moves the own column, event
+// by event, except where a location's times go backward in the input: the
+// model keeps each column's times in order, and a halo column lacks the
+// events between its own, so a halo time after a backward step may then
+// differ from its own column's (one process's result is the reference;
+// docs/scale.md).
+//
 // With one process the view is the trace itself.
 type view struct {
 	g     *comm.Group
