@@ -21,8 +21,9 @@ import (
 // time; the clock condition measured on every process's view, completed
 // through the group, is the whole trace's (measured by one process, the
 // oracle), before and after the own columns change and the halo is
-// fetched again (refresh); and every reference to another process's event refers to the
-// same events as the whole graph.
+// fetched again (refresh); and every point-to-point reference of an own
+// location to another process's event (which the CLC follows) is to the
+// halo's position of the same event.
 func TestViewIsTheWholeTrace(t *testing.T) {
 	cfgs := map[string]tracetest.Config{
 		"plain":  {Locations: 12, Nodes: 4, Ops: 300, Latency: 200, Offset: 5000, Drift: 1e-4, Init: true},
