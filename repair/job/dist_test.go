@@ -404,8 +404,8 @@ func TestDividedRunMixedParallelism(t *testing.T) {
 
 // A divided run also checks without writing a trace (process 0 writes
 // the JSON report and the HTML page, the report the single run's), and
-// converts between the formats (process 0 writes the output whole) to the
-// single run's bytes.
+// converts between the formats and exports for Perfetto (process 0 writes
+// the output whole) to the single run's bytes.
 func TestDividedRunCheckAndConvert(t *testing.T) {
 	in := filepath.Join("..", "..", "testdata", "sim-16")
 	dir := t.TempDir()
@@ -431,7 +431,7 @@ func TestDividedRunCheckAndConvert(t *testing.T) {
 	assert.Equal(t, string(reportJSON(t, single)), string(reportJSON(t, rep)), "lean check: report")
 	assert.FileExists(t, filepath.Join(dir, "lean.json"))
 
-	for _, f := range []Format{FormatOTF2, FormatNative} {
+	for _, f := range []Format{FormatOTF2, FormatNative, FormatPerfetto} {
 		opts := Options{Output: filepath.Join(t.TempDir(), "single"), Format: f}
 		_, err := Run(context.Background(), in, opts)
 		require.NoError(t, err, "%s: single run", f)

@@ -75,9 +75,6 @@ func (o *Options) Validate() error {
 	if _, err := ParseFormat(string(o.Format)); err != nil {
 		return err
 	}
-	if divided(o.Comm) && o.Format == FormatPerfetto {
-		return fmt.Errorf("the Perfetto export is %w", errNotDivided)
-	}
 	if o.Params != nil {
 		if err := o.Params.Validate(); err != nil {
 			return err
@@ -423,7 +420,7 @@ func (p *pipeline) read(ctx context.Context) error {
 	// Whole events only where the output is written from them (Perfetto):
 	// a check writes nothing, and a conversion between native and OTF2
 	// streams the input's events into the output as a rewrite does.
-	p.whole = !p.opts.Check && p.outFmt == FormatPerfetto
+	p.whole = !p.opts.Check && p.outFmt == FormatPerfetto && !divided(p.opts.Comm)
 	var tr *trace.Trace
 	var err error
 	if divided(p.opts.Comm) {
@@ -595,6 +592,9 @@ func (p *pipeline) write(ctx context.Context) error {
 		if err = gatherTimesTo0(ctx, c, p.times, p.own); err != nil {
 			return err
 		}
+		if p.outFmt == FormatPerfetto {
+			return p.writePerfettoWhole(ctx)
+		}
 		if p.outFmt != in.Format {
 			err = in.convert(ctx, dir, p.outFmt, p.tr, p.times, p.np)
 		} else {
@@ -602,6 +602,8 @@ func (p *pipeline) write(ctx context.Context) error {
 		}
 	case divided(c) && c.Rank() != 0:
 		// The whole trace on every process: process 0 writes it.
+	case divided(c) && p.outFmt == FormatPerfetto:
+		return p.writePerfettoWhole(ctx)
 	case p.outFmt == FormatPerfetto:
 		return p.writePerfetto(ctx)
 	case p.outFmt != in.Format:

@@ -192,7 +192,13 @@ func checkPartMemory(in *Input, opts *Options, d *trace.Declared, own []bool, c 
 		}
 	}
 	need := satAdd(memoryNeed(mine, d.Locations, d.HeldBytes, opts), satMul(d.Events, leanBytesPerEvent))
-	if out := opts.Format; c.Rank() == 0 && !opts.Check && (out != "" && out != in.Format || in.Format != FormatOTF2) {
+	switch out := opts.Format; {
+	case c.Rank() != 0 || opts.Check:
+	case out == FormatPerfetto:
+		// Process 0 reads the trace whole for the export, as one process
+		// does (writePerfettoWhole).
+		need = max(need, memoryNeed(d.Events, d.Locations, d.HeldBytes, opts))
+	case out != "" && out != in.Format || in.Format != FormatOTF2:
 		// Process 0 writes a native output or a conversion from every
 		// location's corrected times (gatherTimesTo0).
 		need = satAdd(need, satMul(d.Events, 8))
