@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/gob"
-	"errors"
 	"fmt"
 
 	"github.com/clc-tools/clc/comm"
@@ -234,8 +233,6 @@ func rewriteOTF2Part(ctx context.Context, c comm.Comm, a *otf.Archive, dir strin
 	return a.RewriteGlobals(dir, merged, counts)
 }
 
-// errNotDivided is returned for what a divided run cannot do yet.
-var errNotDivided = errors.New("not possible in a run divided among processes")
 
 // gatherTimesTo0 sends this process's columns (own) to process 0 (one
 // all-to-all), which fills times with every process's: the corrected
