@@ -70,13 +70,17 @@ type Correction struct {
 	// pre-synchronisation did in the Result (for the HTML report).
 	KeepPresync bool
 	// Comm is the group this process corrects the trace with; nil: one
-	// process. With several, Trace.Part divides the locations among
-	// them and the CLC runs divided (clc.Options.Comm). Interim
-	// (docs/scale.md, section 7): every process holds every location's
-	// times and the whole graph, pre-synchronises them and runs the clock
-	// model on them all alike, and gathers the CLC's corrected times and
-	// moved events (allgather) before measuring; every process returns
-	// the same result.
+	// process. With several, Trace.Part divides the locations among them:
+	// Trace.Times holds this process's locations' columns (the others are
+	// not read), Trace.Graph is replay.Matcher.FinishDivided's (the own
+	// locations' dependency lists, which Correct renumbers in place into
+	// its view of the trace), Trace.Truth the own locations' true times.
+	// Each process pre-synchronises, corrects (the CLC divided,
+	// clc.Options.Comm) and measures its own locations; the clock model
+	// runs on a view with the messages' other ends fetched, its bounds
+	// gathered, and every process makes the same estimate (docs/scale.md,
+	// section 7). Every process returns the one process's report, bit for
+	// bit, and its own locations' corrected times.
 	Comm comm.Comm
 }
 

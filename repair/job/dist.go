@@ -114,8 +114,8 @@ func ownLocations(part []int32, rank int) []bool {
 }
 
 // partLocation is what a process sends of one of its locations when the
-// processes gather the trace (interim): its clock offsets and every
-// event's time.
+// processes gather the trace (gatherTrace): its clock offsets and, unless
+// the run is lean, every event's time.
 type partLocation struct {
 	Loc     int
 	Offsets []trace.ClockOffset
