@@ -238,6 +238,12 @@ func (cs *coarse) factor(s *system) {
 
 // apply adds Z(ZᵀNZ)⁻¹Zᵀr to z: the coarse correction.
 func (cs *coarse) apply(r, z []float64) {
+	cs.solveCoarse(r)
+	cs.prolong(z)
+}
+
+// solveCoarse sets cs.c to (ZᵀNZ)⁻¹Zᵀr, the first half of apply.
+func (cs *coarse) solveCoarse(r []float64) {
 	c := cs.c
 	clear(c)
 	for k := range cs.hat {
@@ -249,6 +255,11 @@ func (cs *coarse) apply(r, z []float64) {
 		}
 	}
 	cs.e.solve(c)
+}
+
+// prolong adds Z·cs.c to z, the second half of apply.
+func (cs *coarse) prolong(z []float64) {
+	c := cs.c
 	for k := range cs.hat {
 		hp := &cs.hat[k]
 		for q := range 2 {

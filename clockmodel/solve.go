@@ -90,7 +90,7 @@ type system struct {
 	np   int
 	// partRows is the fewest rows per part of a pass over the rows
 	// (0: defaultPartRows), parallelMin the fewest unknowns for which the
-	// preconditioner runs on several goroutines (0: parallelUnknowns);
+	// coarse correction is summed apart (0: parallelUnknowns);
 	// bufs are the passes' buffers of the parts but the first, kept for
 	// the next pass.
 	partRows, parallelMin int
@@ -114,6 +114,8 @@ type system struct {
 	// for u = Σ w·row over the group and W = Σ w (solve forms them).
 	groups []rowGroup
 	lr     []lowRank
+	// lrDot is subLowRank's buffer of the groups' products.
+	lrDot []float64
 	// prepared counts the calls of prepare.
 	prepared int
 }
@@ -182,23 +184,47 @@ func (l *lowRank) pattern(rows []row) {
 	}
 }
 
-// subLowRank sets y −= Σ scale·u·(u·v) over the groups' terms.
+// subLowRank sets y −= Σ scale·u·(u·v) over the groups' terms, in the
+// order of the groups for every unknown, on up to s.np goroutines: the
+// groups' products u·v first, then each goroutine subtracts the terms of
+// its own range of unknowns.
 func (s *system) subLowRank(v, y []float64) {
-	for gi := range s.lr {
+	if cap(s.lrDot) < len(s.lr) {
+		s.lrDot = make([]float64, len(s.lr))
+	}
+	ds := s.lrDot[:len(s.lr)]
+	par.ForEach(len(s.lr), s.np, func(gi int) {
 		l := &s.lr[gi]
 		if l.scale == 0 {
-			continue
+			return
 		}
 		var d float64
 		for k, j := range l.idx {
 			d += l.val[k] * v[j]
 		}
-		d *= l.scale
-		for k, j := range l.idx {
-			y[j] -= d * l.val[k]
+		ds[gi] = d * l.scale
+	})
+	np := max(1, min(s.np, len(y)/lowRankMinUnknowns+1))
+	step := (len(y) + np - 1) / np
+	par.ForEach(np, np, func(w int) {
+		lo, hi := int32(min(w*step, len(y))), int32(min((w+1)*step, len(y)))
+		for gi := range s.lr {
+			l := &s.lr[gi]
+			if l.scale == 0 {
+				continue
+			}
+			d := ds[gi]
+			k, _ := slices.BinarySearch(l.idx, lo)
+			for ; k < len(l.idx) && l.idx[k] < hi; k++ {
+				y[l.idx[k]] -= d * l.val[k]
+			}
 		}
-	}
+	})
 }
+
+// lowRankMinUnknowns is the fewest unknowns per goroutine of subLowRank's
+// subtraction.
+const lowRankMinUnknowns = 1024
 
 // groupBias returns the eliminated unknown of group gi at x: Σ w·(y −
 // row·x) / (W + wb), for the rows' current weights.
@@ -533,7 +559,10 @@ type solver struct {
 	diag   []float64
 	cs     *coarse
 	np     int // goroutines of the blocks' solves
-	zc     []float64
+	// zc, on a large system with a coarse level, is where the coarse
+	// correction goes before it is added to the blocks' (nil: it is added
+	// to them term by term, as one goroutine would).
+	zc []float64
 }
 
 // prepare forms the groups' terms and the preconditioner for the rows'
@@ -541,29 +570,36 @@ type solver struct {
 func (s *system) prepare() *solver {
 	s.prepared++
 	s.lowRanks()
-	sv := &solver{s: s}
+	sv := &solver{s: s, np: max(1, s.np)}
 	sv.blocks, sv.diag = s.preconditioner()
 	sv.cs = s.coarseLevel()
-	// On a large system the blocks are solved on several goroutines, and
-	// the coarse correction goes to zc on one more, beside them.
-	sv.np = 1
-	if pmin := s.parallelMin; s.n >= parallelUnknowns && pmin == 0 || pmin > 0 && s.n >= pmin {
-		sv.np = s.np
-	}
-	if sv.cs != nil && sv.np > 1 {
+	// On a large system the coarse correction goes to zc and is added to
+	// the blocks' afterwards (which rounds differently from adding its
+	// terms to them one by one, as on a smaller system).
+	if pmin := s.parallelMin; sv.cs != nil && sv.np > 1 && (s.n >= parallelUnknowns && pmin == 0 || pmin > 0 && s.n >= pmin) {
 		sv.zc = make([]float64, s.n)
 	}
 	return sv
 }
 
-// pre sets z to the preconditioner applied to r.
+// pre sets z to the preconditioner applied to r: the blocks' solves on
+// sv.np goroutines (each block writes its own unknowns, so how they are
+// shared out changes no result) and the coarse level's solve beside them.
 func (sv *solver) pre(r, z []float64) {
 	switch {
 	case sv.cs == nil:
 		precondition(sv.blocks, sv.diag, r, z, sv.np)
 	case sv.zc == nil:
+		// The coarse solve needs only r; its correction is added after
+		// the blocks', term by term.
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			sv.cs.solveCoarse(r)
+		}()
 		precondition(sv.blocks, sv.diag, r, z, sv.np)
-		sv.cs.apply(r, z)
+		<-done
+		sv.cs.prolong(z)
 	default:
 		done := make(chan struct{})
 		go func() {
@@ -690,8 +726,8 @@ func (s *system) coarseLevel() *coarse {
 // small pieces to goroutines costs more than it saves on a busy machine.
 const defaultPartRows = 1 << 16
 
-// parallelUnknowns is the fewest unknowns for which the preconditioner's
-// blocks are solved on several goroutines in every iteration.
+// parallelUnknowns is the fewest unknowns for which the coarse
+// correction is summed apart from the blocks' (solver.zc).
 const parallelUnknowns = 1 << 15
 
 // parts sums f over the rows in parts, each part on a goroutine of its

@@ -162,32 +162,73 @@ func TestTwoLevelSolve(t *testing.T) {
 	require.LessOrEqual(t, 2*two, one)
 }
 
-// TestSolveInParts: the passes over the rows split into parts, the
-// preconditioner's blocks solved on several goroutines and the coarse
-// correction beside them (as on a large system) reach the solution the
-// serial solve reaches, in about as many iterations.
-func TestSolveInParts(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
+// ringSystem is a randomSystem of 32 domains of 128 knots, each with
+// windows to the next one or two.
+func ringSystem(seed uint64) *system {
+	rng := rand.New(rand.NewPCG(seed, seed+1))
 	const nd, k = 32, 128
 	ring := func(rng *rand.Rand) (int, int) {
 		a := rng.IntN(nd)
 		return a, (a + 1 + rng.IntN(2)) % nd
 	}
-	s := randomSystem(rng, nd, k, 1e3, ring)
+	return randomSystem(rng, nd, k, 1e3, ring)
+}
+
+// solveFresh solves s from 0 to a relative residual of 1e-12, its coarse
+// level built anew, and returns the solution and the iterations.
+func solveFresh(t *testing.T, s *system) ([]float64, int) {
+	t.Helper()
+	s.coarse, s.coarseTried = nil, false
+	x := make([]float64, s.n)
+	it, err := s.solve(context.Background(), x, 1e-12, 10*s.n)
+	require.NoError(t, err)
+	require.NotNil(t, s.coarse, "the coarse level is built")
+	return x, it
+}
+
+// TestSolveInParts: the passes over the rows split into parts, the
+// preconditioner's blocks solved on several goroutines and the coarse
+// correction beside them (as on a large system) reach the solution the
+// serial solve reaches, in about as many iterations.
+func TestSolveInParts(t *testing.T) {
+	s := ringSystem(7)
 	solve := func(np, partRows, parallelMin int) ([]float64, int) {
 		s.np, s.partRows, s.parallelMin = np, partRows, parallelMin
-		s.coarse, s.coarseTried = nil, false
-		x := make([]float64, s.n)
-		it, err := s.solve(context.Background(), x, 1e-12, 10*s.n)
-		require.NoError(t, err)
-		require.NotNil(t, s.coarse, "the coarse level is built")
-		return x, it
+		return solveFresh(t, s)
 	}
 	want, serial := solve(1, 0, 0)
 	for _, np := range []int{2, 3, 5} {
 		got, it := solve(np, 97, 1)
 		requireClose(t, want, got, "%d goroutines (%d iterations, serial %d)", np, it, serial)
 		assert.InDelta(t, serial, it, 2, "%d goroutines", np)
+	}
+}
+
+// TestSolveSameOnAnyGoroutines: below parallelUnknowns, the solve on
+// one goroutine and on several (the preconditioner's blocks shared out,
+// the coarse solve beside them, the groups' terms subtracted by ranges of
+// unknowns) reach the same bits in the same iterations, with the passes
+// over the rows in one part.
+func TestSolveSameOnAnyGoroutines(t *testing.T) {
+	s := ringSystem(9)
+	// The windows' rows (after each block's smoothness and prior rows,
+	// before the reference's) in groups of 50 that share an eliminated
+	// bias.
+	k := int(s.blocks[0].hi - s.blocks[0].lo)
+	for g := len(s.blocks) * (2*k - 2); g+50 <= len(s.rows)-k; g += 50 {
+		s.groups = append(s.groups, rowGroup{lo: int32(g), hi: int32(g + 50), wb: 1e-3})
+	}
+	require.Less(t, s.n, parallelUnknowns)
+	s.partRows = len(s.rows) + 1
+	s.np = 1
+	want, serial := solveFresh(t, s)
+	for _, np := range []int{2, 3} {
+		s.np = np
+		got, it := solveFresh(t, s)
+		require.Equal(t, serial, it, "%d goroutines", np)
+		for i := range want {
+			require.Equal(t, math.Float64bits(want[i]), math.Float64bits(got[i]), "unknown %d, %d goroutines", i, np)
+		}
 	}
 }
 
