@@ -141,11 +141,19 @@ func (s *system) lowRanks() {
 	if len(s.lr) != len(s.groups) {
 		s.lr = make([]lowRank, len(s.groups))
 	}
-	par.ForEach(len(s.groups), s.np, func(gi int) {
+	// place is a goroutine's scratch for pattern, made on its first use.
+	type place struct{ at []int32 }
+	par.ForEachWith(len(s.groups), s.np, func() *place { return new(place) }, func(pl *place, gi int) {
 		g := &s.groups[gi]
 		l := &s.lr[gi]
 		if l.pos == nil {
-			l.pattern(s.rows[g.lo:g.hi])
+			if pl.at == nil {
+				pl.at = make([]int32, s.n)
+				for j := range pl.at {
+					pl.at[j] = -1
+				}
+			}
+			l.pattern(s.rows[g.lo:g.hi], pl.at)
 		}
 		clear(l.val)
 		var w float64
@@ -167,20 +175,31 @@ func (s *system) lowRanks() {
 
 // pattern sets l's sparsity pattern from the group's rows: idx the
 // unknowns they touch, ascending, and pos the place in idx of each of
-// their terms, in order.
-func (l *lowRank) pattern(rows []row) {
+// their terms, in order. at is scratch of one element per unknown, all
+// −1, as pattern leaves it.
+func (l *lowRank) pattern(rows []row, at []int32) {
 	for i := range rows {
-		l.idx = append(l.idx, rows[i].j[:rows[i].n]...)
+		for _, j := range rows[i].j[:rows[i].n] {
+			if at[j] < 0 {
+				at[j] = 0
+				l.idx = append(l.idx, j)
+			}
+		}
 	}
 	slices.Sort(l.idx)
-	l.idx = slices.Clip(slices.Compact(l.idx))
+	l.idx = slices.Clip(l.idx)
+	for k, j := range l.idx {
+		at[j] = int32(k)
+	}
 	l.val = make([]float64, len(l.idx))
 	l.pos = make([]int32, 0, len(rows)*4)
 	for i := range rows {
 		for _, j := range rows[i].j[:rows[i].n] {
-			p, _ := slices.BinarySearch(l.idx, j)
-			l.pos = append(l.pos, int32(p))
+			l.pos = append(l.pos, at[j])
 		}
+	}
+	for _, j := range l.idx {
+		at[j] = -1
 	}
 }
 

@@ -292,3 +292,43 @@ func TestSkyline(t *testing.T) {
 	require.InDelta(t, 3, x[0]+x[1], 1e-12)
 	require.InDelta(t, 2, x[2], 1e-12)
 }
+
+// TestLowRankPattern: a group's pattern holds the unknowns its rows touch,
+// ascending and once each, and each term's place among them; the scratch
+// is left as it was given.
+func TestLowRankPattern(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const n = 200
+	at := make([]int32, n)
+	for j := range at {
+		at[j] = -1
+	}
+	for range 20 {
+		rows := make([]row, 1+rng.IntN(40))
+		var want []int32
+		for i := range rows {
+			rows[i].n = uint8(1 + rng.IntN(5))
+			for k := range rows[i].n {
+				rows[i].j[k] = int32(rng.IntN(n))
+				want = append(want, rows[i].j[k])
+			}
+		}
+		slices.Sort(want)
+		want = slices.Compact(want)
+		var l lowRank
+		l.pattern(rows, at)
+		require.Equal(t, want, l.idx)
+		require.Len(t, l.val, len(want))
+		k := 0
+		for i := range rows {
+			for _, j := range rows[i].j[:rows[i].n] {
+				require.Equal(t, j, l.idx[l.pos[k]], "row %d", i)
+				k++
+			}
+		}
+		require.Len(t, l.pos, k)
+		for j := range at {
+			require.Equal(t, int32(-1), at[j], "scratch of unknown %d", j)
+		}
+	}
+}
