@@ -236,6 +236,15 @@ func (cs *coarse) factor(s *system) {
 	e.factor()
 }
 
+// fork returns cs for a copy of its system (system.fork): its own matrix
+// and work vector, the hats and the envelope shared.
+func (cs *coarse) fork() *coarse {
+	f := &coarse{hat: cs.hat, e: cs.e, c: make([]float64, len(cs.c))}
+	f.e.val = make([]float64, len(cs.e.val))
+	f.e.inv = make([]float64, len(cs.e.inv))
+	return f
+}
+
 // apply adds Z(ZᵀNZ)⁻¹Zᵀr to z: the coarse correction.
 func (cs *coarse) apply(r, z []float64) {
 	cs.solveCoarse(r)

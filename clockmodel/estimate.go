@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/clc-tools/clc/internal/order"
 	"github.com/clc-tools/clc/internal/par"
@@ -351,7 +352,8 @@ func (e *estimator) anchorObs() []anchorObs {
 // fit solves for the domains' curves given the current bands and the
 // anchors; prev (may be nil) is the starting point. The curves' smoothness
 // is opt.Curvature, or else the one of curvatureGrid that cross-validation
-// picks in the first pass (chooseCurvature).
+// picks (chooseCurvature), and then decide, beside the fit, says whether
+// the clocks should move at all.
 func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats, last bool) (*Model, int, error) {
 	nd := e.in.Domains.Count()
 	anchors := e.anchorObs()
@@ -382,16 +384,25 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats, las
 	}
 	if e.opt.Curvature > 0 {
 		e.curv = e.opt.Curvature
-	} else if err := e.chooseCurvature(ctx, p, x, st); err != nil {
+	} else if err := e.chooseCurvature(ctx, p, x); err != nil {
 		return nil, p.iters, err
 	}
 	st.Curvature = e.curv
+	decided := func() error { return nil }
+	if e.opt.Curvature <= 0 {
+		decided = e.decideBeside(ctx, p, x, st)
+	}
 	before := p.iters
-	if err := p.solve(ctx, e.curv, x, 1e-6); err != nil {
+	err := p.solve(ctx, e.curv, x, 1e-6)
+	fitIters := p.iters - before
+	if err := decided(); err != nil {
+		return nil, p.iters, err
+	}
+	if err != nil {
 		return nil, p.iters, err
 	}
 	if !last && e.opt.Iterations > 1 && nd <= maxLevelDomains {
-		n, err := e.refereeAnchors(ctx, &k, anchors, e.curv, 2*(p.iters-before)+50)
+		n, err := e.refereeAnchors(ctx, &k, anchors, e.curv, 2*fitIters+50)
 		if err != nil {
 			return nil, p.iters, err
 		}
@@ -703,6 +714,15 @@ func (p *fitProblem) solve(ctx context.Context, c float64, x []float64, tol floa
 	return err
 }
 
+// fork returns a copy of p for a solve beside p's (system.fork), its
+// iterations and preparations counted apart from p's.
+func (p *fitProblem) fork() *fitProblem {
+	q := *p
+	q.sys = *p.sys.fork()
+	q.iters = 0
+	return &q
+}
+
 // chooseCurvature sets e.curv to the curvature of curvatureGrid whose fit
 // on half of the windows best predicts the other half, the halves
 // alternating in blocks of cvBlock windows within each group (so that a
@@ -712,51 +732,83 @@ func (p *fitProblem) solve(ctx context.Context, c float64, x []float64, tol floa
 // each direction stops at the first worse score. A held-out window's
 // prediction includes its group's bias as the other half estimates it.
 // The held-out residuals of the chosen fit set the groups' noise for the
-// next pass (calibrate). Then it decides whether the clocks should move
-// at all (decide). x0 is the fits' start.
-func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []float64, st *EstimateStats) error {
+// next pass (calibrate). x0 is the fits' start.
+func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []float64) error {
 	out := make([]bool, p.nBand)
 	for i := range out {
 		out[i] = (i/cvBlock)%2 == 0
 	}
 	cv := newCrossValidation(p, out)
 	defer cv.restore()
-	score := func(c float64) (float64, error) {
-		copy(cv.x, x0)
+	fitOn := func(q *fitProblem, qcv *crossValidation, ci int) (*fitScore, error) {
+		copy(qcv.x, x0)
+		iters, prepared := q.iters, q.sys.prepared
 		// The score needs the fit roughly, not to the last digit.
-		if err := p.solve(ctx, c, cv.x, 1e-4); err != nil {
-			return 0, err
+		if err := q.solve(ctx, curvatureGrid[ci], qcv.x, 1e-4); err != nil {
+			return nil, err
 		}
-		return cv.evaluate(), nil
+		return &fitScore{score: qcv.evaluate(), held: slices.Clone(qcv.held), iters: q.iters - iters, prepared: q.sys.prepared - prepared}, nil
+	}
+	// ahead holds the fits made ahead of the search, by curvature index.
+	ahead := make(map[int]*fitScore)
+	// score returns the fit of curvature index ci. With more than one
+	// worker it fits next (the index the search tries after ci, if on
+	// the grid) beside it, on a fork of p; each fit depends only on its
+	// curvature, and the search counts a fit made ahead only when it
+	// comes to it.
+	score := func(ci, next int) (*fitScore, error) {
+		if fs := ahead[ci]; fs != nil {
+			delete(ahead, ci)
+			p.iters += fs.iters
+			p.sys.prepared += fs.prepared
+			return fs, nil
+		}
+		var spec *fitScore
+		var wg sync.WaitGroup
+		if e.opt.Parallel > 1 && next >= 0 && next < len(curvatureGrid) && ahead[next] == nil {
+			q := p.fork()
+			qcv := cv.fork(q)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				// A fit ahead that fails is left to the search to make again.
+				spec, _ = fitOn(q, qcv, next)
+			}()
+		}
+		fs, err := fitOn(p, cv, ci)
+		wg.Wait()
+		if spec != nil {
+			ahead[next] = spec
+		}
+		return fs, err
 	}
 	start := slices.Index(curvatureGrid, firstCurvature)
 	if e.curv > 0 {
 		start = slices.Index(curvatureGrid, e.curv)
 	}
-	best := start
-	bestScore, err := score(curvatureGrid[start])
-	if err != nil {
-		return err
-	}
-	bestHeld := slices.Clone(cv.held)
 	step := 2
 	if e.curv > 0 {
 		step = 1
 	}
+	best := start
+	fs, err := score(start, start+step)
+	if err != nil {
+		return err
+	}
+	bestScore, bestHeld := fs.score, fs.held
 	for _, dir := range []int{step, -step} {
 		if dir < 0 && best != start {
 			break // it improved towards the flexible end
 		}
 		for ci := start + dir; ci >= 0 && ci < len(curvatureGrid); ci += dir {
-			sc, err := score(curvatureGrid[ci])
+			fs, err := score(ci, ci+dir)
 			if err != nil {
 				return err
 			}
-			if sc >= bestScore {
+			if fs.score >= bestScore {
 				break
 			}
-			best, bestScore = ci, sc
-			copy(bestHeld, cv.held)
+			best, bestScore, bestHeld = ci, fs.score, fs.held
 		}
 	}
 	e.curv = curvatureGrid[best]
@@ -766,8 +818,39 @@ func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []flo
 			e.heldOut = append(e.heldOut, heldResidual{band: p.bandOf[i], r: bestHeld[i]})
 		}
 	}
-	cv.restore()
-	return e.decide(ctx, p, x0, st)
+	return nil
+}
+
+// fitScore is a cross-validation's fit at one curvature: its score, its
+// held-out residuals, and the solver's iterations and preparations it
+// took.
+type fitScore struct {
+	score           float64
+	held            []float64
+	iters, prepared int
+}
+
+// decideBeside runs decide for p with x as the start, and returns what
+// waits for it and returns its error. With more than one worker decide
+// runs on a fork of p from a copy of x, beside what the caller does next
+// (the fit, which overwrites x), and the fork's iterations and
+// preparations are added to p's when it is waited for; else it runs
+// before decideBeside returns, on p.
+func (e *estimator) decideBeside(ctx context.Context, p *fitProblem, x []float64, st *EstimateStats) func() error {
+	if e.opt.Parallel <= 1 {
+		err := e.decide(ctx, p, x, st)
+		return func() error { return err }
+	}
+	q := p.fork()
+	x0 := slices.Clone(x)
+	done := make(chan error, 1)
+	go func() { done <- e.decide(ctx, q, x0, st) }()
+	return func() error {
+		err := <-done
+		p.iters += q.iters
+		p.sys.prepared += q.sys.prepared
+		return err
+	}
 }
 
 // decide sets st.Stay when the estimate, with the chosen curvature, does
@@ -817,6 +900,13 @@ func newCrossValidation(p *fitProblem, out []bool) *crossValidation {
 		}
 	}
 	return cv
+}
+
+// fork returns cv's split for q, a fork of cv.p made while the split
+// held (the held-out rows' weights zero in q too): its own x and held-out
+// residuals.
+func (cv *crossValidation) fork(q *fitProblem) *crossValidation {
+	return &crossValidation{p: q, out: cv.out, weights: cv.weights, x: make([]float64, len(cv.x)), held: make([]float64, len(cv.held))}
 }
 
 // restore gives the held-out windows their weights back.

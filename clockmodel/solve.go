@@ -120,6 +120,28 @@ type system struct {
 	prepared int
 }
 
+// fork returns a copy of s whose solves reach what s's would, for a solve
+// beside s's: its own rows (whose weights a solve and a cross-validation
+// change), buffers, groups' terms and coarse matrix; the blocks, the knot
+// times, the groups and the groups' sparsity patterns shared, read only.
+// s must not be solving.
+func (s *system) fork() *system {
+	f := &system{rows: slices.Clone(s.rows), n: s.n, np: s.np, partRows: s.partRows, parallelMin: s.parallelMin,
+		blocks: s.blocks, at: s.at, groups: s.groups, coarseTried: s.coarseTried}
+	if s.coarse != nil {
+		f.coarse = s.coarse.fork()
+	}
+	if len(s.lr) == len(s.groups) {
+		f.lr = make([]lowRank, len(s.lr))
+		for i := range s.lr {
+			if l := &s.lr[i]; l.pos != nil {
+				f.lr[i] = lowRank{idx: l.idx, pos: l.pos, val: make([]float64, len(l.val))}
+			}
+		}
+	}
+	return f
+}
+
 // rowGroup is a range of rows [lo, hi) that shares an eliminated unknown
 // with prior weight wb.
 type rowGroup struct {

@@ -332,3 +332,42 @@ func TestLowRankPattern(t *testing.T) {
 		}
 	}
 }
+
+// TestEstimateSameOnAnyWorkers: on a system below the sizes at which the
+// passes over the rows split into parts (and the coarse correction is
+// summed apart), the estimate with one worker and with several (the
+// curvature search fitting ahead on forks of its problem, decide beside
+// the fit, the solver's blocks shared out) reaches the same curves, bit
+// for bit, with the same statistics and solver iterations.
+func TestEstimateSameOnAnyWorkers(t *testing.T) {
+	cfg := baseConfig(5)
+	// 20 domains with enough knots each for the coarse level.
+	cfg.Ranks, cfg.RanksPerNode, cfg.Events = 40, 2, 300_000
+	p := prepare(t, cfg)
+	run := func(workers int) (*Model, EstimateStats, int) {
+		e := newEstimator(p.in, p.times, p.g, defaultLat, EstimateOptions{Parallel: workers})
+		e.keepLast = true
+		m, st, err := e.estimate(context.Background(), nil)
+		require.NoError(t, err)
+		require.NotNil(t, e.last.sys.coarse, "the coarse level is built")
+		require.Less(t, len(e.last.sys.rows), defaultPartRows, "the passes over the rows are in one part")
+		return m, st, e.prepares
+	}
+	want, wst, wprep := run(1)
+	require.NotEmpty(t, wst.Iterations)
+	require.Positive(t, wst.Curvature, "the curvature is chosen")
+	for _, workers := range []int{2, 3} {
+		got, st, prep := run(workers)
+		assert.Equal(t, wst, st, "%d workers", workers)
+		assert.Equal(t, wprep, prep, "preparations, %d workers", workers)
+		require.Len(t, got.Curves, len(want.Curves))
+		for d := range want.Curves {
+			w, g := &want.Curves[d], &got.Curves[d]
+			require.Equal(t, w.T, g.T, "domain %d", d)
+			for i := range w.X {
+				require.Equal(t, math.Float64bits(w.X[i]), math.Float64bits(g.X[i]), "domain %d knot %d, %d workers", d, i, workers)
+				require.Equal(t, math.Float64bits(w.S[i]), math.Float64bits(g.S[i]), "sd: domain %d knot %d, %d workers", d, i, workers)
+			}
+		}
+	}
+}
