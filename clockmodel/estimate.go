@@ -388,6 +388,7 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats, las
 		return nil, p.iters, err
 	}
 	st.Curvature = e.curv
+	defer func() { p.spare = nil }()
 	decided := func() error { return nil }
 	if e.opt.Curvature <= 0 {
 		decided = e.decideBeside(ctx, p, x, st)
@@ -571,6 +572,10 @@ type fitProblem struct {
 	base    []float64
 	maxIter int
 	iters   int // conjugate-gradient iterations so far
+	// spare is a fork of p done with, for the next fork (which copies
+	// only the rows' weights, the one thing of them that solves and
+	// cross-validations change); fit drops it at its end.
+	spare *fitProblem
 }
 
 // newFitProblem lays out the rows of a fit over the knots k and the
@@ -715,8 +720,17 @@ func (p *fitProblem) solve(ctx context.Context, c float64, x []float64, tol floa
 }
 
 // fork returns a copy of p for a solve beside p's (system.fork), its
-// iterations and preparations counted apart from p's.
+// iterations and preparations counted apart from p's: p's spare fork, if
+// it has one, with p's rows' current weights, or a new one.
 func (p *fitProblem) fork() *fitProblem {
+	if q := p.spare; q != nil {
+		p.spare = nil
+		for i := range p.sys.rows {
+			q.sys.rows[i].w = p.sys.rows[i].w
+		}
+		q.iters, q.sys.prepared = 0, 0
+		return q
+	}
 	q := *p
 	q.sys = *p.sys.fork()
 	q.iters = 0
@@ -765,8 +779,9 @@ func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []flo
 		}
 		var spec *fitScore
 		var wg sync.WaitGroup
+		var q *fitProblem
 		if e.opt.Parallel > 1 && next >= 0 && next < len(curvatureGrid) && ahead[next] == nil {
-			q := p.fork()
+			q = p.fork()
 			qcv := cv.fork(q)
 			wg.Add(1)
 			go func() {
@@ -777,6 +792,9 @@ func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []flo
 		}
 		fs, err := fitOn(p, cv, ci)
 		wg.Wait()
+		if q != nil {
+			p.spare = q
+		}
 		if spec != nil {
 			ahead[next] = spec
 		}
@@ -849,6 +867,7 @@ func (e *estimator) decideBeside(ctx context.Context, p *fitProblem, x []float64
 		err := <-done
 		p.iters += q.iters
 		p.sys.prepared += q.sys.prepared
+		p.spare = q
 		return err
 	}
 }
