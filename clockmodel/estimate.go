@@ -393,21 +393,30 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats, las
 	if e.opt.Curvature <= 0 {
 		decided = e.decideBeside(ctx, p, x, st)
 	}
+	// The anchors' referee gets twice the fit's own iterations and 50; it
+	// runs beside the fit, and waits for its limit only past 50.
+	var budget *iterLimit
+	refereed := func() error { return nil }
+	if !last && e.opt.Iterations > 1 && nd <= maxLevelDomains {
+		budget = &iterLimit{floor: 50, known: make(chan struct{})}
+		refereed = e.refereeBeside(ctx, &k, anchors, budget, st)
+	}
 	before := p.iters
 	err := p.solve(ctx, e.curv, x, 1e-6)
-	fitIters := p.iters - before
-	if err := decided(); err != nil {
-		return nil, p.iters, err
+	if budget != nil {
+		budget.fix(2*(p.iters-before) + 50)
+	}
+	// What runs beside the fit ends before fit returns.
+	if derr := decided(); err == nil {
+		err = derr
+	}
+	if err == nil || e.opt.Parallel > 1 {
+		if rerr := refereed(); err == nil {
+			err = rerr
+		}
 	}
 	if err != nil {
 		return nil, p.iters, err
-	}
-	if !last && e.opt.Iterations > 1 && nd <= maxLevelDomains {
-		n, err := e.refereeAnchors(ctx, &k, anchors, e.curv, 2*fitIters+50)
-		if err != nil {
-			return nil, p.iters, err
-		}
-		st.AnchorsContradicted += n
 	}
 	if e.keepLast {
 		e.last = p
@@ -471,6 +480,60 @@ func (e *estimator) setSD(ctx context.Context, m *Model, st *EstimateStats) erro
 // measurement 5 µs off of TestContradictedAnchor lies at 7.1.
 const anchorZ = 5
 
+// refereeBeside runs refereeAnchors (at e.curv) within budget and returns
+// what waits for it, adds the anchors it weighed down to
+// st.AnchorsContradicted and returns its error. With more than one worker
+// it runs beside what the caller does next (the fit, whose iterations fix
+// the budget), else when waited for (after the caller has fixed budget).
+// It must be waited for.
+func (e *estimator) refereeBeside(ctx context.Context, k *knots, anchors []anchorObs, budget *iterLimit, st *EstimateStats) func() error {
+	c := e.curv
+	wait := func(n int, err error) error {
+		st.AnchorsContradicted += n
+		return err
+	}
+	if e.opt.Parallel <= 1 {
+		return func() error { return wait(e.refereeAnchors(ctx, k, anchors, c, budget)) }
+	}
+	type result struct {
+		n   int
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		n, err := e.refereeAnchors(ctx, k, anchors, c, budget)
+		done <- result{n, err}
+	}()
+	return func() error {
+		r := <-done
+		return wait(r.n, r.err)
+	}
+}
+
+// iterLimit is a solve's bound on its iterations that may be fixed only
+// while it runs: at least floor until then.
+type iterLimit struct {
+	floor int
+	n     int
+	known chan struct{} // closed by fix
+}
+
+// fix sets the limit to n (at least floor).
+func (l *iterLimit) fix(n int) {
+	l.n = n
+	close(l.known)
+}
+
+// allows reports whether iteration it (counted from 0) is within the
+// limit, waiting for fix when that depends on it; a nil limit allows all.
+func (l *iterLimit) allows(it int) bool {
+	if l == nil || it < l.floor {
+		return true
+	}
+	<-l.known
+	return it < l.n
+}
+
 // refereeAnchors weighs down the offset measurements that the messages
 // contradict, for the passes after this one. It fits the windows alone
 // (knots k, curvature c: no anchor and no prior of the pre-synchronised
@@ -493,13 +556,14 @@ const anchorZ = 5
 // took 50 s of the clock model's 68 (16 without it), and a start from the
 // anchored fit with a looser tolerance weighed down 2,072 of 24,998
 // anchors, after which the guard refused the estimate. It returns how
-// many anchors it weighed down.
-func (e *estimator) refereeAnchors(ctx context.Context, k *knots, anchors []anchorObs, c float64, budget int) (int, error) {
+// many anchors it weighed down. Its budget may be fixed while it runs
+// (iterLimit).
+func (e *estimator) refereeAnchors(ctx context.Context, k *knots, anchors []anchorObs, c float64, budget *iterLimit) (int, error) {
 	if len(anchors) == 0 || len(e.bands) == 0 {
 		return 0, nil
 	}
 	p := e.newFitProblem(k, nil)
-	p.maxIter = min(p.maxIter, budget)
+	p.limit = budget
 	defer func() { e.prepares += p.sys.prepared }()
 	x := make([]float64, p.sys.n)
 	if err := p.solve(ctx, c, x, 1e-6); err != nil {
@@ -571,7 +635,9 @@ type fitProblem struct {
 	smooth  []int32
 	base    []float64
 	maxIter int
-	iters   int // conjugate-gradient iterations so far
+	// limit, if not nil, bounds the iterations of each solve too.
+	limit *iterLimit
+	iters int // conjugate-gradient iterations so far
 	// spare is a fork of p done with, for the next fork (which copies
 	// only the rows' weights, the one thing of them that solves and
 	// cross-validations change); fit drops it at its end.
@@ -713,7 +779,7 @@ func (p *fitProblem) solve(ctx context.Context, c float64, x []float64, tol floa
 	for i, r := range p.smooth {
 		p.sys.rows[r].w = p.base[i] / q2
 	}
-	iters, err := p.sys.solve(ctx, x, tol, p.maxIter)
+	iters, err := p.sys.solve(ctx, x, tol, p.maxIter, p.limit)
 	p.iters += iters
 
 	return err

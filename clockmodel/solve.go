@@ -587,9 +587,9 @@ func precondition(blocks []penta, diag, r, z []float64, np int) {
 // there is one (coarseLevel), starting from x (which it overwrites),
 // until the relative residual is below tol or after maxIter iterations.
 // It returns the iterations run.
-func (s *system) solve(ctx context.Context, x []float64, tol float64, maxIter int) (int, error) {
+func (s *system) solve(ctx context.Context, x []float64, tol float64, maxIter int, limit *iterLimit) (int, error) {
 	sv := s.prepare()
-	return sv.solve(ctx, x, sv.rhs(), tol, maxIter)
+	return sv.solve(ctx, x, sv.rhs(), tol, maxIter, limit)
 }
 
 // solver is a system prepared for solves with its rows' current weights:
@@ -681,8 +681,9 @@ func (sv *solver) rhs() []float64 {
 	return b
 }
 
-// solve runs conjugate gradients for the right-hand side b from x.
-func (sv *solver) solve(ctx context.Context, x, b []float64, tol float64, maxIter int) (int, error) {
+// solve runs conjugate gradients for the right-hand side b from x, at
+// most maxIter iterations and as many as limit allows.
+func (sv *solver) solve(ctx context.Context, x, b []float64, tol float64, maxIter int, limit *iterLimit) (int, error) {
 	s, n := sv.s, sv.s.n
 	ax := make([]float64, n)
 	s.mul(x, ax)
@@ -705,7 +706,7 @@ func (sv *solver) solve(ctx context.Context, x, b []float64, tol float64, maxIte
 	}
 	ap := make([]float64, n)
 	it := 0
-	for ; it < maxIter; it++ {
+	for ; it < maxIter && limit.allows(it); it++ {
 		if it%16 == 0 {
 			if err := ctx.Err(); err != nil {
 				return it, err

@@ -103,7 +103,7 @@ func TestSolveMatchesDense(t *testing.T) {
 			s := randomSystem(rng, tc.nd, tc.k, tc.smooth, nil)
 			want := denseSolve(s)
 			got := make([]float64, s.n)
-			it, err := s.solve(context.Background(), got, 1e-12, 10*s.n)
+			it, err := s.solve(context.Background(), got, 1e-12, 10*s.n, nil)
 			require.NoError(t, err)
 			requireClose(t, want, got, "nd %d k %d smooth %g (%d iterations)", tc.nd, tc.k, tc.smooth, it)
 			t.Logf("nd %d k %d smooth %g: %d iterations, coarse level %t", tc.nd, tc.k, tc.smooth, it, s.coarse != nil)
@@ -147,7 +147,7 @@ func TestTwoLevelSolve(t *testing.T) {
 	solve := func(twoLevel bool, tol float64) ([]float64, int) {
 		s.coarse, s.coarseTried = nil, !twoLevel
 		x := make([]float64, s.n)
-		it, err := s.solve(context.Background(), x, tol, 10*s.n)
+		it, err := s.solve(context.Background(), x, tol, 10*s.n, nil)
 		require.NoError(t, err)
 		require.Equal(t, twoLevel, s.coarse != nil)
 		return x, it
@@ -180,7 +180,7 @@ func solveFresh(t *testing.T, s *system) ([]float64, int) {
 	t.Helper()
 	s.coarse, s.coarseTried = nil, false
 	x := make([]float64, s.n)
-	it, err := s.solve(context.Background(), x, 1e-12, 10*s.n)
+	it, err := s.solve(context.Background(), x, 1e-12, 10*s.n, nil)
 	require.NoError(t, err)
 	require.NotNil(t, s.coarse, "the coarse level is built")
 	return x, it
@@ -370,4 +370,28 @@ func TestEstimateSameOnAnyWorkers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSolveWithinLimit: a solve whose iteration limit is fixed while it
+// runs (iterLimit: free below its floor, then waiting for fix) stops where
+// a solve with that limit as its maximum stops, with the same bits.
+func TestSolveWithinLimit(t *testing.T) {
+	s := ringSystem(13)
+	const stop = 9
+	want := make([]float64, s.n)
+	wit, err := s.solve(context.Background(), want, 1e-12, stop, nil)
+	require.NoError(t, err)
+	require.Equal(t, stop, wit, "the maximum binds")
+	lim := &iterLimit{floor: 4, known: make(chan struct{})}
+	go lim.fix(stop)
+	got := make([]float64, s.n)
+	it, err := s.solve(context.Background(), got, 1e-12, 10*s.n, lim)
+	require.NoError(t, err)
+	require.Equal(t, stop, it)
+	for i := range want {
+		require.Equal(t, math.Float64bits(want[i]), math.Float64bits(got[i]), "unknown %d", i)
+	}
+	assert.True(t, lim.allows(stop-1))
+	assert.False(t, lim.allows(stop))
+	assert.True(t, (&iterLimit{floor: 4}).allows(3), "below its floor a limit not yet fixed allows")
 }
