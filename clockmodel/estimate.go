@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/clc-tools/clc/internal/order"
 	"github.com/clc-tools/clc/internal/par"
@@ -132,6 +133,8 @@ type estimator struct {
 	// during the estimate (released after it, as last is unless kept).
 	fitted      *fitProblem
 	fittedKnots *knots
+	// busy counts the solves running at once (system.busy).
+	busy atomic.Int32
 }
 
 func newEstimator(in *Input, times [][]int64, g *replay.Graph, lat replay.Latency, opt EstimateOptions) *estimator {
@@ -742,7 +745,7 @@ func (e *estimator) newFitProblem(k *knots, anchors []anchorObs) *fitProblem {
 			rows = append(rows, row{n: 1, j: [5]int32{f + int32(i)}, c: [5]float64{1}, w: w})
 		}
 	}
-	p.sys = system{rows: rows, n: n, np: e.opt.Parallel, at: make([]int64, k.n), groups: groups}
+	p.sys = system{rows: rows, n: n, np: e.opt.Parallel, at: make([]int64, k.n), groups: groups, busy: &e.busy}
 	p.first = k.first
 	for d := range k.T {
 		for i, t := range k.T[d] {
@@ -832,10 +835,12 @@ func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []flo
 	// ahead holds the fits made ahead of the search, by curvature index.
 	ahead := make(map[int]*fitScore)
 	// score returns the fit of curvature index ci. With more than one
-	// worker it fits next (the index the search tries after ci, if on
-	// the grid) beside it, on a fork of p; each fit depends only on its
-	// curvature, and the search counts a fit made ahead only when it
-	// comes to it.
+	// worker it fits next (if on the grid; −1: none) beside it, on a fork
+	// of p; each fit depends only on its curvature, and the search counts
+	// a fit made ahead only when it comes to it. Only the first step's fit
+	// is made ahead, the one the search always makes: one made ahead
+	// further on would be wasted at the end of every direction, which on
+	// a busy machine costs more than the fits beside each other save.
 	score := func(ci, next int) (*fitScore, error) {
 		if fs := ahead[ci]; fs != nil {
 			delete(ahead, ci)
@@ -885,7 +890,7 @@ func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []flo
 			break // it improved towards the flexible end
 		}
 		for ci := start + dir; ci >= 0 && ci < len(curvatureGrid); ci += dir {
-			fs, err := score(ci, ci+dir)
+			fs, err := score(ci, -1)
 			if err != nil {
 				return err
 			}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/clc-tools/clc/internal/par"
 )
@@ -118,6 +119,36 @@ type system struct {
 	lrDot []float64
 	// prepared counts the calls of prepare.
 	prepared int
+	// busy, if not nil, counts the solves running at once on the systems
+	// that share it (an estimate's): each runs on its share of the np
+	// goroutines (goroutines).
+	busy *atomic.Int32
+}
+
+// goroutines returns how many goroutines a pass of s runs on now: np, or
+// its share of them while other solves that share busy run. The parts of
+// a pass and their sums do not depend on it (partsInto), so neither does
+// any result.
+func (s *system) goroutines() int {
+	g := max(1, s.np)
+	if s.busy != nil {
+		if b := int(s.busy.Load()); b > 1 {
+			g = max(1, g/b)
+		}
+	}
+	return g
+}
+
+// forEach calls f(i) for i in [0, n) on g goroutines, in this one when g
+// is 1 (where a pass of the solver would wait for one it started).
+func forEach(n, g int, f func(i int)) {
+	if g <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	par.ForEach(n, g, f)
 }
 
 // fork returns a copy of s whose solves reach what s's would, for a solve
@@ -127,7 +158,7 @@ type system struct {
 // s must not be solving.
 func (s *system) fork() *system {
 	f := &system{rows: slices.Clone(s.rows), n: s.n, np: s.np, partRows: s.partRows, parallelMin: s.parallelMin,
-		blocks: s.blocks, at: s.at, groups: s.groups, coarseTried: s.coarseTried}
+		blocks: s.blocks, at: s.at, groups: s.groups, coarseTried: s.coarseTried, busy: s.busy}
 	if s.coarse != nil {
 		f.coarse = s.coarse.fork()
 	}
@@ -165,7 +196,7 @@ func (s *system) lowRanks() {
 	}
 	// place is a goroutine's scratch for pattern, made on its first use.
 	type place struct{ at []int32 }
-	par.ForEachWith(len(s.groups), s.np, func() *place { return new(place) }, func(pl *place, gi int) {
+	par.ForEachWith(len(s.groups), s.goroutines(), func() *place { return new(place) }, func(pl *place, gi int) {
 		g := &s.groups[gi]
 		l := &s.lr[gi]
 		if l.pos == nil {
@@ -226,15 +257,16 @@ func (l *lowRank) pattern(rows []row, at []int32) {
 }
 
 // subLowRank sets y −= Σ scale·u·(u·v) over the groups' terms, in the
-// order of the groups for every unknown, on up to s.np goroutines: the
-// groups' products u·v first, then each goroutine subtracts the terms of
-// its own range of unknowns.
+// order of the groups for every unknown, on s.goroutines(): the groups'
+// products u·v first, then each goroutine subtracts the terms of its own
+// range of unknowns.
 func (s *system) subLowRank(v, y []float64) {
 	if cap(s.lrDot) < len(s.lr) {
 		s.lrDot = make([]float64, len(s.lr))
 	}
 	ds := s.lrDot[:len(s.lr)]
-	par.ForEach(len(s.lr), s.np, func(gi int) {
+	g := s.goroutines()
+	forEach(len(s.lr), g, func(gi int) {
 		l := &s.lr[gi]
 		if l.scale == 0 {
 			return
@@ -245,9 +277,9 @@ func (s *system) subLowRank(v, y []float64) {
 		}
 		ds[gi] = d * l.scale
 	})
-	np := max(1, min(s.np, len(y)/lowRankMinUnknowns+1))
+	np := max(1, min(g, len(y)/lowRankMinUnknowns+1))
 	step := (len(y) + np - 1) / np
-	par.ForEach(np, np, func(w int) {
+	forEach(np, np, func(w int) {
 		lo, hi := int32(min(w*step, len(y))), int32(min((w+1)*step, len(y)))
 		for gi := range s.lr {
 			l := &s.lr[gi]
@@ -497,7 +529,7 @@ func (s *system) preconditioner() (blocks []penta, diag []float64) {
 			k = e
 		}
 	}
-	par.ForEach(len(s.blocks), s.np, func(b int) {
+	forEach(len(s.blocks), s.goroutines(), func(b int) {
 		all[b], ok[b] = factorBlock(s.blocks[b], diag, off1, off2)
 		ts := terms[b]
 		if !ok[b] || len(ts) == 0 {
@@ -574,7 +606,7 @@ func precondition(blocks []penta, diag, r, z []float64, np int) {
 	for i := range r {
 		z[i] = r[i] / diag[i]
 	}
-	par.ForEach(len(blocks), np, func(bi int) {
+	forEach(len(blocks), np, func(bi int) {
 		p := &blocks[bi]
 		m := len(p.d)
 		p.apply(r[p.lo:int(p.lo)+m], z[p.lo:int(p.lo)+m])
@@ -588,6 +620,10 @@ func precondition(blocks []penta, diag, r, z []float64, np int) {
 // until the relative residual is below tol or after maxIter iterations.
 // It returns the iterations run.
 func (s *system) solve(ctx context.Context, x []float64, tol float64, maxIter int, limit *iterLimit) (int, error) {
+	if s.busy != nil {
+		s.busy.Add(1)
+		defer s.busy.Add(-1)
+	}
 	sv := s.prepare()
 	return sv.solve(ctx, x, sv.rhs(), tol, maxIter, limit)
 }
@@ -599,7 +635,6 @@ type solver struct {
 	blocks []penta
 	diag   []float64
 	cs     *coarse
-	np     int // goroutines of the blocks' solves
 	// zc, on a large system with a coarse level, is where the coarse
 	// correction goes before it is added to the blocks' (nil: it is added
 	// to them term by term, as one goroutine would).
@@ -611,49 +646,58 @@ type solver struct {
 func (s *system) prepare() *solver {
 	s.prepared++
 	s.lowRanks()
-	sv := &solver{s: s, np: max(1, s.np)}
+	sv := &solver{s: s}
 	sv.blocks, sv.diag = s.preconditioner()
 	sv.cs = s.coarseLevel()
 	// On a large system the coarse correction goes to zc and is added to
 	// the blocks' afterwards (which rounds differently from adding its
 	// terms to them one by one, as on a smaller system).
-	if pmin := s.parallelMin; sv.cs != nil && sv.np > 1 && (s.n >= parallelUnknowns && pmin == 0 || pmin > 0 && s.n >= pmin) {
+	if pmin := s.parallelMin; sv.cs != nil && s.np > 1 && (s.n >= parallelUnknowns && pmin == 0 || pmin > 0 && s.n >= pmin) {
 		sv.zc = make([]float64, s.n)
 	}
 	return sv
 }
 
 // pre sets z to the preconditioner applied to r: the blocks' solves on
-// sv.np goroutines (each block writes its own unknowns, so how they are
-// shared out changes no result) and the coarse level's solve beside them.
+// s.goroutines() (each block writes its own unknowns, so how they are
+// shared out changes no result) and, with more than one, the coarse
+// level's solve beside them.
 func (sv *solver) pre(r, z []float64) {
+	g := sv.s.goroutines()
 	switch {
 	case sv.cs == nil:
-		precondition(sv.blocks, sv.diag, r, z, sv.np)
+		precondition(sv.blocks, sv.diag, r, z, g)
 	case sv.zc == nil:
 		// The coarse solve needs only r; its correction is added after
 		// the blocks', term by term.
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			sv.cs.solveCoarse(r)
-		}()
-		precondition(sv.blocks, sv.diag, r, z, sv.np)
-		<-done
+		sv.beside(g, func() { sv.cs.solveCoarse(r) }, func(g int) { precondition(sv.blocks, sv.diag, r, z, g) })
 		sv.cs.prolong(z)
 	default:
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
+		sv.beside(g, func() {
 			clear(sv.zc)
 			sv.cs.apply(r, sv.zc)
-		}()
-		precondition(sv.blocks, sv.diag, r, z, sv.np-1)
-		<-done
+		}, func(g int) { precondition(sv.blocks, sv.diag, r, z, g) })
 		for i, v := range sv.zc {
 			z[i] += v
 		}
 	}
+}
+
+// beside runs coarse on a goroutine of its own beside blocks on g − 1
+// (at least one) when g > 1, else one after the other.
+func (sv *solver) beside(g int, coarse func(), blocks func(g int)) {
+	if g <= 1 {
+		coarse()
+		blocks(1)
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		coarse()
+	}()
+	blocks(max(1, g-1))
+	<-done
 }
 
 // rhs returns the right-hand side of the normal equations for the rows'
@@ -805,7 +849,14 @@ func (s *system) partsInto(out []float64, f func(rows []row, out []float64)) {
 		return s.rows[min(w*chunk, len(s.rows)):min((w+1)*chunk, len(s.rows))]
 	}
 	var wg sync.WaitGroup
+	// With fewer goroutines than parts, the parts one after the other.
+	inline := s.goroutines() < np
 	for w := 1; w < np; w++ {
+		if inline {
+			clear(s.bufs[w-1])
+			f(part(w), s.bufs[w-1])
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -394,4 +395,27 @@ func TestSolveWithinLimit(t *testing.T) {
 	assert.True(t, lim.allows(stop-1))
 	assert.False(t, lim.allows(stop))
 	assert.True(t, (&iterLimit{floor: 4}).allows(3), "below its floor a limit not yet fixed allows")
+}
+
+// TestSolveSameWhenBusy: while other solves share its count of running
+// solves, a solve runs its passes on fewer goroutines (its parts one
+// after the other, the coarse solve before the blocks') and reaches the
+// same bits in the same iterations, on the large-system path (parts, the
+// coarse correction summed apart) and below it.
+func TestSolveSameWhenBusy(t *testing.T) {
+	s := ringSystem(15)
+	for _, parallelMin := range []int{0, 1} {
+		s.np, s.partRows, s.parallelMin = 2, 97, parallelMin
+		s.busy = nil
+		want, wit := solveFresh(t, s)
+		var busy atomic.Int32
+		busy.Store(1) // another solve runs: this one's passes on one goroutine
+		s.busy = &busy
+		got, it := solveFresh(t, s)
+		require.Equal(t, int32(1), busy.Load(), "the solve counts itself while it runs only")
+		require.Equal(t, wit, it, "parallelMin %d", parallelMin)
+		for i := range want {
+			require.Equal(t, math.Float64bits(want[i]), math.Float64bits(got[i]), "unknown %d, parallelMin %d", i, parallelMin)
+		}
+	}
 }
