@@ -115,7 +115,8 @@ type system struct {
 	// for u = Σ w·row over the group and W = Σ w (solve forms them).
 	groups []rowGroup
 	lr     []lowRank
-	// lrDot is subLowRank's buffer of the groups' products.
+	// lrDot holds the groups' products u·v of the last product by the
+	// matrix (lowRankDots).
 	lrDot []float64
 	// prepared counts the calls of prepare.
 	prepared int
@@ -256,48 +257,37 @@ func (l *lowRank) pattern(rows []row, at []int32) {
 	}
 }
 
-// subLowRank sets y −= Σ scale·u·(u·v) over the groups' terms, in the
-// order of the groups for every unknown, on s.goroutines(): the groups'
-// products u·v first, then each goroutine subtracts the terms of its own
-// range of unknowns.
-func (s *system) subLowRank(v, y []float64) {
-	if cap(s.lrDot) < len(s.lr) {
-		s.lrDot = make([]float64, len(s.lr))
-	}
-	ds := s.lrDot[:len(s.lr)]
-	g := s.goroutines()
-	forEach(len(s.lr), g, func(gi int) {
+// lowRankDots sets s.lrDot[gi] to scale·(u·v) of the groups gi in part w
+// of nw, the first step of subLowRank.
+func (s *system) lowRankDots(v []float64, w, nw int) {
+	n := len(s.lr)
+	for gi := w * n / nw; gi < (w+1)*n/nw; gi++ {
 		l := &s.lr[gi]
 		if l.scale == 0 {
-			return
+			continue
 		}
 		var d float64
 		for k, j := range l.idx {
 			d += l.val[k] * v[j]
 		}
-		ds[gi] = d * l.scale
-	})
-	np := max(1, min(g, len(y)/lowRankMinUnknowns+1))
-	step := (len(y) + np - 1) / np
-	forEach(np, np, func(w int) {
-		lo, hi := int32(min(w*step, len(y))), int32(min((w+1)*step, len(y)))
-		for gi := range s.lr {
-			l := &s.lr[gi]
-			if l.scale == 0 {
-				continue
-			}
-			d := ds[gi]
-			k, _ := slices.BinarySearch(l.idx, lo)
-			for ; k < len(l.idx) && l.idx[k] < hi; k++ {
-				y[l.idx[k]] -= d * l.val[k]
-			}
-		}
-	})
+		s.lrDot[gi] = d * l.scale
+	}
 }
 
-// lowRankMinUnknowns is the fewest unknowns per goroutine of subLowRank's
-// subtraction.
-const lowRankMinUnknowns = 1024
+// subLowRank sets y −= Σ scale·u·(u·v) over the groups' terms, their
+// products u·v in s.lrDot (lowRankDots).
+func (s *system) subLowRank(y []float64) {
+	for gi := range s.lr {
+		l := &s.lr[gi]
+		if l.scale == 0 {
+			continue
+		}
+		d := s.lrDot[gi]
+		for k, j := range l.idx {
+			y[j] -= d * l.val[k]
+		}
+	}
+}
 
 // groupBias returns the eliminated unknown of group gi at x: Σ w·(y −
 // row·x) / (W + wb), for the rows' current weights.
@@ -601,13 +591,23 @@ func factorBlock(sp span, diag, off1, off2 []float64) (penta, bool) {
 	return p, true
 }
 
-// precondition sets z = M⁻¹r, the blocks on up to np goroutines.
-func precondition(blocks []penta, diag, r, z []float64, np int) {
+// precondition sets z = M⁻¹r, the blocks, and coarse (if not nil) as one
+// more task, on up to np goroutines.
+func precondition(blocks []penta, diag, r, z []float64, np int, coarse func()) {
 	for i := range r {
 		z[i] = r[i] / diag[i]
 	}
-	forEach(len(blocks), np, func(bi int) {
-		p := &blocks[bi]
+	// The coarse solve, if any, first among the tasks.
+	first := 0
+	if coarse != nil {
+		first = 1
+	}
+	forEach(first+len(blocks), np, func(i int) {
+		if i < first {
+			coarse()
+			return
+		}
+		p := &blocks[i-first]
 		m := len(p.d)
 		p.apply(r[p.lo:int(p.lo)+m], z[p.lo:int(p.lo)+m])
 	})
@@ -658,46 +658,29 @@ func (s *system) prepare() *solver {
 	return sv
 }
 
-// pre sets z to the preconditioner applied to r: the blocks' solves on
-// s.goroutines() (each block writes its own unknowns, so how they are
-// shared out changes no result) and, with more than one, the coarse
-// level's solve beside them.
+// pre sets z to the preconditioner applied to r: the blocks' solves and
+// the coarse level's on s.goroutines(), in one pass (each block writes
+// its own unknowns and the coarse solve only its own vector, so how they
+// are shared out changes no result).
 func (sv *solver) pre(r, z []float64) {
 	g := sv.s.goroutines()
 	switch {
 	case sv.cs == nil:
-		precondition(sv.blocks, sv.diag, r, z, g)
+		precondition(sv.blocks, sv.diag, r, z, g, nil)
 	case sv.zc == nil:
 		// The coarse solve needs only r; its correction is added after
 		// the blocks', term by term.
-		sv.beside(g, func() { sv.cs.solveCoarse(r) }, func(g int) { precondition(sv.blocks, sv.diag, r, z, g) })
+		precondition(sv.blocks, sv.diag, r, z, g, func() { sv.cs.solveCoarse(r) })
 		sv.cs.prolong(z)
 	default:
-		sv.beside(g, func() {
+		precondition(sv.blocks, sv.diag, r, z, g, func() {
 			clear(sv.zc)
 			sv.cs.apply(r, sv.zc)
-		}, func(g int) { precondition(sv.blocks, sv.diag, r, z, g) })
+		})
 		for i, v := range sv.zc {
 			z[i] += v
 		}
 	}
-}
-
-// beside runs coarse on a goroutine of its own beside blocks on g − 1
-// (at least one) when g > 1, else one after the other.
-func (sv *solver) beside(g int, coarse func(), blocks func(g int)) {
-	if g <= 1 {
-		coarse()
-		blocks(1)
-		return
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		coarse()
-	}()
-	blocks(max(1, g-1))
-	<-done
 }
 
 // rhs returns the right-hand side of the normal equations for the rows'
@@ -830,6 +813,13 @@ func (s *system) parts(m int, f func(rows []row, out []float64)) []float64 {
 
 // partsInto is parts summing into out, which it zeroes first.
 func (s *system) partsInto(out []float64, f func(rows []row, out []float64)) {
+	s.partsBeside(out, f, nil)
+}
+
+// partsBeside is partsInto that also calls beside(w, np) for each part w
+// of np after the part, on its goroutine: more work of the pass, shared
+// out as the parts are.
+func (s *system) partsBeside(out []float64, f func(rows []row, out []float64), beside func(w, np int)) {
 	minRows := s.partRows
 	if minRows <= 0 {
 		minRows = defaultPartRows
@@ -845,27 +835,28 @@ func (s *system) partsInto(out []float64, f func(rows []row, out []float64)) {
 		s.bufs[w] = s.bufs[w][:len(out)]
 	}
 	chunk := (len(s.rows) + np - 1) / np
-	part := func(w int) []row {
-		return s.rows[min(w*chunk, len(s.rows)):min((w+1)*chunk, len(s.rows))]
+	run := func(w int, out []float64) {
+		clear(out)
+		f(s.rows[min(w*chunk, len(s.rows)):min((w+1)*chunk, len(s.rows))], out)
+		if beside != nil {
+			beside(w, np)
+		}
 	}
 	var wg sync.WaitGroup
 	// With fewer goroutines than parts, the parts one after the other.
 	inline := s.goroutines() < np
 	for w := 1; w < np; w++ {
 		if inline {
-			clear(s.bufs[w-1])
-			f(part(w), s.bufs[w-1])
+			run(w, s.bufs[w-1])
 			continue
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			clear(s.bufs[w-1])
-			f(part(w), s.bufs[w-1])
+			run(w, s.bufs[w-1])
 		}()
 	}
-	clear(out)
-	f(part(0), out)
+	run(0, out)
 	wg.Wait()
 	for _, p := range s.bufs[:np-1] {
 		for i, x := range p {
@@ -876,7 +867,11 @@ func (s *system) partsInto(out []float64, f func(rows []row, out []float64)) {
 
 // mul sets y = (AᵀWA − the groups' terms)·v, over the rows in parts.
 func (s *system) mul(v, y []float64) {
-	s.partsInto(y, func(rows []row, out []float64) {
+	if cap(s.lrDot) < len(s.lr) {
+		s.lrDot = make([]float64, len(s.lr))
+	}
+	s.lrDot = s.lrDot[:len(s.lr)]
+	s.partsBeside(y, func(rows []row, out []float64) {
 		for i := range rows {
 			r := &rows[i]
 			f := r.w * r.dot(v)
@@ -884,8 +879,8 @@ func (s *system) mul(v, y []float64) {
 				out[r.j[k]] += f * r.c[k]
 			}
 		}
-	})
-	s.subLowRank(v, y)
+	}, func(w, np int) { s.lowRankDots(v, w, np) })
+	s.subLowRank(y)
 }
 
 // residualScale returns the weighted root mean square of the residuals

@@ -205,20 +205,23 @@ func TestSolveInParts(t *testing.T) {
 	}
 }
 
-// TestSolveSameOnAnyGoroutines: below parallelUnknowns, the solve on
-// one goroutine and on several (the preconditioner's blocks shared out,
-// the coarse solve beside them, the groups' terms subtracted by ranges of
-// unknowns) reach the same bits in the same iterations, with the passes
-// over the rows in one part.
-func TestSolveSameOnAnyGoroutines(t *testing.T) {
-	s := ringSystem(9)
-	// The windows' rows (after each block's smoothness and prior rows,
-	// before the reference's) in groups of 50 that share an eliminated
-	// bias.
+// groupWindows puts the windows' rows of a ringSystem (after each
+// block's smoothness and prior rows, before the reference's) in groups of
+// 50 that share an eliminated bias.
+func groupWindows(s *system) {
 	k := int(s.blocks[0].hi - s.blocks[0].lo)
 	for g := len(s.blocks) * (2*k - 2); g+50 <= len(s.rows)-k; g += 50 {
 		s.groups = append(s.groups, rowGroup{lo: int32(g), hi: int32(g + 50), wb: 1e-3})
 	}
+}
+
+// TestSolveSameOnAnyGoroutines: below parallelUnknowns, the solve on
+// one goroutine and on several (the preconditioner's blocks and the
+// coarse solve shared out) reach the same bits in the same iterations,
+// with the passes over the rows in one part.
+func TestSolveSameOnAnyGoroutines(t *testing.T) {
+	s := ringSystem(9)
+	groupWindows(s)
 	require.Less(t, s.n, parallelUnknowns)
 	s.partRows = len(s.rows) + 1
 	s.np = 1
@@ -398,12 +401,14 @@ func TestSolveWithinLimit(t *testing.T) {
 }
 
 // TestSolveSameWhenBusy: while other solves share its count of running
-// solves, a solve runs its passes on fewer goroutines (its parts one
-// after the other, the coarse solve before the blocks') and reaches the
-// same bits in the same iterations, on the large-system path (parts, the
-// coarse correction summed apart) and below it.
+// solves, a solve runs its passes on fewer goroutines (its parts, with
+// their share of the groups' products, one after the other, the coarse
+// solve before the blocks') and reaches the same bits in the same
+// iterations, on the large-system path (parts, the coarse correction
+// summed apart) and below it.
 func TestSolveSameWhenBusy(t *testing.T) {
 	s := ringSystem(15)
+	groupWindows(s)
 	for _, parallelMin := range []int{0, 1} {
 		s.np, s.partRows, s.parallelMin = 2, 97, parallelMin
 		s.busy = nil
