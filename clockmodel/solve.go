@@ -140,16 +140,34 @@ func (s *system) goroutines() int {
 	return g
 }
 
-// forEach calls f(i) for i in [0, n) on g goroutines, in this one when g
-// is 1 (where a pass of the solver would wait for one it started).
+// forEach calls f(i) for i in [0, n) on g goroutines, this one among
+// them, the indices handed out in chunks: a pass of the solver starts
+// g − 1 goroutines and waits for them (none when g is 1).
 func forEach(n, g int, f func(i int)) {
-	if g <= 1 {
-		for i := range n {
-			f(i)
+	g = min(g, n)
+	chunk := max(1, n/(max(1, g)*8))
+	var next atomic.Int64
+	work := func() {
+		for {
+			lo := int(next.Add(int64(chunk))) - chunk
+			if lo >= n {
+				return
+			}
+			for i := lo; i < min(lo+chunk, n); i++ {
+				f(i)
+			}
 		}
-		return
 	}
-	par.ForEach(n, g, f)
+	var wg sync.WaitGroup
+	for range g - 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	work()
+	wg.Wait()
 }
 
 // fork returns a copy of s whose solves reach what s's would, for a solve
