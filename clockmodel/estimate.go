@@ -642,8 +642,9 @@ type fitProblem struct {
 	limit *iterLimit
 	iters int // conjugate-gradient iterations so far
 	// spare is a fork of p done with, for the next fork (which copies
-	// only the rows' weights, the one thing of them that solves and
-	// cross-validations change); fit drops it at its end.
+	// only the window rows' weights, the one thing of the rows that
+	// cross-validations change; a solve sets the smoothness rows'); fit
+	// drops it at its end.
 	spare *fitProblem
 }
 
@@ -790,11 +791,12 @@ func (p *fitProblem) solve(ctx context.Context, c float64, x []float64, tol floa
 
 // fork returns a copy of p for a solve beside p's (system.fork), its
 // iterations and preparations counted apart from p's: p's spare fork, if
-// it has one, with p's rows' current weights, or a new one.
+// it has one, with the current weights of p's window rows (the others'
+// are the same, or the solve sets them: the smoothness), or a new one.
 func (p *fitProblem) fork() *fitProblem {
 	if q := p.spare; q != nil {
 		p.spare = nil
-		for i := range p.sys.rows {
+		for i := range p.nBand {
 			q.sys.rows[i].w = p.sys.rows[i].w
 		}
 		q.iters, q.sys.prepared = 0, 0

@@ -174,20 +174,20 @@ func forEach(n, g int, f func(i int)) {
 // beside s's: its own rows (whose weights a solve and a cross-validation
 // change), buffers, groups' terms and coarse matrix; the blocks, the knot
 // times, the groups and the groups' sparsity patterns shared, read only.
-// s must not be solving.
+// What depends only on the rows' terms (the patterns, the coarse level)
+// s finds first, for both. s must not be solving.
 func (s *system) fork() *system {
+	s.patterns()
+	s.buildCoarse()
 	f := &system{rows: slices.Clone(s.rows), n: s.n, np: s.np, partRows: s.partRows, parallelMin: s.parallelMin,
 		blocks: s.blocks, at: s.at, groups: s.groups, coarseTried: s.coarseTried, busy: s.busy}
 	if s.coarse != nil {
 		f.coarse = s.coarse.fork()
 	}
-	if len(s.lr) == len(s.groups) {
-		f.lr = make([]lowRank, len(s.lr))
-		for i := range s.lr {
-			if l := &s.lr[i]; l.pos != nil {
-				f.lr[i] = lowRank{idx: l.idx, pos: l.pos, val: make([]float64, len(l.val))}
-			}
-		}
+	f.lr = make([]lowRank, len(s.lr))
+	for i := range s.lr {
+		l := &s.lr[i]
+		f.lr[i] = lowRank{idx: l.idx, pos: l.pos, val: make([]float64, len(l.val))}
 	}
 	return f
 }
@@ -210,23 +210,10 @@ type lowRank struct {
 
 // lowRanks forms the groups' terms for the rows' current weights.
 func (s *system) lowRanks() {
-	if len(s.lr) != len(s.groups) {
-		s.lr = make([]lowRank, len(s.groups))
-	}
-	// place is a goroutine's scratch for pattern, made on its first use.
-	type place struct{ at []int32 }
-	par.ForEachWith(len(s.groups), s.goroutines(), func() *place { return new(place) }, func(pl *place, gi int) {
+	s.patterns()
+	forEach(len(s.groups), s.goroutines(), func(gi int) {
 		g := &s.groups[gi]
 		l := &s.lr[gi]
-		if l.pos == nil {
-			if pl.at == nil {
-				pl.at = make([]int32, s.n)
-				for j := range pl.at {
-					pl.at[j] = -1
-				}
-			}
-			l.pattern(s.rows[g.lo:g.hi], pl.at)
-		}
 		clear(l.val)
 		var w float64
 		k := 0
@@ -241,6 +228,27 @@ func (s *system) lowRanks() {
 		l.scale = 0
 		if w > 0 {
 			l.scale = 1 / (w + g.wb)
+		}
+	})
+}
+
+// patterns finds the groups' sparsity patterns that are not yet known.
+func (s *system) patterns() {
+	if len(s.lr) != len(s.groups) {
+		s.lr = make([]lowRank, len(s.groups))
+	}
+	// place is a goroutine's scratch for pattern, made on its first use.
+	type place struct{ at []int32 }
+	par.ForEachWith(len(s.groups), s.goroutines(), func() *place { return new(place) }, func(pl *place, gi int) {
+		g := &s.groups[gi]
+		if l := &s.lr[gi]; l.pos == nil {
+			if pl.at == nil {
+				pl.at = make([]int32, s.n)
+				for j := range pl.at {
+					pl.at[j] = -1
+				}
+			}
+			l.pattern(s.rows[g.lo:g.hi], pl.at)
 		}
 	})
 }
@@ -794,6 +802,16 @@ func (sv *solver) solve(ctx context.Context, x, b []float64, tol float64, maxIte
 // coarseLevel returns s's coarse level with its matrix formed for the
 // rows' current weights, or nil when there is none.
 func (s *system) coarseLevel() *coarse {
+	s.buildCoarse()
+	if s.coarse != nil {
+		s.coarse.factor(s)
+	}
+	return s.coarse
+}
+
+// buildCoarse builds s's coarse level, its matrix not formed, if it has
+// not been tried yet.
+func (s *system) buildCoarse() {
 	if !s.coarseTried {
 		s.coarseTried = true
 		if h := coarseHats(s); h > 0 {
@@ -802,10 +820,6 @@ func (s *system) coarseLevel() *coarse {
 			s.coarse = newCoarse(s, h, 2*coarseFlopsPerRow*float64(len(s.rows)))
 		}
 	}
-	if s.coarse != nil {
-		s.coarse.factor(s)
-	}
-	return s.coarse
 }
 
 // defaultPartRows is the fewest rows per part of a pass over the rows:
