@@ -643,8 +643,9 @@ func precondition(blocks []penta, diag, r, z []float64, np int, coarse func()) {
 // eliminated) by conjugate gradients on the normal equations,
 // preconditioned by the blocks' exact solves plus the coarse level when
 // there is one (coarseLevel), starting from x (which it overwrites),
-// until the relative residual is below tol or after maxIter iterations.
-// It returns the iterations run.
+// until the relative residual is below tol or after maxIter iterations
+// or as many as limit allows (nil: no limit). While it runs it counts in
+// s.busy. It returns the iterations run.
 func (s *system) solve(ctx context.Context, x []float64, tol float64, maxIter int, limit *iterLimit) (int, error) {
 	if s.busy != nil {
 		s.busy.Add(1)
