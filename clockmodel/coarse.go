@@ -236,8 +236,23 @@ func (cs *coarse) factor(s *system) {
 	e.factor()
 }
 
+// fork returns cs for a copy of its system (system.fork): its own matrix
+// and work vector, the hats and the envelope shared.
+func (cs *coarse) fork() *coarse {
+	f := &coarse{hat: cs.hat, e: cs.e, c: make([]float64, len(cs.c))}
+	f.e.val = make([]float64, len(cs.e.val))
+	f.e.inv = make([]float64, len(cs.e.inv))
+	return f
+}
+
 // apply adds Z(ZᵀNZ)⁻¹Zᵀr to z: the coarse correction.
 func (cs *coarse) apply(r, z []float64) {
+	cs.solveCoarse(r)
+	cs.prolong(z)
+}
+
+// solveCoarse sets cs.c to (ZᵀNZ)⁻¹Zᵀr, the first half of apply.
+func (cs *coarse) solveCoarse(r []float64) {
 	c := cs.c
 	clear(c)
 	for k := range cs.hat {
@@ -249,6 +264,11 @@ func (cs *coarse) apply(r, z []float64) {
 		}
 	}
 	cs.e.solve(c)
+}
+
+// prolong adds Z·cs.c to z, the second half of apply.
+func (cs *coarse) prolong(z []float64) {
+	c := cs.c
 	for k := range cs.hat {
 		hp := &cs.hat[k]
 		for q := range 2 {

@@ -5,6 +5,8 @@ import (
 	"context"
 	"math"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/clc-tools/clc/internal/order"
 	"github.com/clc-tools/clc/internal/par"
@@ -133,6 +135,8 @@ type estimator struct {
 	// during the estimate (released after it, as last is unless kept).
 	fitted      *fitProblem
 	fittedKnots *knots
+	// busy counts the solves running at once (system.busy).
+	busy atomic.Int32
 }
 
 func newEstimator(in *Input, times [][]int64, g *replay.Graph, lat replay.Latency, opt EstimateOptions, dv *Division) *estimator {
@@ -353,7 +357,8 @@ func (e *estimator) anchorObs() []anchorObs {
 // fit solves for the domains' curves given the current bands and the
 // anchors; prev (may be nil) is the starting point. The curves' smoothness
 // is opt.Curvature, or else the one of curvatureGrid that cross-validation
-// picks in the first pass (chooseCurvature).
+// picks (chooseCurvature), and then decide, beside the fit, says whether
+// the clocks should move at all.
 func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats, last bool) (*Model, int, error) {
 	nd := e.in.Domains.Count()
 	anchors := e.anchorObs()
@@ -384,20 +389,39 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats, las
 	}
 	if e.opt.Curvature > 0 {
 		e.curv = e.opt.Curvature
-	} else if err := e.chooseCurvature(ctx, p, x, st); err != nil {
+	} else if err := e.chooseCurvature(ctx, p, x); err != nil {
 		return nil, p.iters, err
 	}
 	st.Curvature = e.curv
-	before := p.iters
-	if err := p.solve(ctx, e.curv, x, 1e-6); err != nil {
-		return nil, p.iters, err
+	defer func() { p.spare = nil }()
+	decided := func() error { return nil }
+	if e.opt.Curvature <= 0 {
+		decided = e.decideBeside(ctx, p, x, st)
 	}
+	// The anchors' referee gets twice the fit's own iterations and 50; it
+	// runs beside the fit, and waits for its limit only past 50.
+	var budget *iterLimit
+	refereed := func() error { return nil }
 	if !last && e.opt.Iterations > 1 && nd <= maxLevelDomains {
-		n, err := e.refereeAnchors(ctx, &k, anchors, e.curv, 2*(p.iters-before)+50)
-		if err != nil {
-			return nil, p.iters, err
+		budget = &iterLimit{floor: 50, known: make(chan struct{})}
+		refereed = e.refereeBeside(ctx, &k, anchors, budget, st)
+	}
+	before := p.iters
+	err := p.solve(ctx, e.curv, x, 1e-6)
+	if budget != nil {
+		budget.fix(2*(p.iters-before) + 50)
+	}
+	// What runs beside the fit ends before fit returns.
+	if derr := decided(); err == nil {
+		err = derr
+	}
+	if err == nil || e.opt.Parallel > 1 {
+		if rerr := refereed(); err == nil {
+			err = rerr
 		}
-		st.AnchorsContradicted += n
+	}
+	if err != nil {
+		return nil, p.iters, err
 	}
 	if e.keepLast {
 		e.last = p
@@ -461,6 +485,60 @@ func (e *estimator) setSD(ctx context.Context, m *Model, st *EstimateStats) erro
 // measurement 5 µs off of TestContradictedAnchor lies at 7.1.
 const anchorZ = 5
 
+// refereeBeside runs refereeAnchors (at e.curv) within budget and returns
+// what waits for it, adds the anchors it weighed down to
+// st.AnchorsContradicted and returns its error. With more than one worker
+// it runs beside what the caller does next (the fit, whose iterations fix
+// the budget), else when waited for (after the caller has fixed budget).
+// It must be waited for.
+func (e *estimator) refereeBeside(ctx context.Context, k *knots, anchors []anchorObs, budget *iterLimit, st *EstimateStats) func() error {
+	c := e.curv
+	wait := func(n int, err error) error {
+		st.AnchorsContradicted += n
+		return err
+	}
+	if e.opt.Parallel <= 1 {
+		return func() error { return wait(e.refereeAnchors(ctx, k, anchors, c, budget)) }
+	}
+	type result struct {
+		n   int
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		n, err := e.refereeAnchors(ctx, k, anchors, c, budget)
+		done <- result{n, err}
+	}()
+	return func() error {
+		r := <-done
+		return wait(r.n, r.err)
+	}
+}
+
+// iterLimit is a solve's bound on its iterations that may be fixed only
+// while it runs: at least floor until then.
+type iterLimit struct {
+	floor int
+	n     int
+	known chan struct{} // closed by fix
+}
+
+// fix sets the limit to n (at least floor).
+func (l *iterLimit) fix(n int) {
+	l.n = n
+	close(l.known)
+}
+
+// allows reports whether iteration it (counted from 0) is within the
+// limit, waiting for fix when that depends on it; a nil limit allows all.
+func (l *iterLimit) allows(it int) bool {
+	if l == nil || it < l.floor {
+		return true
+	}
+	<-l.known
+	return it < l.n
+}
+
 // refereeAnchors weighs down the offset measurements that the messages
 // contradict, for the passes after this one. It fits the windows alone
 // (knots k, curvature c: no anchor and no prior of the pre-synchronised
@@ -483,13 +561,14 @@ const anchorZ = 5
 // took 50 s of the clock model's 68 (16 without it), and a start from the
 // anchored fit with a looser tolerance weighed down 2,072 of 24,998
 // anchors, after which the guard refused the estimate. It returns how
-// many anchors it weighed down.
-func (e *estimator) refereeAnchors(ctx context.Context, k *knots, anchors []anchorObs, c float64, budget int) (int, error) {
+// many anchors it weighed down. Its budget may be fixed while it runs
+// (iterLimit).
+func (e *estimator) refereeAnchors(ctx context.Context, k *knots, anchors []anchorObs, c float64, budget *iterLimit) (int, error) {
 	if len(anchors) == 0 || len(e.bands) == 0 {
 		return 0, nil
 	}
 	p := e.newFitProblem(k, nil)
-	p.maxIter = min(p.maxIter, budget)
+	p.limit = budget
 	defer func() { e.prepares += p.sys.prepared }()
 	x := make([]float64, p.sys.n)
 	if err := p.solve(ctx, c, x, 1e-6); err != nil {
@@ -561,7 +640,14 @@ type fitProblem struct {
 	smooth  []int32
 	base    []float64
 	maxIter int
-	iters   int // conjugate-gradient iterations so far
+	// limit, if not nil, bounds the iterations of each solve too.
+	limit *iterLimit
+	iters int // conjugate-gradient iterations so far
+	// spare is a fork of p done with, for the next fork (which copies
+	// only the window rows' weights, the one thing of the rows that
+	// cross-validations change; a solve sets the smoothness rows'); fit
+	// drops it at its end.
+	spare *fitProblem
 }
 
 // newFitProblem lays out the rows of a fit over the knots k and the
@@ -662,7 +748,7 @@ func (e *estimator) newFitProblem(k *knots, anchors []anchorObs) *fitProblem {
 			rows = append(rows, row{n: 1, j: [5]int32{f + int32(i)}, c: [5]float64{1}, w: w})
 		}
 	}
-	p.sys = system{rows: rows, n: n, np: e.opt.Parallel, at: make([]int64, k.n), groups: groups}
+	p.sys = system{rows: rows, n: n, np: e.opt.Parallel, at: make([]int64, k.n), groups: groups, busy: &e.busy}
 	p.first = k.first
 	for d := range k.T {
 		for i, t := range k.T[d] {
@@ -699,10 +785,29 @@ func (p *fitProblem) solve(ctx context.Context, c float64, x []float64, tol floa
 	for i, r := range p.smooth {
 		p.sys.rows[r].w = p.base[i] / q2
 	}
-	iters, err := p.sys.solve(ctx, x, tol, p.maxIter)
+	iters, err := p.sys.solve(ctx, x, tol, p.maxIter, p.limit)
 	p.iters += iters
 
 	return err
+}
+
+// fork returns a copy of p for a solve beside p's (system.fork), its
+// iterations and preparations counted apart from p's: p's spare fork, if
+// it has one, with the current weights of p's window rows (the others'
+// are the same, or the solve sets them: the smoothness), or a new one.
+func (p *fitProblem) fork() *fitProblem {
+	if q := p.spare; q != nil {
+		p.spare = nil
+		for i := range p.nBand {
+			q.sys.rows[i].w = p.sys.rows[i].w
+		}
+		q.iters, q.sys.prepared = 0, 0
+		return q
+	}
+	q := *p
+	q.sys = *p.sys.fork()
+	q.iters = 0
+	return &q
 }
 
 // chooseCurvature sets e.curv to the curvature of curvatureGrid whose fit
@@ -714,51 +819,89 @@ func (p *fitProblem) solve(ctx context.Context, c float64, x []float64, tol floa
 // each direction stops at the first worse score. A held-out window's
 // prediction includes its group's bias as the other half estimates it.
 // The held-out residuals of the chosen fit set the groups' noise for the
-// next pass (calibrate). Then it decides whether the clocks should move
-// at all (decide). x0 is the fits' start.
-func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []float64, st *EstimateStats) error {
+// next pass (calibrate). x0 is the fits' start.
+func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []float64) error {
 	out := make([]bool, p.nBand)
 	for i := range out {
 		out[i] = (i/cvBlock)%2 == 0
 	}
 	cv := newCrossValidation(p, out)
 	defer cv.restore()
-	score := func(c float64) (float64, error) {
-		copy(cv.x, x0)
+	fitOn := func(q *fitProblem, qcv *crossValidation, ci int) (*fitScore, error) {
+		copy(qcv.x, x0)
+		iters, prepared := q.iters, q.sys.prepared
 		// The score needs the fit roughly, not to the last digit.
-		if err := p.solve(ctx, c, cv.x, 1e-4); err != nil {
-			return 0, err
+		if err := q.solve(ctx, curvatureGrid[ci], qcv.x, 1e-4); err != nil {
+			return nil, err
 		}
-		return cv.evaluate(), nil
+		return &fitScore{score: qcv.evaluate(), held: slices.Clone(qcv.held), iters: q.iters - iters, prepared: q.sys.prepared - prepared}, nil
+	}
+	// ahead holds the fits made ahead of the search, by curvature index.
+	ahead := make(map[int]*fitScore)
+	// score returns the fit of curvature index ci. With more than one
+	// worker it fits next (if on the grid; −1: none) beside it, on a fork
+	// of p; each fit depends only on its curvature, and the search counts
+	// a fit made ahead only when it comes to it. Only the first step's fit
+	// is made ahead, the one the search always makes: one made ahead
+	// further on would be wasted at the end of every direction, which on
+	// a busy machine costs more than the fits beside each other save.
+	score := func(ci, next int) (*fitScore, error) {
+		if fs := ahead[ci]; fs != nil {
+			delete(ahead, ci)
+			p.iters += fs.iters
+			p.sys.prepared += fs.prepared
+			return fs, nil
+		}
+		var spec *fitScore
+		var wg sync.WaitGroup
+		var q *fitProblem
+		if e.opt.Parallel > 1 && next >= 0 && next < len(curvatureGrid) && ahead[next] == nil {
+			q = p.fork()
+			qcv := cv.fork(q)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				// A fit ahead that fails is left to the search to make again.
+				spec, _ = fitOn(q, qcv, next)
+			}()
+		}
+		fs, err := fitOn(p, cv, ci)
+		wg.Wait()
+		if q != nil {
+			p.spare = q
+		}
+		if spec != nil {
+			ahead[next] = spec
+		}
+		return fs, err
 	}
 	start := slices.Index(curvatureGrid, firstCurvature)
 	if e.curv > 0 {
 		start = slices.Index(curvatureGrid, e.curv)
 	}
-	best := start
-	bestScore, err := score(curvatureGrid[start])
-	if err != nil {
-		return err
-	}
-	bestHeld := slices.Clone(cv.held)
 	step := 2
 	if e.curv > 0 {
 		step = 1
 	}
+	best := start
+	fs, err := score(start, start+step)
+	if err != nil {
+		return err
+	}
+	bestScore, bestHeld := fs.score, fs.held
 	for _, dir := range []int{step, -step} {
 		if dir < 0 && best != start {
 			break // it improved towards the flexible end
 		}
 		for ci := start + dir; ci >= 0 && ci < len(curvatureGrid); ci += dir {
-			sc, err := score(curvatureGrid[ci])
+			fs, err := score(ci, -1)
 			if err != nil {
 				return err
 			}
-			if sc >= bestScore {
+			if fs.score >= bestScore {
 				break
 			}
-			best, bestScore = ci, sc
-			copy(bestHeld, cv.held)
+			best, bestScore, bestHeld = ci, fs.score, fs.held
 		}
 	}
 	e.curv = curvatureGrid[best]
@@ -768,8 +911,40 @@ func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []flo
 			e.heldOut = append(e.heldOut, heldResidual{band: p.bandOf[i], r: bestHeld[i]})
 		}
 	}
-	cv.restore()
-	return e.decide(ctx, p, x0, st)
+	return nil
+}
+
+// fitScore is a cross-validation's fit at one curvature: its score, its
+// held-out residuals, and the solver's iterations and preparations it
+// took.
+type fitScore struct {
+	score           float64
+	held            []float64
+	iters, prepared int
+}
+
+// decideBeside runs decide for p with x as the start, and returns what
+// waits for it and returns its error. With more than one worker decide
+// runs on a fork of p from a copy of x, beside what the caller does next
+// (the fit, which overwrites x), and the fork's iterations and
+// preparations are added to p's when it is waited for; else it runs
+// before decideBeside returns, on p.
+func (e *estimator) decideBeside(ctx context.Context, p *fitProblem, x []float64, st *EstimateStats) func() error {
+	if e.opt.Parallel <= 1 {
+		err := e.decide(ctx, p, x, st)
+		return func() error { return err }
+	}
+	q := p.fork()
+	x0 := slices.Clone(x)
+	done := make(chan error, 1)
+	go func() { done <- e.decide(ctx, q, x0, st) }()
+	return func() error {
+		err := <-done
+		p.iters += q.iters
+		p.sys.prepared += q.sys.prepared
+		p.spare = q
+		return err
+	}
 }
 
 // decide sets st.Stay when the estimate, with the chosen curvature, does
@@ -819,6 +994,13 @@ func newCrossValidation(p *fitProblem, out []bool) *crossValidation {
 		}
 	}
 	return cv
+}
+
+// fork returns cv's split for q, a fork of cv.p made while the split
+// held (the held-out rows' weights zero in q too): its own x and held-out
+// residuals.
+func (cv *crossValidation) fork(q *fitProblem) *crossValidation {
+	return &crossValidation{p: q, out: cv.out, weights: cv.weights, x: make([]float64, len(cv.x)), held: make([]float64, len(cv.held))}
 }
 
 // restore gives the held-out windows their weights back.

@@ -164,28 +164,31 @@ func envelopes(lists [2][]rec, dom *Domains, lat replay.Latency, ref int32, m *M
 		p.t = append(p.t, t)
 		p.v = append(p.v, v)
 	}
-	// Each bound twice: relative to the estimate, and as it is.
-	for _, r := range slices.Concat(lists[0], lists[1]) {
-		var d int32
-		switch {
-		case r.a == ref && r.b != ref:
-			d = r.b
-		case r.b == ref && r.a != ref:
-			d = r.a
-		default:
-			continue
-		}
-		mu := float64(lat.Inter)
-		if n := dom.Node[d]; n >= 0 && n == dom.Node[ref] {
-			mu = float64(lat.Intra)
-		}
-		x := m.at(d, r.t)
-		if r.a == ref {
-			add(lower, d, r.t, mu-float64(r.d)-x)
-			add(lower0, d, r.t, mu-float64(r.d))
-		} else {
-			add(upper, d, r.t, -(float64(r.d) - mu - x)) // negated
-			add(upper0, d, r.t, -(float64(r.d) - mu))
+	// Each bound twice: relative to the estimate, and as it is; the lists
+	// one after the other.
+	for _, list := range lists {
+		for _, r := range list {
+			var d int32
+			switch {
+			case r.a == ref && r.b != ref:
+				d = r.b
+			case r.b == ref && r.a != ref:
+				d = r.a
+			default:
+				continue
+			}
+			mu := float64(lat.Inter)
+			if n := dom.Node[d]; n >= 0 && n == dom.Node[ref] {
+				mu = float64(lat.Intra)
+			}
+			x := m.at(d, r.t)
+			if r.a == ref {
+				add(lower, d, r.t, mu-float64(r.d)-x)
+				add(lower0, d, r.t, mu-float64(r.d))
+			} else {
+				add(upper, d, r.t, -(float64(r.d) - mu - x)) // negated
+				add(upper0, d, r.t, -(float64(r.d) - mu))
+			}
 		}
 	}
 	sorted := func(p *pts) ([]int64, []float64) {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/clc-tools/clc/internal/par"
 )
@@ -90,7 +91,7 @@ type system struct {
 	np   int
 	// partRows is the fewest rows per part of a pass over the rows
 	// (0: defaultPartRows), parallelMin the fewest unknowns for which the
-	// preconditioner runs on several goroutines (0: parallelUnknowns);
+	// coarse correction is summed apart (0: parallelUnknowns);
 	// bufs are the passes' buffers of the parts but the first, kept for
 	// the next pass.
 	partRows, parallelMin int
@@ -114,8 +115,81 @@ type system struct {
 	// for u = Σ w·row over the group and W = Σ w (solve forms them).
 	groups []rowGroup
 	lr     []lowRank
+	// lrDot holds the groups' products u·v of the last product by the
+	// matrix (lowRankDots).
+	lrDot []float64
 	// prepared counts the calls of prepare.
 	prepared int
+	// busy, if not nil, counts the solves running at once on the systems
+	// that share it (an estimate's): each runs on its share of the np
+	// goroutines (goroutines).
+	busy *atomic.Int32
+}
+
+// goroutines returns how many goroutines a pass of s runs on now: np, or
+// its share of them while other solves that share busy run. The parts of
+// a pass and their sums do not depend on it (partsInto), so neither does
+// any result.
+func (s *system) goroutines() int {
+	g := max(1, s.np)
+	if s.busy != nil {
+		if b := int(s.busy.Load()); b > 1 {
+			g = max(1, g/b)
+		}
+	}
+	return g
+}
+
+// forEach calls f(i) for i in [0, n) on g goroutines, this one among
+// them, the indices handed out in chunks: a pass of the solver starts
+// g − 1 goroutines and waits for them (none when g is 1).
+func forEach(n, g int, f func(i int)) {
+	g = min(g, n)
+	chunk := max(1, n/(max(1, g)*8))
+	var next atomic.Int64
+	work := func() {
+		for {
+			lo := int(next.Add(int64(chunk))) - chunk
+			if lo >= n {
+				return
+			}
+			for i := lo; i < min(lo+chunk, n); i++ {
+				f(i)
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for range g - 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	work()
+	wg.Wait()
+}
+
+// fork returns a copy of s whose solves reach what s's would, for a solve
+// beside s's: its own rows (whose weights a solve and a cross-validation
+// change), buffers, groups' terms and coarse matrix; the blocks, the knot
+// times, the groups and the groups' sparsity patterns shared, read only.
+// What depends only on the rows' terms (the patterns, the coarse level)
+// s finds first, for both. s must not be solving.
+func (s *system) fork() *system {
+	s.patterns()
+	s.buildCoarse()
+	f := &system{rows: slices.Clone(s.rows), n: s.n, np: s.np, partRows: s.partRows, parallelMin: s.parallelMin,
+		blocks: s.blocks, at: s.at, groups: s.groups, coarseTried: s.coarseTried, busy: s.busy}
+	if s.coarse != nil {
+		f.coarse = s.coarse.fork()
+	}
+	f.lr = make([]lowRank, len(s.lr))
+	for i := range s.lr {
+		l := &s.lr[i]
+		f.lr[i] = lowRank{idx: l.idx, pos: l.pos, val: make([]float64, len(l.val))}
+	}
+	return f
 }
 
 // rowGroup is a range of rows [lo, hi) that shares an eliminated unknown
@@ -136,15 +210,10 @@ type lowRank struct {
 
 // lowRanks forms the groups' terms for the rows' current weights.
 func (s *system) lowRanks() {
-	if len(s.lr) != len(s.groups) {
-		s.lr = make([]lowRank, len(s.groups))
-	}
-	par.ForEach(len(s.groups), s.np, func(gi int) {
+	s.patterns()
+	forEach(len(s.groups), s.goroutines(), func(gi int) {
 		g := &s.groups[gi]
 		l := &s.lr[gi]
-		if l.pos == nil {
-			l.pattern(s.rows[g.lo:g.hi])
-		}
 		clear(l.val)
 		var w float64
 		k := 0
@@ -163,28 +232,62 @@ func (s *system) lowRanks() {
 	})
 }
 
+// patterns finds the groups' sparsity patterns that are not yet known.
+func (s *system) patterns() {
+	if len(s.lr) != len(s.groups) {
+		s.lr = make([]lowRank, len(s.groups))
+	}
+	// place is a goroutine's scratch for pattern, made on its first use.
+	type place struct{ at []int32 }
+	par.ForEachWith(len(s.groups), s.goroutines(), func() *place { return new(place) }, func(pl *place, gi int) {
+		g := &s.groups[gi]
+		if l := &s.lr[gi]; l.pos == nil {
+			if pl.at == nil {
+				pl.at = make([]int32, s.n)
+				for j := range pl.at {
+					pl.at[j] = -1
+				}
+			}
+			l.pattern(s.rows[g.lo:g.hi], pl.at)
+		}
+	})
+}
+
 // pattern sets l's sparsity pattern from the group's rows: idx the
 // unknowns they touch, ascending, and pos the place in idx of each of
-// their terms, in order.
-func (l *lowRank) pattern(rows []row) {
+// their terms, in order. at is scratch of one element per unknown, all
+// −1, as pattern leaves it.
+func (l *lowRank) pattern(rows []row, at []int32) {
 	for i := range rows {
-		l.idx = append(l.idx, rows[i].j[:rows[i].n]...)
+		for _, j := range rows[i].j[:rows[i].n] {
+			if at[j] < 0 {
+				at[j] = 0
+				l.idx = append(l.idx, j)
+			}
+		}
 	}
 	slices.Sort(l.idx)
-	l.idx = slices.Clip(slices.Compact(l.idx))
+	l.idx = slices.Clip(l.idx)
+	for k, j := range l.idx {
+		at[j] = int32(k)
+	}
 	l.val = make([]float64, len(l.idx))
 	l.pos = make([]int32, 0, len(rows)*4)
 	for i := range rows {
 		for _, j := range rows[i].j[:rows[i].n] {
-			p, _ := slices.BinarySearch(l.idx, j)
-			l.pos = append(l.pos, int32(p))
+			l.pos = append(l.pos, at[j])
 		}
+	}
+	for _, j := range l.idx {
+		at[j] = -1
 	}
 }
 
-// subLowRank sets y −= Σ scale·u·(u·v) over the groups' terms.
-func (s *system) subLowRank(v, y []float64) {
-	for gi := range s.lr {
+// lowRankDots sets s.lrDot[gi] to scale·(u·v) of the groups gi in part w
+// of nw, the first step of subLowRank.
+func (s *system) lowRankDots(v []float64, w, nw int) {
+	n := len(s.lr)
+	for gi := w * n / nw; gi < (w+1)*n/nw; gi++ {
 		l := &s.lr[gi]
 		if l.scale == 0 {
 			continue
@@ -193,7 +296,19 @@ func (s *system) subLowRank(v, y []float64) {
 		for k, j := range l.idx {
 			d += l.val[k] * v[j]
 		}
-		d *= l.scale
+		s.lrDot[gi] = d * l.scale
+	}
+}
+
+// subLowRank sets y −= Σ scale·u·(u·v) over the groups' terms, their
+// products u·v in s.lrDot (lowRankDots).
+func (s *system) subLowRank(y []float64) {
+	for gi := range s.lr {
+		l := &s.lr[gi]
+		if l.scale == 0 {
+			continue
+		}
+		d := s.lrDot[gi]
 		for k, j := range l.idx {
 			y[j] -= d * l.val[k]
 		}
@@ -430,7 +545,7 @@ func (s *system) preconditioner() (blocks []penta, diag []float64) {
 			k = e
 		}
 	}
-	par.ForEach(len(s.blocks), s.np, func(b int) {
+	forEach(len(s.blocks), s.goroutines(), func(b int) {
 		all[b], ok[b] = factorBlock(s.blocks[b], diag, off1, off2)
 		ts := terms[b]
 		if !ok[b] || len(ts) == 0 {
@@ -502,13 +617,23 @@ func factorBlock(sp span, diag, off1, off2 []float64) (penta, bool) {
 	return p, true
 }
 
-// precondition sets z = M⁻¹r, the blocks on up to np goroutines.
-func precondition(blocks []penta, diag, r, z []float64, np int) {
+// precondition sets z = M⁻¹r, the blocks, and coarse (if not nil) as one
+// more task, on up to np goroutines.
+func precondition(blocks []penta, diag, r, z []float64, np int, coarse func()) {
 	for i := range r {
 		z[i] = r[i] / diag[i]
 	}
-	par.ForEach(len(blocks), np, func(bi int) {
-		p := &blocks[bi]
+	// The coarse solve, if any, first among the tasks.
+	first := 0
+	if coarse != nil {
+		first = 1
+	}
+	forEach(first+len(blocks), np, func(i int) {
+		if i < first {
+			coarse()
+			return
+		}
+		p := &blocks[i-first]
 		m := len(p.d)
 		p.apply(r[p.lo:int(p.lo)+m], z[p.lo:int(p.lo)+m])
 	})
@@ -518,11 +643,16 @@ func precondition(blocks []penta, diag, r, z []float64, np int) {
 // eliminated) by conjugate gradients on the normal equations,
 // preconditioned by the blocks' exact solves plus the coarse level when
 // there is one (coarseLevel), starting from x (which it overwrites),
-// until the relative residual is below tol or after maxIter iterations.
-// It returns the iterations run.
-func (s *system) solve(ctx context.Context, x []float64, tol float64, maxIter int) (int, error) {
+// until the relative residual is below tol or after maxIter iterations
+// or as many as limit allows (nil: no limit). While it runs it counts in
+// s.busy. It returns the iterations run.
+func (s *system) solve(ctx context.Context, x []float64, tol float64, maxIter int, limit *iterLimit) (int, error) {
+	if s.busy != nil {
+		s.busy.Add(1)
+		defer s.busy.Add(-1)
+	}
 	sv := s.prepare()
-	return sv.solve(ctx, x, sv.rhs(), tol, maxIter)
+	return sv.solve(ctx, x, sv.rhs(), tol, maxIter, limit)
 }
 
 // solver is a system prepared for solves with its rows' current weights:
@@ -532,8 +662,10 @@ type solver struct {
 	blocks []penta
 	diag   []float64
 	cs     *coarse
-	np     int // goroutines of the blocks' solves
-	zc     []float64
+	// zc, on a large system with a coarse level, is where the coarse
+	// correction goes before it is added to the blocks' (nil: it is added
+	// to them term by term, as one goroutine would).
+	zc []float64
 }
 
 // prepare forms the groups' terms and the preconditioner for the rows'
@@ -544,35 +676,34 @@ func (s *system) prepare() *solver {
 	sv := &solver{s: s}
 	sv.blocks, sv.diag = s.preconditioner()
 	sv.cs = s.coarseLevel()
-	// On a large system the blocks are solved on several goroutines, and
-	// the coarse correction goes to zc on one more, beside them.
-	sv.np = 1
-	if pmin := s.parallelMin; s.n >= parallelUnknowns && pmin == 0 || pmin > 0 && s.n >= pmin {
-		sv.np = s.np
-	}
-	if sv.cs != nil && sv.np > 1 {
+	// On a large system the coarse correction goes to zc and is added to
+	// the blocks' afterwards (which rounds differently from adding its
+	// terms to them one by one, as on a smaller system).
+	if pmin := s.parallelMin; sv.cs != nil && s.np > 1 && (s.n >= parallelUnknowns && pmin == 0 || pmin > 0 && s.n >= pmin) {
 		sv.zc = make([]float64, s.n)
 	}
 	return sv
 }
 
-// pre sets z to the preconditioner applied to r.
+// pre sets z to the preconditioner applied to r: the blocks' solves and
+// the coarse level's on s.goroutines(), in one pass (each block writes
+// its own unknowns and the coarse solve only its own vector, so how they
+// are shared out changes no result).
 func (sv *solver) pre(r, z []float64) {
+	g := sv.s.goroutines()
 	switch {
 	case sv.cs == nil:
-		precondition(sv.blocks, sv.diag, r, z, sv.np)
+		precondition(sv.blocks, sv.diag, r, z, g, nil)
 	case sv.zc == nil:
-		precondition(sv.blocks, sv.diag, r, z, sv.np)
-		sv.cs.apply(r, z)
+		// The coarse solve needs only r; its correction is added after
+		// the blocks', term by term.
+		precondition(sv.blocks, sv.diag, r, z, g, func() { sv.cs.solveCoarse(r) })
+		sv.cs.prolong(z)
 	default:
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
+		precondition(sv.blocks, sv.diag, r, z, g, func() {
 			clear(sv.zc)
 			sv.cs.apply(r, sv.zc)
-		}()
-		precondition(sv.blocks, sv.diag, r, z, sv.np-1)
-		<-done
+		})
 		for i, v := range sv.zc {
 			z[i] += v
 		}
@@ -604,8 +735,9 @@ func (sv *solver) rhs() []float64 {
 	return b
 }
 
-// solve runs conjugate gradients for the right-hand side b from x.
-func (sv *solver) solve(ctx context.Context, x, b []float64, tol float64, maxIter int) (int, error) {
+// solve runs conjugate gradients for the right-hand side b from x, at
+// most maxIter iterations and as many as limit allows.
+func (sv *solver) solve(ctx context.Context, x, b []float64, tol float64, maxIter int, limit *iterLimit) (int, error) {
 	s, n := sv.s, sv.s.n
 	ax := make([]float64, n)
 	s.mul(x, ax)
@@ -628,7 +760,7 @@ func (sv *solver) solve(ctx context.Context, x, b []float64, tol float64, maxIte
 	}
 	ap := make([]float64, n)
 	it := 0
-	for ; it < maxIter; it++ {
+	for ; it < maxIter && limit.allows(it); it++ {
 		if it%16 == 0 {
 			if err := ctx.Err(); err != nil {
 				return it, err
@@ -671,6 +803,16 @@ func (sv *solver) solve(ctx context.Context, x, b []float64, tol float64, maxIte
 // coarseLevel returns s's coarse level with its matrix formed for the
 // rows' current weights, or nil when there is none.
 func (s *system) coarseLevel() *coarse {
+	s.buildCoarse()
+	if s.coarse != nil {
+		s.coarse.factor(s)
+	}
+	return s.coarse
+}
+
+// buildCoarse builds s's coarse level, its matrix not formed, if it has
+// not been tried yet.
+func (s *system) buildCoarse() {
 	if !s.coarseTried {
 		s.coarseTried = true
 		if h := coarseHats(s); h > 0 {
@@ -679,10 +821,6 @@ func (s *system) coarseLevel() *coarse {
 			s.coarse = newCoarse(s, h, 2*coarseFlopsPerRow*float64(len(s.rows)))
 		}
 	}
-	if s.coarse != nil {
-		s.coarse.factor(s)
-	}
-	return s.coarse
 }
 
 // defaultPartRows is the fewest rows per part of a pass over the rows:
@@ -690,8 +828,8 @@ func (s *system) coarseLevel() *coarse {
 // small pieces to goroutines costs more than it saves on a busy machine.
 const defaultPartRows = 1 << 16
 
-// parallelUnknowns is the fewest unknowns for which the preconditioner's
-// blocks are solved on several goroutines in every iteration.
+// parallelUnknowns is the fewest unknowns for which the coarse
+// correction is summed apart from the blocks' (solver.zc).
 const parallelUnknowns = 1 << 15
 
 // parts sums f over the rows in parts, each part on a goroutine of its
@@ -708,6 +846,13 @@ func (s *system) parts(m int, f func(rows []row, out []float64)) []float64 {
 
 // partsInto is parts summing into out, which it zeroes first.
 func (s *system) partsInto(out []float64, f func(rows []row, out []float64)) {
+	s.partsBeside(out, f, nil)
+}
+
+// partsBeside is partsInto that also calls beside(w, np) for each part w
+// of np after the part, on its goroutine: more work of the pass, shared
+// out as the parts are.
+func (s *system) partsBeside(out []float64, f func(rows []row, out []float64), beside func(w, np int)) {
 	minRows := s.partRows
 	if minRows <= 0 {
 		minRows = defaultPartRows
@@ -723,20 +868,28 @@ func (s *system) partsInto(out []float64, f func(rows []row, out []float64)) {
 		s.bufs[w] = s.bufs[w][:len(out)]
 	}
 	chunk := (len(s.rows) + np - 1) / np
-	part := func(w int) []row {
-		return s.rows[min(w*chunk, len(s.rows)):min((w+1)*chunk, len(s.rows))]
+	run := func(w int, out []float64) {
+		clear(out)
+		f(s.rows[min(w*chunk, len(s.rows)):min((w+1)*chunk, len(s.rows))], out)
+		if beside != nil {
+			beside(w, np)
+		}
 	}
 	var wg sync.WaitGroup
+	// With fewer goroutines than parts, the parts one after the other.
+	inline := s.goroutines() < np
 	for w := 1; w < np; w++ {
+		if inline {
+			run(w, s.bufs[w-1])
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			clear(s.bufs[w-1])
-			f(part(w), s.bufs[w-1])
+			run(w, s.bufs[w-1])
 		}()
 	}
-	clear(out)
-	f(part(0), out)
+	run(0, out)
 	wg.Wait()
 	for _, p := range s.bufs[:np-1] {
 		for i, x := range p {
@@ -747,7 +900,11 @@ func (s *system) partsInto(out []float64, f func(rows []row, out []float64)) {
 
 // mul sets y = (AᵀWA − the groups' terms)·v, over the rows in parts.
 func (s *system) mul(v, y []float64) {
-	s.partsInto(y, func(rows []row, out []float64) {
+	if cap(s.lrDot) < len(s.lr) {
+		s.lrDot = make([]float64, len(s.lr))
+	}
+	s.lrDot = s.lrDot[:len(s.lr)]
+	s.partsBeside(y, func(rows []row, out []float64) {
 		for i := range rows {
 			r := &rows[i]
 			f := r.w * r.dot(v)
@@ -755,8 +912,8 @@ func (s *system) mul(v, y []float64) {
 				out[r.j[k]] += f * r.c[k]
 			}
 		}
-	})
-	s.subLowRank(v, y)
+	}, func(w, np int) { s.lowRankDots(v, w, np) })
+	s.subLowRank(y)
 }
 
 // residualScale returns the weighted root mean square of the residuals

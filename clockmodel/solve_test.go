@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -103,7 +104,7 @@ func TestSolveMatchesDense(t *testing.T) {
 			s := randomSystem(rng, tc.nd, tc.k, tc.smooth, nil)
 			want := denseSolve(s)
 			got := make([]float64, s.n)
-			it, err := s.solve(context.Background(), got, 1e-12, 10*s.n)
+			it, err := s.solve(context.Background(), got, 1e-12, 10*s.n, nil)
 			require.NoError(t, err)
 			requireClose(t, want, got, "nd %d k %d smooth %g (%d iterations)", tc.nd, tc.k, tc.smooth, it)
 			t.Logf("nd %d k %d smooth %g: %d iterations, coarse level %t", tc.nd, tc.k, tc.smooth, it, s.coarse != nil)
@@ -147,7 +148,7 @@ func TestTwoLevelSolve(t *testing.T) {
 	solve := func(twoLevel bool, tol float64) ([]float64, int) {
 		s.coarse, s.coarseTried = nil, !twoLevel
 		x := make([]float64, s.n)
-		it, err := s.solve(context.Background(), x, tol, 10*s.n)
+		it, err := s.solve(context.Background(), x, tol, 10*s.n, nil)
 		require.NoError(t, err)
 		require.Equal(t, twoLevel, s.coarse != nil)
 		return x, it
@@ -162,32 +163,76 @@ func TestTwoLevelSolve(t *testing.T) {
 	require.LessOrEqual(t, 2*two, one)
 }
 
-// TestSolveInParts: the passes over the rows split into parts, the
-// preconditioner's blocks solved on several goroutines and the coarse
-// correction beside them (as on a large system) reach the solution the
-// serial solve reaches, in about as many iterations.
-func TestSolveInParts(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
+// ringSystem is a randomSystem of 32 domains of 128 knots, each with
+// windows to the next one or two.
+func ringSystem(seed uint64) *system {
+	rng := rand.New(rand.NewPCG(seed, seed+1))
 	const nd, k = 32, 128
 	ring := func(rng *rand.Rand) (int, int) {
 		a := rng.IntN(nd)
 		return a, (a + 1 + rng.IntN(2)) % nd
 	}
-	s := randomSystem(rng, nd, k, 1e3, ring)
+	return randomSystem(rng, nd, k, 1e3, ring)
+}
+
+// solveFresh solves s from 0 to a relative residual of 1e-12, its coarse
+// level built anew, and returns the solution and the iterations.
+func solveFresh(t *testing.T, s *system) ([]float64, int) {
+	t.Helper()
+	s.coarse, s.coarseTried = nil, false
+	x := make([]float64, s.n)
+	it, err := s.solve(context.Background(), x, 1e-12, 10*s.n, nil)
+	require.NoError(t, err)
+	require.NotNil(t, s.coarse, "the coarse level is built")
+	return x, it
+}
+
+// TestSolveInParts: the passes over the rows split into parts, the
+// preconditioner's blocks solved on several goroutines and the coarse
+// correction beside them (as on a large system) reach the solution the
+// serial solve reaches, in about as many iterations.
+func TestSolveInParts(t *testing.T) {
+	s := ringSystem(7)
 	solve := func(np, partRows, parallelMin int) ([]float64, int) {
 		s.np, s.partRows, s.parallelMin = np, partRows, parallelMin
-		s.coarse, s.coarseTried = nil, false
-		x := make([]float64, s.n)
-		it, err := s.solve(context.Background(), x, 1e-12, 10*s.n)
-		require.NoError(t, err)
-		require.NotNil(t, s.coarse, "the coarse level is built")
-		return x, it
+		return solveFresh(t, s)
 	}
 	want, serial := solve(1, 0, 0)
 	for _, np := range []int{2, 3, 5} {
 		got, it := solve(np, 97, 1)
 		requireClose(t, want, got, "%d goroutines (%d iterations, serial %d)", np, it, serial)
 		assert.InDelta(t, serial, it, 2, "%d goroutines", np)
+	}
+}
+
+// groupWindows puts the windows' rows of a ringSystem (after each
+// block's smoothness and prior rows, before the reference's) in groups of
+// 50 that share an eliminated bias.
+func groupWindows(s *system) {
+	k := int(s.blocks[0].hi - s.blocks[0].lo)
+	for g := len(s.blocks) * (2*k - 2); g+50 <= len(s.rows)-k; g += 50 {
+		s.groups = append(s.groups, rowGroup{lo: int32(g), hi: int32(g + 50), wb: 1e-3})
+	}
+}
+
+// TestSolveSameOnAnyGoroutines: below parallelUnknowns, the solve on
+// one goroutine and on several (the preconditioner's blocks and the
+// coarse solve shared out) reach the same bits in the same iterations,
+// with the passes over the rows in one part.
+func TestSolveSameOnAnyGoroutines(t *testing.T) {
+	s := ringSystem(9)
+	groupWindows(s)
+	require.Less(t, s.n, parallelUnknowns)
+	s.partRows = len(s.rows) + 1
+	s.np = 1
+	want, serial := solveFresh(t, s)
+	for _, np := range []int{2, 3} {
+		s.np = np
+		got, it := solveFresh(t, s)
+		require.Equal(t, serial, it, "%d goroutines", np)
+		for i := range want {
+			require.Equal(t, math.Float64bits(want[i]), math.Float64bits(got[i]), "unknown %d, %d goroutines", i, np)
+		}
 	}
 }
 
@@ -250,4 +295,132 @@ func TestSkyline(t *testing.T) {
 	sk.solve(x)
 	require.InDelta(t, 3, x[0]+x[1], 1e-12)
 	require.InDelta(t, 2, x[2], 1e-12)
+}
+
+// TestLowRankPattern: a group's pattern holds the unknowns its rows touch,
+// ascending and once each, and each term's place among them; the scratch
+// is left as it was given.
+func TestLowRankPattern(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const n = 200
+	at := make([]int32, n)
+	for j := range at {
+		at[j] = -1
+	}
+	for range 20 {
+		rows := make([]row, 1+rng.IntN(40))
+		var want []int32
+		for i := range rows {
+			rows[i].n = uint8(1 + rng.IntN(5))
+			for k := range rows[i].n {
+				rows[i].j[k] = int32(rng.IntN(n))
+				want = append(want, rows[i].j[k])
+			}
+		}
+		slices.Sort(want)
+		want = slices.Compact(want)
+		var l lowRank
+		l.pattern(rows, at)
+		require.Equal(t, want, l.idx)
+		require.Len(t, l.val, len(want))
+		k := 0
+		for i := range rows {
+			for _, j := range rows[i].j[:rows[i].n] {
+				require.Equal(t, j, l.idx[l.pos[k]], "row %d", i)
+				k++
+			}
+		}
+		require.Len(t, l.pos, k)
+		for j := range at {
+			require.Equal(t, int32(-1), at[j], "scratch of unknown %d", j)
+		}
+	}
+}
+
+// TestEstimateSameOnAnyWorkers: on a system below the sizes at which the
+// passes over the rows split into parts (and the coarse correction is
+// summed apart), the estimate with one worker and with several (the
+// curvature search fitting ahead on forks of its problem, decide beside
+// the fit, the solver's blocks shared out) reaches the same curves, bit
+// for bit, with the same statistics and solver iterations.
+func TestEstimateSameOnAnyWorkers(t *testing.T) {
+	cfg := baseConfig(5)
+	// 20 domains with enough knots each for the coarse level.
+	cfg.Ranks, cfg.RanksPerNode, cfg.Events = 40, 2, 300_000
+	p := prepare(t, cfg)
+	run := func(workers int) (*Model, EstimateStats, int) {
+		e := newEstimator(p.in, p.times, p.g, defaultLat, EstimateOptions{Parallel: workers})
+		e.keepLast = true
+		m, st, err := e.estimate(context.Background(), nil)
+		require.NoError(t, err)
+		require.NotNil(t, e.last.sys.coarse, "the coarse level is built")
+		require.Less(t, len(e.last.sys.rows), defaultPartRows, "the passes over the rows are in one part")
+		return m, st, e.prepares
+	}
+	want, wst, wprep := run(1)
+	require.NotEmpty(t, wst.Iterations)
+	require.Positive(t, wst.Curvature, "the curvature is chosen")
+	for _, workers := range []int{2, 3} {
+		got, st, prep := run(workers)
+		assert.Equal(t, wst, st, "%d workers", workers)
+		assert.Equal(t, wprep, prep, "preparations, %d workers", workers)
+		require.Len(t, got.Curves, len(want.Curves))
+		for d := range want.Curves {
+			w, g := &want.Curves[d], &got.Curves[d]
+			require.Equal(t, w.T, g.T, "domain %d", d)
+			for i := range w.X {
+				require.Equal(t, math.Float64bits(w.X[i]), math.Float64bits(g.X[i]), "domain %d knot %d, %d workers", d, i, workers)
+				require.Equal(t, math.Float64bits(w.S[i]), math.Float64bits(g.S[i]), "sd: domain %d knot %d, %d workers", d, i, workers)
+			}
+		}
+	}
+}
+
+// TestSolveWithinLimit: a solve whose iteration limit is fixed while it
+// runs (iterLimit: free below its floor, then waiting for fix) stops where
+// a solve with that limit as its maximum stops, with the same bits.
+func TestSolveWithinLimit(t *testing.T) {
+	s := ringSystem(13)
+	const stop = 9
+	want := make([]float64, s.n)
+	wit, err := s.solve(context.Background(), want, 1e-12, stop, nil)
+	require.NoError(t, err)
+	require.Equal(t, stop, wit, "the maximum binds")
+	lim := &iterLimit{floor: 4, known: make(chan struct{})}
+	go lim.fix(stop)
+	got := make([]float64, s.n)
+	it, err := s.solve(context.Background(), got, 1e-12, 10*s.n, lim)
+	require.NoError(t, err)
+	require.Equal(t, stop, it)
+	for i := range want {
+		require.Equal(t, math.Float64bits(want[i]), math.Float64bits(got[i]), "unknown %d", i)
+	}
+	assert.True(t, lim.allows(stop-1))
+	assert.False(t, lim.allows(stop))
+	assert.True(t, (&iterLimit{floor: 4}).allows(3), "below its floor a limit not yet fixed allows")
+}
+
+// TestSolveSameWhenBusy: while other solves share its count of running
+// solves, a solve runs its passes on fewer goroutines (its parts, with
+// their share of the groups' products, one after the other, the coarse
+// solve before the blocks') and reaches the same bits in the same
+// iterations, on the large-system path (parts, the coarse correction
+// summed apart) and below it.
+func TestSolveSameWhenBusy(t *testing.T) {
+	s := ringSystem(15)
+	groupWindows(s)
+	for _, parallelMin := range []int{0, 1} {
+		s.np, s.partRows, s.parallelMin = 2, 97, parallelMin
+		s.busy = nil
+		want, wit := solveFresh(t, s)
+		var busy atomic.Int32
+		busy.Store(1) // another solve runs: this one's passes on one goroutine
+		s.busy = &busy
+		got, it := solveFresh(t, s)
+		require.Equal(t, int32(1), busy.Load(), "the solve counts itself while it runs only")
+		require.Equal(t, wit, it, "parallelMin %d", parallelMin)
+		for i := range want {
+			require.Equal(t, math.Float64bits(want[i]), math.Float64bits(got[i]), "unknown %d, parallelMin %d", i, parallelMin)
+		}
+	}
 }

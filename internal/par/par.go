@@ -1,9 +1,10 @@
 // Package par runs loops over indices on a bounded number of goroutines.
 // It is the module's one way of running work in parallel besides the
 // replay's scheduler (package replay) and the clock model's solver, whose
-// passes over its rows (the product by the normal matrix, hundreds of
-// times per solve) split them into fixed parts, one goroutine each, and
-// whose coarse correction runs on a goroutine beside its blocks' solves:
+// passes (the product by the normal matrix and the preconditioner,
+// hundreds of times per solve) start their own goroutines and work beside
+// them, the rows split into fixed parts, one goroutine each, the blocks
+// and the coarse solve handed out as tasks:
 // an errgroup with a limit, the indices handed out in
 // chunks (DoEach, DoEachWith: one at a time, in order). Do and DoEach
 // stop at the first error or when their context is cancelled; ForEach and
