@@ -349,7 +349,7 @@ func TestEstimateSameOnAnyWorkers(t *testing.T) {
 	cfg.Ranks, cfg.RanksPerNode, cfg.Events = 40, 2, 300_000
 	p := prepare(t, cfg)
 	run := func(workers int) (*Model, EstimateStats, int) {
-		e := newEstimator(p.in, p.times, p.g, defaultLat, EstimateOptions{Parallel: workers})
+		e := newEstimator(p.in, p.times, p.g, defaultLat, EstimateOptions{Parallel: workers}, nil)
 		e.keepLast = true
 		m, st, err := e.estimate(context.Background(), nil)
 		require.NoError(t, err)
