@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/clc-tools/clc/clc"
@@ -69,6 +70,13 @@ type Correction struct {
 	// KeepPresync keeps a copy of the pre-synchronised times and what the
 	// pre-synchronisation did in the Result (for the HTML report).
 	KeepPresync bool
+	// Overlap lets Correct return, with one process, before the final
+	// measures (what moved against the pre-synchronised and the input's
+	// times, the error bars, the accuracy after) are done: they run on,
+	// reading the corrected times, and Result.Wait waits for them and
+	// completes the report. The caller may read the times meanwhile (write
+	// them), not change them.
+	Overlap bool
 	// Comm is the group this process corrects the trace with; nil: one
 	// process. With several, Trace.Part divides the locations among them:
 	// Trace.Times holds this process's locations' columns (the others are
@@ -115,6 +123,20 @@ type Result struct {
 	PresyncMethod presync.Method
 	PresyncFuncs  []*presync.Func
 	Measured      [][]int64
+
+	// wait waits for the final measures (Correction.Overlap), nil when
+	// they are done.
+	wait func() error
+}
+
+// Wait waits for the final measures that Correction.Overlap left running
+// and returns their error (the context's, when cancelled); at once when
+// none run. The report is complete when it returns.
+func (r *Result) Wait() error {
+	if r.wait == nil {
+		return nil
+	}
+	return r.wait()
 }
 
 // Correct repairs the timestamps of the trace in memory: it
@@ -203,15 +225,31 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 	}); err != nil {
 		return nil, err
 	}
-	rep.Moved, rep.MovedFromInput, rep.ErrorBars = finalReport(ctx, t.Times, moved, ps.departures, cm.result, &ps.cm.Domains, t.Truth, rep.Accuracy, tr.Resolution, np, sh)
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	final := func() error {
+		t0 := time.Now()
+		rep.Moved, rep.MovedFromInput, rep.ErrorBars = finalReport(ctx, t.Times, moved, ps.departures, cm.result, &ps.cm.Domains, t.Truth, rep.Accuracy, tr.Resolution, np, sh)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		cm.result.Forget()
+		if t.Truth != nil {
+			rep.Accuracy.Corrected = truthErrorReport(measure.AccuracyDivided(t.Times, t.Truth, sh.own, sh.g))
+		}
+		rep.Timing.Measure = time.Since(t0).Seconds()
+		return sh.g.Err()
 	}
-	cm.result.Forget()
-	if t.Truth != nil {
-		rep.Accuracy.Corrected = truthErrorReport(measure.AccuracyDivided(t.Times, t.Truth, sh.own, sh.g))
+	if c.Overlap && sh.g == nil {
+		done := make(chan error, 1)
+		go func() { done <- final() }()
+		var once sync.Once
+		var err error
+		res.wait = func() error {
+			once.Do(func() { err = <-done })
+			return err
+		}
+		return res, nil
 	}
-	if err := sh.g.Err(); err != nil {
+	if err := final(); err != nil {
 		return nil, err
 	}
 	return res, nil

@@ -419,6 +419,10 @@ type TimingReport struct {
 	Model   float64 `json:"model"`
 	Match   float64 `json:"match"`
 	Correct float64 `json:"correct"`
+	// Measure is the final measures (what moved against the
+	// pre-synchronised and the input's times, the error bars, the
+	// accuracy after): in a run of one process beside the write stage.
+	Measure float64 `json:"measure"`
 	Write   float64 `json:"write"`
 	// HTML is the time the HTML report (--html) took.
 	HTML  float64 `json:"html,omitempty"`
@@ -676,7 +680,7 @@ func (r *Report) WriteText(w io.Writer) {
 			p("    %s\n", e)
 		}
 	}
-	p("  time: read %.2fs, presync %.2fs, match %.2fs, clock model %.2fs, correct %.2fs, write %.2fs", r.Timing.Read, r.Timing.Presync, r.Timing.Match, r.Timing.Model, r.Timing.Correct, r.Timing.Write)
+	p("  time: read %.2fs, presync %.2fs, match %.2fs, clock model %.2fs, correct %.2fs, measures %.2fs, write %.2fs", r.Timing.Read, r.Timing.Presync, r.Timing.Match, r.Timing.Model, r.Timing.Correct, r.Timing.Measure, r.Timing.Write)
 	if r.Timing.HTML > 0 {
 		p(", html %.2fs", r.Timing.HTML)
 	}

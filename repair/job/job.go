@@ -394,7 +394,7 @@ func (j *Job) Run(ctx context.Context) (*repair.Report, error) {
 		return nil, err
 	}
 	// repair.Correct timed its own stages.
-	timing.Presync, timing.Model, timing.Correct = p.rep.Timing.Presync, p.rep.Timing.Model, p.rep.Timing.Correct
+	timing.Presync, timing.Model, timing.Correct, timing.Measure = p.rep.Timing.Presync, p.rep.Timing.Model, p.rep.Timing.Correct, p.rep.Timing.Measure
 	timing.Total = time.Since(start).Seconds()
 	p.rep.Timing = timing
 	var err error
@@ -527,6 +527,9 @@ func (p *pipeline) match(ctx context.Context) error {
 func (p *pipeline) correct(ctx context.Context) error {
 	c := p.opts.Correction
 	c.Parallel, c.Progress, c.KeepPresync = p.np, p.progress, p.html != nil
+	// The final measures run on beside the write stage (which waits for
+	// them at its end): both only read the corrected times.
+	c.Overlap = true
 	part := p.part
 	if !p.lean {
 		// The whole trace on every process: each corrects all of it, as
@@ -575,7 +578,19 @@ func (p *pipeline) correct(ctx context.Context) error {
 	return nil
 }
 
+// write writes the output (writeOutput) and waits for the final measures
+// that repair.Correct left running beside it (repair.Correction.Overlap).
 func (p *pipeline) write(ctx context.Context) error {
+	err := p.writeOutput(ctx)
+	if werr := p.res.Wait(); err == nil {
+		err = werr
+	}
+	return err
+}
+
+// writeOutput writes the corrected trace into the output directory, if
+// there is one, in the output's format.
+func (p *pipeline) writeOutput(ctx context.Context) error {
 	if p.j.outDir == "" {
 		return nil
 	}
