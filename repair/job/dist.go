@@ -233,7 +233,6 @@ func rewriteOTF2Part(ctx context.Context, c comm.Comm, a *otf.Archive, dir strin
 	return a.RewriteGlobals(dir, merged, counts)
 }
 
-
 // gatherTimesTo0 sends this process's columns (own) to process 0 (one
 // all-to-all), which fills times with every process's: the corrected
 // times of a lean divided run for an output that process 0 writes whole.
