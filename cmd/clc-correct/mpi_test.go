@@ -18,6 +18,7 @@ import (
 
 	"github.com/clc-tools/clc/internal/testenv"
 	"github.com/clc-tools/clc/native"
+	"github.com/clc-tools/clc/repair/job"
 	"github.com/clc-tools/clc/sim"
 )
 
@@ -131,6 +132,60 @@ func TestUnderLauncher(t *testing.T) {
 					assert.Equal(t, 1, strings.Count(stdout, "  before: violations"), "the report, once:\n%s", stdout)
 					assert.Equal(t, strings.Count(so.String(), "\n"), strings.Count(stdout, "\n"), "the report's lines:\n%s", stdout)
 					assert.NotContains(t, stderr, "clc-correct:", "no process complains")
+				})
+			}
+		}
+	}
+}
+
+// Every trace of testdata/ (the real archives, the recordings, the
+// hybrid ones, OTF2 and native) corrected under a launcher gives the
+// single run's output, byte for byte, and one report (CLC_TEST_FULL, as
+// .ci/run sets it): the traces take the two MPIs and 2 and 3 processes in
+// turn, one launch each (repair/job's TestDividedRunIsTheSingleRun runs
+// every trace at P = 2, 3, 4 in one Go process).
+func TestUnderLauncherEveryTrace(t *testing.T) {
+	if !testenv.Full() {
+		t.Skip("every testdata trace under both launchers: CLC_TEST_FULL=1")
+	}
+	var traces []string
+	root := filepath.Join("..", "..", "testdata")
+	require.NoError(t, filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if d.Name() == "truth" {
+			return filepath.SkipDir
+		}
+		if _, err := job.Locate(path); err == nil {
+			traces = append(traces, path)
+			return filepath.SkipDir
+		}
+		return nil
+	}))
+	require.GreaterOrEqual(t, len(traces), 10, "testdata's traces")
+	mpis := testenv.MPIs()
+	for i, in := range traces {
+		name, err := filepath.Rel(root, in)
+		require.NoError(t, err)
+		single := filepath.Join(t.TempDir(), "single")
+		var so bytes.Buffer
+		require.Equal(t, exitOK, run(context.Background(), []string{in, "-o", single, "--truth", "-"}, &so, &so), so.String())
+		want := files(t, single)
+		{
+			k, np := mpis[i%len(mpis)], 2+i/len(mpis)%2
+			{
+				t.Run(fmt.Sprintf("%s/%s/%d", name, k.Name, np), func(t *testing.T) {
+					k.Need(t)
+					out := filepath.Join(t.TempDir(), "out")
+					stdout, stderr, err := mpiRun(t, k, np, nil, in, "-o", out, "--truth", "-", "--progress", "never")
+					require.NoError(t, err, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+					got := files(t, out)
+					assert.Equal(t, len(want), len(got), "files")
+					for f, b := range want {
+						assert.True(t, bytes.Equal(b, got[f]), "%s differs from the single run's", f)
+					}
+					assert.Equal(t, strings.Count(so.String(), "\n"), strings.Count(stdout, "\n"), "the report's lines:\n%s", stdout)
 				})
 			}
 		}
