@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/clc-tools/clc/internal/par"
 	"github.com/clc-tools/clc/replay"
 )
 
@@ -144,7 +145,7 @@ func consistentRate(lt []int64, lv []float64, ut []int64, uv []float64) float64 
 // and collective, in the pre-synchronised times) between it and the
 // reference domain ref, relative to the estimate m (nil for the other
 // domains, and for every domain when ref < 0).
-func envelopes(lists [2][]rec, dom *Domains, lat replay.Latency, ref int32, m *Model) []*envelope {
+func envelopes(lists [2][]rec, dom *Domains, lat replay.Latency, ref int32, m *Model, np int) []*envelope {
 	out := make([]*envelope, dom.Count())
 	if ref < 0 {
 		return out
@@ -218,10 +219,11 @@ func envelopes(lists [2][]rec, dom *Domains, lat replay.Latency, ref int32, m *M
 		}
 		return &envelope{lower: newSide(lt, lv, rho), upper: newSide(ut, uv, rho), rho: rho, onEstimate: onEstimate}
 	}
-	for d := range out {
+	// The domains' envelopes, each of its own bounds, side by side.
+	par.ForEach(len(out), max(np, 1), func(d int) {
 		l, u := lower[int32(d)], upper[int32(d)]
 		if l == nil && u == nil {
-			continue
+			return
 		}
 		e := build(l, u, true)
 		if e == nil || e.rho > BoundRate {
@@ -230,7 +232,7 @@ func envelopes(lists [2][]rec, dom *Domains, lat replay.Latency, ref int32, m *M
 			}
 		}
 		out[d] = e
-	}
+	})
 	return out
 }
 

@@ -572,7 +572,7 @@ type errorBars struct {
 func (e *estimator) errorBars(m *Model) *errorBars {
 	nd := e.in.Domains.Count()
 	b := &errorBars{curves: slices.Clone(m.Curves), prior: anchorSpans(e.anchorObs(), nd), wander: e.wander, ref: e.in.Domains.Ref,
-		proven: envelopes(e.lists, &e.in.Domains, e.lat, e.in.Domains.Ref, m), evidence: make([]bool, nd)}
+		proven: envelopes(e.lists, &e.in.Domains, e.lat, e.in.Domains.Ref, m, e.opt.Parallel), evidence: make([]bool, nd)}
 	for d := range nd {
 		b.evidence[d] = b.prior[d].ok
 	}
