@@ -51,30 +51,24 @@ func (d *division) member(g *replay.Graph, in uint32) bool {
 }
 
 // errElsewhere is what a process returns whose correction stopped
-// because another's failed.
-var errElsewhere = errors.New("clc: the correction failed on another process")
+// because another's failed (it wraps comm.ErrElsewhere).
+var errElsewhere = fmt.Errorf("clc: the correction: %w", comm.ErrElsewhere)
 
-// agree returns err, or errElsewhere when another process failed (one
-// allreduce): a failure of one process's own locations stops every
-// process at the same point.
+// agree returns err, or errElsewhere when another process failed
+// (comm.Group.Agree, one allreduce): a failure of one process's own
+// locations stops every process at the same point.
 func (d *division) agree(ctx context.Context, err error) error {
 	if d == nil {
 		return err
 	}
-	failed := int64(0)
-	if err != nil {
-		failed = 1
-	}
-	any, cerr := d.c.AllreduceInt64(ctx, comm.Max, []int64{failed})
-	switch {
-	case err != nil:
+	switch aerr := comm.NewGroup(ctx, d.c).Agree("clc", err); {
+	case err != nil || aerr == nil:
 		return err
-	case cerr != nil:
-		return fmt.Errorf("clc: %w", cerr)
-	case any[0] > 0:
+	case errors.Is(aerr, comm.ErrElsewhere):
 		return errElsewhere
+	default:
+		return aerr
 	}
-	return nil
 }
 
 // sumPass makes ps every process's: the jumps summed, the largest shift.
