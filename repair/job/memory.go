@@ -81,12 +81,9 @@ func size(n int64) string {
 // native reader stops at a block beyond the manifest's count, the OTF2
 // reader's bound is its files' sizes.
 func checkMemory(in *Input, opts *Options) error {
-	limit := opts.MemoryLimit
-	if limit == 0 {
-		var ok bool
-		if limit, ok = memlimit.Limit(); !ok {
-			return nil // another operating system: nothing to compare with
-		}
+	limit, ok := memoryLimit(opts)
+	if !ok {
+		return nil // another operating system: nothing to compare with
 	}
 	events, locs, extra, err := in.declared()
 	if err != nil {
@@ -106,12 +103,9 @@ func checkDefinitions(in *Input, opts *Options) error {
 	if in.Format != FormatOTF2 {
 		return nil
 	}
-	limit := opts.MemoryLimit
-	if limit == 0 {
-		var ok bool
-		if limit, ok = memlimit.Limit(); !ok {
-			return nil
-		}
+	limit, ok := memoryLimit(opts)
+	if !ok {
+		return nil // another operating system: nothing to compare with
 	}
 	st, err := os.Stat(filepath.Join(in.Dir, in.name+".def"))
 	if err != nil {
@@ -178,12 +172,9 @@ func leanDivided(opts *Options) bool { return divided(opts.Comm) && opts.HTML ==
 // its part's declared events (own), what every process holds of the whole
 // trace (leanBytesPerEvent, the definitions), against the process's limit.
 func checkPartMemory(in *Input, opts *Options, d *trace.Declared, own []bool, c comm.Comm) error {
-	limit := opts.MemoryLimit
-	if limit == 0 {
-		var ok bool
-		if limit, ok = memlimit.Limit(); !ok {
-			return nil
-		}
+	limit, ok := memoryLimit(opts)
+	if !ok {
+		return nil // another operating system: nothing to compare with
 	}
 	var mine int64
 	for li, n := range d.LocationEvents {
@@ -208,4 +199,14 @@ func checkPartMemory(in *Input, opts *Options, d *trace.Declared, own []bool, c 
 			Process: c.Rank(), Processes: c.Size(), PartEvents: mine}
 	}
 	return nil
+}
+
+// memoryLimit returns the bytes this process may use: opts.MemoryLimit,
+// else memlimit.Limit; ok is false when neither is known (another
+// operating system).
+func memoryLimit(opts *Options) (int64, bool) {
+	if opts.MemoryLimit != 0 {
+		return opts.MemoryLimit, true
+	}
+	return memlimit.Limit()
 }
