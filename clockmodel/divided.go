@@ -57,58 +57,67 @@ func (dv *Division) eventsOf(li int, times [][]int64) int64 {
 	return dv.Events[li]
 }
 
-// recBytes is the size of one encoded rec.
-const recBytes = 24
-
-// gatherRecs completes parts, this process's bounds by key (a location,
-// or an instance), into
-// every process's, indexed by the whole trace's keys (n of them), so that
-// concat gives the single run's order.
-func (dv *Division) gatherRecs(what string, parts [][]rec, n int) [][]rec {
-	if dv == nil {
-		return parts
-	}
+// gatherKeyed returns, per key (n of them), the items of lists (this
+// process's, by key) of every process, in rank order: one allgather, each
+// item size bytes (put appends it, get reads it). A process's part that
+// does not decode fails the group.
+func gatherKeyed[T any](g *comm.Group, what string, lists [][]T, n, size int, put func([]byte, *T) []byte, get func([]byte) T) [][]T {
 	var buf []byte
-	for i, p := range parts {
-		if len(p) == 0 {
+	for k := range lists {
+		if len(lists[k]) == 0 {
 			continue
 		}
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(i))
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(p)))
-		for _, r := range p {
-			buf = binary.LittleEndian.AppendUint32(buf, uint32(r.a))
-			buf = binary.LittleEndian.AppendUint32(buf, uint32(r.b))
-			buf = binary.LittleEndian.AppendUint64(buf, uint64(r.t))
-			buf = binary.LittleEndian.AppendUint64(buf, uint64(r.d))
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(k))
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(lists[k])))
+		for i := range lists[k] {
+			buf = put(buf, &lists[k][i])
 		}
 	}
-	all := dv.Group.Allgather(what, buf)
-	out := make([][]rec, n)
-	if dv.Group.Err() != nil {
+	all := g.Allgather(what, buf)
+	out := make([][]T, n)
+	if g.Err() != nil {
 		return out
 	}
 	for q, b := range all {
 		for len(b) > 0 {
 			if len(b) < 8 {
-				dv.Group.Fail(fmt.Errorf("%s: process %d sent a cut record", what, q))
+				g.Fail(fmt.Errorf("%s: process %d sent a cut record", what, q))
 				return out
 			}
 			k, m := int(binary.LittleEndian.Uint32(b)), int(binary.LittleEndian.Uint32(b[4:]))
 			b = b[8:]
-			if k >= n || len(b) < m*recBytes {
-				dv.Group.Fail(fmt.Errorf("%s: process %d sent %d records of key %d of %d in %d bytes", what, q, m, k, n, len(b)))
+			if k >= n || len(b) < m*size {
+				g.Fail(fmt.Errorf("%s: process %d sent %d items of key %d of %d in %d bytes", what, q, m, k, n, len(b)))
 				return out
 			}
-			rs := make([]rec, m)
-			for j := range rs {
-				rs[j] = rec{a: int32(binary.LittleEndian.Uint32(b)), b: int32(binary.LittleEndian.Uint32(b[4:])),
-					t: int64(binary.LittleEndian.Uint64(b[8:])), d: int64(binary.LittleEndian.Uint64(b[16:]))}
-				b = b[recBytes:]
+			for range m {
+				out[k] = append(out[k], get(b))
+				b = b[size:]
 			}
-			out[k] = rs
 		}
 	}
 	return out
+}
+
+// gatherRecs completes parts, this process's bounds by key (a location,
+// or an instance), into every process's, indexed by the whole trace's
+// keys (n of them; each key's bounds are one process's), so that concat
+// gives the single run's order.
+func (dv *Division) gatherRecs(what string, parts [][]rec, n int) [][]rec {
+	if dv == nil {
+		return parts
+	}
+	return gatherKeyed(dv.Group, what, parts, n, 24,
+		func(b []byte, r *rec) []byte {
+			b = binary.LittleEndian.AppendUint32(b, uint32(r.a))
+			b = binary.LittleEndian.AppendUint32(b, uint32(r.b))
+			b = binary.LittleEndian.AppendUint64(b, uint64(r.t))
+			return binary.LittleEndian.AppendUint64(b, uint64(r.d))
+		},
+		func(b []byte) rec {
+			return rec{a: int32(binary.LittleEndian.Uint32(b)), b: int32(binary.LittleEndian.Uint32(b[4:])),
+				t: int64(binary.LittleEndian.Uint64(b[8:])), d: int64(binary.LittleEndian.Uint64(b[16:]))}
+		})
 }
 
 // span returns the earliest and the latest time of the own columns over
@@ -141,37 +150,28 @@ func (dv *Division) gatherProofs(at []proofs) {
 	if dv == nil || at == nil {
 		return
 	}
-	var buf []byte
+	type proof struct{ t, v int64 }
+	mine := make([][]proof, len(at))
 	for d := range at {
-		if len(at[d].T) == 0 {
-			continue
-		}
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(d))
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(at[d].T)))
 		for i := range at[d].T {
-			buf = binary.LittleEndian.AppendUint64(buf, uint64(at[d].T[i]))
-			buf = binary.LittleEndian.AppendUint64(buf, uint64(at[d].V[i]))
+			mine[d] = append(mine[d], proof{at[d].T[i], at[d].V[i]})
 		}
 	}
-	all := dv.Group.Allgather("the violations between clock domains", buf)
+	all := gatherKeyed(dv.Group, "the violations between clock domains", mine, len(at), 16,
+		func(b []byte, p *proof) []byte {
+			return binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(b, uint64(p.t)), uint64(p.v))
+		},
+		func(b []byte) proof {
+			return proof{int64(binary.LittleEndian.Uint64(b)), int64(binary.LittleEndian.Uint64(b[8:]))}
+		})
 	if dv.Group.Err() != nil {
 		return
 	}
-	for d := range at {
+	for d, ps := range all {
 		at[d] = proofs{}
-	}
-	for _, b := range all {
-		for len(b) >= 8 {
-			d, m := int(binary.LittleEndian.Uint32(b)), int(binary.LittleEndian.Uint32(b[4:]))
-			b = b[8:]
-			if d >= len(at) || len(b) < 16*m {
-				return
-			}
-			for range m {
-				at[d].T = append(at[d].T, int64(binary.LittleEndian.Uint64(b)))
-				at[d].V = append(at[d].V, int64(binary.LittleEndian.Uint64(b[8:])))
-				b = b[16:]
-			}
+		for _, p := range ps {
+			at[d].T = append(at[d].T, p.t)
+			at[d].V = append(at[d].V, p.v)
 		}
 	}
 }
