@@ -19,6 +19,7 @@
 //	go run ./tools/accuracy                          # every source, seed 101
 //	go run ./tools/accuracy -source truthgen -seeds 1,2,3
 //	go run ./tools/accuracy -source clcsim -only jump -compare
+//	go run ./tools/accuracy -source clcsim -only '256 ranks' -seeds 1 -domains
 package main
 
 import (
@@ -50,6 +51,7 @@ type config struct {
 	cache    string
 	recorded []string
 	verbose  bool
+	domains  bool
 }
 
 func main() {
@@ -62,6 +64,7 @@ func main() {
 	flag.StringVar(&c.cache, "cache", "", "directory for generated archives (default: the user cache directory)")
 	rec := flag.String("recorded", "", "more recording directories (comma-separated; each holds recordings with truth/)")
 	flag.BoolVar(&c.verbose, "v", false, "print the method's report line of every run on stderr")
+	flag.BoolVar(&c.domains, "domains", false, "print each run's distances to the truth and error bars per clock domain on stderr (the default method)")
 	flag.Parse()
 	c.sources = strings.Split(*src, ",")
 	if *src == "all" {
@@ -236,6 +239,9 @@ func run(ctx context.Context, k testCase, c *config) (row, error) {
 		}
 		if c.verbose {
 			rep.WriteText(os.Stderr)
+		}
+		if c.domains && m == clockmodel.MethodModel {
+			writeDomains(os.Stderr, k.name, in.Times, truth, res)
 		}
 		if m == clockmodel.MethodModel {
 			r.def = o
