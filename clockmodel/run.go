@@ -565,6 +565,9 @@ type errorBars struct {
 	// speaks of each domain: without, its curve is the weak level prior's
 	// alone, and bounds nothing.
 	evidence []bool
+	// anchors and windows count each domain's offset measurements (merged
+	// per epoch) and the two-sided windows between it and another domain.
+	anchors, windows []int32
 }
 
 // errorBars keeps the estimate m (its curves as fitted, whatever the
@@ -573,15 +576,59 @@ func (e *estimator) errorBars(m *Model) *errorBars {
 	nd := e.in.Domains.Count()
 	b := &errorBars{curves: slices.Clone(m.Curves), prior: anchorSpans(e.anchorObs(), nd), wander: e.wander, ref: e.in.Domains.Ref,
 		proven: envelopes(e.lists, &e.in.Domains, e.lat, e.in.Domains.Ref, m, e.opt.Parallel), evidence: make([]bool, nd)}
+	b.anchors, b.windows = make([]int32, nd), make([]int32, nd)
 	for d := range nd {
 		b.evidence[d] = b.prior[d].ok
+	}
+	for _, a := range e.anchorObs() {
+		b.anchors[a.d]++
 	}
 	for i := range e.bands {
 		if bd := &e.bands[i]; bd.twoSided() {
 			b.evidence[bd.p], b.evidence[bd.q] = true, true
+			b.windows[bd.p]++
+			b.windows[bd.q]++
 		}
 	}
 	return b
+}
+
+// BarBasis is what a clock domain's error bars rest on.
+type BarBasis struct {
+	// Reference: the domain's clock is the reference; its bars are the
+	// moves alone (its offset measurements are not counted: they measure
+	// nothing against it).
+	Reference bool
+	// Anchors counts its offset measurements (those of one epoch merged),
+	// Windows the two-sided windows between it and another domain.
+	Anchors, Windows int
+	// Posterior: the bars are the estimate's posterior (knots, and an
+	// offset measurement or a two-sided window speaks of the domain).
+	// Prior: they are the prior of its pre-synchronised clock (its offset
+	// measurements and the wander's scale between them). Neither: nothing
+	// but the messages' bounds, if any, limits them.
+	Posterior, Prior bool
+	// Bounded: its messages with the reference prove an interval (the
+	// envelope) that cuts the bars where they are wider.
+	Bounded bool
+}
+
+// BarBasis returns what domain d's error bars rest on (the zero BarBasis
+// without an estimate).
+func (res *Result) BarBasis(d int32) BarBasis {
+	b := res.bars
+	if b == nil {
+		return BarBasis{}
+	}
+	bs := BarBasis{Anchors: int(b.anchors[d]), Windows: int(b.windows[d])}
+	if d == b.ref {
+		bs.Reference = true
+		return bs
+	}
+	bs.Bounded = b.proven[d] != nil
+	bs.Posterior = len(b.curves[d].S) > 0 && b.evidence[d]
+	bs.Prior = !bs.Posterior && b.prior[d].ok && !math.IsInf(b.wander, 1)
+	return bs
 }
 
 // HasErrorBars reports whether ErrorBar can answer: the clock model
@@ -619,6 +666,10 @@ type BarCursor struct {
 	x, s     cursor
 	env      *envelope
 	low, upp sideCursor
+	// Cut tells whether the messages' bounds decided the last At's
+	// interval: cut it to what they prove, or replaced an interval they
+	// do not meet.
+	Cut bool
 }
 
 // BarCursor returns a cursor over domain d's error bars.
@@ -647,6 +698,7 @@ func (bc *BarCursor) At(c, f int64) float64 {
 	case bc.d == b.ref:
 		return math.Abs(float64(f - c))
 	}
+	bc.Cut = false
 	w := math.Inf(1)
 	var xc float64
 	if bc.curve || bc.env != nil {
@@ -673,6 +725,7 @@ func (bc *BarCursor) At(c, f int64) float64 {
 	if lo > hi {
 		lo, hi = base+plo, base+phi
 	}
+	bc.Cut = base+plo > ff-w || base+phi < ff+w
 	return math.Max(ff-lo, hi-ff)
 }
 

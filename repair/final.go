@@ -2,7 +2,9 @@ package repair
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"strings"
 
 	"github.com/clc-tools/clc/clc"
 	"github.com/clc-tools/clc/clockmodel"
@@ -41,11 +43,73 @@ type ErrorBarsReport struct {
 	Domains []DomainBar `json:"domains"`
 }
 
-// DomainBar is one clock domain's error bars.
+// DomainBar is one clock domain's error bars, and what they rest on.
 type DomainBar struct {
 	Domain int32   `json:"domain"`
 	Max    float64 `json:"max"`
 	Mean   float64 `json:"mean"`
+	// Basis is what the bars rest on: "reference" (the reference clock:
+	// the moves alone), "messages and offsets", "messages" or "offsets"
+	// (the estimate's posterior, from its two-sided windows and offset
+	// measurements), "offsets and wander prior" (no posterior: the prior
+	// of the pre-synchronised clock), "bounds" (only what the messages
+	// with the reference prove) or "nothing".
+	Basis string `json:"basis"`
+	// OffsetMeasurements counts the domain's offset measurements (those
+	// of one epoch merged into one), TwoSidedWindows the two-sided windows
+	// between it and another domain.
+	OffsetMeasurements int `json:"offset_measurements"`
+	TwoSidedWindows    int `json:"two_sided_windows"`
+	// DecidedByBounds is the share of its events whose interval the
+	// messages' bounds decided (cut to what they prove, or replaced where
+	// the estimate's interval lies outside them).
+	DecidedByBounds float64 `json:"decided_by_bounds"`
+	// Note says why the evidence is thin, where it is (empty otherwise).
+	Note string `json:"note,omitempty"`
+}
+
+// thinWindows is the number of two-sided windows below which a domain's
+// bars are said to rest on few messages.
+const thinWindows = 8
+
+// domainBar describes domain d's bars from what they rest on (b) and the
+// share of its events the bounds decided.
+func domainBar(d int32, max, mean float64, b clockmodel.BarBasis, decided float64) DomainBar {
+	db := DomainBar{Domain: d, Max: max, Mean: mean, OffsetMeasurements: b.Anchors, TwoSidedWindows: b.Windows, DecidedByBounds: decided}
+	switch {
+	case b.Reference:
+		db.Basis = "reference"
+		return db
+	case b.Posterior && b.Anchors > 0 && b.Windows > 0:
+		db.Basis = "messages and offsets"
+	case b.Posterior && b.Windows > 0:
+		db.Basis = "messages"
+	case b.Posterior:
+		db.Basis = "offsets"
+	case b.Prior:
+		db.Basis = "offsets and wander prior"
+	case b.Bounded:
+		db.Basis = "bounds"
+	default:
+		db.Basis = "nothing"
+	}
+	var why []string
+	switch {
+	case !b.Posterior && !b.Prior && !b.Bounded:
+		why = append(why, "nothing bounds this clock: no offset measurement, no two-sided window, no message with the reference")
+	case b.Windows == 0:
+		why = append(why, "no two-sided window with another clock: between its offset measurements the bars are the prior of the clocks' wander")
+	case b.Windows < thinWindows:
+		why = append(why, fmt.Sprintf("only %d two-sided windows with other clocks", b.Windows))
+	}
+	if b.Anchors == 0 && (b.Posterior || b.Bounded) {
+		why = append(why, "no offset measurement: its level rests on the messages alone")
+	}
+	if decided >= 0.5 {
+		why = append(why, fmt.Sprintf("the messages' bounds decide the bars of %.0f %% of its events", 100*decided))
+	}
+	db.Note = strings.Join(why, "; ")
+	return db
 }
 
 // The histogram of error bars: barPerOctave bins per power of two (1.6–3.1
@@ -119,6 +183,8 @@ type finalTally struct {
 	finite, unbounded int64
 	covered, judged   int64
 	barMax, barSum    float64
+	// decided counts the events whose bar the messages' bounds decided.
+	decided int64
 }
 
 // finalReport compares the corrected times with the pre-synchronised
@@ -185,6 +251,9 @@ func finalReport(ctx context.Context, times [][]int64, moved []clc.Moved, depart
 				continue
 			}
 			t.finite++
+			if bc.Cut {
+				t.decided++
+			}
 			s := b / r
 			t.hist[barBin(s)]++
 			t.barMax = math.Max(t.barMax, s)
@@ -220,6 +289,7 @@ func finalReport(ctx context.Context, times [][]int64, moved []clc.Moved, depart
 	dmax := make([]float64, dom.Count())
 	dsum := make([]float64, dom.Count())
 	dn := make([]int64, dom.Count())
+	ddec := make([]int64, dom.Count())
 	var covered, judged int64
 	for li := range tallies {
 		t := &tallies[li]
@@ -231,6 +301,7 @@ func finalReport(ctx context.Context, times [][]int64, moved []clc.Moved, depart
 		dmax[d] = math.Max(dmax[d], t.barMax)
 		dsum[d] += t.barSum
 		dn[d] += t.finite
+		ddec[d] += t.decided
 		eb.Max = math.Max(eb.Max, t.barMax)
 	}
 	quantile := func(q float64) float64 {
@@ -249,7 +320,7 @@ func finalReport(ctx context.Context, times [][]int64, moved []clc.Moved, depart
 	}
 	for d := range dmax {
 		if dn[d] > 0 {
-			eb.Domains = append(eb.Domains, DomainBar{Domain: int32(d), Max: dmax[d], Mean: dsum[d] / float64(dn[d])})
+			eb.Domains = append(eb.Domains, domainBar(int32(d), dmax[d], dsum[d]/float64(dn[d]), model.BarBasis(int32(d)), float64(ddec[d])/float64(dn[d])))
 		}
 	}
 	if acc != nil && judged > 0 {
@@ -268,14 +339,15 @@ func (sh *share) gatherTallies(tallies []finalTally) {
 	tm := func(w []uint64) moveTally {
 		return moveTally{moved: int64(w[0]), abs: fb(w[1]), later: int64(w[2]), earlier: int64(w[3])}
 	}
-	measure.GatherRows(sh.g, "the moves and error bars", sh.own, tallies, 14,
+	measure.GatherRows(sh.g, "the moves and error bars", sh.own, tallies, 15,
 		func(t *finalTally, w []uint64) {
 			mt(&t.presynced, w[0:4])
 			mt(&t.input, w[4:8])
 			w[8], w[9], w[10], w[11], w[12], w[13] = uint64(t.finite), uint64(t.unbounded), uint64(t.covered), uint64(t.judged), f(t.barMax), f(t.barSum)
+			w[14] = uint64(t.decided)
 		},
 		func(w []uint64, t *finalTally) {
 			*t = finalTally{presynced: tm(w[0:4]), input: tm(w[4:8]), finite: int64(w[8]), unbounded: int64(w[9]),
-				covered: int64(w[10]), judged: int64(w[11]), barMax: fb(w[12]), barSum: fb(w[13])}
+				covered: int64(w[10]), judged: int64(w[11]), barMax: fb(w[12]), barSum: fb(w[13]), decided: int64(w[14])}
 		})
 }

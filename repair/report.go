@@ -1,11 +1,13 @@
 package repair
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -644,6 +646,9 @@ func (r *Report) WriteText(w io.Writer) {
 	p("  %s\n", r.MovedLine())
 	if line := r.ErrorBarsLine(); line != "" {
 		p("  %s\n", line)
+		for _, l := range r.ThinBarsLines(thinBarsShown) {
+			p("    %s\n", l)
+		}
 	}
 	r.writeSharedText(p)
 	d := r.Fidelity.Distance
@@ -728,6 +733,36 @@ func (r *Report) movedBy() string {
 		by = append(by, fmt.Sprintf("%d by the clock model and the CLC", n))
 	}
 	return strings.Join(by, ", ")
+}
+
+// thinBarsShown is how many domains of thin evidence the text report
+// names.
+const thinBarsShown = 5
+
+// ThinBarsLines says, for at most n clock domains whose error bars rest on
+// thin evidence (a DomainBar.Note), widest mean bar first, why, and how
+// many more there are.
+func (r *Report) ThinBarsLines(n int) []string {
+	e := r.ErrorBars
+	if e == nil {
+		return nil
+	}
+	var thin []DomainBar
+	for _, d := range e.Domains {
+		if d.Note != "" {
+			thin = append(thin, d)
+		}
+	}
+	slices.SortStableFunc(thin, func(a, b DomainBar) int { return cmp.Compare(b.Mean, a.Mean) })
+	var out []string
+	for i, d := range thin {
+		if i == n {
+			out = append(out, fmt.Sprintf("and %d more clock domains of thin evidence (the report's error_bars.domains)", len(thin)-n))
+			break
+		}
+		out = append(out, fmt.Sprintf("clock domain %d: bars ±%s mean, ±%s largest: %s", d.Domain, dur(d.Mean), dur(d.Max), d.Note))
+	}
+	return out
 }
 
 // ErrorBarsLine says in one line how sure the corrected times are, or ""
