@@ -11,6 +11,9 @@
 #   r1k-100 the same with 100 µs of wander
 #   d12500  100,000 ranks on 12,500 nodes, 13.8 M events, wander 10 µs, OTF2
 #           (only with BIG=1)
+#   h1k-10, h1k-100  1,024 ranks on 64 nodes, 10^8 events, wander 10 and 100 µs,
+#           OTF2 (only with HUGE=1; about 1.5 GB each)
+# ONLY=name,name... runs just those traces.
 # Each binary runs on each trace RUNS times (default 2), the binaries
 # alternating; /usr/bin/time gives wall, CPU (user + system) and peak RSS,
 # the report's timing_s the stages. It prints one line per run and, per
@@ -46,6 +49,14 @@ traces=(a16 r1k-10 r1k-100)
 if [ "${BIG:-0}" = 1 ]; then
   sim d12500 --ranks 100000 --ranks-per-node 8 --events 3000000 --compute 2ms --clock-wander 10us --seed 3
   traces+=(d12500)
+fi
+if [ "${HUGE:-0}" = 1 ]; then
+  sim h1k-10 --ranks 1024 --ranks-per-node 16 --events 100000000 --compute 2ms --clock-wander 10us --seed 7
+  sim h1k-100 --ranks 1024 --ranks-per-node 16 --events 100000000 --compute 2ms --clock-wander 100us --seed 7
+  traces+=(h1k-10 h1k-100)
+fi
+if [ -n "${ONLY:-}" ]; then
+  IFS=, read -r -a traces <<<"$ONLY"
 fi
 res=$out/results.tsv
 : >"$res"
