@@ -215,16 +215,16 @@ func (cs *coarse) restrict(r *row, cr *coarseRow) {
 // current weights), over the rows in parts, and factorises it.
 func (cs *coarse) factor(s *system) {
 	e := &cs.e
-	s.partsInto(e.val, func(rows []row, val []float64) {
+	s.partsInto(e.val, func(rows []row, w, val []float64) {
 		var cr coarseRow
 		for i := range rows {
 			r := &rows[i]
-			if r.w == 0 {
+			if w[i] == 0 {
 				continue
 			}
 			cs.restrict(r, &cr)
 			for a, ha := range cr.h[:cr.n] {
-				f := r.w * cr.v[a]
+				f := w[i] * cr.v[a]
 				for b, hb := range cr.h[:cr.n] {
 					if hb <= ha {
 						val[e.index(ha, hb)] += f * cr.v[b]

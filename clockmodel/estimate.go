@@ -666,13 +666,14 @@ func (e *estimator) newFitProblem(k *knots, anchors []anchorObs) *fitProblem {
 	n := k.n
 	p := &fitProblem{res: res, maxIter: 4*n + 100}
 	rows := make([]row, 0, len(e.bands)+len(anchors)+2*k.n)
+	ws := make([]float64, 0, cap(rows))
 	var groups []rowGroup
 	for i := range e.bands {
 		b := &e.bands[i]
 		if !b.twoSided() {
 			continue
 		}
-		r := row{w: 1 / (b.sigma * b.sigma), y: b.mid()}
+		r := row{y: b.mid()}
 		k.terms(&r, b.q, b.t, 1)
 		k.terms(&r, b.p, b.t, -1)
 		if r.n == 0 {
@@ -695,13 +696,15 @@ func (e *estimator) newFitProblem(k *knots, anchors []anchorObs) *fitProblem {
 		}
 		groups[len(groups)-1].hi = int32(len(rows)) + 1
 		rows = append(rows, r)
+		ws = append(ws, 1/(b.sigma*b.sigma))
 		p.bandOf = append(p.bandOf, int32(i))
 	}
 	p.nBand = len(rows)
 	for _, a := range anchors {
-		r := row{w: 1 / (a.sigma * a.sigma), y: a.v}
+		r := row{y: a.v}
 		k.terms(&r, a.d, a.t, 1)
 		rows = append(rows, r)
+		ws = append(ws, 1/(a.sigma*a.sigma))
 	}
 	p.nAnchor = len(rows) - p.nBand
 	spans := anchorSpans(anchors, len(k.T))
@@ -710,12 +713,14 @@ func (e *estimator) newFitProblem(k *knots, anchors []anchorObs) *fitProblem {
 		f := k.first[d]
 		for i := 1; i+1 < len(ts); i++ {
 			h1, h2 := float64(ts[i]-ts[i-1]), float64(ts[i+1]-ts[i])
-			r := row{n: 3, w: 1 / ((h1 + h2) / 2)}
-			r.j = [5]int32{f + int32(i) - 1, f + int32(i), f + int32(i) + 1}
-			r.c = [5]float64{-1 / h1, 1/h1 + 1/h2, -1 / h2}
+			r := row{n: 3}
+			r.j = [4]int32{f + int32(i) - 1, f + int32(i), f + int32(i) + 1}
+			r.c = [4]float64{-1 / h1, 1/h1 + 1/h2, -1 / h2}
+			w := 1 / ((h1 + h2) / 2)
 			p.smooth = append(p.smooth, int32(len(rows)))
-			p.base = append(p.base, r.w)
+			p.base = append(p.base, w)
 			rows = append(rows, r)
+			ws = append(ws, w)
 		}
 		// Each knot's correction ≈ 0, the pre-synchronised clock, in two
 		// priors added in one row: a weak one on the level (σ levelPrior
@@ -745,10 +750,11 @@ func (e *estimator) newFitProblem(k *knots, anchors []anchorObs) *fitProblem {
 				sg := ad.sigmaAt(ts[i], e.wander)
 				w += share * float64(len(ts)) / (sg * sg)
 			}
-			rows = append(rows, row{n: 1, j: [5]int32{f + int32(i)}, c: [5]float64{1}, w: w})
+			rows = append(rows, row{n: 1, j: [4]int32{f + int32(i)}, c: [4]float64{1}})
+			ws = append(ws, w)
 		}
 	}
-	p.sys = system{rows: rows, n: n, np: e.opt.Parallel, at: make([]int64, k.n), groups: groups, busy: &e.busy}
+	p.sys = system{rows: rows, w: ws, n: n, np: e.opt.Parallel, at: make([]int64, k.n), groups: groups, busy: &e.busy}
 	p.first = k.first
 	for d := range k.T {
 		for i, t := range k.T[d] {
@@ -770,7 +776,7 @@ func (p *fitProblem) misfit(x []float64) float64 {
 		b := p.sys.groupBias(gi, x)
 		for i := g.lo; i < g.hi; i++ {
 			d := rows[i].dot(x) + b - rows[i].y
-			s += rows[i].w * d * d
+			s += p.sys.w[i] * d * d
 		}
 	}
 	if p.nBand == 0 {
@@ -783,7 +789,7 @@ func (p *fitProblem) misfit(x []float64) float64 {
 func (p *fitProblem) solve(ctx context.Context, c float64, x []float64, tol float64) error {
 	q2 := c * c / p.res
 	for i, r := range p.smooth {
-		p.sys.rows[r].w = p.base[i] / q2
+		p.sys.w[r] = p.base[i] / q2
 	}
 	iters, err := p.sys.solve(ctx, x, tol, p.maxIter, p.limit)
 	p.iters += iters
@@ -798,9 +804,7 @@ func (p *fitProblem) solve(ctx context.Context, c float64, x []float64, tol floa
 func (p *fitProblem) fork() *fitProblem {
 	if q := p.spare; q != nil {
 		p.spare = nil
-		for i := range p.nBand {
-			q.sys.rows[i].w = p.sys.rows[i].w
-		}
+		copy(q.sys.w[:p.nBand], p.sys.w[:p.nBand])
 		q.iters, q.sys.prepared = 0, 0
 		return q
 	}
@@ -986,11 +990,11 @@ type crossValidation struct {
 
 func newCrossValidation(p *fitProblem, out []bool) *crossValidation {
 	cv := &crossValidation{p: p, out: out, weights: make([]float64, p.nBand), x: make([]float64, p.sys.n), held: make([]float64, p.nBand)}
-	rows := p.sys.rows
+	w := p.sys.w
 	for i := range cv.weights {
-		cv.weights[i] = rows[i].w
+		cv.weights[i] = w[i]
 		if out[i] {
-			rows[i].w = 0
+			w[i] = 0
 		}
 	}
 	return cv
@@ -1006,7 +1010,7 @@ func (cv *crossValidation) fork(q *fitProblem) *crossValidation {
 // restore gives the held-out windows their weights back.
 func (cv *crossValidation) restore() {
 	for i, w := range cv.weights {
-		cv.p.sys.rows[i].w = w
+		cv.p.sys.w[i] = w
 	}
 }
 
@@ -1019,7 +1023,7 @@ func (cv *crossValidation) evaluate() float64 {
 	var score float64
 	for i := p.nBand; i < p.nBand+p.nAnchor; i++ {
 		d := rows[i].dot(cv.x) - rows[i].y
-		score += math.Min(rows[i].w*d*d, 25)
+		score += math.Min(p.sys.w[i]*d*d, 25)
 	}
 	for gi, g := range p.sys.groups {
 		b := p.sys.groupBias(gi, cv.x)

@@ -11,14 +11,13 @@ import (
 	"github.com/clc-tools/clc/internal/par"
 )
 
-// row is one weighted linear equation Σ c_i·x[j_i] ≈ y in the unknowns:
-// up to two knots of each of two domains and a bias.
+// row is one linear equation Σ c_i·x[j_i] ≈ y in the unknowns: up to two
+// knots of each of two domains (its weight is its system's, system.w).
 type row struct {
-	j [5]int32
-	c [5]float64
-	n uint8
-	w float64
+	c [4]float64
 	y float64
+	j [4]int32
+	n uint8
 }
 
 func (r *row) dot(x []float64) float64 {
@@ -87,8 +86,11 @@ func segment(ts []int64, t int64) (int, float64) {
 // system is a sparse weighted least-squares problem.
 type system struct {
 	rows []row
-	n    int
-	np   int
+	// w are the rows' weights, one per row: what a solve and a
+	// cross-validation change (the rows' terms stay as built).
+	w  []float64
+	n  int
+	np int
 	// partRows is the fewest rows per part of a pass over the rows
 	// (0: defaultPartRows), parallelMin the fewest unknowns for which the
 	// coarse correction is summed apart (0: parallelUnknowns);
@@ -171,15 +173,16 @@ func forEach(n, g int, f func(i int)) {
 }
 
 // fork returns a copy of s whose solves reach what s's would, for a solve
-// beside s's: its own rows (whose weights a solve and a cross-validation
-// change), buffers, groups' terms and coarse matrix; the blocks, the knot
-// times, the groups and the groups' sparsity patterns shared, read only.
+// beside s's: its own weights (which a solve and a cross-validation
+// change), buffers, groups' terms and coarse matrix; the rows' terms, the
+// blocks, the knot times, the groups and the groups' sparsity patterns
+// shared, read only.
 // What depends only on the rows' terms (the patterns, the coarse level)
 // s finds first, for both. s must not be solving.
 func (s *system) fork() *system {
 	s.patterns()
 	s.buildCoarse()
-	f := &system{rows: slices.Clone(s.rows), n: s.n, np: s.np, partRows: s.partRows, parallelMin: s.parallelMin,
+	f := &system{rows: s.rows, w: slices.Clone(s.w), n: s.n, np: s.np, partRows: s.partRows, parallelMin: s.parallelMin,
 		blocks: s.blocks, at: s.at, groups: s.groups, coarseTried: s.coarseTried, busy: s.busy}
 	if s.coarse != nil {
 		f.coarse = s.coarse.fork()
@@ -218,12 +221,12 @@ func (s *system) lowRanks() {
 		var w float64
 		k := 0
 		for i := g.lo; i < g.hi; i++ {
-			r := &s.rows[i]
+			r, ri := &s.rows[i], s.w[i]
 			for t := range r.n {
-				l.val[l.pos[k]] += r.w * r.c[t]
+				l.val[l.pos[k]] += ri * r.c[t]
 				k++
 			}
-			w += r.w
+			w += ri
 		}
 		l.scale = 0
 		if w > 0 {
@@ -322,8 +325,8 @@ func (s *system) groupBias(gi int, x []float64) float64 {
 	var sw, sr float64
 	for i := g.lo; i < g.hi; i++ {
 		r := &s.rows[i]
-		sw += r.w
-		sr += r.w * (r.y - r.dot(x))
+		sw += s.w[i]
+		sr += s.w[i] * (r.y - r.dot(x))
 	}
 	if sw == 0 {
 		return 0
@@ -490,13 +493,13 @@ func (s *system) preconditioner() (blocks []penta, diag []float64) {
 	}
 	// Each part sums into a vector of 3n: the diagonal, the first and
 	// the second off-diagonal.
-	sums := s.parts(3*n, func(rows []row, out []float64) {
+	sums := s.parts(3*n, func(rows []row, w, out []float64) {
 		diag, off1, off2 := out[:n], out[n:2*n], out[2*n:]
 		for i := range rows {
-			r := &rows[i]
+			r, ri := &rows[i], w[i]
 			for a := range r.n {
 				ja := r.j[a]
-				diag[ja] += r.w * r.c[a] * r.c[a]
+				diag[ja] += ri * r.c[a] * r.c[a]
 				for b := a + 1; b < r.n; b++ {
 					jb := r.j[b]
 					lo, hi := min(ja, jb), max(ja, jb)
@@ -505,9 +508,9 @@ func (s *system) preconditioner() (blocks []penta, diag []float64) {
 					}
 					switch hi - lo {
 					case 1:
-						off1[lo] += r.w * r.c[a] * r.c[b]
+						off1[lo] += ri * r.c[a] * r.c[b]
 					case 2:
-						off2[lo] += r.w * r.c[a] * r.c[b]
+						off2[lo] += ri * r.c[a] * r.c[b]
 					}
 				}
 			}
@@ -714,11 +717,11 @@ func (sv *solver) pre(r, z []float64) {
 // y: Aᵀ W y less the groups' terms.
 func (sv *solver) rhs() []float64 {
 	s := sv.s
-	b := s.parts(s.n, func(rows []row, out []float64) {
+	b := s.parts(s.n, func(rows []row, w, out []float64) {
 		for i := range rows {
 			r := &rows[i]
 			for k := range r.n {
-				out[r.j[k]] += r.w * r.c[k] * r.y
+				out[r.j[k]] += w[i] * r.c[k] * r.y
 			}
 		}
 	})
@@ -726,7 +729,7 @@ func (sv *solver) rhs() []float64 {
 		l := &s.lr[gi]
 		var wy float64
 		for i := s.groups[gi].lo; i < s.groups[gi].hi; i++ {
-			wy += s.rows[i].w * s.rows[i].y
+			wy += s.w[i] * s.rows[i].y
 		}
 		for k, j := range l.idx {
 			b[j] -= l.scale * wy * l.val[k]
@@ -833,26 +836,26 @@ const defaultPartRows = 1 << 16
 const parallelUnknowns = 1 << 15
 
 // parts sums f over the rows in parts, each part on a goroutine of its
-// own (up to s.np, a part per partRows rows): f adds its rows' terms to
-// out, a zeroed vector of m elements. parts returns the first part's
+// own (up to s.np, a part per partRows rows): f adds its rows' terms (the
+// rows and their weights) to out, a zeroed vector of m elements. parts returns the first part's
 // vector, newly allocated, with the other parts' added to it in ascending
 // order of part (so that the sum depends only on s.np and the rows); the
 // other parts' buffers are kept for the next pass.
-func (s *system) parts(m int, f func(rows []row, out []float64)) []float64 {
+func (s *system) parts(m int, f func(rows []row, w, out []float64)) []float64 {
 	out := make([]float64, m)
 	s.partsInto(out, f)
 	return out
 }
 
 // partsInto is parts summing into out, which it zeroes first.
-func (s *system) partsInto(out []float64, f func(rows []row, out []float64)) {
+func (s *system) partsInto(out []float64, f func(rows []row, w, out []float64)) {
 	s.partsBeside(out, f, nil)
 }
 
 // partsBeside is partsInto that also calls beside(w, np) for each part w
 // of np after the part, on its goroutine: more work of the pass, shared
 // out as the parts are.
-func (s *system) partsBeside(out []float64, f func(rows []row, out []float64), beside func(w, np int)) {
+func (s *system) partsBeside(out []float64, f func(rows []row, w, out []float64), beside func(w, np int)) {
 	minRows := s.partRows
 	if minRows <= 0 {
 		minRows = defaultPartRows
@@ -870,7 +873,8 @@ func (s *system) partsBeside(out []float64, f func(rows []row, out []float64), b
 	chunk := (len(s.rows) + np - 1) / np
 	run := func(w int, out []float64) {
 		clear(out)
-		f(s.rows[min(w*chunk, len(s.rows)):min((w+1)*chunk, len(s.rows))], out)
+		lo, hi := min(w*chunk, len(s.rows)), min((w+1)*chunk, len(s.rows))
+		f(s.rows[lo:hi], s.w[lo:hi], out)
 		if beside != nil {
 			beside(w, np)
 		}
@@ -904,28 +908,14 @@ func (s *system) mul(v, y []float64) {
 		s.lrDot = make([]float64, len(s.lr))
 	}
 	s.lrDot = s.lrDot[:len(s.lr)]
-	s.partsBeside(y, func(rows []row, out []float64) {
+	s.partsBeside(y, func(rows []row, w, out []float64) {
 		for i := range rows {
 			r := &rows[i]
-			f := r.w * r.dot(v)
+			f := w[i] * r.dot(v)
 			for k := range r.n {
 				out[r.j[k]] += f * r.c[k]
 			}
 		}
 	}, func(w, np int) { s.lowRankDots(v, w, np) })
 	s.subLowRank(y)
-}
-
-// residualScale returns the weighted root mean square of the residuals
-// of rows [lo, hi) at x, in units of the rows' own σ (1/√w).
-func residualScale(rows []row, x []float64) float64 {
-	var s float64
-	for i := range rows {
-		d := rows[i].dot(x) - rows[i].y
-		s += rows[i].w * d * d
-	}
-	if len(rows) == 0 {
-		return 0
-	}
-	return math.Sqrt(s / float64(len(rows)))
 }

@@ -20,12 +20,12 @@ func denseSolve(s *system) []float64 {
 	for i := range a {
 		a[i] = make([]float64, n+1)
 	}
-	for _, r := range s.rows {
+	for i, r := range s.rows {
 		for x := range r.n {
 			for y := range r.n {
-				a[r.j[x]][r.j[y]] += r.w * r.c[x] * r.c[y]
+				a[r.j[x]][r.j[y]] += s.w[i] * r.c[x] * r.c[y]
 			}
-			a[r.j[x]][n] += r.w * r.c[x] * r.y
+			a[r.j[x]][n] += s.w[i] * r.c[x] * r.y
 		}
 	}
 	for c := range n {
@@ -70,10 +70,12 @@ func randomSystem(rng *rand.Rand, nd, k int, smooth float64, pair func(*rand.Ran
 			s.at[int(lo)+i] = 1000 * int64(i)
 		}
 		for i := 1; i+1 < k; i++ {
-			s.rows = append(s.rows, row{n: 3, j: [5]int32{lo + int32(i) - 1, lo + int32(i), lo + int32(i) + 1}, c: [5]float64{-1, 2, -1}, w: smooth})
+			s.rows = append(s.rows, row{n: 3, j: [4]int32{lo + int32(i) - 1, lo + int32(i), lo + int32(i) + 1}, c: [4]float64{-1, 2, -1}})
+			s.w = append(s.w, smooth)
 		}
 		for i := range k {
-			s.rows = append(s.rows, row{n: 1, j: [5]int32{lo + int32(i)}, c: [5]float64{1}, w: 1e-9})
+			s.rows = append(s.rows, row{n: 1, j: [4]int32{lo + int32(i)}, c: [4]float64{1}})
+			s.w = append(s.w, 1e-9)
 		}
 	}
 	for range 6 * nd * k {
@@ -82,14 +84,17 @@ func randomSystem(rng *rand.Rand, nd, k int, smooth float64, pair func(*rand.Ran
 			continue
 		}
 		i, u := rng.IntN(k-1), rng.Float64()
-		r := row{n: 4, w: 1 / (0.01 + rng.Float64()), y: 100 * rng.NormFloat64()}
-		r.j = [5]int32{int32(a*k + i), int32(a*k + i + 1), int32(b*k + i), int32(b*k + i + 1)}
-		r.c = [5]float64{1 - u, u, u - 1, -u}
+		w := 1 / (0.01 + rng.Float64())
+		r := row{n: 4, y: 100 * rng.NormFloat64()}
+		r.j = [4]int32{int32(a*k + i), int32(a*k + i + 1), int32(b*k + i), int32(b*k + i + 1)}
+		r.c = [4]float64{1 - u, u, u - 1, -u}
 		s.rows = append(s.rows, r)
+		s.w = append(s.w, w)
 	}
 	// One block tied to 0 (the reference's role).
 	for i := range k {
-		s.rows = append(s.rows, row{n: 1, j: [5]int32{int32(i)}, c: [5]float64{1}, w: 10})
+		s.rows = append(s.rows, row{n: 1, j: [4]int32{int32(i)}, c: [4]float64{1}})
+		s.w = append(s.w, 10)
 	}
 	return s
 }
@@ -311,7 +316,7 @@ func TestLowRankPattern(t *testing.T) {
 		rows := make([]row, 1+rng.IntN(40))
 		var want []int32
 		for i := range rows {
-			rows[i].n = uint8(1 + rng.IntN(5))
+			rows[i].n = uint8(1 + rng.IntN(4))
 			for k := range rows[i].n {
 				rows[i].j[k] = int32(rng.IntN(n))
 				want = append(want, rows[i].j[k])

@@ -182,11 +182,11 @@ func (p *fitProblem) levelInherited() ([]float64, []int32) {
 	}
 	for i := range s.rows {
 		r := &s.rows[i]
-		if r.w == 0 {
+		if s.w[i] == 0 {
 			continue
 		}
 		nbs := agg(r.j[:r.n], r.c[:r.n])
-		addOuter(r.w, bs[:nbs], a[:nbs])
+		addOuter(s.w[i], bs[:nbs], a[:nbs])
 	}
 	// The groups' terms (−scale·uuᵀ): u may reach many blocks.
 	ub := make([]float64, nb)

@@ -21,7 +21,7 @@ func denseNormal(s *system) [][]float64 {
 		r := &s.rows[i]
 		for a := range r.n {
 			for b := range r.n {
-				q[r.j[a]][r.j[b]] += r.w * r.c[a] * r.c[b]
+				q[r.j[a]][r.j[b]] += s.w[i] * r.c[a] * r.c[b]
 			}
 		}
 	}
