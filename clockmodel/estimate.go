@@ -360,6 +360,9 @@ func (e *estimator) anchorObs() []anchorObs {
 // picks (chooseCurvature), and then decide, beside the fit, says whether
 // the clocks should move at all.
 func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats, last bool) (*Model, int, error) {
+	// The previous pass's fit is done with (setSD reads only this pass's):
+	// its system is not held beside this one's.
+	e.fitted, e.fittedKnots = nil, nil
 	nd := e.in.Domains.Count()
 	anchors := e.anchorObs()
 	st.Anchors = len(anchors)
