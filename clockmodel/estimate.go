@@ -102,7 +102,7 @@ type estimator struct {
 	lat   replay.Latency
 	opt   EstimateOptions
 	ga    *gatherer
-	p2p   []rec
+	p2p   *recList
 	span  int64
 	bands []band
 	// groups are the windows' pairs and sources, each with the
@@ -121,7 +121,7 @@ type estimator struct {
 	// anchors are the merged anchors (anchorObs).
 	anchors []anchorObs
 	// lists are the last pass's bounds: point to point, collective.
-	lists [2][]rec
+	lists [2]*recList
 	// With keepLast, last is the fit of the last pass run (its system with
 	// the weights of its final solve; the estimate may stop after its
 	// first pass; only a layout keeps it, so that a
@@ -144,8 +144,9 @@ func newEstimator(in *Input, times [][]int64, g *replay.Graph, lat replay.Latenc
 	e := &estimator{in: in, times: times, g: g, lat: lat, opt: opt, dv: dv}
 	e.ga = newGatherer(times, g, &in.Domains, opt.Parallel, dv)
 	e.span = max(1, 8192*e.ga.bin)
-	e.p2p = e.ga.p2p()
-	sortRecs(e.p2p)
+	p2p := e.ga.p2p()
+	sortRecs(p2p)
+	e.p2p = newRecList(p2p)
 	return e
 }
 
@@ -166,7 +167,7 @@ func (e *estimator) estimate(ctx context.Context, lastWindows func()) (*Model, E
 		if it == e.opt.Iterations-1 && lastWindows != nil {
 			lastWindows()
 		}
-		st.Bounds = int64(len(e.lists[0]) + len(e.lists[1]))
+		st.Bounds = int64(e.lists[0].len() + e.lists[1].len())
 		st.Bands = len(e.bands)
 		var iters int
 		var err error
@@ -202,7 +203,7 @@ func (e *estimator) estimate(ctx context.Context, lastWindows func()) (*Model, E
 func (e *estimator) windows(m *Model) int {
 	coll := e.ga.collectives(m)
 	sortRecs(coll)
-	lists := [2][]rec{e.p2p, coll}
+	lists := [2]*recList{e.p2p, newRecList(coll)}
 	e.lists = lists
 	prs := pairsOf(lists, &e.in.Domains)
 	wo := windowOptions{perSide: e.opt.PerSide, maxSpan: max(1, e.span/32)}

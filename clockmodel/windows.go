@@ -8,7 +8,7 @@ import (
 	"github.com/clc-tools/clc/replay"
 )
 
-// span is a range of a sorted []rec.
+// span is a range of indices: of a recList's bounds, or of unknowns.
 type span struct{ lo, hi int32 }
 
 // pair holds the bounds between two domains p < q: from p to q (lower
@@ -21,16 +21,16 @@ type pair struct {
 }
 
 // pairsOf groups the sorted bound lists by unordered domain pair.
-func pairsOf(lists [2][]rec, dom *Domains) []pair {
+func pairsOf(lists [2]*recList, dom *Domains) []pair {
 	idx := map[uint64]int{}
 	var out []pair
 	for src, rs := range lists {
-		for lo := 0; lo < len(rs); {
-			hi := lo + 1
-			for hi < len(rs) && rs[hi].a == rs[lo].a && rs[hi].b == rs[lo].b {
-				hi++
-			}
-			a, b := rs[lo].a, rs[lo].b
+		if rs == nil {
+			continue
+		}
+		for ri := range rs.runs {
+			lo, hi := rs.runs[ri].lo, rs.runEnd(ri)
+			a, b := rs.runs[ri].a, rs.runs[ri].b
 			p, q, dir := a, b, 0
 			if b < a {
 				p, q, dir = b, a, 1
@@ -44,7 +44,6 @@ func pairsOf(lists [2][]rec, dom *Domains) []pair {
 				out = append(out, pair{p: p, q: q, intra: np >= 0 && np == nq})
 			}
 			out[k].seg[src][dir] = span{int32(lo), int32(hi)}
-			lo = hi
 		}
 	}
 	slices.SortFunc(out, func(x, y pair) int {
@@ -107,30 +106,43 @@ type windowOptions struct {
 // apart: their fastest messages need not be equally fast (a collective's
 // logical messages run through its algorithm's tree), so each source's
 // midpoints may be off by an amount of their own (estimator.groups).
-func bands(pr *pair, src uint8, lists [2][]rec, lat replay.Latency, m *Model, opt windowOptions, out []band) []band {
+func bands(pr *pair, src uint8, lists [2]*recList, lat replay.Latency, m *Model, opt windowOptions, out []band) []band {
 	mu := float64(lat.Inter)
 	if pr.intra {
 		mu = float64(lat.Intra)
 	}
-	// Merge the two directions' time-ordered streams.
+	// Merge the two directions' time-ordered streams: per direction a
+	// cursor, and the bound at its head (has: one is left).
 	seg, list := pr.seg[src], lists[src]
-	pos := [2]int32{seg[0].lo, seg[1].lo}
-	next := func() (r *rec, dir int, ok bool) {
+	var cur [2]recCursor
+	var head [2]rec
+	var has [2]bool
+	take := func(d int) {
+		has[d] = cur[d].i < int(seg[d].hi)
+		if has[d] {
+			head[d], _ = cur[d].next()
+		}
+	}
+	for d := range 2 {
+		cur[d] = list.cursor(int(seg[d].lo))
+		take(d)
+	}
+	next := func() (r rec, dir int, ok bool) {
 		bd := -1
 		var bt int64
 		for d := range 2 {
-			if pos[d] < seg[d].hi {
-				t := list[pos[d]].t
+			if has[d] {
+				t := head[d].t
 				if bd < 0 || t < bt {
 					bd, bt = d, t
 				}
 			}
 		}
 		if bd < 0 {
-			return nil, 0, false
+			return rec{}, 0, false
 		}
-		r = &list[pos[bd]]
-		pos[bd]++
+		r = head[bd]
+		take(bd)
 		return r, bd, true
 	}
 	cp, cq := cursor{c: m.curve(pr.p)}, cursor{c: m.curve(pr.q)}
