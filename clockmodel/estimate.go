@@ -211,10 +211,11 @@ func (e *estimator) windows(m *Model) int {
 	parts := make([][2][]band, len(prs))
 	sigma := make([][2]float64, len(prs))
 	noise := make([][2]float64, len(prs))
+	w0 := make([][2]float64, len(prs))
 	par.ForEach(len(prs), e.opt.Parallel, func(i int) {
 		for src := range uint8(2) {
 			parts[i][src] = bands(&prs[i], src, lists, e.lat, m, wo, nil)
-			sigma[i][src], noise[i][src] = weigh(parts[i][src], floor, e.noise[groupKey{prs[i].p, prs[i].q, src}])
+			sigma[i][src], noise[i][src], w0[i][src] = weigh(parts[i][src], floor, e.noise[groupKey{prs[i].p, prs[i].q, src}])
 		}
 	})
 	n := 0
@@ -228,7 +229,7 @@ func (e *estimator) windows(m *Model) int {
 			g := int32(-1)
 			if sigma[i][src] > 0 { // some band is two-sided
 				g = int32(len(e.groups))
-				e.groups = append(e.groups, group{p: prs[i].p, q: prs[i].q, src: uint8(src), sigma: sigma[i][src], noise: noise[i][src]})
+				e.groups = append(e.groups, group{p: prs[i].p, q: prs[i].q, src: uint8(src), sigma: sigma[i][src], noise: noise[i][src], w0: w0[i][src]})
 			}
 			for j := range bs {
 				bs[j].group = g
@@ -257,9 +258,9 @@ type group struct {
 	p, q  int32
 	src   uint8
 	sigma float64
-	// noise is the random uncertainty of even the group's best window
-	// (weigh).
-	noise float64
+	// noise is the random uncertainty of even the group's best window,
+	// w0 the width of its narrowest two-sided window (weigh).
+	noise, w0 float64
 }
 
 // groupKey names a group across passes (whose windows differ).
@@ -284,10 +285,11 @@ func (e *estimator) calibrate() {
 	for _, h := range e.heldOut {
 		b := &e.bands[h.band]
 		v := h.r * h.r
-		if b.class == srcP2P {
+		if b.class == srcP2P && b.group >= 0 {
 			// A collective window's excess is the waiting of its
 			// members, not a bound on its midpoint's error.
-			v -= b.excess * b.excess / 4
+			x := b.excess(e.groups[b.group].w0)
+			v -= x * x / 4
 		}
 		byGroup[b.group] = append(byGroup[b.group], v)
 	}
@@ -408,7 +410,7 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats, las
 	refereed := func() error { return nil }
 	if !last && e.opt.Iterations > 1 && nd <= maxLevelDomains {
 		budget = &iterLimit{floor: 50, known: make(chan struct{})}
-		refereed = e.refereeBeside(ctx, &k, anchors, budget, st)
+		refereed = e.refereeBeside(ctx, p, &k, anchors, budget, st)
 	}
 	before := p.iters
 	err := p.solve(ctx, e.curv, x, 1e-6)
@@ -489,20 +491,23 @@ func (e *estimator) setSD(ctx context.Context, m *Model, st *EstimateStats) erro
 // measurement 5 µs off of TestContradictedAnchor lies at 7.1.
 const anchorZ = 5
 
-// refereeBeside runs refereeAnchors (at e.curv) within budget and returns
-// what waits for it, adds the anchors it weighed down to
-// st.AnchorsContradicted and returns its error. With more than one worker
+// refereeBeside runs refereeAnchors (at e.curv, sharing fit's groups'
+// patterns) within budget and returns what waits for it, adds the anchors
+// it weighed down to st.AnchorsContradicted and returns its error. With
+// more than one worker
 // it runs beside what the caller does next (the fit, whose iterations fix
 // the budget), else when waited for (after the caller has fixed budget).
 // It must be waited for.
-func (e *estimator) refereeBeside(ctx context.Context, k *knots, anchors []anchorObs, budget *iterLimit, st *EstimateStats) func() error {
+func (e *estimator) refereeBeside(ctx context.Context, fit *fitProblem, k *knots, anchors []anchorObs, budget *iterLimit, st *EstimateStats) func() error {
 	c := e.curv
 	wait := func(n int, err error) error {
 		st.AnchorsContradicted += n
 		return err
 	}
+	// The fit's groups' patterns, found here, before the fit solves.
+	shared := sharedGroups{groups: fit.sys.groups, lr: fit.sys.sharedPatterns()}
 	if e.opt.Parallel <= 1 {
-		return func() error { return wait(e.refereeAnchors(ctx, k, anchors, c, budget)) }
+		return func() error { return wait(e.refereeAnchors(ctx, k, anchors, c, budget, shared)) }
 	}
 	type result struct {
 		n   int
@@ -510,13 +515,20 @@ func (e *estimator) refereeBeside(ctx context.Context, k *knots, anchors []ancho
 	}
 	done := make(chan result, 1)
 	go func() {
-		n, err := e.refereeAnchors(ctx, k, anchors, c, budget)
+		n, err := e.refereeAnchors(ctx, k, anchors, c, budget, shared)
 		done <- result{n, err}
 	}()
 	return func() error {
 		r := <-done
 		return wait(r.n, r.err)
 	}
+}
+
+// sharedGroups are a fit's groups of rows and their terms with the fit's
+// patterns (system.sharedPatterns), for a problem over the same windows.
+type sharedGroups struct {
+	groups []rowGroup
+	lr     []lowRank
 }
 
 // iterLimit is a solve's bound on its iterations that may be fixed only
@@ -566,12 +578,18 @@ func (l *iterLimit) allows(it int) bool {
 // anchored fit with a looser tolerance weighed down 2,072 of 24,998
 // anchors, after which the guard refused the estimate. It returns how
 // many anchors it weighed down. Its budget may be fixed while it runs
-// (iterLimit).
-func (e *estimator) refereeAnchors(ctx context.Context, k *knots, anchors []anchorObs, c float64, budget *iterLimit) (int, error) {
+// (iterLimit). Its problem takes the groups' patterns of shared (the fit's
+// over the same windows) where its groups are the same.
+func (e *estimator) refereeAnchors(ctx context.Context, k *knots, anchors []anchorObs, c float64, budget *iterLimit, shared sharedGroups) (int, error) {
 	if len(anchors) == 0 || len(e.bands) == 0 {
 		return 0, nil
 	}
 	p := e.newFitProblem(k, nil)
+	if slices.Equal(p.sys.groups, shared.groups) {
+		// The windows' rows come first in both, the same rows: so are
+		// their groups' patterns.
+		p.sys.lr = shared.lr
+	}
 	p.limit = budget
 	defer func() { e.prepares += p.sys.prepared }()
 	x := make([]float64, p.sys.n)
@@ -833,7 +851,7 @@ func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []flo
 	for i := range out {
 		out[i] = (i/cvBlock)%2 == 0
 	}
-	cv := newCrossValidation(p, out)
+	cv := newCrossValidation(p, out, true)
 	defer cv.restore()
 	fitOn := func(q *fitProblem, qcv *crossValidation, ci int) (*fitScore, error) {
 		copy(qcv.x, x0)
@@ -842,7 +860,7 @@ func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []flo
 		if err := q.solve(ctx, curvatureGrid[ci], qcv.x, 1e-4); err != nil {
 			return nil, err
 		}
-		return &fitScore{score: qcv.evaluate(), held: slices.Clone(qcv.held), iters: q.iters - iters, prepared: q.sys.prepared - prepared}, nil
+		return &fitScore{score: qcv.evaluate(), held: qcv.heldOut(), iters: q.iters - iters, prepared: q.sys.prepared - prepared}, nil
 	}
 	// ahead holds the fits made ahead of the search, by curvature index.
 	ahead := make(map[int]*fitScore)
@@ -916,15 +934,15 @@ func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []flo
 	e.heldOut = e.heldOut[:0]
 	for i := range p.nBand {
 		if out[i] {
-			e.heldOut = append(e.heldOut, heldResidual{band: p.bandOf[i], r: bestHeld[i]})
+			e.heldOut = append(e.heldOut, heldResidual{band: p.bandOf[i], r: bestHeld[len(e.heldOut)]})
 		}
 	}
 	return nil
 }
 
 // fitScore is a cross-validation's fit at one curvature: its score, its
-// held-out residuals, and the solver's iterations and preparations it
-// took.
+// held-out residuals (crossValidation.heldOut), and the solver's
+// iterations and preparations it took.
 type fitScore struct {
 	score           float64
 	held            []float64
@@ -969,7 +987,7 @@ func (e *estimator) decide(ctx context.Context, p *fitProblem, x0 []float64, st 
 	for i := range out {
 		out[i] = ((e.bands[p.bandOf[i]].t-e.ga.lo)/seg)%2 == 0
 	}
-	cv := newCrossValidation(p, out)
+	cv := newCrossValidation(p, out, false)
 	defer cv.restore()
 	clear(cv.x)
 	st.ScoreStay = cv.evaluate()
@@ -989,11 +1007,18 @@ type crossValidation struct {
 	out     []bool
 	weights []float64
 	x       []float64
-	held    []float64 // the held-out residuals of the last evaluation
+	// held are the residuals of the last evaluation by window row (those
+	// held out set), nil when not kept.
+	held []float64
 }
 
-func newCrossValidation(p *fitProblem, out []bool) *crossValidation {
-	cv := &crossValidation{p: p, out: out, weights: make([]float64, p.nBand), x: make([]float64, p.sys.n), held: make([]float64, p.nBand)}
+// newCrossValidation splits p's windows, out held out; keep says whether
+// evaluate keeps the held-out residuals.
+func newCrossValidation(p *fitProblem, out []bool, keep bool) *crossValidation {
+	cv := &crossValidation{p: p, out: out, weights: make([]float64, p.nBand), x: make([]float64, p.sys.n)}
+	if keep {
+		cv.held = make([]float64, p.nBand)
+	}
 	w := p.sys.w
 	for i := range cv.weights {
 		cv.weights[i] = w[i]
@@ -1006,9 +1031,31 @@ func newCrossValidation(p *fitProblem, out []bool) *crossValidation {
 
 // fork returns cv's split for q, a fork of cv.p made while the split
 // held (the held-out rows' weights zero in q too): its own x and held-out
-// residuals.
+// residuals (if cv keeps them).
 func (cv *crossValidation) fork(q *fitProblem) *crossValidation {
-	return &crossValidation{p: q, out: cv.out, weights: cv.weights, x: make([]float64, len(cv.x)), held: make([]float64, len(cv.held))}
+	f := &crossValidation{p: q, out: cv.out, weights: cv.weights, x: make([]float64, len(cv.x))}
+	if cv.held != nil {
+		f.held = make([]float64, len(cv.held))
+	}
+	return f
+}
+
+// heldOut returns the held-out windows' residuals of the last evaluation,
+// in the order of their rows.
+func (cv *crossValidation) heldOut() []float64 {
+	n := 0
+	for _, o := range cv.out {
+		if o {
+			n++
+		}
+	}
+	r := make([]float64, 0, n)
+	for i, o := range cv.out {
+		if o {
+			r = append(r, cv.held[i])
+		}
+	}
+	return r
 }
 
 // restore gives the held-out windows their weights back.
@@ -1036,7 +1083,9 @@ func (cv *crossValidation) evaluate() float64 {
 				continue
 			}
 			d := rows[i].dot(cv.x) + b - rows[i].y
-			cv.held[i] = d
+			if cv.held != nil {
+				cv.held[i] = d
+			}
 			score += math.Min(cv.weights[i]*d*d, 25)
 		}
 	}

@@ -187,12 +187,21 @@ func (s *system) fork() *system {
 	if s.coarse != nil {
 		f.coarse = s.coarse.fork()
 	}
-	f.lr = make([]lowRank, len(s.lr))
+	f.lr = s.sharedPatterns()
+	return f
+}
+
+// sharedPatterns returns groups' terms for another system whose groups
+// are s's over rows with s's terms: s's sparsity patterns (found first if
+// not yet known), shared read only, each with values of its own.
+func (s *system) sharedPatterns() []lowRank {
+	s.patterns()
+	lr := make([]lowRank, len(s.lr))
 	for i := range s.lr {
 		l := &s.lr[i]
-		f.lr[i] = lowRank{idx: l.idx, pos: l.pos, val: make([]float64, len(l.val))}
+		lr[i] = lowRank{idx: l.idx, pos: l.pos, val: make([]float64, len(l.val))}
 	}
-	return f
+	return lr
 }
 
 // rowGroup is a range of rows [lo, hi) that shares an eliminated unknown

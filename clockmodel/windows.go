@@ -71,11 +71,13 @@ type band struct {
 	// index of its pair and class in estimator.groups (set by windows).
 	class uint8
 	group int32
-	// sigma is the random uncertainty of the band's midpoint, excess its
-	// width beyond its group's narrowest band and w0 that narrowest
-	// width (set by weigh).
-	sigma, excess, w0 float64
+	// sigma is the random uncertainty of the band's midpoint (set by
+	// weigh).
+	sigma float64
 }
+
+// excess is the band's width beyond its group's narrowest band, w0 wide.
+func (b *band) excess(w0 float64) float64 { return math.Abs(b.hi - b.lo - w0) }
 
 // The sources of bounds, the indices of the lists of a pair's bounds.
 const (
@@ -205,8 +207,8 @@ func bands(pr *pair, src uint8, lists [2]*recList, lat replay.Latency, m *Model,
 }
 
 // weigh sets the uncertainty of each two-sided band of one group (a pair
-// and a source) and returns the uncertainty of the group's bias and the
-// group's noise floor.
+// and a source) and returns the uncertainty of the group's bias, the
+// group's noise floor and its narrowest two-sided band's width w0.
 //
 // A band's midpoint is off δ by half the difference of the excess delays
 // of its fastest messages each way, plus half the difference of the two
@@ -222,8 +224,8 @@ func bands(pr *pair, src uint8, lists [2]*recList, lat replay.Latency, m *Model,
 // bands does not remove it — so it is one unknown per group (the bias),
 // of which the messages only say that it lies within half the narrowest
 // width on either side: uniform there, σ = w0/(2√3).
-func weigh(bs []band, floor, noise float64) (sigmaBias, noiseUsed float64) {
-	w0 := math.Inf(1)
+func weigh(bs []band, floor, noise float64) (sigmaBias, noiseUsed, w0 float64) {
+	w0 = math.Inf(1)
 	var ex []float64
 	for i := range bs {
 		if bs[i].twoSided() {
@@ -231,13 +233,11 @@ func weigh(bs []band, floor, noise float64) (sigmaBias, noiseUsed float64) {
 		}
 	}
 	if math.IsInf(w0, 1) {
-		return 0, 0
+		return 0, 0, 0
 	}
 	for i := range bs {
-		b := &bs[i]
-		if b.twoSided() {
-			b.excess, b.w0 = math.Abs(b.hi-b.lo-w0), w0
-			ex = append(ex, b.excess)
+		if b := &bs[i]; b.twoSided() {
+			ex = append(ex, b.excess(w0))
 		}
 	}
 	if noise <= 0 {
@@ -247,8 +247,8 @@ func weigh(bs []band, floor, noise float64) (sigmaBias, noiseUsed float64) {
 	noise = math.Max(noise, floor)
 	for i := range bs {
 		if b := &bs[i]; b.twoSided() {
-			b.sigma = math.Hypot(b.excess/2, noise)
+			b.sigma = math.Hypot(b.excess(w0)/2, noise)
 		}
 	}
-	return math.Max(math.Abs(w0)/(2*math.Sqrt(3)), floor), noise
+	return math.Max(math.Abs(w0)/(2*math.Sqrt(3)), floor), noise, w0
 }
