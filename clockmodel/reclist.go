@@ -38,8 +38,19 @@ const recMarkEvery = 256
 
 // newRecList encodes rs, sorted by sortRecs.
 func newRecList(rs []rec) *recList {
-	l := &recList{n: len(rs)}
+	l := &recList{n: len(rs), marks: make([]recMark, 0, (len(rs)+recMarkEvery-1)/recMarkEvery)}
+	// The encoding's size first, so that data is allocated once, exactly.
+	size := 0
 	var prev int64
+	for i := range rs {
+		if i > 0 && (rs[i].a != rs[i-1].a || rs[i].b != rs[i-1].b) {
+			prev = 0
+		}
+		size += varintLen(rs[i].t-prev) + varintLen(rs[i].d)
+		prev = rs[i].t
+	}
+	l.data = make([]byte, 0, size)
+	prev = 0
 	for i := range rs {
 		r := &rs[i]
 		if i == 0 || r.a != rs[i-1].a || r.b != rs[i-1].b {
@@ -54,6 +65,12 @@ func newRecList(rs []rec) *recList {
 		prev = r.t
 	}
 	return l
+}
+
+// varintLen is the length of v as binary.AppendVarint appends it.
+func varintLen(v int64) int {
+	var b [binary.MaxVarintLen64]byte
+	return binary.PutVarint(b[:], v)
 }
 
 // len returns the number of bounds (0 for a nil list).
