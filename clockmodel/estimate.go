@@ -1001,28 +1001,37 @@ func (e *estimator) decide(ctx context.Context, p *fitProblem, x0 []float64, st 
 }
 
 // crossValidation holds one split of a fit's windows: the held-out ones
-// lose their weight until restore.
+// lose their weight until restore. weights and held are by held-out
+// window, in the order of their rows (which the groups cover in order:
+// newFitProblem).
 type crossValidation struct {
-	p       *fitProblem
-	out     []bool
+	p   *fitProblem
+	out []bool
+	// weights are the held-out windows' own weights.
 	weights []float64
 	x       []float64
-	// held are the residuals of the last evaluation by window row (those
-	// held out set), nil when not kept.
+	// held are the held-out windows' residuals of the last evaluation,
+	// nil when not kept.
 	held []float64
 }
 
 // newCrossValidation splits p's windows, out held out; keep says whether
 // evaluate keeps the held-out residuals.
 func newCrossValidation(p *fitProblem, out []bool, keep bool) *crossValidation {
-	cv := &crossValidation{p: p, out: out, weights: make([]float64, p.nBand), x: make([]float64, p.sys.n)}
+	n := 0
+	for _, o := range out {
+		if o {
+			n++
+		}
+	}
+	cv := &crossValidation{p: p, out: out, weights: make([]float64, 0, n), x: make([]float64, p.sys.n)}
 	if keep {
-		cv.held = make([]float64, p.nBand)
+		cv.held = make([]float64, n)
 	}
 	w := p.sys.w
-	for i := range cv.weights {
-		cv.weights[i] = w[i]
-		if out[i] {
+	for i, o := range out {
+		if o {
+			cv.weights = append(cv.weights, w[i])
 			w[i] = 0
 		}
 	}
@@ -1042,26 +1051,16 @@ func (cv *crossValidation) fork(q *fitProblem) *crossValidation {
 
 // heldOut returns the held-out windows' residuals of the last evaluation,
 // in the order of their rows.
-func (cv *crossValidation) heldOut() []float64 {
-	n := 0
-	for _, o := range cv.out {
-		if o {
-			n++
-		}
-	}
-	r := make([]float64, 0, n)
-	for i, o := range cv.out {
-		if o {
-			r = append(r, cv.held[i])
-		}
-	}
-	return r
-}
+func (cv *crossValidation) heldOut() []float64 { return slices.Clone(cv.held) }
 
 // restore gives the held-out windows their weights back.
 func (cv *crossValidation) restore() {
-	for i, w := range cv.weights {
-		cv.p.sys.w[i] = w
+	k := 0
+	for i, o := range cv.out {
+		if o {
+			cv.p.sys.w[i] = cv.weights[k]
+			k++
+		}
 	}
 }
 
@@ -1076,6 +1075,7 @@ func (cv *crossValidation) evaluate() float64 {
 		d := rows[i].dot(cv.x) - rows[i].y
 		score += math.Min(p.sys.w[i]*d*d, 25)
 	}
+	k := 0 // the held-out window's place
 	for gi, g := range p.sys.groups {
 		b := p.sys.groupBias(gi, cv.x)
 		for i := g.lo; i < g.hi; i++ {
@@ -1084,9 +1084,10 @@ func (cv *crossValidation) evaluate() float64 {
 			}
 			d := rows[i].dot(cv.x) + b - rows[i].y
 			if cv.held != nil {
-				cv.held[i] = d
+				cv.held[k] = d
 			}
-			score += math.Min(cv.weights[i]*d*d, 25)
+			score += math.Min(cv.weights[k]*d*d, 25)
+			k++
 		}
 	}
 	return score
