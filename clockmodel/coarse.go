@@ -191,7 +191,7 @@ type coarseRow struct {
 // coefficients times the hats' values at its knots).
 func (cs *coarse) restrict(r *row, cr *coarseRow) {
 	cr.n = 0
-	for a := range r.n {
+	for a := range r.len() {
 		hp := &cs.hat[r.j[a]]
 		for q := range 2 {
 			h := hp.h[q]

@@ -605,13 +605,13 @@ func (e *estimator) refereeAnchors(ctx context.Context, k *knots, anchors []anch
 	for i := range anchors {
 		a := &anchors[i]
 		zs[i] = math.NaN()
-		var r row
+		r := newRow(0)
 		k.terms(&r, a.d, a.t, 1)
-		if r.n == 0 {
+		if r.len() == 0 {
 			continue
 		}
 		var fx, s float64
-		for j := range r.n {
+		for j := range r.len() {
 			fx += r.c[j] * x[r.j[j]]
 			s += r.c[j] * sd[r.j[j]]
 		}
@@ -695,10 +695,10 @@ func (e *estimator) newFitProblem(k *knots, anchors []anchorObs) *fitProblem {
 		if !b.twoSided() {
 			continue
 		}
-		r := row{y: b.mid()}
+		r := newRow(b.mid())
 		k.terms(&r, b.q, b.t, 1)
 		k.terms(&r, b.p, b.t, -1)
-		if r.n == 0 {
+		if r.len() == 0 {
 			continue
 		}
 		// The bands of a group are consecutive.
@@ -723,7 +723,7 @@ func (e *estimator) newFitProblem(k *knots, anchors []anchorObs) *fitProblem {
 	}
 	p.nBand = len(rows)
 	for _, a := range anchors {
-		r := row{y: a.v}
+		r := newRow(a.v)
 		k.terms(&r, a.d, a.t, 1)
 		rows = append(rows, r)
 		ws = append(ws, 1/(a.sigma*a.sigma))
@@ -735,8 +735,8 @@ func (e *estimator) newFitProblem(k *knots, anchors []anchorObs) *fitProblem {
 		f := k.first[d]
 		for i := 1; i+1 < len(ts); i++ {
 			h1, h2 := float64(ts[i]-ts[i-1]), float64(ts[i+1]-ts[i])
-			r := row{n: 3}
-			r.j = [4]int32{f + int32(i) - 1, f + int32(i), f + int32(i) + 1}
+			r := row{}
+			r.j = [4]int32{f + int32(i) - 1, f + int32(i), f + int32(i) + 1, noTerm}
 			r.c = [4]float64{-1 / h1, 1/h1 + 1/h2, -1 / h2}
 			w := 1 / ((h1 + h2) / 2)
 			p.smooth = append(p.smooth, int32(len(rows)))
@@ -772,7 +772,7 @@ func (e *estimator) newFitProblem(k *knots, anchors []anchorObs) *fitProblem {
 				sg := ad.sigmaAt(ts[i], e.wander)
 				w += share * float64(len(ts)) / (sg * sg)
 			}
-			rows = append(rows, row{n: 1, j: [4]int32{f + int32(i)}, c: [4]float64{1}})
+			rows = append(rows, row{j: [4]int32{f + int32(i), noTerm, noTerm, noTerm}, c: [4]float64{1}})
 			ws = append(ws, w)
 		}
 	}

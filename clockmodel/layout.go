@@ -105,9 +105,10 @@ func (e *estimator) layout(st EstimateStats) (*Layout, error) {
 	var keys []uint64
 	for i := range sys.rows {
 		r := &sys.rows[i]
-		l.rowUnk = append(l.rowUnk, r.j[:r.n]...)
+		js := r.j[:r.len()]
+		l.rowUnk = append(l.rowUnk, js...)
 		l.rowPtr = append(l.rowPtr, int64(len(l.rowUnk)))
-		keys = appendPairs(keys, r.j[:r.n], nil)
+		keys = appendPairs(keys, js, nil)
 	}
 	l.Nonzeros = countDistinct(keys)
 	for _, gi := range p.groupOf {

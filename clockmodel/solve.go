@@ -12,17 +12,29 @@ import (
 )
 
 // row is one linear equation Σ c_i·x[j_i] ≈ y in the unknowns: up to two
-// knots of each of two domains (its weight is its system's, system.w).
+// knots of each of two domains (its weight is its system's, system.w); its
+// terms are the first of j up to noTerm (newRow).
 type row struct {
 	c [4]float64
 	y float64
 	j [4]int32
-	n uint8
+}
+
+// noTerm marks the end of a row's terms in j.
+const noTerm = -1
+
+// newRow returns a row without terms, with right-hand side y.
+func newRow(y float64) row { return row{y: y, j: [4]int32{noTerm, noTerm, noTerm, noTerm}} }
+
+// len returns the row's number of terms: 4 less the unused ones, whose
+// sign bit is set (branch-free, for the solver's passes).
+func (r *row) len() int {
+	return 4 - int(uint32(r.j[0])>>31+uint32(r.j[1])>>31+uint32(r.j[2])>>31+uint32(r.j[3])>>31)
 }
 
 func (r *row) dot(x []float64) float64 {
 	var s float64
-	for i := range r.n {
+	for i := range r.len() {
 		s += r.c[i] * x[r.j[i]]
 	}
 	return s
@@ -49,14 +61,14 @@ func (k *knots) terms(r *row, d int32, t int64, f float64) {
 		if c == 0 {
 			return
 		}
-		for i := range r.n {
+		n := r.len()
+		for i := range n {
 			if r.j[i] == j {
 				r.c[i] += c
 				return
 			}
 		}
-		r.j[r.n], r.c[r.n] = j, c
-		r.n++
+		r.j[n], r.c[n] = j, c
 	}
 	if len(ts) == 1 {
 		add(base, f)
@@ -231,7 +243,7 @@ func (s *system) lowRanks() {
 		k := 0
 		for i := g.lo; i < g.hi; i++ {
 			r, ri := &s.rows[i], s.w[i]
-			for t := range r.n {
+			for t := range r.len() {
 				l.val[l.pos[k]] += ri * r.c[t]
 				k++
 			}
@@ -271,7 +283,7 @@ func (s *system) patterns() {
 // −1, as pattern leaves it.
 func (l *lowRank) pattern(rows []row, at []int32) {
 	for i := range rows {
-		for _, j := range rows[i].j[:rows[i].n] {
+		for _, j := range rows[i].j[:rows[i].len()] {
 			if at[j] < 0 {
 				at[j] = 0
 				l.idx = append(l.idx, j)
@@ -286,7 +298,7 @@ func (l *lowRank) pattern(rows []row, at []int32) {
 	l.val = make([]float64, len(l.idx))
 	l.pos = make([]int32, 0, len(rows)*4)
 	for i := range rows {
-		for _, j := range rows[i].j[:rows[i].n] {
+		for _, j := range rows[i].j[:rows[i].len()] {
 			l.pos = append(l.pos, at[j])
 		}
 	}
@@ -506,10 +518,11 @@ func (s *system) preconditioner() (blocks []penta, diag []float64) {
 		diag, off1, off2 := out[:n], out[n:2*n], out[2*n:]
 		for i := range rows {
 			r, ri := &rows[i], w[i]
-			for a := range r.n {
+			n := r.len()
+			for a := range n {
 				ja := r.j[a]
 				diag[ja] += ri * r.c[a] * r.c[a]
-				for b := a + 1; b < r.n; b++ {
+				for b := a + 1; b < n; b++ {
 					jb := r.j[b]
 					lo, hi := min(ja, jb), max(ja, jb)
 					if blockOf[lo] < 0 || blockOf[lo] != blockOf[hi] {
@@ -729,7 +742,7 @@ func (sv *solver) rhs() []float64 {
 	b := s.parts(s.n, func(rows []row, w, out []float64) {
 		for i := range rows {
 			r := &rows[i]
-			for k := range r.n {
+			for k := range r.len() {
 				out[r.j[k]] += w[i] * r.c[k] * r.y
 			}
 		}
@@ -920,8 +933,13 @@ func (s *system) mul(v, y []float64) {
 	s.partsBeside(y, func(rows []row, w, out []float64) {
 		for i := range rows {
 			r := &rows[i]
-			f := w[i] * r.dot(v)
-			for k := range r.n {
+			n := r.len()
+			var d float64 // r.dot(v)
+			for k := range n {
+				d += r.c[k] * v[r.j[k]]
+			}
+			f := w[i] * d
+			for k := range n {
 				out[r.j[k]] += f * r.c[k]
 			}
 		}

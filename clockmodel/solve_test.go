@@ -21,8 +21,8 @@ func denseSolve(s *system) []float64 {
 		a[i] = make([]float64, n+1)
 	}
 	for i, r := range s.rows {
-		for x := range r.n {
-			for y := range r.n {
+		for x := range r.len() {
+			for y := range r.len() {
 				a[r.j[x]][r.j[y]] += s.w[i] * r.c[x] * r.c[y]
 			}
 			a[r.j[x]][n] += s.w[i] * r.c[x] * r.y
@@ -70,11 +70,11 @@ func randomSystem(rng *rand.Rand, nd, k int, smooth float64, pair func(*rand.Ran
 			s.at[int(lo)+i] = 1000 * int64(i)
 		}
 		for i := 1; i+1 < k; i++ {
-			s.rows = append(s.rows, row{n: 3, j: [4]int32{lo + int32(i) - 1, lo + int32(i), lo + int32(i) + 1}, c: [4]float64{-1, 2, -1}})
+			s.rows = append(s.rows, row{j: [4]int32{lo + int32(i) - 1, lo + int32(i), lo + int32(i) + 1, noTerm}, c: [4]float64{-1, 2, -1}})
 			s.w = append(s.w, smooth)
 		}
 		for i := range k {
-			s.rows = append(s.rows, row{n: 1, j: [4]int32{lo + int32(i)}, c: [4]float64{1}})
+			s.rows = append(s.rows, row{j: [4]int32{lo + int32(i), noTerm, noTerm, noTerm}, c: [4]float64{1}})
 			s.w = append(s.w, 1e-9)
 		}
 	}
@@ -85,7 +85,7 @@ func randomSystem(rng *rand.Rand, nd, k int, smooth float64, pair func(*rand.Ran
 		}
 		i, u := rng.IntN(k-1), rng.Float64()
 		w := 1 / (0.01 + rng.Float64())
-		r := row{n: 4, y: 100 * rng.NormFloat64()}
+		r := row{y: 100 * rng.NormFloat64()}
 		r.j = [4]int32{int32(a*k + i), int32(a*k + i + 1), int32(b*k + i), int32(b*k + i + 1)}
 		r.c = [4]float64{1 - u, u, u - 1, -u}
 		s.rows = append(s.rows, r)
@@ -93,7 +93,7 @@ func randomSystem(rng *rand.Rand, nd, k int, smooth float64, pair func(*rand.Ran
 	}
 	// One block tied to 0 (the reference's role).
 	for i := range k {
-		s.rows = append(s.rows, row{n: 1, j: [4]int32{int32(i)}, c: [4]float64{1}})
+		s.rows = append(s.rows, row{j: [4]int32{int32(i), noTerm, noTerm, noTerm}, c: [4]float64{1}})
 		s.w = append(s.w, 10)
 	}
 	return s
@@ -316,8 +316,8 @@ func TestLowRankPattern(t *testing.T) {
 		rows := make([]row, 1+rng.IntN(40))
 		var want []int32
 		for i := range rows {
-			rows[i].n = uint8(1 + rng.IntN(4))
-			for k := range rows[i].n {
+			rows[i] = newRow(0)
+			for k := range 1 + rng.IntN(4) {
 				rows[i].j[k] = int32(rng.IntN(n))
 				want = append(want, rows[i].j[k])
 			}
@@ -330,7 +330,7 @@ func TestLowRankPattern(t *testing.T) {
 		require.Len(t, l.val, len(want))
 		k := 0
 		for i := range rows {
-			for _, j := range rows[i].j[:rows[i].n] {
+			for _, j := range rows[i].j[:rows[i].len()] {
 				require.Equal(t, j, l.idx[l.pos[k]], "row %d", i)
 				k++
 			}

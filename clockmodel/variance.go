@@ -185,7 +185,8 @@ func (p *fitProblem) levelInherited() ([]float64, []int32) {
 		if s.w[i] == 0 {
 			continue
 		}
-		nbs := agg(r.j[:r.n], r.c[:r.n])
+		n := r.len()
+		nbs := agg(r.j[:n], r.c[:n])
 		addOuter(s.w[i], bs[:nbs], a[:nbs])
 	}
 	// The groups' terms (−scale·uuᵀ): u may reach many blocks.
