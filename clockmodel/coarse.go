@@ -64,7 +64,7 @@ func coarseHats(s *system) int {
 		return 0
 	}
 	h := min(s.n/nb/coarseKnotsPerHat, coarseMaxUnknowns/nb)
-	budget := coarseFlopsPerRow * float64(len(s.rows))
+	budget := coarseFlopsPerRow * float64(s.rowCount())
 	h = min(h, int(budget/(2*math.Pow(float64(nb), 3))))
 	if h < coarseMinHats {
 		return 0
@@ -139,8 +139,8 @@ func (cs *coarse) envelope(s *system, nc int) []int32 {
 		first[i] = int32(i)
 	}
 	var cr coarseRow
-	for i := range s.rows {
-		cs.restrict(&s.rows[i], &cr)
+	for i := range s.rowCount() {
+		cs.restrict(s.row(i), &cr)
 		if cr.n == 0 {
 			continue
 		}

@@ -491,7 +491,7 @@ func (e *estimator) setSD(ctx context.Context, m *Model, st *EstimateStats) erro
 // measurement 5 µs off of TestContradictedAnchor lies at 7.1.
 const anchorZ = 5
 
-// refereeBeside runs refereeAnchors (at e.curv, sharing fit's groups'
+// refereeBeside runs refereeAnchors (at e.curv, on fit's rows and
 // patterns) within budget and returns what waits for it, adds the anchors
 // it weighed down to st.AnchorsContradicted and returns its error. With
 // more than one worker
@@ -504,8 +504,9 @@ func (e *estimator) refereeBeside(ctx context.Context, fit *fitProblem, k *knots
 		st.AnchorsContradicted += n
 		return err
 	}
-	// The fit's groups' patterns, found here, before the fit solves.
-	shared := sharedGroups{groups: fit.sys.groups, lr: fit.sys.sharedPatterns()}
+	// The fit's rows and its groups' patterns, found here, before the fit
+	// solves (the rows' terms, which the referee reads, stay as built).
+	shared := fit.shared()
 	if e.opt.Parallel <= 1 {
 		return func() error { return wait(e.refereeAnchors(ctx, k, anchors, c, budget, shared)) }
 	}
@@ -524,11 +525,37 @@ func (e *estimator) refereeBeside(ctx context.Context, fit *fitProblem, k *knots
 	}
 }
 
-// sharedGroups are a fit's groups of rows and their terms with the fit's
-// patterns (system.sharedPatterns), for a problem over the same windows.
-type sharedGroups struct {
-	groups []rowGroup
-	lr     []lowRank
+// sharedRows are a fit problem's rows (nBand windows' and nAnchor
+// anchors' first), its groups and their terms with its patterns
+// (system.sharedPatterns), for a problem over the same windows and knots
+// (newFitProblemOn).
+type sharedRows struct {
+	rows           []row
+	nBand, nAnchor int
+	groups         []rowGroup
+	lr             []lowRank
+}
+
+// shared returns p's rows for another problem, nil when p's own rows are
+// shared.
+func (p *fitProblem) shared() *sharedRows {
+	if p.sys.skip.hi > p.sys.skip.lo {
+		return nil
+	}
+	return &sharedRows{rows: p.sys.rows, nBand: p.nBand, nAnchor: p.nAnchor, groups: p.sys.groups, lr: p.sys.sharedPatterns()}
+}
+
+// sameRow reports whether rows a and b are the same, bit for bit.
+func sameRow(a, b *row) bool {
+	if a.j != b.j || math.Float64bits(a.y) != math.Float64bits(b.y) {
+		return false
+	}
+	for i := range a.c {
+		if math.Float64bits(a.c[i]) != math.Float64bits(b.c[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // iterLimit is a solve's bound on its iterations that may be fixed only
@@ -578,18 +605,14 @@ func (l *iterLimit) allows(it int) bool {
 // anchored fit with a looser tolerance weighed down 2,072 of 24,998
 // anchors, after which the guard refused the estimate. It returns how
 // many anchors it weighed down. Its budget may be fixed while it runs
-// (iterLimit). Its problem takes the groups' patterns of shared (the fit's
-// over the same windows) where its groups are the same.
-func (e *estimator) refereeAnchors(ctx context.Context, k *knots, anchors []anchorObs, c float64, budget *iterLimit, shared sharedGroups) (int, error) {
+// (iterLimit). Its problem is laid out on shared's rows (the fit's, over
+// the same windows and knots; nil: its own), which are its own but for the
+// fit's anchors: it holds only its weights and the solver's state.
+func (e *estimator) refereeAnchors(ctx context.Context, k *knots, anchors []anchorObs, c float64, budget *iterLimit, shared *sharedRows) (int, error) {
 	if len(anchors) == 0 || len(e.bands) == 0 {
 		return 0, nil
 	}
-	p := e.newFitProblem(k, nil)
-	if slices.Equal(p.sys.groups, shared.groups) {
-		// The windows' rows come first in both, the same rows: so are
-		// their groups' patterns.
-		p.sys.lr = shared.lr
-	}
+	p := e.newFitProblemOn(k, nil, shared)
 	p.limit = budget
 	defer func() { e.prepares += p.sys.prepared }()
 	x := make([]float64, p.sys.n)
@@ -683,12 +706,38 @@ type fitProblem struct {
 // smoothness carries the curve across from where they do, and a domain
 // with neither keeps its pre-synchronised clock.
 func (e *estimator) newFitProblem(k *knots, anchors []anchorObs) *fitProblem {
+	return e.newFitProblemOn(k, anchors, nil)
+}
+
+// newFitProblemOn is newFitProblem on the rows of sh (nil: its own), when
+// they are the rows it lays out but for sh's anchors': it then holds its
+// weights only, and sh's groups' patterns.
+func (e *estimator) newFitProblemOn(k *knots, anchors []anchorObs, sh *sharedRows) *fitProblem {
 	res := float64(e.in.Resolution)
 	ridge := 1 / (res * res)
 	n := k.n
 	p := &fitProblem{res: res, maxIter: 4*n + 100}
-	rows := make([]row, 0, len(e.bands)+len(anchors)+2*k.n)
-	ws := make([]float64, 0, cap(rows))
+	var rows []row
+	if sh == nil {
+		rows = make([]row, 0, len(e.bands)+len(anchors)+2*k.n)
+	}
+	ws := make([]float64, 0, len(e.bands)+len(anchors)+2*k.n)
+	// nr counts the rows laid out; on sh's rows, same says whether each
+	// was sh's.
+	nr, same := 0, true
+	emit := func(r row, w float64) {
+		if sh == nil {
+			rows = append(rows, r)
+		} else {
+			i := nr
+			if i >= sh.nBand {
+				i += sh.nAnchor
+			}
+			same = same && i < len(sh.rows) && sameRow(&sh.rows[i], &r)
+		}
+		ws = append(ws, w)
+		nr++
+	}
 	var groups []rowGroup
 	for i := range e.bands {
 		b := &e.bands[i]
@@ -713,22 +762,20 @@ func (e *estimator) newFitProblem(k *knots, anchors []anchorObs) *fitProblem {
 			if b.class == srcColl {
 				wb = 0
 			}
-			groups = append(groups, rowGroup{lo: int32(len(rows)), wb: wb})
+			groups = append(groups, rowGroup{lo: int32(nr), wb: wb})
 			p.groupOf = append(p.groupOf, b.group)
 		}
-		groups[len(groups)-1].hi = int32(len(rows)) + 1
-		rows = append(rows, r)
-		ws = append(ws, 1/(b.sigma*b.sigma))
+		groups[len(groups)-1].hi = int32(nr) + 1
+		emit(r, 1/(b.sigma*b.sigma))
 		p.bandOf = append(p.bandOf, int32(i))
 	}
-	p.nBand = len(rows)
+	p.nBand = nr
 	for _, a := range anchors {
 		r := newRow(a.v)
 		k.terms(&r, a.d, a.t, 1)
-		rows = append(rows, r)
-		ws = append(ws, 1/(a.sigma*a.sigma))
+		emit(r, 1/(a.sigma*a.sigma))
 	}
-	p.nAnchor = len(rows) - p.nBand
+	p.nAnchor = nr - p.nBand
 	spans := anchorSpans(anchors, len(k.T))
 	for d := range k.T {
 		ts := k.T[d]
@@ -739,10 +786,9 @@ func (e *estimator) newFitProblem(k *knots, anchors []anchorObs) *fitProblem {
 			r.j = [4]int32{f + int32(i) - 1, f + int32(i), f + int32(i) + 1, noTerm}
 			r.c = [4]float64{-1 / h1, 1/h1 + 1/h2, -1 / h2}
 			w := 1 / ((h1 + h2) / 2)
-			p.smooth = append(p.smooth, int32(len(rows)))
+			p.smooth = append(p.smooth, int32(nr))
 			p.base = append(p.base, w)
-			rows = append(rows, r)
-			ws = append(ws, w)
+			emit(r, w)
 		}
 		// Each knot's correction ≈ 0, the pre-synchronised clock, in two
 		// priors added in one row: a weak one on the level (σ levelPrior
@@ -772,11 +818,22 @@ func (e *estimator) newFitProblem(k *knots, anchors []anchorObs) *fitProblem {
 				sg := ad.sigmaAt(ts[i], e.wander)
 				w += share * float64(len(ts)) / (sg * sg)
 			}
-			rows = append(rows, row{j: [4]int32{f + int32(i), noTerm, noTerm, noTerm}, c: [4]float64{1}})
-			ws = append(ws, w)
+			emit(row{j: [4]int32{f + int32(i), noTerm, noTerm, noTerm}, c: [4]float64{1}}, w)
 		}
 	}
-	p.sys = system{rows: rows, w: ws, n: n, np: e.opt.Parallel, at: make([]int64, k.n), groups: groups, busy: &e.busy}
+	var skip span
+	if sh != nil {
+		if !same || nr+sh.nAnchor != len(sh.rows) {
+			return e.newFitProblemOn(k, anchors, nil)
+		}
+		rows, skip = sh.rows, span{int32(sh.nBand), int32(sh.nBand + sh.nAnchor)}
+	}
+	p.sys = system{rows: rows, skip: skip, w: ws, n: n, np: e.opt.Parallel, at: make([]int64, k.n), groups: groups, busy: &e.busy}
+	if sh != nil && slices.Equal(groups, sh.groups) {
+		// The windows' rows come first in both, the same rows: so are
+		// their groups' patterns.
+		p.sys.lr = sh.lr
+	}
 	p.first = k.first
 	for d := range k.T {
 		for i, t := range k.T[d] {
@@ -792,12 +849,12 @@ func (e *estimator) newFitProblem(k *knots, anchors []anchorObs) *fitProblem {
 // misfit is the root mean square of the windows' residuals at x (their
 // groups' biases removed), in units of their σ.
 func (p *fitProblem) misfit(x []float64) float64 {
-	rows := p.sys.rows
 	var s float64
 	for gi, g := range p.sys.groups {
 		b := p.sys.groupBias(gi, x)
 		for i := g.lo; i < g.hi; i++ {
-			d := rows[i].dot(x) + b - rows[i].y
+			r := p.sys.row(int(i))
+			d := r.dot(x) + b - r.y
 			s += p.sys.w[i] * d * d
 		}
 	}
@@ -1069,10 +1126,11 @@ func (cv *crossValidation) restore() {
 // estimates it at cv.x; and the anchors (all fitted) alike: a curve too
 // stiff to pass both its anchors and its windows does not pass.
 func (cv *crossValidation) evaluate() float64 {
-	p, rows := cv.p, cv.p.sys.rows
+	p := cv.p
 	var score float64
 	for i := p.nBand; i < p.nBand+p.nAnchor; i++ {
-		d := rows[i].dot(cv.x) - rows[i].y
+		r := p.sys.row(i)
+		d := r.dot(cv.x) - r.y
 		score += math.Min(p.sys.w[i]*d*d, 25)
 	}
 	k := 0 // the held-out window's place
@@ -1082,7 +1140,8 @@ func (cv *crossValidation) evaluate() float64 {
 			if !cv.out[i] {
 				continue
 			}
-			d := rows[i].dot(cv.x) + b - rows[i].y
+			r := p.sys.row(int(i))
+			d := r.dot(cv.x) + b - r.y
 			if cv.held != nil {
 				cv.held[k] = d
 			}

@@ -97,7 +97,11 @@ func segment(ts []int64, t int64) (int, float64) {
 
 // system is a sparse weighted least-squares problem.
 type system struct {
+	// rows are the system's rows but those of skip (empty: none), which
+	// are another system's that shares the rows with it; row numbers
+	// (row, w, groups) skip them.
 	rows []row
+	skip span
 	// w are the rows' weights, one per row: what a solve and a
 	// cross-validation change (the rows' terms stay as built).
 	w  []float64
@@ -194,7 +198,7 @@ func forEach(n, g int, f func(i int)) {
 func (s *system) fork() *system {
 	s.patterns()
 	s.buildCoarse()
-	f := &system{rows: s.rows, w: slices.Clone(s.w), n: s.n, np: s.np, partRows: s.partRows, parallelMin: s.parallelMin,
+	f := &system{rows: s.rows, skip: s.skip, w: slices.Clone(s.w), n: s.n, np: s.np, partRows: s.partRows, parallelMin: s.parallelMin,
 		blocks: s.blocks, at: s.at, groups: s.groups, coarseTried: s.coarseTried, busy: s.busy}
 	if s.coarse != nil {
 		f.coarse = s.coarse.fork()
@@ -214,6 +218,43 @@ func (s *system) sharedPatterns() []lowRank {
 		lr[i] = lowRank{idx: l.idx, pos: l.pos, val: make([]float64, len(l.val))}
 	}
 	return lr
+}
+
+// rowCount returns the number of the system's rows.
+func (s *system) rowCount() int { return len(s.rows) - int(s.skip.hi-s.skip.lo) }
+
+// row returns the system's row i.
+func (s *system) row(i int) *row {
+	if i >= int(s.skip.lo) {
+		i += int(s.skip.hi - s.skip.lo)
+	}
+	return &s.rows[i]
+}
+
+// rowsOf returns group g's rows, which lie before skip.
+func (s *system) rowsOf(g *rowGroup) []row {
+	if s.skip.hi > s.skip.lo && g.hi > s.skip.lo {
+		panic("clockmodel: a group's rows past the skipped rows")
+	}
+	return s.rows[g.lo:g.hi]
+}
+
+// segments calls f with the system's rows [lo, hi) in order, as at most
+// two slices of rows (either side of skip), each with its first row's
+// number.
+func (s *system) segments(lo, hi int, f func(lo int, rows []row)) {
+	a, h := int(s.skip.lo), int(s.skip.hi-s.skip.lo)
+	if h == 0 {
+		f(lo, s.rows[lo:hi])
+		return
+	}
+	if lo < a {
+		f(lo, s.rows[lo:min(hi, a)])
+	}
+	if hi > a {
+		b := max(lo, a)
+		f(b, s.rows[b+h:hi+h])
+	}
 }
 
 // rowGroup is a range of rows [lo, hi) that shares an eliminated unknown
@@ -242,7 +283,7 @@ func (s *system) lowRanks() {
 		var w float64
 		k := 0
 		for i := g.lo; i < g.hi; i++ {
-			r, ri := &s.rows[i], s.w[i]
+			r, ri := s.row(int(i)), s.w[i]
 			for t := range r.len() {
 				l.val[l.pos[k]] += ri * r.c[t]
 				k++
@@ -272,7 +313,7 @@ func (s *system) patterns() {
 					pl.at[j] = -1
 				}
 			}
-			l.pattern(s.rows[g.lo:g.hi], pl.at)
+			l.pattern(s.rowsOf(g), pl.at)
 		}
 	})
 }
@@ -345,7 +386,7 @@ func (s *system) groupBias(gi int, x []float64) float64 {
 	g := &s.groups[gi]
 	var sw, sr float64
 	for i := g.lo; i < g.hi; i++ {
-		r := &s.rows[i]
+		r := s.row(int(i))
 		sw += s.w[i]
 		sr += s.w[i] * (r.y - r.dot(x))
 	}
@@ -751,7 +792,7 @@ func (sv *solver) rhs() []float64 {
 		l := &s.lr[gi]
 		var wy float64
 		for i := s.groups[gi].lo; i < s.groups[gi].hi; i++ {
-			wy += s.w[i] * s.rows[i].y
+			wy += s.w[i] * s.row(int(i)).y
 		}
 		for k, j := range l.idx {
 			b[j] -= l.scale * wy * l.val[k]
@@ -843,7 +884,7 @@ func (s *system) buildCoarse() {
 		if h := coarseHats(s); h > 0 {
 			// Twice the estimate: the envelope is wider where a domain's
 			// knots are sparse.
-			s.coarse = newCoarse(s, h, 2*coarseFlopsPerRow*float64(len(s.rows)))
+			s.coarse = newCoarse(s, h, 2*coarseFlopsPerRow*float64(s.rowCount()))
 		}
 	}
 }
@@ -882,7 +923,8 @@ func (s *system) partsBeside(out []float64, f func(rows []row, w, out []float64)
 	if minRows <= 0 {
 		minRows = defaultPartRows
 	}
-	np := max(1, min(s.np, len(s.rows)/minRows+1))
+	nr := s.rowCount()
+	np := max(1, min(s.np, nr/minRows+1))
 	for len(s.bufs) < np-1 {
 		s.bufs = append(s.bufs, nil)
 	}
@@ -892,11 +934,12 @@ func (s *system) partsBeside(out []float64, f func(rows []row, w, out []float64)
 		}
 		s.bufs[w] = s.bufs[w][:len(out)]
 	}
-	chunk := (len(s.rows) + np - 1) / np
+	chunk := (nr + np - 1) / np
 	run := func(w int, out []float64) {
 		clear(out)
-		lo, hi := min(w*chunk, len(s.rows)), min((w+1)*chunk, len(s.rows))
-		f(s.rows[lo:hi], s.w[lo:hi], out)
+		s.segments(min(w*chunk, nr), min((w+1)*chunk, nr), func(lo int, rows []row) {
+			f(rows, s.w[lo:lo+len(rows)], out)
+		})
 		if beside != nil {
 			beside(w, np)
 		}

@@ -429,3 +429,45 @@ func TestSolveSameWhenBusy(t *testing.T) {
 		}
 	}
 }
+
+// A problem laid out on another's rows (the anchors' referee on the fit's,
+// which has anchors' rows it lacks) is the problem laid out on its own,
+// row for row and weight for weight, and its solves, in parts of a few
+// rows that cut across the skipped rows, reach the same bits.
+func TestSharedRowsAreOwnRows(t *testing.T) {
+	p := prepare(t, baseConfig(12))
+	e := newEstimator(p.in, p.times, p.g, defaultLat, EstimateOptions{Parallel: 4}, nil)
+	e.windows(nil)
+	anchors := e.anchorObs()
+	require.NotEmpty(t, anchors)
+	var st EstimateStats
+	k := e.placeKnots(anchors, &st)
+	e.wander = e.wanderScale()
+	fit := e.newFitProblem(&k, anchors)
+	require.Positive(t, fit.nAnchor)
+	own := e.newFitProblem(&k, nil)
+	on := e.newFitProblemOn(&k, nil, fit.shared())
+	require.Less(t, on.sys.skip.lo, on.sys.skip.hi, "laid out on the fit's rows")
+	require.Equal(t, len(own.sys.rows), on.sys.rowCount())
+	for i := range own.sys.rows {
+		require.True(t, sameRow(&own.sys.rows[i], on.sys.row(i)), "row %d", i)
+	}
+	bits := func(xs []float64) []uint64 {
+		out := make([]uint64, len(xs))
+		for i, x := range xs {
+			out[i] = math.Float64bits(x)
+		}
+		return out
+	}
+	require.Equal(t, bits(own.sys.w), bits(on.sys.w))
+	require.Equal(t, own.sys.groups, on.sys.groups)
+	require.Equal(t, own.smooth, on.smooth)
+	for _, rows := range []int{0, 7, fit.nBand - 3} {
+		own.sys.partRows, on.sys.partRows = rows, rows
+		xo, xn := make([]float64, own.sys.n), make([]float64, on.sys.n)
+		require.NoError(t, own.solve(context.Background(), 1e-6, xo, 1e-6))
+		require.NoError(t, on.solve(context.Background(), 1e-6, xn, 1e-6))
+		require.Equal(t, bits(xo), bits(xn), "parts of %d rows", rows)
+		require.Equal(t, own.iters, on.iters)
+	}
+}

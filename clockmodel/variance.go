@@ -180,8 +180,8 @@ func (p *fitProblem) levelInherited() ([]float64, []int32) {
 		}
 		return nbs
 	}
-	for i := range s.rows {
-		r := &s.rows[i]
+	for i := range s.rowCount() {
+		r := s.row(i)
 		if s.w[i] == 0 {
 			continue
 		}
