@@ -9,10 +9,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestSortRecsMatchesComparatorSort checks the counting sort of bounds
-// against a comparison sort on the full key, on random lists with many
-// repeated pairs and times.
-func TestSortRecsMatchesComparatorSort(t *testing.T) {
+// TestSortedRecListMatchesComparatorSort checks the sort of bounds into a
+// recList against a comparison sort on the full key, on random lists with
+// many repeated pairs and times.
+func TestSortedRecListMatchesComparatorSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{0, 1, 2, 17, 1000, 5000} {
 		for _, nd := range []int32{1, 3, 50} {
@@ -34,8 +34,10 @@ func TestSortRecsMatchesComparatorSort(t *testing.T) {
 			slices.SortFunc(want, func(x, y rec) int {
 				return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b), cmp.Compare(x.t, y.t), cmp.Compare(x.d, y.d))
 			})
-			sortRecs(rs)
-			require.Equal(t, want, rs, "n=%d domains=%d", n, nd)
+			before := slices.Clone(rs)
+			l := sortedRecList(rs)
+			require.Equal(t, want, append([]rec{}, slices.Collect(l.all())...), "n=%d domains=%d", n, nd)
+			require.Equal(t, before, rs, "the bounds left as they were")
 		}
 	}
 }
@@ -54,8 +56,10 @@ func TestRecListIsItsBounds(t *testing.T) {
 					rs[i].t, rs[i].d = -rs[i].t, -rs[i].d
 				}
 			}
-			sortRecs(rs)
-			l := newRecList(rs)
+			l := sortedRecList(rs)
+			slices.SortFunc(rs, func(x, y rec) int {
+				return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b), cmp.Compare(x.t, y.t), cmp.Compare(x.d, y.d))
+			})
 			require.Equal(t, n, l.len())
 			require.Equal(t, rs, append([]rec{}, slices.Collect(l.all())...), "n=%d domains=%d", n, nd)
 			for range 50 {

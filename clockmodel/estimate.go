@@ -144,9 +144,7 @@ func newEstimator(in *Input, times [][]int64, g *replay.Graph, lat replay.Latenc
 	e := &estimator{in: in, times: times, g: g, lat: lat, opt: opt, dv: dv}
 	e.ga = newGatherer(times, g, &in.Domains, opt.Parallel, dv)
 	e.span = max(1, 8192*e.ga.bin)
-	p2p := e.ga.p2p()
-	sortRecs(p2p)
-	e.p2p = newRecList(p2p)
+	e.p2p = sortedRecList(e.ga.p2p())
 	return e
 }
 
@@ -201,9 +199,7 @@ func (e *estimator) estimate(ctx context.Context, lastWindows func()) (*Model, E
 // and cuts them into the windows of every domain pair (e.bands), read
 // relative to m. It returns the number of domain pairs.
 func (e *estimator) windows(m *Model) int {
-	coll := e.ga.collectives(m)
-	sortRecs(coll)
-	lists := [2]*recList{e.p2p, newRecList(coll)}
+	lists := [2]*recList{e.p2p, sortedRecList(e.ga.collectives(m))}
 	e.lists = lists
 	prs := pairsOf(lists, &e.in.Domains)
 	wo := windowOptions{perSide: e.opt.PerSide, maxSpan: max(1, e.span/32)}

@@ -3,11 +3,12 @@ package clockmodel
 import (
 	"encoding/binary"
 	"iter"
+	"slices"
 	"sort"
 )
 
-// recList is a sorted list of bounds (sortRecs' order: sending domain,
-// receiving domain, time, delay) held compactly: per run of one ordered
+// recList is a sorted list of bounds (by sending domain, receiving
+// domain, time and delay) held compactly: per run of one ordered
 // domain pair its domains once, and per bound its time as the difference
 // from the run's previous bound's (from 0 for a run's first) and its delay,
 // both as signed varints — a few bytes a bound instead of rec's 24. Every
@@ -36,41 +37,72 @@ type recMark struct {
 // recMarkEvery is the spacing of a recList's marks, in bounds.
 const recMarkEvery = 256
 
-// newRecList encodes rs, sorted by sortRecs.
-func newRecList(rs []rec) *recList {
+// sortedRecList returns the bounds rs (left as they are) sorted as a
+// recList: by domain pair through a permutation (two stable counting
+// passes, 4 bytes a bound), then each pair's bounds, which come mostly in
+// time order already (a few ascending runs, one per receiving location),
+// by time and delay (sortByTime), one pair at a time.
+func sortedRecList(rs []rec) *recList {
 	l := &recList{n: len(rs), marks: make([]recMark, 0, (len(rs)+recMarkEvery-1)/recMarkEvery)}
-	// The encoding's size first, so that data is allocated once, exactly.
-	size := 0
-	var prev int64
-	for i := range rs {
-		if i > 0 && (rs[i].a != rs[i-1].a || rs[i].b != rs[i-1].b) {
-			prev = 0
-		}
-		size += varintLen(rs[i].t-prev) + varintLen(rs[i].d)
-		prev = rs[i].t
+	if len(rs) == 0 {
+		return l
 	}
-	l.data = make([]byte, 0, size)
-	prev = 0
+	var nd int32
 	for i := range rs {
-		r := &rs[i]
-		if i == 0 || r.a != rs[i-1].a || r.b != rs[i-1].b {
-			l.runs = append(l.runs, recRun{a: r.a, b: r.b, lo: i})
-			prev = 0
-		}
-		if i%recMarkEvery == 0 {
-			l.marks = append(l.marks, recMark{off: len(l.data), prev: prev})
-		}
-		l.data = binary.AppendVarint(l.data, r.t-prev)
-		l.data = binary.AppendVarint(l.data, r.d)
-		prev = r.t
+		nd = max(nd, rs[i].a+1, rs[i].b+1)
 	}
+	// Stable counting passes by receiving, then by sending domain.
+	perm, tmp := make([]int32, len(rs)), make([]int32, len(rs))
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	count := make([]int, nd+1)
+	countingPassIndex(rs, perm, tmp, count, func(r *rec) int32 { return r.b })
+	countingPassIndex(rs, tmp, perm, count, func(r *rec) int32 { return r.a })
+	tmp = nil
+	var run, buf []rec
+	var runs []int
+	for lo := 0; lo < len(perm); {
+		a, b := rs[perm[lo]].a, rs[perm[lo]].b
+		run = run[:0]
+		hi := lo
+		for ; hi < len(perm) && rs[perm[hi]].a == a && rs[perm[hi]].b == b; hi++ {
+			run = append(run, rs[perm[hi]])
+		}
+		buf = slices.Grow(buf[:0], len(run))[:len(run)]
+		runs = sortByTime(run, buf, runs)
+		l.runs = append(l.runs, recRun{a: a, b: b, lo: lo})
+		var prev int64
+		for k := range run {
+			if (lo+k)%recMarkEvery == 0 {
+				l.marks = append(l.marks, recMark{off: len(l.data), prev: prev})
+			}
+			l.data = binary.AppendVarint(l.data, run[k].t-prev)
+			l.data = binary.AppendVarint(l.data, run[k].d)
+			prev = run[k].t
+		}
+		lo = hi
+	}
+	// Held for the estimation: no room beyond the encoding.
+	l.data = slices.Clone(l.data)
 	return l
 }
 
-// varintLen is the length of v as binary.AppendVarint appends it.
-func varintLen(v int64) int {
-	var b [binary.MaxVarintLen64]byte
-	return binary.PutVarint(b[:], v)
+// countingPassIndex orders the indices of rs in src into dst by key,
+// stably; count has room for every key + 1 and is overwritten.
+func countingPassIndex(rs []rec, src, dst []int32, count []int, key func(*rec) int32) {
+	clear(count)
+	for _, i := range src {
+		count[key(&rs[i])+1]++
+	}
+	for k := 1; k < len(count); k++ {
+		count[k] += count[k-1]
+	}
+	for _, i := range src {
+		k := key(&rs[i])
+		dst[count[k]] = i
+		count[k]++
+	}
 }
 
 // len returns the number of bounds (0 for a nil list).
