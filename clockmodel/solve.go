@@ -267,11 +267,17 @@ type rowGroup struct {
 // lowRank is one group's term of the normal matrix, −scale·u·uᵀ with u
 // sparse (idx, val), for the rows' current weights.
 type lowRank struct {
-	idx   []int32
-	val   []float64
-	pos   []int32 // the place in idx of each of the group's rows' terms
+	idx []int32
+	val []float64
+	// pos is the place in idx of each of the group's rows' terms (nil
+	// when idx has more than maxPos entries: a term's place is then
+	// searched).
+	pos   []uint16
 	scale float64
 }
+
+// maxPos is the most entries of a group's idx whose places pos holds.
+const maxPos = 1 << 16
 
 // lowRanks forms the groups' terms for the rows' current weights.
 func (s *system) lowRanks() {
@@ -285,7 +291,13 @@ func (s *system) lowRanks() {
 		for i := g.lo; i < g.hi; i++ {
 			r, ri := s.row(int(i)), s.w[i]
 			for t := range r.len() {
-				l.val[l.pos[k]] += ri * r.c[t]
+				var at int
+				if l.pos != nil {
+					at = int(l.pos[k])
+				} else {
+					at, _ = slices.BinarySearch(l.idx, r.j[t])
+				}
+				l.val[at] += ri * r.c[t]
 				k++
 			}
 			w += ri
@@ -306,7 +318,7 @@ func (s *system) patterns() {
 	type place struct{ at []int32 }
 	par.ForEachWith(len(s.groups), s.goroutines(), func() *place { return new(place) }, func(pl *place, gi int) {
 		g := &s.groups[gi]
-		if l := &s.lr[gi]; l.pos == nil {
+		if l := &s.lr[gi]; l.val == nil {
 			if pl.at == nil {
 				pl.at = make([]int32, s.n)
 				for j := range pl.at {
@@ -320,8 +332,8 @@ func (s *system) patterns() {
 
 // pattern sets l's sparsity pattern from the group's rows: idx the
 // unknowns they touch, ascending, and pos the place in idx of each of
-// their terms, in order. at is scratch of one element per unknown, all
-// −1, as pattern leaves it.
+// their terms, in order (none past maxPos unknowns). at is scratch of one
+// element per unknown, all −1, as pattern leaves it.
 func (l *lowRank) pattern(rows []row, at []int32) {
 	for i := range rows {
 		for _, j := range rows[i].j[:rows[i].len()] {
@@ -337,10 +349,16 @@ func (l *lowRank) pattern(rows []row, at []int32) {
 		at[j] = int32(k)
 	}
 	l.val = make([]float64, len(l.idx))
-	l.pos = make([]int32, 0, len(rows)*4)
-	for i := range rows {
-		for _, j := range rows[i].j[:rows[i].len()] {
-			l.pos = append(l.pos, at[j])
+	if len(l.idx) <= maxPos {
+		n := 0
+		for i := range rows {
+			n += rows[i].len()
+		}
+		l.pos = make([]uint16, 0, n)
+		for i := range rows {
+			for _, j := range rows[i].j[:rows[i].len()] {
+				l.pos = append(l.pos, uint16(at[j]))
+			}
 		}
 	}
 	for _, j := range l.idx {
@@ -445,15 +463,15 @@ func (p *penta) solvePenta(b, y []float64) {
 }
 
 // woodbury adds to the factorised block the groups' terms U·S·Uᵀ
-// (subtracted from the block): cols are U's columns, scale S's diagonal.
-// It reports false (and leaves the block as it was) when the capacitance
-// is not positive definite numerically.
-func (p *penta) woodbury(cols [][]float64, scale []float64) bool {
-	m, k := len(p.d), len(cols)
-	u, v := make([]float64, m*k), make([]float64, m*k)
-	for c, col := range cols {
-		copy(u[c*m:], col)
-		p.solvePenta(col, v[c*m:(c+1)*m])
+// (subtracted from the block): u holds U's columns one after the other
+// (the block's size each; the block keeps it), scale is S's diagonal. It
+// reports false (and leaves the block as it was) when the capacitance is
+// not positive definite numerically.
+func (p *penta) woodbury(u, scale []float64) bool {
+	m, k := len(p.d), len(scale)
+	v := make([]float64, m*k)
+	for c := range k {
+		p.solvePenta(u[c*m:(c+1)*m], v[c*m:(c+1)*m])
 	}
 	capL := make([]float64, k*k)
 	for a := range k {
@@ -630,17 +648,17 @@ func (s *system) preconditioner() (blocks []penta, diag []float64) {
 		}
 		slices.SortFunc(ts, func(a, c term) int { return cmp.Compare(weight(c), weight(a)) })
 		ts = ts[:min(len(ts), maxWoodbury)]
-		cols := make([][]float64, len(ts))
+		u := make([]float64, m*len(ts))
 		scale := make([]float64, len(ts))
 		for c, t := range ts {
 			l := &s.lr[t.g]
-			col := make([]float64, m)
+			col := u[c*m : (c+1)*m]
 			for k := t.lo; k < t.hi; k++ {
 				col[l.idx[k]-sp.lo] = l.val[k]
 			}
-			cols[c], scale[c] = col, l.scale
+			scale[c] = l.scale
 		}
-		all[b].woodbury(cols, scale)
+		all[b].woodbury(u, scale)
 	})
 	for b := range all {
 		if ok[b] {

@@ -471,3 +471,26 @@ func TestSharedRowsAreOwnRows(t *testing.T) {
 		require.Equal(t, own.iters, on.iters)
 	}
 }
+
+// The groups' terms are the same, bit for bit, whether the places of
+// their rows' terms are held (pos) or searched (a group of more than
+// maxPos unknowns).
+func TestLowRanksSearchedPlaces(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	s := groupedSystem(rng, 6, 30)
+	require.NotEmpty(t, s.groups)
+	s.lowRanks()
+	want := make([][]float64, len(s.lr))
+	for gi := range s.lr {
+		require.NotNil(t, s.lr[gi].pos)
+		want[gi] = slices.Clone(s.lr[gi].val)
+		s.lr[gi].pos = nil
+	}
+	s.lowRanks()
+	for gi := range s.lr {
+		require.Nil(t, s.lr[gi].pos, "the places not found again")
+		for k := range want[gi] {
+			require.Equal(t, math.Float64bits(want[gi][k]), math.Float64bits(s.lr[gi].val[k]), "group %d, term %d", gi, k)
+		}
+	}
+}
