@@ -364,8 +364,10 @@ func (v *view) renumber(g *replay.Graph, member []bool) {
 		}
 	}
 	for li, ds := range g.Deps {
-		if !v.own[li] {
+		if !v.own[li] && len(ds) > 0 {
 			slices.SortStableFunc(ds, func(a, b replay.Dep) int { return int(a.Idx) - int(b.Idx) })
+			// Held for the run: no room beyond the list.
+			g.Deps[li] = slices.Clone(ds)
 		}
 	}
 }
