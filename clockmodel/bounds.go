@@ -78,7 +78,7 @@ func (ga *gatherer) p2p() []rec {
 		}
 		parts[li] = out
 	})
-	return concat(ga.dv.gatherRecs("the messages' bounds", parts, n))
+	return ga.dv.gatherRecs("the messages' bounds", parts, n)
 }
 
 // collectives returns bounds from the collective instances (scans left
@@ -176,7 +176,7 @@ func (ga *gatherer) collectives(m *Model) []rec {
 		}
 		parts[ii] = out
 	})
-	return concat(ga.dv.gatherRecs("the collectives' bounds", parts, len(insts)))
+	return ga.dv.gatherRecs("the collectives' bounds", parts, len(insts))
 }
 
 // insertTop keeps the top k of a list ordered by better, returning its new
@@ -216,33 +216,6 @@ func concat(parts [][]rec) []rec {
 		out = append(out, p...)
 	}
 	return out
-}
-
-// sortRecs orders bounds by sending domain, receiving domain, time and
-// delay: two stable counting passes (by receiving, then by sending
-// domain) and a sort by time within each pair, whose bounds come mostly
-// in time order already (per receiving location).
-func sortRecs(rs []rec) {
-	if len(rs) < 2 {
-		return
-	}
-	var nd int32
-	for i := range rs {
-		nd = max(nd, rs[i].a+1, rs[i].b+1)
-	}
-	tmp := make([]rec, len(rs))
-	count := make([]int, nd+1)
-	countingPass(rs, tmp, count, func(r *rec) int32 { return r.b })
-	countingPass(tmp, rs, count, func(r *rec) int32 { return r.a })
-	var runs []int
-	for lo := 0; lo < len(rs); {
-		hi := lo + 1
-		for hi < len(rs) && rs[hi].a == rs[lo].a && rs[hi].b == rs[lo].b {
-			hi++
-		}
-		runs = sortByTime(rs[lo:hi], tmp[lo:hi], runs)
-		lo = hi
-	}
 }
 
 // recBefore orders bounds by time, then delay.
@@ -310,23 +283,6 @@ func mergeRecs(out, x, y []rec) {
 			out[k] = y[j]
 			j++
 		}
-	}
-}
-
-// countingPass copies src to dst ordered by key, stably; count has room
-// for every key + 1 and is overwritten.
-func countingPass(src, dst []rec, count []int, key func(*rec) int32) {
-	clear(count)
-	for i := range src {
-		count[key(&src[i])+1]++
-	}
-	for k := 1; k < len(count); k++ {
-		count[k] += count[k-1]
-	}
-	for i := range src {
-		k := key(&src[i])
-		dst[count[k]] = src[i]
-		count[k]++
 	}
 }
 

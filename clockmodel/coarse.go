@@ -64,7 +64,7 @@ func coarseHats(s *system) int {
 		return 0
 	}
 	h := min(s.n/nb/coarseKnotsPerHat, coarseMaxUnknowns/nb)
-	budget := coarseFlopsPerRow * float64(len(s.rows))
+	budget := coarseFlopsPerRow * float64(s.rowCount())
 	h = min(h, int(budget/(2*math.Pow(float64(nb), 3))))
 	if h < coarseMinHats {
 		return 0
@@ -139,8 +139,8 @@ func (cs *coarse) envelope(s *system, nc int) []int32 {
 		first[i] = int32(i)
 	}
 	var cr coarseRow
-	for i := range s.rows {
-		cs.restrict(&s.rows[i], &cr)
+	for i := range s.rowCount() {
+		cs.restrict(s.row(i), &cr)
 		if cr.n == 0 {
 			continue
 		}
@@ -191,7 +191,7 @@ type coarseRow struct {
 // coefficients times the hats' values at its knots).
 func (cs *coarse) restrict(r *row, cr *coarseRow) {
 	cr.n = 0
-	for a := range r.n {
+	for a := range r.len() {
 		hp := &cs.hat[r.j[a]]
 		for q := range 2 {
 			h := hp.h[q]
@@ -215,16 +215,16 @@ func (cs *coarse) restrict(r *row, cr *coarseRow) {
 // current weights), over the rows in parts, and factorises it.
 func (cs *coarse) factor(s *system) {
 	e := &cs.e
-	s.partsInto(e.val, func(rows []row, val []float64) {
+	s.partsInto(e.val, func(rows []row, w, val []float64) {
 		var cr coarseRow
 		for i := range rows {
 			r := &rows[i]
-			if r.w == 0 {
+			if w[i] == 0 {
 				continue
 			}
 			cs.restrict(r, &cr)
 			for a, ha := range cr.h[:cr.n] {
-				f := r.w * cr.v[a]
+				f := w[i] * cr.v[a]
 				for b, hb := range cr.h[:cr.n] {
 					if hb <= ha {
 						val[e.index(ha, hb)] += f * cr.v[b]

@@ -57,11 +57,12 @@ func (dv *Division) eventsOf(li int, times [][]int64) int64 {
 	return dv.Events[li]
 }
 
-// gatherKeyed returns, per key (n of them), the items of lists (this
-// process's, by key) of every process, in rank order: one allgather, each
-// item size bytes (put appends it, get reads it). A process's part that
-// does not decode fails the group.
-func gatherKeyed[T any](g *comm.Group, what string, lists [][]T, n, size int, put func([]byte, *T) []byte, get func([]byte) T) [][]T {
+// gatherKeyed returns the items of lists (this process's, by key; n keys)
+// of every process: flat holds them by key, in rank order within a key,
+// key k's at flat[off[k]:off[k+1]]; one allgather, each item size bytes
+// (put appends it, get reads it). It empties lists once they are sent. A
+// process's part that does not decode fails the group.
+func gatherKeyed[T any](g *comm.Group, what string, lists [][]T, n, size int, put func([]byte, *T) []byte, get func([]byte) T) (flat []T, off []int) {
 	var buf []byte
 	for k := range lists {
 		if len(lists[k]) == 0 {
@@ -73,41 +74,62 @@ func gatherKeyed[T any](g *comm.Group, what string, lists [][]T, n, size int, pu
 			buf = put(buf, &lists[k][i])
 		}
 	}
+	clear(lists)
 	all := g.Allgather(what, buf)
-	out := make([][]T, n)
+	buf = nil
+	off = make([]int, n+1)
 	if g.Err() != nil {
-		return out
+		return nil, off
 	}
+	// Each part's runs, counted per key first, so that flat is allocated
+	// once and filled in place.
 	for q, b := range all {
 		for len(b) > 0 {
 			if len(b) < 8 {
 				g.Fail(fmt.Errorf("%s: process %d sent a cut record", what, q))
-				return out
+				return nil, make([]int, n+1)
 			}
 			k, m := int(binary.LittleEndian.Uint32(b)), int(binary.LittleEndian.Uint32(b[4:]))
 			b = b[8:]
 			if k >= n || len(b) < m*size {
 				g.Fail(fmt.Errorf("%s: process %d sent %d items of key %d of %d in %d bytes", what, q, m, k, n, len(b)))
-				return out
+				return nil, make([]int, n+1)
 			}
+			off[k+1] += m
+			b = b[m*size:]
+		}
+	}
+	for k := range n {
+		off[k+1] += off[k]
+	}
+	flat = make([]T, off[n])
+	next := slices.Clone(off[:n])
+	for q, b := range all {
+		for len(b) > 0 {
+			k, m := int(binary.LittleEndian.Uint32(b)), int(binary.LittleEndian.Uint32(b[4:]))
+			b = b[8:]
 			for range m {
-				out[k] = append(out[k], get(b))
+				flat[next[k]] = get(b)
+				next[k]++
 				b = b[size:]
 			}
 		}
+		all[q] = nil
 	}
-	return out
+	return flat, off
 }
 
 // gatherRecs completes parts, this process's bounds by key (a location,
-// or an instance), into every process's, indexed by the whole trace's
-// keys (n of them; each key's bounds are one process's), so that concat
-// gives the single run's order.
-func (dv *Division) gatherRecs(what string, parts [][]rec, n int) [][]rec {
+// or an instance), into every process's, in the order of the whole
+// trace's keys (n of them; each key's bounds are one process's): the
+// single run's order. It empties parts.
+func (dv *Division) gatherRecs(what string, parts [][]rec, n int) []rec {
 	if dv == nil {
-		return parts
+		out := concat(parts)
+		clear(parts)
+		return out
 	}
-	return gatherKeyed(dv.Group, what, parts, n, 24,
+	flat, _ := gatherKeyed(dv.Group, what, parts, n, 24,
 		func(b []byte, r *rec) []byte {
 			b = binary.LittleEndian.AppendUint32(b, uint32(r.a))
 			b = binary.LittleEndian.AppendUint32(b, uint32(r.b))
@@ -118,6 +140,7 @@ func (dv *Division) gatherRecs(what string, parts [][]rec, n int) [][]rec {
 			return rec{a: int32(binary.LittleEndian.Uint32(b)), b: int32(binary.LittleEndian.Uint32(b[4:])),
 				t: int64(binary.LittleEndian.Uint64(b[8:])), d: int64(binary.LittleEndian.Uint64(b[16:]))}
 		})
+	return flat
 }
 
 // span returns the earliest and the latest time of the own columns over
@@ -157,7 +180,7 @@ func (dv *Division) gatherProofs(at []proofs) {
 			mine[d] = append(mine[d], proof{at[d].T[i], at[d].V[i]})
 		}
 	}
-	all := gatherKeyed(dv.Group, "the violations between clock domains", mine, len(at), 16,
+	flat, off := gatherKeyed(dv.Group, "the violations between clock domains", mine, len(at), 16,
 		func(b []byte, p *proof) []byte {
 			return binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(b, uint64(p.t)), uint64(p.v))
 		},
@@ -167,9 +190,9 @@ func (dv *Division) gatherProofs(at []proofs) {
 	if dv.Group.Err() != nil {
 		return
 	}
-	for d, ps := range all {
+	for d := range at {
 		at[d] = proofs{}
-		for _, p := range ps {
+		for _, p := range flat[off[d]:off[d+1]] {
 			at[d].T = append(at[d].T, p.t)
 			at[d].V = append(at[d].V, p.v)
 		}

@@ -102,7 +102,7 @@ type estimator struct {
 	lat   replay.Latency
 	opt   EstimateOptions
 	ga    *gatherer
-	p2p   []rec
+	p2p   *recList
 	span  int64
 	bands []band
 	// groups are the windows' pairs and sources, each with the
@@ -121,7 +121,7 @@ type estimator struct {
 	// anchors are the merged anchors (anchorObs).
 	anchors []anchorObs
 	// lists are the last pass's bounds: point to point, collective.
-	lists [2][]rec
+	lists [2]*recList
 	// With keepLast, last is the fit of the last pass run (its system with
 	// the weights of its final solve; the estimate may stop after its
 	// first pass; only a layout keeps it, so that a
@@ -144,8 +144,7 @@ func newEstimator(in *Input, times [][]int64, g *replay.Graph, lat replay.Latenc
 	e := &estimator{in: in, times: times, g: g, lat: lat, opt: opt, dv: dv}
 	e.ga = newGatherer(times, g, &in.Domains, opt.Parallel, dv)
 	e.span = max(1, 8192*e.ga.bin)
-	e.p2p = e.ga.p2p()
-	sortRecs(e.p2p)
+	e.p2p = sortedRecList(e.ga.p2p())
 	return e
 }
 
@@ -166,7 +165,7 @@ func (e *estimator) estimate(ctx context.Context, lastWindows func()) (*Model, E
 		if it == e.opt.Iterations-1 && lastWindows != nil {
 			lastWindows()
 		}
-		st.Bounds = int64(len(e.lists[0]) + len(e.lists[1]))
+		st.Bounds = int64(e.lists[0].len() + e.lists[1].len())
 		st.Bands = len(e.bands)
 		var iters int
 		var err error
@@ -200,9 +199,7 @@ func (e *estimator) estimate(ctx context.Context, lastWindows func()) (*Model, E
 // and cuts them into the windows of every domain pair (e.bands), read
 // relative to m. It returns the number of domain pairs.
 func (e *estimator) windows(m *Model) int {
-	coll := e.ga.collectives(m)
-	sortRecs(coll)
-	lists := [2][]rec{e.p2p, coll}
+	lists := [2]*recList{e.p2p, sortedRecList(e.ga.collectives(m))}
 	e.lists = lists
 	prs := pairsOf(lists, &e.in.Domains)
 	wo := windowOptions{perSide: e.opt.PerSide, maxSpan: max(1, e.span/32)}
@@ -210,10 +207,11 @@ func (e *estimator) windows(m *Model) int {
 	parts := make([][2][]band, len(prs))
 	sigma := make([][2]float64, len(prs))
 	noise := make([][2]float64, len(prs))
+	w0 := make([][2]float64, len(prs))
 	par.ForEach(len(prs), e.opt.Parallel, func(i int) {
 		for src := range uint8(2) {
 			parts[i][src] = bands(&prs[i], src, lists, e.lat, m, wo, nil)
-			sigma[i][src], noise[i][src] = weigh(parts[i][src], floor, e.noise[groupKey{prs[i].p, prs[i].q, src}])
+			sigma[i][src], noise[i][src], w0[i][src] = weigh(parts[i][src], floor, e.noise[groupKey{prs[i].p, prs[i].q, src}])
 		}
 	})
 	n := 0
@@ -227,7 +225,7 @@ func (e *estimator) windows(m *Model) int {
 			g := int32(-1)
 			if sigma[i][src] > 0 { // some band is two-sided
 				g = int32(len(e.groups))
-				e.groups = append(e.groups, group{p: prs[i].p, q: prs[i].q, src: uint8(src), sigma: sigma[i][src], noise: noise[i][src]})
+				e.groups = append(e.groups, group{p: prs[i].p, q: prs[i].q, src: uint8(src), sigma: sigma[i][src], noise: noise[i][src], w0: w0[i][src]})
 			}
 			for j := range bs {
 				bs[j].group = g
@@ -256,9 +254,9 @@ type group struct {
 	p, q  int32
 	src   uint8
 	sigma float64
-	// noise is the random uncertainty of even the group's best window
-	// (weigh).
-	noise float64
+	// noise is the random uncertainty of even the group's best window,
+	// w0 the width of its narrowest two-sided window (weigh).
+	noise, w0 float64
 }
 
 // groupKey names a group across passes (whose windows differ).
@@ -283,10 +281,11 @@ func (e *estimator) calibrate() {
 	for _, h := range e.heldOut {
 		b := &e.bands[h.band]
 		v := h.r * h.r
-		if b.class == srcP2P {
+		if b.class == srcP2P && b.group >= 0 {
 			// A collective window's excess is the waiting of its
 			// members, not a bound on its midpoint's error.
-			v -= b.excess * b.excess / 4
+			x := b.excess(e.groups[b.group].w0)
+			v -= x * x / 4
 		}
 		byGroup[b.group] = append(byGroup[b.group], v)
 	}
@@ -360,6 +359,9 @@ func (e *estimator) anchorObs() []anchorObs {
 // picks (chooseCurvature), and then decide, beside the fit, says whether
 // the clocks should move at all.
 func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats, last bool) (*Model, int, error) {
+	// The previous pass's fit is done with (setSD reads only this pass's):
+	// its system is not held beside this one's.
+	e.fitted, e.fittedKnots = nil, nil
 	nd := e.in.Domains.Count()
 	anchors := e.anchorObs()
 	st.Anchors = len(anchors)
@@ -404,7 +406,7 @@ func (e *estimator) fit(ctx context.Context, prev *Model, st *EstimateStats, las
 	refereed := func() error { return nil }
 	if !last && e.opt.Iterations > 1 && nd <= maxLevelDomains {
 		budget = &iterLimit{floor: 50, known: make(chan struct{})}
-		refereed = e.refereeBeside(ctx, &k, anchors, budget, st)
+		refereed = e.refereeBeside(ctx, p, &k, anchors, budget, st)
 	}
 	before := p.iters
 	err := p.solve(ctx, e.curv, x, 1e-6)
@@ -485,20 +487,24 @@ func (e *estimator) setSD(ctx context.Context, m *Model, st *EstimateStats) erro
 // measurement 5 µs off of TestContradictedAnchor lies at 7.1.
 const anchorZ = 5
 
-// refereeBeside runs refereeAnchors (at e.curv) within budget and returns
-// what waits for it, adds the anchors it weighed down to
-// st.AnchorsContradicted and returns its error. With more than one worker
+// refereeBeside runs refereeAnchors (at e.curv, on fit's rows and
+// patterns) within budget and returns what waits for it, adds the anchors
+// it weighed down to st.AnchorsContradicted and returns its error. With
+// more than one worker
 // it runs beside what the caller does next (the fit, whose iterations fix
 // the budget), else when waited for (after the caller has fixed budget).
 // It must be waited for.
-func (e *estimator) refereeBeside(ctx context.Context, k *knots, anchors []anchorObs, budget *iterLimit, st *EstimateStats) func() error {
+func (e *estimator) refereeBeside(ctx context.Context, fit *fitProblem, k *knots, anchors []anchorObs, budget *iterLimit, st *EstimateStats) func() error {
 	c := e.curv
 	wait := func(n int, err error) error {
 		st.AnchorsContradicted += n
 		return err
 	}
+	// The fit's rows and its groups' patterns, found here, before the fit
+	// solves (the rows' terms, which the referee reads, stay as built).
+	shared := fit.shared()
 	if e.opt.Parallel <= 1 {
-		return func() error { return wait(e.refereeAnchors(ctx, k, anchors, c, budget)) }
+		return func() error { return wait(e.refereeAnchors(ctx, k, anchors, c, budget, shared)) }
 	}
 	type result struct {
 		n   int
@@ -506,13 +512,46 @@ func (e *estimator) refereeBeside(ctx context.Context, k *knots, anchors []ancho
 	}
 	done := make(chan result, 1)
 	go func() {
-		n, err := e.refereeAnchors(ctx, k, anchors, c, budget)
+		n, err := e.refereeAnchors(ctx, k, anchors, c, budget, shared)
 		done <- result{n, err}
 	}()
 	return func() error {
 		r := <-done
 		return wait(r.n, r.err)
 	}
+}
+
+// sharedRows are a fit problem's rows (nBand windows' and nAnchor
+// anchors' first), its groups and their terms with its patterns
+// (system.sharedPatterns), for a problem over the same windows and knots
+// (newFitProblemOn).
+type sharedRows struct {
+	rows           []row
+	nBand, nAnchor int
+	groups         []rowGroup
+	lr             []lowRank
+}
+
+// shared returns p's rows for another problem, nil when p's own rows are
+// shared.
+func (p *fitProblem) shared() *sharedRows {
+	if p.sys.skip.hi > p.sys.skip.lo {
+		return nil
+	}
+	return &sharedRows{rows: p.sys.rows, nBand: p.nBand, nAnchor: p.nAnchor, groups: p.sys.groups, lr: p.sys.sharedPatterns()}
+}
+
+// sameRow reports whether rows a and b are the same, bit for bit.
+func sameRow(a, b *row) bool {
+	if a.j != b.j || math.Float64bits(a.y) != math.Float64bits(b.y) {
+		return false
+	}
+	for i := range a.c {
+		if math.Float64bits(a.c[i]) != math.Float64bits(b.c[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // iterLimit is a solve's bound on its iterations that may be fixed only
@@ -562,12 +601,14 @@ func (l *iterLimit) allows(it int) bool {
 // anchored fit with a looser tolerance weighed down 2,072 of 24,998
 // anchors, after which the guard refused the estimate. It returns how
 // many anchors it weighed down. Its budget may be fixed while it runs
-// (iterLimit).
-func (e *estimator) refereeAnchors(ctx context.Context, k *knots, anchors []anchorObs, c float64, budget *iterLimit) (int, error) {
+// (iterLimit). Its problem is laid out on shared's rows (the fit's, over
+// the same windows and knots; nil: its own), which are its own but for the
+// fit's anchors: it holds only its weights and the solver's state.
+func (e *estimator) refereeAnchors(ctx context.Context, k *knots, anchors []anchorObs, c float64, budget *iterLimit, shared *sharedRows) (int, error) {
 	if len(anchors) == 0 || len(e.bands) == 0 {
 		return 0, nil
 	}
-	p := e.newFitProblem(k, nil)
+	p := e.newFitProblemOn(k, nil, shared)
 	p.limit = budget
 	defer func() { e.prepares += p.sys.prepared }()
 	x := make([]float64, p.sys.n)
@@ -583,13 +624,13 @@ func (e *estimator) refereeAnchors(ctx context.Context, k *knots, anchors []anch
 	for i := range anchors {
 		a := &anchors[i]
 		zs[i] = math.NaN()
-		var r row
+		r := newRow(0)
 		k.terms(&r, a.d, a.t, 1)
-		if r.n == 0 {
+		if r.len() == 0 {
 			continue
 		}
 		var fx, s float64
-		for j := range r.n {
+		for j := range r.len() {
 			fx += r.c[j] * x[r.j[j]]
 			s += r.c[j] * sd[r.j[j]]
 		}
@@ -661,21 +702,48 @@ type fitProblem struct {
 // smoothness carries the curve across from where they do, and a domain
 // with neither keeps its pre-synchronised clock.
 func (e *estimator) newFitProblem(k *knots, anchors []anchorObs) *fitProblem {
+	return e.newFitProblemOn(k, anchors, nil)
+}
+
+// newFitProblemOn is newFitProblem on the rows of sh (nil: its own), when
+// they are the rows it lays out but for sh's anchors': it then holds its
+// weights only, and sh's groups' patterns.
+func (e *estimator) newFitProblemOn(k *knots, anchors []anchorObs, sh *sharedRows) *fitProblem {
 	res := float64(e.in.Resolution)
 	ridge := 1 / (res * res)
 	n := k.n
 	p := &fitProblem{res: res, maxIter: 4*n + 100}
-	rows := make([]row, 0, len(e.bands)+len(anchors)+2*k.n)
+	var rows []row
+	if sh == nil {
+		rows = make([]row, 0, len(e.bands)+len(anchors)+2*k.n)
+	}
+	ws := make([]float64, 0, len(e.bands)+len(anchors)+2*k.n)
+	// nr counts the rows laid out; on sh's rows, same says whether each
+	// was sh's.
+	nr, same := 0, true
+	emit := func(r row, w float64) {
+		if sh == nil {
+			rows = append(rows, r)
+		} else {
+			i := nr
+			if i >= sh.nBand {
+				i += sh.nAnchor
+			}
+			same = same && i < len(sh.rows) && sameRow(&sh.rows[i], &r)
+		}
+		ws = append(ws, w)
+		nr++
+	}
 	var groups []rowGroup
 	for i := range e.bands {
 		b := &e.bands[i]
 		if !b.twoSided() {
 			continue
 		}
-		r := row{w: 1 / (b.sigma * b.sigma), y: b.mid()}
+		r := newRow(b.mid())
 		k.terms(&r, b.q, b.t, 1)
 		k.terms(&r, b.p, b.t, -1)
-		if r.n == 0 {
+		if r.len() == 0 {
 			continue
 		}
 		// The bands of a group are consecutive.
@@ -690,32 +758,33 @@ func (e *estimator) newFitProblem(k *knots, anchors []anchorObs) *fitProblem {
 			if b.class == srcColl {
 				wb = 0
 			}
-			groups = append(groups, rowGroup{lo: int32(len(rows)), wb: wb})
+			groups = append(groups, rowGroup{lo: int32(nr), wb: wb})
 			p.groupOf = append(p.groupOf, b.group)
 		}
-		groups[len(groups)-1].hi = int32(len(rows)) + 1
-		rows = append(rows, r)
+		groups[len(groups)-1].hi = int32(nr) + 1
+		emit(r, 1/(b.sigma*b.sigma))
 		p.bandOf = append(p.bandOf, int32(i))
 	}
-	p.nBand = len(rows)
+	p.nBand = nr
 	for _, a := range anchors {
-		r := row{w: 1 / (a.sigma * a.sigma), y: a.v}
+		r := newRow(a.v)
 		k.terms(&r, a.d, a.t, 1)
-		rows = append(rows, r)
+		emit(r, 1/(a.sigma*a.sigma))
 	}
-	p.nAnchor = len(rows) - p.nBand
+	p.nAnchor = nr - p.nBand
 	spans := anchorSpans(anchors, len(k.T))
 	for d := range k.T {
 		ts := k.T[d]
 		f := k.first[d]
 		for i := 1; i+1 < len(ts); i++ {
 			h1, h2 := float64(ts[i]-ts[i-1]), float64(ts[i+1]-ts[i])
-			r := row{n: 3, w: 1 / ((h1 + h2) / 2)}
-			r.j = [5]int32{f + int32(i) - 1, f + int32(i), f + int32(i) + 1}
-			r.c = [5]float64{-1 / h1, 1/h1 + 1/h2, -1 / h2}
-			p.smooth = append(p.smooth, int32(len(rows)))
-			p.base = append(p.base, r.w)
-			rows = append(rows, r)
+			r := row{}
+			r.j = [4]int32{f + int32(i) - 1, f + int32(i), f + int32(i) + 1, noTerm}
+			r.c = [4]float64{-1 / h1, 1/h1 + 1/h2, -1 / h2}
+			w := 1 / ((h1 + h2) / 2)
+			p.smooth = append(p.smooth, int32(nr))
+			p.base = append(p.base, w)
+			emit(r, w)
 		}
 		// Each knot's correction ≈ 0, the pre-synchronised clock, in two
 		// priors added in one row: a weak one on the level (σ levelPrior
@@ -745,10 +814,22 @@ func (e *estimator) newFitProblem(k *knots, anchors []anchorObs) *fitProblem {
 				sg := ad.sigmaAt(ts[i], e.wander)
 				w += share * float64(len(ts)) / (sg * sg)
 			}
-			rows = append(rows, row{n: 1, j: [5]int32{f + int32(i)}, c: [5]float64{1}, w: w})
+			emit(row{j: [4]int32{f + int32(i), noTerm, noTerm, noTerm}, c: [4]float64{1}}, w)
 		}
 	}
-	p.sys = system{rows: rows, n: n, np: e.opt.Parallel, at: make([]int64, k.n), groups: groups, busy: &e.busy}
+	var skip span
+	if sh != nil {
+		if !same || nr+sh.nAnchor != len(sh.rows) {
+			return e.newFitProblemOn(k, anchors, nil)
+		}
+		rows, skip = sh.rows, span{int32(sh.nBand), int32(sh.nBand + sh.nAnchor)}
+	}
+	p.sys = system{rows: rows, skip: skip, w: ws, n: n, np: e.opt.Parallel, at: make([]int64, k.n), groups: groups, busy: &e.busy}
+	if sh != nil && slices.Equal(groups, sh.groups) {
+		// The windows' rows come first in both, the same rows: so are
+		// their groups' patterns.
+		p.sys.lr = sh.lr
+	}
 	p.first = k.first
 	for d := range k.T {
 		for i, t := range k.T[d] {
@@ -764,13 +845,13 @@ func (e *estimator) newFitProblem(k *knots, anchors []anchorObs) *fitProblem {
 // misfit is the root mean square of the windows' residuals at x (their
 // groups' biases removed), in units of their σ.
 func (p *fitProblem) misfit(x []float64) float64 {
-	rows := p.sys.rows
 	var s float64
 	for gi, g := range p.sys.groups {
 		b := p.sys.groupBias(gi, x)
 		for i := g.lo; i < g.hi; i++ {
-			d := rows[i].dot(x) + b - rows[i].y
-			s += rows[i].w * d * d
+			r := p.sys.row(int(i))
+			d := r.dot(x) + b - r.y
+			s += p.sys.w[i] * d * d
 		}
 	}
 	if p.nBand == 0 {
@@ -783,7 +864,7 @@ func (p *fitProblem) misfit(x []float64) float64 {
 func (p *fitProblem) solve(ctx context.Context, c float64, x []float64, tol float64) error {
 	q2 := c * c / p.res
 	for i, r := range p.smooth {
-		p.sys.rows[r].w = p.base[i] / q2
+		p.sys.w[r] = p.base[i] / q2
 	}
 	iters, err := p.sys.solve(ctx, x, tol, p.maxIter, p.limit)
 	p.iters += iters
@@ -798,9 +879,7 @@ func (p *fitProblem) solve(ctx context.Context, c float64, x []float64, tol floa
 func (p *fitProblem) fork() *fitProblem {
 	if q := p.spare; q != nil {
 		p.spare = nil
-		for i := range p.nBand {
-			q.sys.rows[i].w = p.sys.rows[i].w
-		}
+		copy(q.sys.w[:p.nBand], p.sys.w[:p.nBand])
 		q.iters, q.sys.prepared = 0, 0
 		return q
 	}
@@ -825,7 +904,7 @@ func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []flo
 	for i := range out {
 		out[i] = (i/cvBlock)%2 == 0
 	}
-	cv := newCrossValidation(p, out)
+	cv := newCrossValidation(p, out, true)
 	defer cv.restore()
 	fitOn := func(q *fitProblem, qcv *crossValidation, ci int) (*fitScore, error) {
 		copy(qcv.x, x0)
@@ -834,7 +913,7 @@ func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []flo
 		if err := q.solve(ctx, curvatureGrid[ci], qcv.x, 1e-4); err != nil {
 			return nil, err
 		}
-		return &fitScore{score: qcv.evaluate(), held: slices.Clone(qcv.held), iters: q.iters - iters, prepared: q.sys.prepared - prepared}, nil
+		return &fitScore{score: qcv.evaluate(), held: qcv.heldOut(), iters: q.iters - iters, prepared: q.sys.prepared - prepared}, nil
 	}
 	// ahead holds the fits made ahead of the search, by curvature index.
 	ahead := make(map[int]*fitScore)
@@ -908,15 +987,15 @@ func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []flo
 	e.heldOut = e.heldOut[:0]
 	for i := range p.nBand {
 		if out[i] {
-			e.heldOut = append(e.heldOut, heldResidual{band: p.bandOf[i], r: bestHeld[i]})
+			e.heldOut = append(e.heldOut, heldResidual{band: p.bandOf[i], r: bestHeld[len(e.heldOut)]})
 		}
 	}
 	return nil
 }
 
 // fitScore is a cross-validation's fit at one curvature: its score, its
-// held-out residuals, and the solver's iterations and preparations it
-// took.
+// held-out residuals (crossValidation.heldOut), and the solver's
+// iterations and preparations it took.
 type fitScore struct {
 	score           float64
 	held            []float64
@@ -961,7 +1040,7 @@ func (e *estimator) decide(ctx context.Context, p *fitProblem, x0 []float64, st 
 	for i := range out {
 		out[i] = ((e.bands[p.bandOf[i]].t-e.ga.lo)/seg)%2 == 0
 	}
-	cv := newCrossValidation(p, out)
+	cv := newCrossValidation(p, out, false)
 	defer cv.restore()
 	clear(cv.x)
 	st.ScoreStay = cv.evaluate()
@@ -975,22 +1054,38 @@ func (e *estimator) decide(ctx context.Context, p *fitProblem, x0 []float64, st 
 }
 
 // crossValidation holds one split of a fit's windows: the held-out ones
-// lose their weight until restore.
+// lose their weight until restore. weights and held are by held-out
+// window, in the order of their rows (which the groups cover in order:
+// newFitProblem).
 type crossValidation struct {
-	p       *fitProblem
-	out     []bool
+	p   *fitProblem
+	out []bool
+	// weights are the held-out windows' own weights.
 	weights []float64
 	x       []float64
-	held    []float64 // the held-out residuals of the last evaluation
+	// held are the held-out windows' residuals of the last evaluation,
+	// nil when not kept.
+	held []float64
 }
 
-func newCrossValidation(p *fitProblem, out []bool) *crossValidation {
-	cv := &crossValidation{p: p, out: out, weights: make([]float64, p.nBand), x: make([]float64, p.sys.n), held: make([]float64, p.nBand)}
-	rows := p.sys.rows
-	for i := range cv.weights {
-		cv.weights[i] = rows[i].w
-		if out[i] {
-			rows[i].w = 0
+// newCrossValidation splits p's windows, out held out; keep says whether
+// evaluate keeps the held-out residuals.
+func newCrossValidation(p *fitProblem, out []bool, keep bool) *crossValidation {
+	n := 0
+	for _, o := range out {
+		if o {
+			n++
+		}
+	}
+	cv := &crossValidation{p: p, out: out, weights: make([]float64, 0, n), x: make([]float64, p.sys.n)}
+	if keep {
+		cv.held = make([]float64, n)
+	}
+	w := p.sys.w
+	for i, o := range out {
+		if o {
+			cv.weights = append(cv.weights, w[i])
+			w[i] = 0
 		}
 	}
 	return cv
@@ -998,15 +1093,27 @@ func newCrossValidation(p *fitProblem, out []bool) *crossValidation {
 
 // fork returns cv's split for q, a fork of cv.p made while the split
 // held (the held-out rows' weights zero in q too): its own x and held-out
-// residuals.
+// residuals (if cv keeps them).
 func (cv *crossValidation) fork(q *fitProblem) *crossValidation {
-	return &crossValidation{p: q, out: cv.out, weights: cv.weights, x: make([]float64, len(cv.x)), held: make([]float64, len(cv.held))}
+	f := &crossValidation{p: q, out: cv.out, weights: cv.weights, x: make([]float64, len(cv.x))}
+	if cv.held != nil {
+		f.held = make([]float64, len(cv.held))
+	}
+	return f
 }
+
+// heldOut returns the held-out windows' residuals of the last evaluation,
+// in the order of their rows.
+func (cv *crossValidation) heldOut() []float64 { return slices.Clone(cv.held) }
 
 // restore gives the held-out windows their weights back.
 func (cv *crossValidation) restore() {
-	for i, w := range cv.weights {
-		cv.p.sys.rows[i].w = w
+	k := 0
+	for i, o := range cv.out {
+		if o {
+			cv.p.sys.w[i] = cv.weights[k]
+			k++
+		}
 	}
 }
 
@@ -1015,21 +1122,27 @@ func (cv *crossValidation) restore() {
 // estimates it at cv.x; and the anchors (all fitted) alike: a curve too
 // stiff to pass both its anchors and its windows does not pass.
 func (cv *crossValidation) evaluate() float64 {
-	p, rows := cv.p, cv.p.sys.rows
+	p := cv.p
 	var score float64
 	for i := p.nBand; i < p.nBand+p.nAnchor; i++ {
-		d := rows[i].dot(cv.x) - rows[i].y
-		score += math.Min(rows[i].w*d*d, 25)
+		r := p.sys.row(i)
+		d := r.dot(cv.x) - r.y
+		score += math.Min(p.sys.w[i]*d*d, 25)
 	}
+	k := 0 // the held-out window's place
 	for gi, g := range p.sys.groups {
 		b := p.sys.groupBias(gi, cv.x)
 		for i := g.lo; i < g.hi; i++ {
 			if !cv.out[i] {
 				continue
 			}
-			d := rows[i].dot(cv.x) + b - rows[i].y
-			cv.held[i] = d
-			score += math.Min(cv.weights[i]*d*d, 25)
+			r := p.sys.row(int(i))
+			d := r.dot(cv.x) + b - r.y
+			if cv.held != nil {
+				cv.held[k] = d
+			}
+			score += math.Min(cv.weights[k]*d*d, 25)
+			k++
 		}
 	}
 	return score

@@ -11,13 +11,13 @@ import (
 func groupedSystem(rng *rand.Rand, nd, k int) *system {
 	s := randomSystem(rng, nd, k, 1e3, nil)
 	first := 0
-	for first < len(s.rows) && s.rows[first].n != 4 {
+	for first < len(s.rows) && s.rows[first].len() != 4 {
 		first++
 	}
 	for lo := first; lo < len(s.rows); {
 		hi := min(len(s.rows), lo+5+rng.IntN(40))
 		for i := lo; i < hi; i++ {
-			if s.rows[i].n != 4 {
+			if s.rows[i].len() != 4 {
 				hi = i
 				break
 			}

@@ -99,15 +99,16 @@ func (e *estimator) layout(st EstimateStats) (*Layout, error) {
 			l.unknown[j] = int32(d)
 		}
 	}
-	l.Rows = int64(len(sys.rows))
-	l.rowPtr = make([]int64, 0, len(sys.rows)+1)
+	l.Rows = int64(sys.rowCount())
+	l.rowPtr = make([]int64, 0, sys.rowCount()+1)
 	l.rowPtr = append(l.rowPtr, 0)
 	var keys []uint64
-	for i := range sys.rows {
-		r := &sys.rows[i]
-		l.rowUnk = append(l.rowUnk, r.j[:r.n]...)
+	for i := range sys.rowCount() {
+		r := sys.row(i)
+		js := r.j[:r.len()]
+		l.rowUnk = append(l.rowUnk, js...)
 		l.rowPtr = append(l.rowPtr, int64(len(l.rowUnk)))
-		keys = appendPairs(keys, r.j[:r.n], nil)
+		keys = appendPairs(keys, js, nil)
 	}
 	l.Nonzeros = countDistinct(keys)
 	for _, gi := range p.groupOf {

@@ -33,8 +33,8 @@ func fitBandsStats(t *testing.T, truth func(int64) float64, ts []int64, half fun
 		e.bands = append(e.bands, band{p: 0, q: 1, t: t, lo: m - half(t), hi: m + half(t), nlo: 1, nhi: 1})
 	}
 	e.ga = &gatherer{}
-	sb, noise := weigh(e.bands, e.floor(), 0)
-	e.groups = []group{{p: 0, q: 1, src: srcP2P, sigma: sb, noise: noise}}
+	sb, noise, w0 := weigh(e.bands, e.floor(), 0)
+	e.groups = []group{{p: 0, q: 1, src: srcP2P, sigma: sb, noise: noise, w0: w0}}
 	for _, a := range as {
 		e.anchors = append(e.anchors, anchorObs{d: 1, t: a, v: truth(a), sigma: 100})
 	}

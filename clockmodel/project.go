@@ -262,16 +262,17 @@ func (e *estimator) boundsInChunks(k *knots, base *Model, lat replay.Latency, si
 	dom := &e.in.Domains
 	nd := dom.Count()
 	type chunk struct {
-		list []rec
-		at   int
+		list   *recList
+		lo, hi int
+		at     int
 	}
 	var chunks []chunk
 	n := 0
 	for _, list := range e.lists {
-		for lo := 0; lo < len(list); lo += size {
-			c := chunk{list: list[lo:min(lo+size, len(list))], at: n}
-			for i := range c.list {
-				if k.first[c.list[i].a] >= 0 || k.first[c.list[i].b] >= 0 {
+		for lo := 0; lo < list.len(); lo += size {
+			c := chunk{list: list, lo: lo, hi: min(lo+size, list.len()), at: n}
+			for rc := range list.between(c.lo, c.hi) {
+				if k.first[rc.a] >= 0 || k.first[rc.b] >= 0 {
 					n++
 				}
 			}
@@ -294,8 +295,8 @@ func (e *estimator) boundsInChunks(k *knots, base *Model, lat replay.Latency, si
 	par.ForEachWith(len(chunks), e.opt.Parallel, newCursors, func(cs *cursors, ci int) {
 		out := bs[chunks[ci].at:]
 		j := 0
-		for i := range chunks[ci].list {
-			rc := &chunks[ci].list[i]
+		c := &chunks[ci]
+		for rc := range c.list.between(c.lo, c.hi) {
 			mu := float64(lat.Inter)
 			if na := dom.Node[rc.a]; na >= 0 && na == dom.Node[rc.b] {
 				mu = float64(lat.Intra)
@@ -362,8 +363,7 @@ func (e *estimator) projectKnots(m *Model) (knots, *Model) {
 	}
 	obsT := make([][]int64, nd)
 	for _, list := range e.lists {
-		for i := range list {
-			rc := &list[i]
+		for rc := range list.all() {
 			if len(m.Curves[rc.a].T) == 0 {
 				obsT[rc.a] = append(obsT[rc.a], rc.t)
 			}

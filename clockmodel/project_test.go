@@ -51,10 +51,10 @@ func randomBounds(rng *rand.Rand, k, n int) (bs []bound, w, inside []float64) {
 
 // asRow is b as a general row, for the oracle.
 func (b *bound) asRow() row {
-	var r row
+	r := newRow(0)
 	add := func(j int32, c float64) {
-		r.j[r.n], r.c[r.n] = j, c
-		r.n++
+		n := r.len()
+		r.j[n], r.c[n] = j, c
 	}
 	if b.jb >= 0 {
 		add(b.jb, 1-float64(b.ub))
@@ -156,7 +156,7 @@ func activeSetProjection(rows []row, w []float64) ([]float64, bool) {
 			if lam[p] < -1e-9 {
 				valid = false
 			}
-			for c := range rows[i].n {
+			for c := range rows[i].len() {
 				x[rows[i].j[c]] += lam[p] * rows[i].c[c] / w[rows[i].j[c]]
 			}
 		}
@@ -182,8 +182,8 @@ func activeSetProjection(rows []row, w []float64) ([]float64, bool) {
 // rowProduct is r·W⁻¹·s.
 func rowProduct(r, s *row, w []float64) float64 {
 	var p float64
-	for a := range r.n {
-		for b := range s.n {
+	for a := range r.len() {
+		for b := range s.len() {
 			if r.j[a] == s.j[b] {
 				p += r.c[a] * s.c[b] / w[r.j[a]]
 			}

@@ -145,7 +145,7 @@ func consistentRate(lt []int64, lv []float64, ut []int64, uv []float64) float64 
 // and collective, in the pre-synchronised times) between it and the
 // reference domain ref, relative to the estimate m (nil for the other
 // domains, and for every domain when ref < 0).
-func envelopes(lists [2][]rec, dom *Domains, lat replay.Latency, ref int32, m *Model, np int) []*envelope {
+func envelopes(lists [2]*recList, dom *Domains, lat replay.Latency, ref int32, m *Model, np int) []*envelope {
 	out := make([]*envelope, dom.Count())
 	if ref < 0 {
 		return out
@@ -168,7 +168,7 @@ func envelopes(lists [2][]rec, dom *Domains, lat replay.Latency, ref int32, m *M
 	// Each bound twice: relative to the estimate, and as it is; the lists
 	// one after the other.
 	for _, list := range lists {
-		for _, r := range list {
+		for r := range list.all() {
 			var d int32
 			switch {
 			case r.a == ref && r.b != ref:

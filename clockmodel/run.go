@@ -537,7 +537,7 @@ func (e *estimator) contradicted(m *Model) (bad, all int) {
 		// The tolerance is the midpoint's uncertainty with the group's
 		// asymmetry: a band as wide as its group's narrowest has no
 		// excess to speak of, yet its midpoint is only known within w0.
-		tol := 3 * (b.sigma + math.Abs(b.w0)/4)
+		tol := 3 * (b.sigma + math.Abs(e.groups[b.group].w0)/4)
 		d := m.at(b.q, b.t) - m.at(b.p, b.t)
 		if d < b.lo-tol || d > b.hi+tol {
 			bad++

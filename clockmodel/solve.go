@@ -11,19 +11,30 @@ import (
 	"github.com/clc-tools/clc/internal/par"
 )
 
-// row is one weighted linear equation Σ c_i·x[j_i] ≈ y in the unknowns:
-// up to two knots of each of two domains and a bias.
+// row is one linear equation Σ c_i·x[j_i] ≈ y in the unknowns: up to two
+// knots of each of two domains (its weight is its system's, system.w); its
+// terms are the first of j up to noTerm (newRow).
 type row struct {
-	j [5]int32
-	c [5]float64
-	n uint8
-	w float64
+	c [4]float64
 	y float64
+	j [4]int32
+}
+
+// noTerm marks the end of a row's terms in j.
+const noTerm = -1
+
+// newRow returns a row without terms, with right-hand side y.
+func newRow(y float64) row { return row{y: y, j: [4]int32{noTerm, noTerm, noTerm, noTerm}} }
+
+// len returns the row's number of terms: 4 less the unused ones, whose
+// sign bit is set (branch-free, for the solver's passes).
+func (r *row) len() int {
+	return 4 - int(uint32(r.j[0])>>31+uint32(r.j[1])>>31+uint32(r.j[2])>>31+uint32(r.j[3])>>31)
 }
 
 func (r *row) dot(x []float64) float64 {
 	var s float64
-	for i := range r.n {
+	for i := range r.len() {
 		s += r.c[i] * x[r.j[i]]
 	}
 	return s
@@ -50,14 +61,14 @@ func (k *knots) terms(r *row, d int32, t int64, f float64) {
 		if c == 0 {
 			return
 		}
-		for i := range r.n {
+		n := r.len()
+		for i := range n {
 			if r.j[i] == j {
 				r.c[i] += c
 				return
 			}
 		}
-		r.j[r.n], r.c[r.n] = j, c
-		r.n++
+		r.j[n], r.c[n] = j, c
 	}
 	if len(ts) == 1 {
 		add(base, f)
@@ -86,9 +97,16 @@ func segment(ts []int64, t int64) (int, float64) {
 
 // system is a sparse weighted least-squares problem.
 type system struct {
+	// rows are the system's rows but those of skip (empty: none), which
+	// are another system's that shares the rows with it; row numbers
+	// (row, w, groups) skip them.
 	rows []row
-	n    int
-	np   int
+	skip span
+	// w are the rows' weights, one per row: what a solve and a
+	// cross-validation change (the rows' terms stay as built).
+	w  []float64
+	n  int
+	np int
 	// partRows is the fewest rows per part of a pass over the rows
 	// (0: defaultPartRows), parallelMin the fewest unknowns for which the
 	// coarse correction is summed apart (0: parallelUnknowns);
@@ -171,25 +189,72 @@ func forEach(n, g int, f func(i int)) {
 }
 
 // fork returns a copy of s whose solves reach what s's would, for a solve
-// beside s's: its own rows (whose weights a solve and a cross-validation
-// change), buffers, groups' terms and coarse matrix; the blocks, the knot
-// times, the groups and the groups' sparsity patterns shared, read only.
+// beside s's: its own weights (which a solve and a cross-validation
+// change), buffers, groups' terms and coarse matrix; the rows' terms, the
+// blocks, the knot times, the groups and the groups' sparsity patterns
+// shared, read only.
 // What depends only on the rows' terms (the patterns, the coarse level)
 // s finds first, for both. s must not be solving.
 func (s *system) fork() *system {
 	s.patterns()
 	s.buildCoarse()
-	f := &system{rows: slices.Clone(s.rows), n: s.n, np: s.np, partRows: s.partRows, parallelMin: s.parallelMin,
+	f := &system{rows: s.rows, skip: s.skip, w: slices.Clone(s.w), n: s.n, np: s.np, partRows: s.partRows, parallelMin: s.parallelMin,
 		blocks: s.blocks, at: s.at, groups: s.groups, coarseTried: s.coarseTried, busy: s.busy}
 	if s.coarse != nil {
 		f.coarse = s.coarse.fork()
 	}
-	f.lr = make([]lowRank, len(s.lr))
+	f.lr = s.sharedPatterns()
+	return f
+}
+
+// sharedPatterns returns groups' terms for another system whose groups
+// are s's over rows with s's terms: s's sparsity patterns (found first if
+// not yet known), shared read only, each with values of its own.
+func (s *system) sharedPatterns() []lowRank {
+	s.patterns()
+	lr := make([]lowRank, len(s.lr))
 	for i := range s.lr {
 		l := &s.lr[i]
-		f.lr[i] = lowRank{idx: l.idx, pos: l.pos, val: make([]float64, len(l.val))}
+		lr[i] = lowRank{idx: l.idx, pos: l.pos, val: make([]float64, len(l.val))}
 	}
-	return f
+	return lr
+}
+
+// rowCount returns the number of the system's rows.
+func (s *system) rowCount() int { return len(s.rows) - int(s.skip.hi-s.skip.lo) }
+
+// row returns the system's row i.
+func (s *system) row(i int) *row {
+	if i >= int(s.skip.lo) {
+		i += int(s.skip.hi - s.skip.lo)
+	}
+	return &s.rows[i]
+}
+
+// rowsOf returns group g's rows, which lie before skip.
+func (s *system) rowsOf(g *rowGroup) []row {
+	if s.skip.hi > s.skip.lo && g.hi > s.skip.lo {
+		panic("clockmodel: a group's rows past the skipped rows")
+	}
+	return s.rows[g.lo:g.hi]
+}
+
+// segments calls f with the system's rows [lo, hi) in order, as at most
+// two slices of rows (either side of skip), each with its first row's
+// number.
+func (s *system) segments(lo, hi int, f func(lo int, rows []row)) {
+	a, h := int(s.skip.lo), int(s.skip.hi-s.skip.lo)
+	if h == 0 {
+		f(lo, s.rows[lo:hi])
+		return
+	}
+	if lo < a {
+		f(lo, s.rows[lo:min(hi, a)])
+	}
+	if hi > a {
+		b := max(lo, a)
+		f(b, s.rows[b+h:hi+h])
+	}
 }
 
 // rowGroup is a range of rows [lo, hi) that shares an eliminated unknown
@@ -202,11 +267,17 @@ type rowGroup struct {
 // lowRank is one group's term of the normal matrix, −scale·u·uᵀ with u
 // sparse (idx, val), for the rows' current weights.
 type lowRank struct {
-	idx   []int32
-	val   []float64
-	pos   []int32 // the place in idx of each of the group's rows' terms
+	idx []int32
+	val []float64
+	// pos is the place in idx of each of the group's rows' terms (nil
+	// when idx has more than maxPos entries: a term's place is then
+	// searched).
+	pos   []uint16
 	scale float64
 }
+
+// maxPos is the most entries of a group's idx whose places pos holds.
+const maxPos = 1 << 16
 
 // lowRanks forms the groups' terms for the rows' current weights.
 func (s *system) lowRanks() {
@@ -218,12 +289,18 @@ func (s *system) lowRanks() {
 		var w float64
 		k := 0
 		for i := g.lo; i < g.hi; i++ {
-			r := &s.rows[i]
-			for t := range r.n {
-				l.val[l.pos[k]] += r.w * r.c[t]
+			r, ri := s.row(int(i)), s.w[i]
+			for t := range r.len() {
+				var at int
+				if l.pos != nil {
+					at = int(l.pos[k])
+				} else {
+					at, _ = slices.BinarySearch(l.idx, r.j[t])
+				}
+				l.val[at] += ri * r.c[t]
 				k++
 			}
-			w += r.w
+			w += ri
 		}
 		l.scale = 0
 		if w > 0 {
@@ -241,25 +318,25 @@ func (s *system) patterns() {
 	type place struct{ at []int32 }
 	par.ForEachWith(len(s.groups), s.goroutines(), func() *place { return new(place) }, func(pl *place, gi int) {
 		g := &s.groups[gi]
-		if l := &s.lr[gi]; l.pos == nil {
+		if l := &s.lr[gi]; l.val == nil {
 			if pl.at == nil {
 				pl.at = make([]int32, s.n)
 				for j := range pl.at {
 					pl.at[j] = -1
 				}
 			}
-			l.pattern(s.rows[g.lo:g.hi], pl.at)
+			l.pattern(s.rowsOf(g), pl.at)
 		}
 	})
 }
 
 // pattern sets l's sparsity pattern from the group's rows: idx the
 // unknowns they touch, ascending, and pos the place in idx of each of
-// their terms, in order. at is scratch of one element per unknown, all
-// −1, as pattern leaves it.
+// their terms, in order (none past maxPos unknowns). at is scratch of one
+// element per unknown, all −1, as pattern leaves it.
 func (l *lowRank) pattern(rows []row, at []int32) {
 	for i := range rows {
-		for _, j := range rows[i].j[:rows[i].n] {
+		for _, j := range rows[i].j[:rows[i].len()] {
 			if at[j] < 0 {
 				at[j] = 0
 				l.idx = append(l.idx, j)
@@ -272,10 +349,16 @@ func (l *lowRank) pattern(rows []row, at []int32) {
 		at[j] = int32(k)
 	}
 	l.val = make([]float64, len(l.idx))
-	l.pos = make([]int32, 0, len(rows)*4)
-	for i := range rows {
-		for _, j := range rows[i].j[:rows[i].n] {
-			l.pos = append(l.pos, at[j])
+	if len(l.idx) <= maxPos {
+		n := 0
+		for i := range rows {
+			n += rows[i].len()
+		}
+		l.pos = make([]uint16, 0, n)
+		for i := range rows {
+			for _, j := range rows[i].j[:rows[i].len()] {
+				l.pos = append(l.pos, uint16(at[j]))
+			}
 		}
 	}
 	for _, j := range l.idx {
@@ -321,9 +404,9 @@ func (s *system) groupBias(gi int, x []float64) float64 {
 	g := &s.groups[gi]
 	var sw, sr float64
 	for i := g.lo; i < g.hi; i++ {
-		r := &s.rows[i]
-		sw += r.w
-		sr += r.w * (r.y - r.dot(x))
+		r := s.row(int(i))
+		sw += s.w[i]
+		sr += s.w[i] * (r.y - r.dot(x))
 	}
 	if sw == 0 {
 		return 0
@@ -380,15 +463,15 @@ func (p *penta) solvePenta(b, y []float64) {
 }
 
 // woodbury adds to the factorised block the groups' terms U·S·Uᵀ
-// (subtracted from the block): cols are U's columns, scale S's diagonal.
-// It reports false (and leaves the block as it was) when the capacitance
-// is not positive definite numerically.
-func (p *penta) woodbury(cols [][]float64, scale []float64) bool {
-	m, k := len(p.d), len(cols)
-	u, v := make([]float64, m*k), make([]float64, m*k)
-	for c, col := range cols {
-		copy(u[c*m:], col)
-		p.solvePenta(col, v[c*m:(c+1)*m])
+// (subtracted from the block): u holds U's columns one after the other
+// (the block's size each; the block keeps it), scale is S's diagonal. It
+// reports false (and leaves the block as it was) when the capacitance is
+// not positive definite numerically.
+func (p *penta) woodbury(u, scale []float64) bool {
+	m, k := len(p.d), len(scale)
+	v := make([]float64, m*k)
+	for c := range k {
+		p.solvePenta(u[c*m:(c+1)*m], v[c*m:(c+1)*m])
 	}
 	capL := make([]float64, k*k)
 	for a := range k {
@@ -490,14 +573,15 @@ func (s *system) preconditioner() (blocks []penta, diag []float64) {
 	}
 	// Each part sums into a vector of 3n: the diagonal, the first and
 	// the second off-diagonal.
-	sums := s.parts(3*n, func(rows []row, out []float64) {
+	sums := s.parts(3*n, func(rows []row, w, out []float64) {
 		diag, off1, off2 := out[:n], out[n:2*n], out[2*n:]
 		for i := range rows {
-			r := &rows[i]
-			for a := range r.n {
+			r, ri := &rows[i], w[i]
+			n := r.len()
+			for a := range n {
 				ja := r.j[a]
-				diag[ja] += r.w * r.c[a] * r.c[a]
-				for b := a + 1; b < r.n; b++ {
+				diag[ja] += ri * r.c[a] * r.c[a]
+				for b := a + 1; b < n; b++ {
 					jb := r.j[b]
 					lo, hi := min(ja, jb), max(ja, jb)
 					if blockOf[lo] < 0 || blockOf[lo] != blockOf[hi] {
@@ -505,9 +589,9 @@ func (s *system) preconditioner() (blocks []penta, diag []float64) {
 					}
 					switch hi - lo {
 					case 1:
-						off1[lo] += r.w * r.c[a] * r.c[b]
+						off1[lo] += ri * r.c[a] * r.c[b]
 					case 2:
-						off2[lo] += r.w * r.c[a] * r.c[b]
+						off2[lo] += ri * r.c[a] * r.c[b]
 					}
 				}
 			}
@@ -564,17 +648,17 @@ func (s *system) preconditioner() (blocks []penta, diag []float64) {
 		}
 		slices.SortFunc(ts, func(a, c term) int { return cmp.Compare(weight(c), weight(a)) })
 		ts = ts[:min(len(ts), maxWoodbury)]
-		cols := make([][]float64, len(ts))
+		u := make([]float64, m*len(ts))
 		scale := make([]float64, len(ts))
 		for c, t := range ts {
 			l := &s.lr[t.g]
-			col := make([]float64, m)
+			col := u[c*m : (c+1)*m]
 			for k := t.lo; k < t.hi; k++ {
 				col[l.idx[k]-sp.lo] = l.val[k]
 			}
-			cols[c], scale[c] = col, l.scale
+			scale[c] = l.scale
 		}
-		all[b].woodbury(cols, scale)
+		all[b].woodbury(u, scale)
 	})
 	for b := range all {
 		if ok[b] {
@@ -714,11 +798,11 @@ func (sv *solver) pre(r, z []float64) {
 // y: Aᵀ W y less the groups' terms.
 func (sv *solver) rhs() []float64 {
 	s := sv.s
-	b := s.parts(s.n, func(rows []row, out []float64) {
+	b := s.parts(s.n, func(rows []row, w, out []float64) {
 		for i := range rows {
 			r := &rows[i]
-			for k := range r.n {
-				out[r.j[k]] += r.w * r.c[k] * r.y
+			for k := range r.len() {
+				out[r.j[k]] += w[i] * r.c[k] * r.y
 			}
 		}
 	})
@@ -726,7 +810,7 @@ func (sv *solver) rhs() []float64 {
 		l := &s.lr[gi]
 		var wy float64
 		for i := s.groups[gi].lo; i < s.groups[gi].hi; i++ {
-			wy += s.rows[i].w * s.rows[i].y
+			wy += s.w[i] * s.row(int(i)).y
 		}
 		for k, j := range l.idx {
 			b[j] -= l.scale * wy * l.val[k]
@@ -818,7 +902,7 @@ func (s *system) buildCoarse() {
 		if h := coarseHats(s); h > 0 {
 			// Twice the estimate: the envelope is wider where a domain's
 			// knots are sparse.
-			s.coarse = newCoarse(s, h, 2*coarseFlopsPerRow*float64(len(s.rows)))
+			s.coarse = newCoarse(s, h, 2*coarseFlopsPerRow*float64(s.rowCount()))
 		}
 	}
 }
@@ -833,31 +917,32 @@ const defaultPartRows = 1 << 16
 const parallelUnknowns = 1 << 15
 
 // parts sums f over the rows in parts, each part on a goroutine of its
-// own (up to s.np, a part per partRows rows): f adds its rows' terms to
-// out, a zeroed vector of m elements. parts returns the first part's
+// own (up to s.np, a part per partRows rows): f adds its rows' terms (the
+// rows and their weights) to out, a zeroed vector of m elements. parts returns the first part's
 // vector, newly allocated, with the other parts' added to it in ascending
 // order of part (so that the sum depends only on s.np and the rows); the
 // other parts' buffers are kept for the next pass.
-func (s *system) parts(m int, f func(rows []row, out []float64)) []float64 {
+func (s *system) parts(m int, f func(rows []row, w, out []float64)) []float64 {
 	out := make([]float64, m)
 	s.partsInto(out, f)
 	return out
 }
 
 // partsInto is parts summing into out, which it zeroes first.
-func (s *system) partsInto(out []float64, f func(rows []row, out []float64)) {
+func (s *system) partsInto(out []float64, f func(rows []row, w, out []float64)) {
 	s.partsBeside(out, f, nil)
 }
 
 // partsBeside is partsInto that also calls beside(w, np) for each part w
 // of np after the part, on its goroutine: more work of the pass, shared
 // out as the parts are.
-func (s *system) partsBeside(out []float64, f func(rows []row, out []float64), beside func(w, np int)) {
+func (s *system) partsBeside(out []float64, f func(rows []row, w, out []float64), beside func(w, np int)) {
 	minRows := s.partRows
 	if minRows <= 0 {
 		minRows = defaultPartRows
 	}
-	np := max(1, min(s.np, len(s.rows)/minRows+1))
+	nr := s.rowCount()
+	np := max(1, min(s.np, nr/minRows+1))
 	for len(s.bufs) < np-1 {
 		s.bufs = append(s.bufs, nil)
 	}
@@ -867,10 +952,12 @@ func (s *system) partsBeside(out []float64, f func(rows []row, out []float64), b
 		}
 		s.bufs[w] = s.bufs[w][:len(out)]
 	}
-	chunk := (len(s.rows) + np - 1) / np
+	chunk := (nr + np - 1) / np
 	run := func(w int, out []float64) {
 		clear(out)
-		f(s.rows[min(w*chunk, len(s.rows)):min((w+1)*chunk, len(s.rows))], out)
+		s.segments(min(w*chunk, nr), min((w+1)*chunk, nr), func(lo int, rows []row) {
+			f(rows, s.w[lo:lo+len(rows)], out)
+		})
 		if beside != nil {
 			beside(w, np)
 		}
@@ -904,28 +991,19 @@ func (s *system) mul(v, y []float64) {
 		s.lrDot = make([]float64, len(s.lr))
 	}
 	s.lrDot = s.lrDot[:len(s.lr)]
-	s.partsBeside(y, func(rows []row, out []float64) {
+	s.partsBeside(y, func(rows []row, w, out []float64) {
 		for i := range rows {
 			r := &rows[i]
-			f := r.w * r.dot(v)
-			for k := range r.n {
+			n := r.len()
+			var d float64 // r.dot(v)
+			for k := range n {
+				d += r.c[k] * v[r.j[k]]
+			}
+			f := w[i] * d
+			for k := range n {
 				out[r.j[k]] += f * r.c[k]
 			}
 		}
 	}, func(w, np int) { s.lowRankDots(v, w, np) })
 	s.subLowRank(y)
-}
-
-// residualScale returns the weighted root mean square of the residuals
-// of rows [lo, hi) at x, in units of the rows' own σ (1/√w).
-func residualScale(rows []row, x []float64) float64 {
-	var s float64
-	for i := range rows {
-		d := rows[i].dot(x) - rows[i].y
-		s += rows[i].w * d * d
-	}
-	if len(rows) == 0 {
-		return 0
-	}
-	return math.Sqrt(s / float64(len(rows)))
 }

@@ -20,12 +20,12 @@ func denseSolve(s *system) []float64 {
 	for i := range a {
 		a[i] = make([]float64, n+1)
 	}
-	for _, r := range s.rows {
-		for x := range r.n {
-			for y := range r.n {
-				a[r.j[x]][r.j[y]] += r.w * r.c[x] * r.c[y]
+	for i, r := range s.rows {
+		for x := range r.len() {
+			for y := range r.len() {
+				a[r.j[x]][r.j[y]] += s.w[i] * r.c[x] * r.c[y]
 			}
-			a[r.j[x]][n] += r.w * r.c[x] * r.y
+			a[r.j[x]][n] += s.w[i] * r.c[x] * r.y
 		}
 	}
 	for c := range n {
@@ -70,10 +70,12 @@ func randomSystem(rng *rand.Rand, nd, k int, smooth float64, pair func(*rand.Ran
 			s.at[int(lo)+i] = 1000 * int64(i)
 		}
 		for i := 1; i+1 < k; i++ {
-			s.rows = append(s.rows, row{n: 3, j: [5]int32{lo + int32(i) - 1, lo + int32(i), lo + int32(i) + 1}, c: [5]float64{-1, 2, -1}, w: smooth})
+			s.rows = append(s.rows, row{j: [4]int32{lo + int32(i) - 1, lo + int32(i), lo + int32(i) + 1, noTerm}, c: [4]float64{-1, 2, -1}})
+			s.w = append(s.w, smooth)
 		}
 		for i := range k {
-			s.rows = append(s.rows, row{n: 1, j: [5]int32{lo + int32(i)}, c: [5]float64{1}, w: 1e-9})
+			s.rows = append(s.rows, row{j: [4]int32{lo + int32(i), noTerm, noTerm, noTerm}, c: [4]float64{1}})
+			s.w = append(s.w, 1e-9)
 		}
 	}
 	for range 6 * nd * k {
@@ -82,14 +84,17 @@ func randomSystem(rng *rand.Rand, nd, k int, smooth float64, pair func(*rand.Ran
 			continue
 		}
 		i, u := rng.IntN(k-1), rng.Float64()
-		r := row{n: 4, w: 1 / (0.01 + rng.Float64()), y: 100 * rng.NormFloat64()}
-		r.j = [5]int32{int32(a*k + i), int32(a*k + i + 1), int32(b*k + i), int32(b*k + i + 1)}
-		r.c = [5]float64{1 - u, u, u - 1, -u}
+		w := 1 / (0.01 + rng.Float64())
+		r := row{y: 100 * rng.NormFloat64()}
+		r.j = [4]int32{int32(a*k + i), int32(a*k + i + 1), int32(b*k + i), int32(b*k + i + 1)}
+		r.c = [4]float64{1 - u, u, u - 1, -u}
 		s.rows = append(s.rows, r)
+		s.w = append(s.w, w)
 	}
 	// One block tied to 0 (the reference's role).
 	for i := range k {
-		s.rows = append(s.rows, row{n: 1, j: [5]int32{int32(i)}, c: [5]float64{1}, w: 10})
+		s.rows = append(s.rows, row{j: [4]int32{int32(i), noTerm, noTerm, noTerm}, c: [4]float64{1}})
+		s.w = append(s.w, 10)
 	}
 	return s
 }
@@ -311,8 +316,8 @@ func TestLowRankPattern(t *testing.T) {
 		rows := make([]row, 1+rng.IntN(40))
 		var want []int32
 		for i := range rows {
-			rows[i].n = uint8(1 + rng.IntN(5))
-			for k := range rows[i].n {
+			rows[i] = newRow(0)
+			for k := range 1 + rng.IntN(4) {
 				rows[i].j[k] = int32(rng.IntN(n))
 				want = append(want, rows[i].j[k])
 			}
@@ -325,7 +330,7 @@ func TestLowRankPattern(t *testing.T) {
 		require.Len(t, l.val, len(want))
 		k := 0
 		for i := range rows {
-			for _, j := range rows[i].j[:rows[i].n] {
+			for _, j := range rows[i].j[:rows[i].len()] {
 				require.Equal(t, j, l.idx[l.pos[k]], "row %d", i)
 				k++
 			}
@@ -421,6 +426,71 @@ func TestSolveSameWhenBusy(t *testing.T) {
 		require.Equal(t, wit, it, "parallelMin %d", parallelMin)
 		for i := range want {
 			require.Equal(t, math.Float64bits(want[i]), math.Float64bits(got[i]), "unknown %d, parallelMin %d", i, parallelMin)
+		}
+	}
+}
+
+// A problem laid out on another's rows (the anchors' referee on the fit's,
+// which has anchors' rows it lacks) is the problem laid out on its own,
+// row for row and weight for weight, and its solves, in parts of a few
+// rows that cut across the skipped rows, reach the same bits.
+func TestSharedRowsAreOwnRows(t *testing.T) {
+	p := prepare(t, baseConfig(12))
+	e := newEstimator(p.in, p.times, p.g, defaultLat, EstimateOptions{Parallel: 4}, nil)
+	e.windows(nil)
+	anchors := e.anchorObs()
+	require.NotEmpty(t, anchors)
+	var st EstimateStats
+	k := e.placeKnots(anchors, &st)
+	e.wander = e.wanderScale()
+	fit := e.newFitProblem(&k, anchors)
+	require.Positive(t, fit.nAnchor)
+	own := e.newFitProblem(&k, nil)
+	on := e.newFitProblemOn(&k, nil, fit.shared())
+	require.Less(t, on.sys.skip.lo, on.sys.skip.hi, "laid out on the fit's rows")
+	require.Equal(t, len(own.sys.rows), on.sys.rowCount())
+	for i := range own.sys.rows {
+		require.True(t, sameRow(&own.sys.rows[i], on.sys.row(i)), "row %d", i)
+	}
+	bits := func(xs []float64) []uint64 {
+		out := make([]uint64, len(xs))
+		for i, x := range xs {
+			out[i] = math.Float64bits(x)
+		}
+		return out
+	}
+	require.Equal(t, bits(own.sys.w), bits(on.sys.w))
+	require.Equal(t, own.sys.groups, on.sys.groups)
+	require.Equal(t, own.smooth, on.smooth)
+	for _, rows := range []int{0, 7, fit.nBand - 3} {
+		own.sys.partRows, on.sys.partRows = rows, rows
+		xo, xn := make([]float64, own.sys.n), make([]float64, on.sys.n)
+		require.NoError(t, own.solve(context.Background(), 1e-6, xo, 1e-6))
+		require.NoError(t, on.solve(context.Background(), 1e-6, xn, 1e-6))
+		require.Equal(t, bits(xo), bits(xn), "parts of %d rows", rows)
+		require.Equal(t, own.iters, on.iters)
+	}
+}
+
+// The groups' terms are the same, bit for bit, whether the places of
+// their rows' terms are held (pos) or searched (a group of more than
+// maxPos unknowns).
+func TestLowRanksSearchedPlaces(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	s := groupedSystem(rng, 6, 30)
+	require.NotEmpty(t, s.groups)
+	s.lowRanks()
+	want := make([][]float64, len(s.lr))
+	for gi := range s.lr {
+		require.NotNil(t, s.lr[gi].pos)
+		want[gi] = slices.Clone(s.lr[gi].val)
+		s.lr[gi].pos = nil
+	}
+	s.lowRanks()
+	for gi := range s.lr {
+		require.Nil(t, s.lr[gi].pos, "the places not found again")
+		for k := range want[gi] {
+			require.Equal(t, math.Float64bits(want[gi][k]), math.Float64bits(s.lr[gi].val[k]), "group %d, term %d", gi, k)
 		}
 	}
 }

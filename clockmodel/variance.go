@@ -180,13 +180,14 @@ func (p *fitProblem) levelInherited() ([]float64, []int32) {
 		}
 		return nbs
 	}
-	for i := range s.rows {
-		r := &s.rows[i]
-		if r.w == 0 {
+	for i := range s.rowCount() {
+		r := s.row(i)
+		if s.w[i] == 0 {
 			continue
 		}
-		nbs := agg(r.j[:r.n], r.c[:r.n])
-		addOuter(r.w, bs[:nbs], a[:nbs])
+		n := r.len()
+		nbs := agg(r.j[:n], r.c[:n])
+		addOuter(s.w[i], bs[:nbs], a[:nbs])
 	}
 	// The groups' terms (−scale·uuᵀ): u may reach many blocks.
 	ub := make([]float64, nb)

@@ -19,9 +19,9 @@ func denseNormal(s *system) [][]float64 {
 	}
 	for i := range s.rows {
 		r := &s.rows[i]
-		for a := range r.n {
-			for b := range r.n {
-				q[r.j[a]][r.j[b]] += r.w * r.c[a] * r.c[b]
+		for a := range r.len() {
+			for b := range r.len() {
+				q[r.j[a]][r.j[b]] += s.w[i] * r.c[a] * r.c[b]
 			}
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/clc-tools/clc/replay"
 )
 
-// span is a range of a sorted []rec.
+// span is a range of indices: of a recList's bounds, or of unknowns.
 type span struct{ lo, hi int32 }
 
 // pair holds the bounds between two domains p < q: from p to q (lower
@@ -21,16 +21,16 @@ type pair struct {
 }
 
 // pairsOf groups the sorted bound lists by unordered domain pair.
-func pairsOf(lists [2][]rec, dom *Domains) []pair {
+func pairsOf(lists [2]*recList, dom *Domains) []pair {
 	idx := map[uint64]int{}
 	var out []pair
 	for src, rs := range lists {
-		for lo := 0; lo < len(rs); {
-			hi := lo + 1
-			for hi < len(rs) && rs[hi].a == rs[lo].a && rs[hi].b == rs[lo].b {
-				hi++
-			}
-			a, b := rs[lo].a, rs[lo].b
+		if rs == nil {
+			continue
+		}
+		for ri := range rs.runs {
+			lo, hi := rs.runs[ri].lo, rs.runEnd(ri)
+			a, b := rs.runs[ri].a, rs.runs[ri].b
 			p, q, dir := a, b, 0
 			if b < a {
 				p, q, dir = b, a, 1
@@ -44,7 +44,6 @@ func pairsOf(lists [2][]rec, dom *Domains) []pair {
 				out = append(out, pair{p: p, q: q, intra: np >= 0 && np == nq})
 			}
 			out[k].seg[src][dir] = span{int32(lo), int32(hi)}
-			lo = hi
 		}
 	}
 	slices.SortFunc(out, func(x, y pair) int {
@@ -72,11 +71,13 @@ type band struct {
 	// index of its pair and class in estimator.groups (set by windows).
 	class uint8
 	group int32
-	// sigma is the random uncertainty of the band's midpoint, excess its
-	// width beyond its group's narrowest band and w0 that narrowest
-	// width (set by weigh).
-	sigma, excess, w0 float64
+	// sigma is the random uncertainty of the band's midpoint (set by
+	// weigh).
+	sigma float64
 }
+
+// excess is the band's width beyond its group's narrowest band, w0 wide.
+func (b *band) excess(w0 float64) float64 { return math.Abs(b.hi - b.lo - w0) }
 
 // The sources of bounds, the indices of the lists of a pair's bounds.
 const (
@@ -107,30 +108,43 @@ type windowOptions struct {
 // apart: their fastest messages need not be equally fast (a collective's
 // logical messages run through its algorithm's tree), so each source's
 // midpoints may be off by an amount of their own (estimator.groups).
-func bands(pr *pair, src uint8, lists [2][]rec, lat replay.Latency, m *Model, opt windowOptions, out []band) []band {
+func bands(pr *pair, src uint8, lists [2]*recList, lat replay.Latency, m *Model, opt windowOptions, out []band) []band {
 	mu := float64(lat.Inter)
 	if pr.intra {
 		mu = float64(lat.Intra)
 	}
-	// Merge the two directions' time-ordered streams.
+	// Merge the two directions' time-ordered streams: per direction a
+	// cursor, and the bound at its head (has: one is left).
 	seg, list := pr.seg[src], lists[src]
-	pos := [2]int32{seg[0].lo, seg[1].lo}
-	next := func() (r *rec, dir int, ok bool) {
+	var cur [2]recCursor
+	var head [2]rec
+	var has [2]bool
+	take := func(d int) {
+		has[d] = cur[d].i < int(seg[d].hi)
+		if has[d] {
+			head[d], _ = cur[d].next()
+		}
+	}
+	for d := range 2 {
+		cur[d] = list.cursor(int(seg[d].lo))
+		take(d)
+	}
+	next := func() (r rec, dir int, ok bool) {
 		bd := -1
 		var bt int64
 		for d := range 2 {
-			if pos[d] < seg[d].hi {
-				t := list[pos[d]].t
+			if has[d] {
+				t := head[d].t
 				if bd < 0 || t < bt {
 					bd, bt = d, t
 				}
 			}
 		}
 		if bd < 0 {
-			return nil, 0, false
+			return rec{}, 0, false
 		}
-		r = &list[pos[bd]]
-		pos[bd]++
+		r = head[bd]
+		take(bd)
 		return r, bd, true
 	}
 	cp, cq := cursor{c: m.curve(pr.p)}, cursor{c: m.curve(pr.q)}
@@ -193,8 +207,8 @@ func bands(pr *pair, src uint8, lists [2][]rec, lat replay.Latency, m *Model, op
 }
 
 // weigh sets the uncertainty of each two-sided band of one group (a pair
-// and a source) and returns the uncertainty of the group's bias and the
-// group's noise floor.
+// and a source) and returns the uncertainty of the group's bias, the
+// group's noise floor and its narrowest two-sided band's width w0.
 //
 // A band's midpoint is off δ by half the difference of the excess delays
 // of its fastest messages each way, plus half the difference of the two
@@ -210,8 +224,8 @@ func bands(pr *pair, src uint8, lists [2][]rec, lat replay.Latency, m *Model, op
 // bands does not remove it — so it is one unknown per group (the bias),
 // of which the messages only say that it lies within half the narrowest
 // width on either side: uniform there, σ = w0/(2√3).
-func weigh(bs []band, floor, noise float64) (sigmaBias, noiseUsed float64) {
-	w0 := math.Inf(1)
+func weigh(bs []band, floor, noise float64) (sigmaBias, noiseUsed, w0 float64) {
+	w0 = math.Inf(1)
 	var ex []float64
 	for i := range bs {
 		if bs[i].twoSided() {
@@ -219,13 +233,11 @@ func weigh(bs []band, floor, noise float64) (sigmaBias, noiseUsed float64) {
 		}
 	}
 	if math.IsInf(w0, 1) {
-		return 0, 0
+		return 0, 0, 0
 	}
 	for i := range bs {
-		b := &bs[i]
-		if b.twoSided() {
-			b.excess, b.w0 = math.Abs(b.hi-b.lo-w0), w0
-			ex = append(ex, b.excess)
+		if b := &bs[i]; b.twoSided() {
+			ex = append(ex, b.excess(w0))
 		}
 	}
 	if noise <= 0 {
@@ -235,8 +247,8 @@ func weigh(bs []band, floor, noise float64) (sigmaBias, noiseUsed float64) {
 	noise = math.Max(noise, floor)
 	for i := range bs {
 		if b := &bs[i]; b.twoSided() {
-			b.sigma = math.Hypot(b.excess/2, noise)
+			b.sigma = math.Hypot(b.excess(w0)/2, noise)
 		}
 	}
-	return math.Max(math.Abs(w0)/(2*math.Sqrt(3)), floor), noise
+	return math.Max(math.Abs(w0)/(2*math.Sqrt(3)), floor), noise, w0
 }

@@ -49,10 +49,46 @@ type view struct {
 	counted []bool
 	// served lists, per process, the own events it fetched, in the order
 	// it asked (refresh sends their times again).
-	served [][]locEvent
+	served []eventList
 	// asked lists, per process, the halo positions its reply fills, in
 	// the order of the reply.
-	asked [][]locEvent
+	asked []eventList
+}
+
+// eventList is a list of events of locations, held as runs of one
+// location's (4 bytes an event).
+type eventList struct {
+	runs []eventRun
+	idx  []uint32
+}
+
+// eventRun says that the list's events from the previous run's end to
+// end are location loc's.
+type eventRun struct {
+	loc int32
+	end int32
+}
+
+// add appends event idx of location loc.
+func (l *eventList) add(loc int32, idx uint32) {
+	if n := len(l.runs); n == 0 || l.runs[n-1].loc != loc {
+		l.runs = append(l.runs, eventRun{loc: loc})
+	}
+	l.idx = append(l.idx, idx)
+	l.runs[len(l.runs)-1].end = int32(len(l.idx))
+}
+
+// len returns the number of events.
+func (l *eventList) len() int { return len(l.idx) }
+
+// each calls f with every event in order, k its place in the list.
+func (l *eventList) each(f func(k int, loc int32, idx uint32)) {
+	k := 0
+	for _, r := range l.runs {
+		for ; k < int(r.end); k++ {
+			f(k, r.loc, l.idx[k])
+		}
+	}
 }
 
 // locEvent is an event of a location: its index, or its position in a
@@ -142,7 +178,8 @@ func newView(gr *comm.Group, part []int32, times [][]int64, g *replay.Graph, ext
 		fetch[li] = slices.Compact(fetch[li])
 		all[li] = append(all[li], fetch[li]...)
 		slices.Sort(all[li])
-		all[li] = slices.Compact(all[li])
+		// Held for the run: no room beyond its events.
+		all[li] = slices.Clone(slices.Compact(all[li]))
 	}
 	v.idx = all
 	v.fetch(part, fetch)
@@ -171,10 +208,19 @@ func (v *view) at(loc int32, idx uint32) (uint32, bool) {
 // fills the halo columns with their times.
 func (v *view) fetch(part []int32, fetch [][]uint32) {
 	p := v.g.Size()
-	v.asked = make([][]locEvent, p)
+	v.asked = make([]eventList, p)
 	req := make([][]byte, p)
 	halo := make([][]int64, len(v.times))
 	copy(halo, v.times)
+	asks := make([]int, p)
+	for li, ix := range v.idx {
+		if len(ix) > 0 && !v.own[li] {
+			asks[part[li]] += len(fetch[li])
+		}
+	}
+	for q, n := range asks {
+		v.asked[q].idx = make([]uint32, 0, n)
+	}
 	for li, ix := range v.idx {
 		if len(ix) == 0 || v.own[li] {
 			continue
@@ -184,7 +230,7 @@ func (v *view) fetch(part []int32, fetch [][]uint32) {
 		for _, e := range fetch[li] {
 			req[q] = binary.LittleEndian.AppendUint32(req[q], uint32(li))
 			req[q] = binary.LittleEndian.AppendUint32(req[q], e)
-			v.asked[q] = append(v.asked[q], locEvent{int32(li), v.pos(int32(li), e)})
+			v.asked[q].add(int32(li), v.pos(int32(li), e))
 		}
 	}
 	v.times = halo
@@ -192,15 +238,16 @@ func (v *view) fetch(part []int32, fetch [][]uint32) {
 	if got == nil {
 		return
 	}
-	v.served = make([][]locEvent, p)
+	v.served = make([]eventList, p)
 	for q, b := range got {
+		v.served[q].idx = make([]uint32, 0, len(b)/8)
 		for ; len(b) >= 8; b = b[8:] {
 			li, e := int32(binary.LittleEndian.Uint32(b)), binary.LittleEndian.Uint32(b[4:])
 			if int(li) >= len(v.own) || !v.own[li] || int(e) >= len(v.times[li]) {
 				v.g.Fail(fmt.Errorf("process %d asked for event %d of location %d, which is not this process's", q, e, li))
 				return
 			}
-			v.served[q] = append(v.served[q], locEvent{li, e})
+			v.served[q].add(li, e)
 		}
 	}
 	v.refresh()
@@ -210,13 +257,13 @@ func (v *view) fetch(part []int32, fetch [][]uint32) {
 	// clock model's curves (which keeps times in order) leaves the
 	// fetched times as it leaves their own columns.
 	fetched := make([][]bool, len(v.times))
-	for _, evs := range v.asked {
-		for _, e := range evs {
-			if fetched[e.loc] == nil {
-				fetched[e.loc] = make([]bool, len(v.times[e.loc]))
+	for q := range v.asked {
+		v.asked[q].each(func(_ int, loc int32, idx uint32) {
+			if fetched[loc] == nil {
+				fetched[loc] = make([]bool, len(v.times[loc]))
 			}
-			fetched[e.loc][e.idx] = true
-		}
+			fetched[loc][idx] = true
+		})
 	}
 	for li, f := range fetched {
 		if f == nil {
@@ -242,11 +289,11 @@ func (v *view) refresh() {
 		return
 	}
 	rep := make([][]byte, len(v.served))
-	for q, evs := range v.served {
-		b := make([]byte, 0, 8*len(evs))
-		for _, e := range evs {
-			b = binary.LittleEndian.AppendUint64(b, uint64(v.times[e.loc][e.idx]))
-		}
+	for q := range v.served {
+		b := make([]byte, 0, 8*v.served[q].len())
+		v.served[q].each(func(_ int, loc int32, idx uint32) {
+			b = binary.LittleEndian.AppendUint64(b, uint64(v.times[loc][idx]))
+		})
 		rep[q] = b
 	}
 	got := v.g.Alltoall("the times of the messages' other ends", rep)
@@ -254,13 +301,13 @@ func (v *view) refresh() {
 		return
 	}
 	for q, b := range got {
-		if len(b) != 8*len(v.asked[q]) {
-			v.g.Fail(fmt.Errorf("process %d sent %d bytes for %d times", q, len(b), len(v.asked[q])))
+		if len(b) != 8*v.asked[q].len() {
+			v.g.Fail(fmt.Errorf("process %d sent %d bytes for %d times", q, len(b), v.asked[q].len()))
 			return
 		}
-		for k, e := range v.asked[q] {
-			v.times[e.loc][e.idx] = int64(binary.LittleEndian.Uint64(b[8*k:]))
-		}
+		v.asked[q].each(func(k int, loc int32, idx uint32) {
+			v.times[loc][idx] = int64(binary.LittleEndian.Uint64(b[8*k:]))
+		})
 	}
 }
 
@@ -317,8 +364,10 @@ func (v *view) renumber(g *replay.Graph, member []bool) {
 		}
 	}
 	for li, ds := range g.Deps {
-		if !v.own[li] {
+		if !v.own[li] && len(ds) > 0 {
 			slices.SortStableFunc(ds, func(a, b replay.Dep) int { return int(a.Idx) - int(b.Idx) })
+			// Held for the run: no room beyond the list.
+			g.Deps[li] = slices.Clone(ds)
 		}
 	}
 }

@@ -254,6 +254,7 @@ func gatherColls(ctx context.Context, c comm.Comm, scans []locScan, own func(li 
 		return fmt.Errorf("divided matching: collectives: %w", err)
 	}
 	for q, locs := range all {
+		all[q] = nil // each part let go once copied
 		if q == c.Rank() {
 			continue
 		}
@@ -263,6 +264,10 @@ func gatherColls(ctx context.Context, c comm.Comm, scans []locScan, own func(li 
 			}
 			s := &scans[w.Loc]
 			s.initEnter, s.initLeave, s.finEnter, s.finLeave, s.initN, s.finN = w.InitEnter, w.InitLeave, w.FinEnter, w.FinLeave, w.InitN, w.FinN
+			if cap(s.colls) < len(w.Colls) {
+				// Held through the matching: no room beyond the records.
+				s.colls = make([]collRec, 0, len(w.Colls))
+			}
 			s.colls = s.colls[:0]
 			for _, cr := range w.Colls {
 				s.colls = append(s.colls, collRec{comm: cr.Comm, post: cr.Post, send: cr.Send, recv: cr.Recv, op: cr.Op, root: cr.Root,

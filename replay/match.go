@@ -303,6 +303,11 @@ func initFinDeps(g *Graph, own func(li int) bool) {
 			if own != nil && !own(int(p.Loc)) {
 				continue
 			}
+			if d := g.Deps[p.Loc]; cap(d)-len(d) < 2 {
+				// Room for the two exactly: the lists are held for the
+				// run, and an insert's growth would add a quarter.
+				g.Deps[p.Loc] = append(make([]Dep, 0, len(d)+2), d...)
+			}
 			g.Deps[p.Loc] = insertDep(g.Deps[p.Loc], Dep{Idx: p.Send, Role: RoleCollSend, Peer: int32(r), Ref: uint32(ii)})
 			g.Deps[p.Loc] = insertDep(g.Deps[p.Loc], Dep{Idx: p.Recv, Role: RoleCollRecv, Peer: int32(r), Ref: uint32(ii)})
 		}

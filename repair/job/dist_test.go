@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"sync"
@@ -207,7 +208,7 @@ func TestDividedReadsItsBlock(t *testing.T) {
 // allocated before. The collector runs at GOGC 10 meanwhile, so that the
 // allocated bytes stay within a tenth of the live data (at the default
 // 100 they may hold as much garbage again, which varies from run to run).
-func peakHeap(f func()) uint64 {
+func peakHeap(f func(), profile string) uint64 {
 	defer debug.SetGCPercent(debug.SetGCPercent(10))
 	runtime.GC() // twice: the first moves the pools' buffers aside, the second frees them
 	runtime.GC()
@@ -215,6 +216,7 @@ func peakHeap(f func()) uint64 {
 	runtime.ReadMemStats(&ms)
 	base := ms.HeapAlloc
 	var peak atomic.Uint64
+	var snap, at bytes.Buffer // the heap profile at the latest peak
 	stop := make(chan struct{})
 	done := make(chan struct{})
 	go func() {
@@ -222,10 +224,18 @@ func peakHeap(f func()) uint64 {
 		tick := time.NewTicker(time.Millisecond)
 		defer tick.Stop()
 		var s runtime.MemStats
+		var taken uint64
 		for {
 			runtime.ReadMemStats(&s)
 			if s.HeapAlloc > base && s.HeapAlloc-base > peak.Load() {
 				peak.Store(s.HeapAlloc - base)
+				if profile != "" && s.HeapAlloc-base > taken+taken/50 {
+					taken = s.HeapAlloc - base
+					at.Reset()
+					if pprof.Lookup("heap").WriteTo(&at, 0) == nil {
+						snap, at = at, snap
+					}
+				}
 			}
 			select {
 			case <-stop:
@@ -237,6 +247,11 @@ func peakHeap(f func()) uint64 {
 	f()
 	close(stop)
 	<-done
+	if profile != "" && snap.Len() > 0 {
+		if err := os.WriteFile(profile, snap.Bytes(), 0o644); err != nil {
+			panic(err)
+		}
+	}
 	return peak.Load()
 }
 
@@ -246,8 +261,14 @@ func peakHeap(f func()) uint64 {
 // CLC_BENCH_EVENTS events (default 10^6) of 256 ranks, 16 per node, as an
 // OTF2 archive (CLC_BENCH_FORMAT=native: a native trace, which a divided
 // run gathers whole); it reports MiB and the ratio (docs/scale.md,
-// section 7).
+// section 7). CLC_BENCH_HEAPPROFILE=PREFIX writes the heap profile taken
+// at each run's peak (within 2 %) to PREFIX-single and PREFIX-divided,
+// sampled every 64 KiB allocated.
 func BenchmarkDividedMemory(b *testing.B) {
+	prof := os.Getenv("CLC_BENCH_HEAPPROFILE")
+	if prof != "" {
+		runtime.MemProfileRate = 64 << 10
+	}
 	events := int64(1_000_000)
 	if s := os.Getenv("CLC_BENCH_EVENTS"); s != "" {
 		v, err := strconv.ParseInt(s, 10, 64)
@@ -271,17 +292,25 @@ func BenchmarkDividedMemory(b *testing.B) {
 		single = peakHeap(func() {
 			_, err := Run(context.Background(), in, Options{Output: filepath.Join(b.TempDir(), "single"), Truth: "-"})
 			require.NoError(b, err)
-		})
+		}, suffixed(prof, "-single"))
 		divided = peakHeap(func() {
 			_, errs := runDivided(in, Options{Output: filepath.Join(b.TempDir(), "divided"), Truth: "-"}, p)
 			for _, err := range errs {
 				require.NoError(b, err)
 			}
-		})
+		}, suffixed(prof, "-divided"))
 		b.ReportMetric(float64(single)/(1<<20), "single-MiB")
 		b.ReportMetric(float64(divided)/(1<<20), "all4-MiB")
 		b.ReportMetric(float64(divided)/p/float64(single), "per-process/single")
 	}
+}
+
+// suffixed returns prefix+suffix, or "" for an empty prefix.
+func suffixed(prefix, suffix string) string {
+	if prefix == "" {
+		return ""
+	}
+	return prefix + suffix
 }
 
 // A divided run tells its progress from process 0 only, and an interrupt

@@ -32,8 +32,9 @@ const (
 	// per event of the whole trace besides its own part's events: the
 	// clock model's bounds and fit (which every process estimates alike),
 	// the collective instances' members, the halo. Measured with
-	// BenchmarkDividedMemory: at P = 4 a process peaks at 0.55 of the
-	// single run on 10^7 events (docs/scale.md).
+	// BenchmarkDividedMemory: at P = 4 a process peaks at 0.35–0.37 of
+	// the single run on 10^7 events, about 4 bytes per event beside its
+	// part; 10 leaves a margin (docs/scale.md).
 	leanBytesPerEvent = 10
 )
 
