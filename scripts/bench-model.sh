@@ -13,7 +13,8 @@
 #           (only with BIG=1)
 #   h1k-10, h1k-100  1,024 ranks on 64 nodes, 10^8 events, wander 10 and 100 µs,
 #           OTF2 (only with HUGE=1; about 1.5 GB each)
-# ONLY=name,name... runs just those traces.
+# ONLY=name,name... runs just those traces; COPY=0 leaves out the library's copy
+# (500 s on d12500).
 # Each binary runs on each trace RUNS times (default 2), the binaries
 # alternating; /usr/bin/time gives wall, CPU (user + system) and peak RSS,
 # the report's timing_s the stages. It prints one line per run and, per
@@ -62,10 +63,12 @@ res=$out/results.tsv
 : >"$res"
 for tr in "${traces[@]}"; do
   for rep in $(seq "$runs"); do
-    rm -rf "$out/copy"
-    /usr/bin/time -f '%e %U %S %M' -o "$out/time" "$out/bin/otf2copy" "$out/$tr/traces.otf2" "$out/copy" >/dev/null
-    read -r wall user sys rss <"$out/time"
-    printf '%s\totf2copy\t%s\t%s\t%s\t%s\t-\t-\n' "$tr" "$rep" "$wall" "$(echo "$user + $sys" | bc)" "$rss" | tee -a "$res"
+    if [ "${COPY:-1}" = 1 ]; then
+      rm -rf "$out/copy"
+      /usr/bin/time -f '%e %U %S %M' -o "$out/time" "$out/bin/otf2copy" "$out/$tr/traces.otf2" "$out/copy" >/dev/null
+      read -r wall user sys rss <"$out/time"
+      printf '%s\totf2copy\t%s\t%s\t%s\t%s\t-\t-\n' "$tr" "$rep" "$wall" "$(echo "$user + $sys" | bc)" "$rss" | tee -a "$res"
+    fi
     for n in "${names[@]}"; do
       rm -rf "$out/o" "$out/r.json"
       /usr/bin/time -f '%e %U %S %M' -o "$out/time" "$out/bin/clc-correct-$n" "$out/$tr" -o "$out/o" -q --truth - --report "$out/r.json" >/dev/null
