@@ -3,6 +3,8 @@ package htmlreport
 import (
 	"fmt"
 	"math"
+	"math/big"
+	"math/bits"
 	"slices"
 
 	"github.com/clc-tools/clc/internal/par"
@@ -187,25 +189,82 @@ func AssumedError(funcs []*presync.Func, dom Domains, bins Bins, res uint64) *Cl
 // eventMean averages x − y (ticks) over the events of each domain and bin,
 // binned by times, into seconds.
 func eventMean(source string, times, x, y [][]int64, dom Domains, bins Bins, res uint64, np int) *ClockError {
+	return eventSums(times, x, y, nil, dom, bins, np).clockError(source, res)
+}
+
+// errSums are the sums of x − y over the events of each domain and bin
+// ([domain·bins + bin]) and the events counted: exact (128 bits, hi·2⁶⁴ +
+// lo), so that they do not depend on the order of the additions, and the
+// sums of the parts of a divided trace are the whole trace's, bit for bit.
+type errSums struct {
+	bins    Bins
+	domains int
+	cnt     []int64
+	hi      []int64
+	lo      []uint64
+}
+
+func newErrSums(domains int, bins Bins) *errSums {
+	n := domains * bins.N
+	return &errSums{bins: bins, domains: domains, cnt: make([]int64, n), hi: make([]int64, n), lo: make([]uint64, n)}
+}
+
+// add adds d to entry k.
+func (s *errSums) add(k int, d int64) {
+	var c uint64
+	s.lo[k], c = bits.Add64(s.lo[k], uint64(d), 0)
+	s.hi[k] += d>>63 + int64(c)
+	s.cnt[k]++
+}
+
+// merge adds o's entry k (cnt events summing to hi·2⁶⁴ + lo) to entry k.
+func (s *errSums) merge(k int, cnt, hi int64, lo uint64) {
+	var c uint64
+	s.lo[k], c = bits.Add64(s.lo[k], lo, 0)
+	s.hi[k] += hi + int64(c)
+	s.cnt[k] += cnt
+}
+
+// sum returns entry k's sum, rounded to the nearest float64.
+func (s *errSums) sum(k int) float64 {
+	hi, lo := s.hi[k], s.lo[k]
+	if hi == int64(lo)>>63 { // fits in an int64
+		return float64(int64(lo))
+	}
+	v := new(big.Int).Lsh(big.NewInt(hi), 64)
+	v.Add(v, new(big.Int).SetUint64(lo))
+	f, _ := new(big.Float).SetInt(v).Float64()
+	return f
+}
+
+// eventSums sums x − y (ticks) over the events of each domain and bin,
+// binned by times, of the locations own marks (nil: all).
+func eventSums(times, x, y [][]int64, own []bool, dom Domains, bins Bins, np int) *errSums {
 	members := dom.members()
-	e := NewClockError(source, bins, len(dom.Names))
+	s := newErrSums(len(dom.Names), bins)
 	par.ForEach(len(members), np, func(d int) {
-		sum := make([]float64, bins.N)
-		cnt := make([]int64, bins.N)
+		row := d * bins.N
 		for _, l := range members[d] {
+			if own != nil && !own[l] {
+				continue
+			}
 			xl, yl := x[l], y[l]
 			for j, t := range times[l] {
-				b := bins.Of(t)
-				sum[b] += float64(xl[j] - yl[j])
-				cnt[b]++
-			}
-		}
-		for b := range sum {
-			if cnt[b] > 0 {
-				e.Set(d, b, sum[b]/float64(cnt[b])/float64(res))
+				s.add(row+bins.Of(t), xl[j]-yl[j])
 			}
 		}
 	})
+	return s
+}
+
+// clockError returns the means of the sums, in seconds (res ticks each).
+func (s *errSums) clockError(source string, res uint64) *ClockError {
+	e := NewClockError(source, s.bins, s.domains)
+	for k, n := range s.cnt {
+		if n > 0 {
+			e.Err[k] = s.sum(k) / float64(n) / float64(res)
+		}
+	}
 	return e
 }
 

@@ -20,6 +20,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/clc-tools/clc/comm"
 	"github.com/clc-tools/clc/internal/par"
 
 	"github.com/clc-tools/clc/measure"
@@ -69,6 +70,16 @@ type Input struct {
 	Summary  []Fact
 	Sections []Section
 	Notes    []string
+	// Group, when not nil, divides the page among its processes: each
+	// holds the times of the locations Own marks (of the others nil, or
+	// the halo: the other ends of the messages its locations receive and
+	// of the collective instances Counted marks, in Graph renumbered to
+	// them, as repair.View gives), and Build, called by every process,
+	// completes the counts over the group; process 0 gets the page, the
+	// others nil. Fidelity must then be given (the whole trace's).
+	Group   *comm.Group
+	Own     []bool
+	Counted []bool
 	// Parallel bounds the goroutines; 0 = GOMAXPROCS.
 	Parallel int
 }
@@ -171,20 +182,57 @@ func Build(ctx context.Context, in *Input, opt *Options) (*Page, error) {
 	o := opt.defaults(nd)
 	t := in.Trace
 	p := &Page{in: in, opts: o, res: t.Resolution, domainNames: in.Domains.Names, domainUnit: in.Domains.Unit}
-	lo, hi, _ := Span(in.Presync)
+	g := in.Group
+	if g != nil && in.Fidelity == nil {
+		return nil, errors.New("html report: a divided page needs the fidelity measured over the whole trace")
+	}
+	lo, hi, _ := SpanDivided(g, in.Presync, in.Own)
 	p.bins = NewBins(lo, hi, o.Bins)
 
-	// Clock errors.
+	// What the processes of a divided page count and complete first (the
+	// same operations in the same order on each); then the rest on
+	// process 0 alone.
 	var ests []*ClockError
+	mean := func(source string, y [][]int64) {
+		s := eventSums(in.Presync, in.Presync, y, in.Own, in.Domains, p.bins, np)
+		s.gatherTo0(g)
+		ests = append(ests, s.clockError(source, p.res))
+	}
 	if in.Truth != nil {
-		ests = append(ests, TruthError(in.Presync, in.Truth, in.Domains, p.bins, p.res, np))
+		mean("truth", in.Truth) // pre-synchronised − true time
 	}
-	ests = append(ests, ShiftError(in.Presync, in.Corrected, in.Domains, p.bins, p.res, np))
-	for _, e := range in.Estimates {
-		ests = append(ests, resample(e, p.bins))
-	}
+	mean("correction", in.Corrected) // pre-synchronised − corrected time
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	// Violations by pair of groups, before and after.
+	p.groups = MakeGroups(t, o.Groups)
+	node := make([]int32, len(t.Locations))
+	for i, l := range t.Locations {
+		node[i] = l.Node
+	}
+	cc := measure.ClockCondition{Graph: in.Graph, Node: node, Latency: in.Latency, Parallel: np, Counted: in.Counted}
+	var err error
+	if p.before, err = countPairs(ctx, cc, in.Presync, in.Presync, in.Own, &p.groups, p.bins); err != nil {
+		return nil, err
+	}
+	p.before.reduce(g, "the violations before by pair of groups")
+	if p.after, err = countPairs(ctx, cc, in.Corrected, in.Presync, in.Own, &p.groups, p.bins); err != nil {
+		return nil, err
+	}
+	p.after.reduce(g, "the violations after by pair of groups")
+	p.shifts = countShifts(in.Presync, in.Corrected, in.Own, np)
+	p.shifts.reduce(g)
+	if err := g.Err(); err != nil {
+		return nil, err
+	}
+	if g.Rank() != 0 {
+		return nil, nil
+	}
+
+	// Clock errors.
+	for _, e := range in.Estimates {
+		ests = append(ests, resample(e, p.bins))
 	}
 	var assumed *ClockError
 	if in.PresyncFuncs != nil {
@@ -212,23 +260,6 @@ func Build(ctx context.Context, in *Input, opt *Options) (*Page, error) {
 			p.measured[p.bins.Of(t)]++
 		}
 	}
-
-	// Violations by pair of groups, before and after.
-	p.groups = MakeGroups(t, o.Groups)
-	node := make([]int32, len(t.Locations))
-	for i, l := range t.Locations {
-		node[i] = l.Node
-	}
-	cc := measure.ClockCondition{Graph: in.Graph, Node: node, Latency: in.Latency, Parallel: np}
-	var err error
-	if p.before, err = CountPairs(ctx, cc, in.Presync, in.Presync, &p.groups, p.bins); err != nil {
-		return nil, err
-	}
-	if p.after, err = CountPairs(ctx, cc, in.Corrected, in.Presync, &p.groups, p.bins); err != nil {
-		return nil, err
-	}
-
-	p.shifts = CountShifts(in.Presync, in.Corrected, np)
 	if in.Fidelity != nil {
 		p.fidelity = *in.Fidelity
 	} else {
@@ -251,12 +282,15 @@ func (in *Input) check() error {
 		return fmt.Errorf("html report: %d pre-synchronised and %d corrected time lists for %d locations", len(in.Presync), len(in.Corrected), len(t.Locations))
 	case in.Truth != nil && len(in.Truth) != len(t.Locations):
 		return fmt.Errorf("html report: %d true time lists for %d locations", len(in.Truth), len(t.Locations))
+	case in.Own != nil && len(in.Own) != len(t.Locations):
+		return fmt.Errorf("html report: %d own flags for %d locations", len(in.Own), len(t.Locations))
 	case in.PresyncFuncs != nil && len(in.PresyncFuncs) != len(t.Locations):
 		return fmt.Errorf("html report: %d pre-synchronisation functions for %d locations", len(in.PresyncFuncs), len(t.Locations))
 	}
 	for l := range in.Presync {
 		n := len(in.Presync[l])
-		if len(in.Corrected[l]) != n || (in.Truth != nil && len(in.Truth[l]) != n) {
+		mine := in.Own == nil || in.Own[l]
+		if len(in.Corrected[l]) != n || (in.Truth != nil && mine && len(in.Truth[l]) != n) {
 			return fmt.Errorf("html report: location %d: the time lists differ in length", l)
 		}
 	}

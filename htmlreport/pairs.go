@@ -130,6 +130,12 @@ type pairInput struct {
 // same times for a before and an after count, so that the bins match).
 // The collective instances are counted by measure.GroupCounter.
 func CountPairs(ctx context.Context, cc measure.ClockCondition, times, at [][]int64, groups *Groups, bins Bins) (*PairCounts, error) {
+	return countPairs(ctx, cc, times, at, nil, groups, bins)
+}
+
+// countPairs is CountPairs of the messages that the locations own marks
+// receive (nil: all) and of the instances cc.Counted marks (nil: all).
+func countPairs(ctx context.Context, cc measure.ClockCondition, times, at [][]int64, own []bool, groups *Groups, bins Bins) (*PairCounts, error) {
 	in := &pairInput{cc: cc, times: times, at: at, group: groups.Of, bins: bins}
 	g := cc.Graph
 	ng := len(groups.Labels)
@@ -148,7 +154,12 @@ func CountPairs(ctx context.Context, cc measure.ClockCondition, times, at [][]in
 		return w
 	}, func(w *pairWorker, i int) {
 		if i < nl {
-			in.p2p(w.pc, i)
+			if own == nil || own[i] {
+				in.p2p(w.pc, i)
+			}
+			return
+		}
+		if cc.Counted != nil && !cc.Counted[i-nl] {
 			return
 		}
 		if w.stop {

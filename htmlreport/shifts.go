@@ -52,7 +52,11 @@ func shiftBin(d int64) int {
 }
 
 // CountShifts returns the distribution of lc − c over all events.
-func CountShifts(c, lc [][]int64, np int) Shifts {
+func CountShifts(c, lc [][]int64, np int) Shifts { return countShifts(c, lc, nil, np) }
+
+// countShifts is CountShifts over the events of the locations own marks
+// (nil: all).
+func countShifts(c, lc [][]int64, own []bool, np int) Shifts {
 	newShifts := func() *Shifts {
 		return &Shifts{Later: make([]int64, shiftBins), Earlier: make([]int64, shiftBins)}
 	}
@@ -67,6 +71,9 @@ func CountShifts(c, lc [][]int64, np int) Shifts {
 		mu.Unlock()
 		return s
 	}, func(s *Shifts, l int) {
+		if own != nil && !own[l] {
+			return
+		}
 		for j, v := range c[l] {
 			d := lc[l][j] - v
 			switch {
