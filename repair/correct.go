@@ -123,6 +123,9 @@ type Result struct {
 	PresyncMethod presync.Method
 	PresyncFuncs  []*presync.Func
 	Measured      [][]int64
+	// View, with Correction.KeepPresync in a correction divided among
+	// processes, is what this process saw of the trace (nil otherwise).
+	View *View
 
 	// wait waits for the final measures (Correction.Overlap), nil when
 	// they are done.
@@ -224,6 +227,16 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 		return sh.g.Agree("the correction", err)
 	}); err != nil {
 		return nil, err
+	}
+	if cm.presync != nil {
+		// The halo as corrected: its own processes' times (the clock
+		// model moved it apart from them where a column's times go
+		// backward).
+		cm.view.refresh()
+		if err := sh.g.Err(); err != nil {
+			return nil, err
+		}
+		res.View = &View{Graph: cm.view.graph, Presync: cm.presync, Corrected: cm.view.times, Own: sh.own, Counted: cm.view.counted}
 	}
 	final := func() error {
 		t0 := time.Now()
@@ -365,6 +378,9 @@ type modelStage struct {
 	// view is the process's view of the trace the condition is measured
 	// in (the trace itself for one process).
 	view *view
+	// presync are the view's columns as pre-synchronised (with
+	// KeepPresync, divided; else nil).
+	presync [][]int64
 	// before is the clock condition of the times the CLC starts from (the
 	// clock model's when it moved them).
 	before       measure.Violations
@@ -388,6 +404,19 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 		ps.cm.AnchorEvents(sh.own, func(loc int32, idx uint32) { extra = append(extra, locEvent{loc, idx}) })
 	}
 	v := newView(sh.g, sh.part, times, g, extra)
+	var presynced [][]int64
+	if sh.g != nil && ps.copy != nil {
+		// The view as pre-synchronised, for View: the own columns are
+		// KeepPresync's copies, the halo's copied before the model moves it.
+		presynced = make([][]int64, len(v.times))
+		for li, ts := range v.times {
+			if sh.owns(li) {
+				presynced[li] = ps.copy[li]
+			} else if len(ts) > 0 {
+				presynced[li] = slices.Clone(ts)
+			}
+		}
+	}
 	if sh.g != nil {
 		ps.cm.RemapAnchors(sh.own, v.pos)
 		dv = &clockmodel.Division{Group: sh.g, Own: sh.own, Events: counts, Counted: v.counted}
@@ -406,7 +435,7 @@ func runClockModel(ctx context.Context, ps *presynced, times [][]int64, g *repla
 		return nil, fmt.Errorf("clock model: %w", err)
 	}
 	// μ is the clock model's choice from here on, in ticks.
-	s := &modelStage{result: r, view: v, condition: measure.ClockCondition{Graph: v.graph, Node: ps.node, Latency: r.Latency.Replay(), Parallel: np, Group: sh.g, Counted: v.counted}}
+	s := &modelStage{result: r, view: v, presync: presynced, condition: measure.ClockCondition{Graph: v.graph, Node: ps.node, Latency: r.Latency.Replay(), Parallel: np, Group: sh.g, Counted: v.counted}}
 	// The guard measured the clock condition before (and with the model)
 	// when it got that far, also when it then fell back.
 	if r.BeforeMeasured {

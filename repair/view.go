@@ -55,6 +55,22 @@ type view struct {
 	asked []eventList
 }
 
+// View is what one process of a correction divided among processes saw
+// of the trace (Result.View): its own locations' columns whole and, of
+// the other locations, the halo — the other ends of the messages its
+// locations receive and the members of the collective instances it
+// counts (Counted) — with Graph renumbered into these columns. It is what
+// the process counts the clock condition on, as htmlreport does for a
+// divided page.
+type View struct {
+	Graph *replay.Graph
+	// Presync and Corrected are the columns as pre-synchronised and as
+	// corrected (the own columns Result.Presync's and the trace's).
+	Presync, Corrected [][]int64
+	// Own marks this process's locations, Counted the instances it counts.
+	Own, Counted []bool
+}
+
 // eventList is a list of events of locations, held as runs of one
 // location's (4 bytes an event).
 type eventList struct {
