@@ -29,8 +29,7 @@ import (
 // summed and the issues gathered in Finish's order.
 //
 // The graph returned is Finish's on the whole trace, except that Deps
-// holds this process's locations' lists only (the others nil);
-// GatherDeps completes them.
+// holds this process's locations' lists only (the others nil).
 func (m *Matcher) FinishDivided(ctx context.Context, c comm.Comm, part []int32) (*Graph, error) {
 	t, o, scans := m.t, &m.o, m.scans
 	n := len(t.Locations)
@@ -373,37 +372,4 @@ func allgatherGob[T any](ctx context.Context, c comm.Comm, v T) ([]T, error) {
 		}
 	}
 	return out, nil
-}
-
-// GatherDeps completes, on every process of c, the dependency lists of
-// g that FinishDivided left to the other processes (part[li] is location
-// li's process): every process sends its own (allgather), and g becomes
-// the whole trace's graph.
-func GatherDeps(ctx context.Context, c comm.Comm, g *Graph, part []int32) error {
-	me := int32(c.Rank())
-	var mine []locDeps
-	for li, d := range g.Deps {
-		if part[li] == me && len(d) > 0 {
-			mine = append(mine, locDeps{int32(li), d})
-		}
-	}
-	all, err := allgatherGob(ctx, c, mine)
-	if err != nil {
-		return fmt.Errorf("gathering the happened-before relation: %w", err)
-	}
-	for q, ds := range all {
-		for _, d := range ds {
-			if d.Loc < 0 || int(d.Loc) >= len(g.Deps) || part[d.Loc] != int32(q) {
-				return fmt.Errorf("gathering the happened-before relation: process %d sent location %d", q, d.Loc)
-			}
-			g.Deps[d.Loc] = d.Deps
-		}
-	}
-	return nil
-}
-
-// locDeps are one location's dependencies as they travel.
-type locDeps struct {
-	Loc  int32
-	Deps []Dep
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clc-tools/clc/internal/testenv"
+	"github.com/clc-tools/clc/internal/tracetest"
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/repair/job"
 	"github.com/clc-tools/clc/sim"
@@ -112,7 +113,8 @@ func TestUnderLauncher(t *testing.T) {
 		d := t.TempDir()
 		single := filepath.Join(d, "single")
 		var so bytes.Buffer
-		require.Equal(t, exitOK, run(context.Background(), append([]string{in.dir, "-o", single}, in.args...), &so, &so), so.String())
+		require.Equal(t, exitOK, run(context.Background(), append([]string{in.dir, "-o", single, "--html", single + ".html"}, in.args...), &so, &so), so.String())
+		page := tracetest.Page(t, single+".html")
 		want := files(t, single)
 		require.NotEmpty(t, want)
 		for _, k := range testenv.MPIs() {
@@ -120,7 +122,7 @@ func TestUnderLauncher(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/%s/%d/%s", in.name, k.Name, r.np, r.mode), func(t *testing.T) {
 					k.Need(t)
 					out := filepath.Join(t.TempDir(), "out")
-					args := append([]string{in.dir, "-o", out, "--progress", "never"}, in.args...)
+					args := append([]string{in.dir, "-o", out, "--progress", "never", "--html", out + ".html"}, in.args...)
 					stdout, stderr, err := mpiRun(t, k, r.np, []string{"CLC_MPI_LAUNCH=" + r.mode}, args...)
 					require.NoError(t, err, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
 					got := files(t, out)
@@ -128,6 +130,7 @@ func TestUnderLauncher(t *testing.T) {
 					for name, b := range want {
 						assert.True(t, bytes.Equal(b, got[name]), "%s differs from the single run's", name)
 					}
+					assert.Equal(t, page, tracetest.Page(t, out+".html"), "HTML page")
 					// The report once, with as many lines as the single run's.
 					assert.Equal(t, 1, strings.Count(stdout, "  before: violations"), "the report, once:\n%s", stdout)
 					assert.Equal(t, strings.Count(so.String(), "\n"), strings.Count(stdout, "\n"), "the report's lines:\n%s", stdout)

@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -47,4 +49,21 @@ func SameFiles(t testing.TB, want, got map[string][]byte, what string) bool {
 		}
 	}
 	return same
+}
+
+// pageTimes matches what differs between two runs' HTML reports of the
+// same trace: the stages' times, the time the page took and the output's
+// path.
+var pageTimes = regexp.MustCompile(`Time taken</h2><table>.*?</table>|Made by clc-correct in [^<]*? One|<td class="k">output</td><td>[^<]*</td>`)
+
+// Page returns the HTML report in file without what differs between two
+// runs (the times taken, the output's path), a tag a line, so that a
+// failed comparison shows the lines that differ.
+func Page(t testing.TB, file string) string {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.ReplaceAll(pageTimes.ReplaceAllString(string(b), ""), "><", ">\n<")
 }

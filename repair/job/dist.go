@@ -23,18 +23,14 @@ import (
 // process scans its locations, the messages between processes cross in
 // an all-to-all).
 //
-// Lean (every run but one with the HTML report): each process keeps only
-// its own locations' times and dependency lists, the clock offsets of
-// every location (gathered), and repair.Correct runs divided
-// (repair.Correction.Comm): pre-synchronisation, the clock model (on a
-// view with a halo of the messages' other ends; its solve on every
-// process alike), the CLC and the measures. A native output and a
+// Each process keeps only its own locations' times and dependency lists
+// and the clock offsets of every location (gathered), and repair.Correct
+// runs divided (repair.Correction.Comm): pre-synchronisation, the clock
+// model (on a view with a halo of the messages' other ends; its solve on
+// every process alike), the CLC and the measures. A native output and a
 // conversion are written whole by process 0, to which the corrected times
-// go (gatherTimesTo0).
-//
-// With the HTML report, which plots the whole trace, every process gathers
-// every other's times and dependency lists (allgather) and corrects the
-// whole trace as one process does; process 0 writes the outputs.
+// go (gatherTimesTo0). The HTML report is made by every process of what
+// it saw (repair.View), and written by process 0 (htmlreport.Input.Group).
 
 // rankOf returns this process's number in c (nil: 0).
 func rankOf(c comm.Comm) int {
@@ -114,12 +110,10 @@ func ownLocations(part []int32, rank int) []bool {
 }
 
 // partLocation is what a process sends of one of its locations when the
-// processes gather the trace (gatherTrace): its clock offsets and, unless
-// the run is lean, every event's time.
+// processes gather the trace (gatherTrace): its clock offsets.
 type partLocation struct {
 	Loc     int
 	Offsets []trace.ClockOffset
-	Times   []int64
 }
 
 // part is what a process sends of its block when the processes gather
@@ -130,20 +124,14 @@ type part struct {
 	Truncated string
 }
 
-// gatherTrace completes, on every process, the trace tr of which this
-// process read the locations own (their clock offsets and, withTimes,
-// their times): every process sends what it read, and fills in what the
-// others did.
-func gatherTrace(ctx context.Context, c comm.Comm, tr *trace.Trace, times [][]int64, own []bool, withTimes bool) error {
+// gatherTrace completes, on every process, the definitions tr of which
+// this process read the locations own (their clock offsets): every
+// process sends what it read, and fills in what the others did.
+func gatherTrace(ctx context.Context, c comm.Comm, tr *trace.Trace, own []bool) error {
 	var mine part
 	for li, o := range own {
 		if o {
-			l := tr.Locations[li]
-			pl := partLocation{Loc: li, Offsets: l.Offsets}
-			if withTimes {
-				pl.Times = times[li]
-			}
-			mine.Locations = append(mine.Locations, pl)
+			mine.Locations = append(mine.Locations, partLocation{Loc: li, Offsets: tr.Locations[li].Offsets})
 		}
 	}
 	mine.Truncated = tr.Properties[trace.PropTruncated]
@@ -167,11 +155,7 @@ func gatherTrace(ctx context.Context, c comm.Comm, tr *trace.Trace, times [][]in
 				return fmt.Errorf("gathering the trace: process %d sent location %d of %d", p, pl.Loc, len(tr.Locations))
 			}
 			if p != c.Rank() {
-				l := tr.Locations[pl.Loc]
-				l.Offsets = pl.Offsets
-				if withTimes {
-					times[pl.Loc] = pl.Times
-				}
+				tr.Locations[pl.Loc].Offsets = pl.Offsets
 			}
 		}
 		cut, err := trace.ParseTruncated(got.Truncated)
@@ -235,7 +219,7 @@ func rewriteOTF2Part(ctx context.Context, c comm.Comm, a *otf.Archive, dir strin
 
 // gatherTimesTo0 sends this process's columns (own) to process 0 (one
 // all-to-all), which fills times with every process's: the corrected
-// times of a lean divided run for an output that process 0 writes whole.
+// times of a divided run for an output that process 0 writes whole.
 func gatherTimesTo0(ctx context.Context, c comm.Comm, times [][]int64, own []bool) error {
 	out := make([][]byte, c.Size())
 	if c.Rank() != 0 {

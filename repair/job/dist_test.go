@@ -113,13 +113,16 @@ func TestDividedRunIsTheSingleRun(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				opts := Options{Correction: repair.Correction{ClockModel: repair.ClockModelOptions{Method: method}}}
 				opts.Output = filepath.Join(t.TempDir(), "single")
+				opts.HTML = filepath.Join(t.TempDir(), "single.html")
 				single, err := Run(context.Background(), in, opts)
 				require.NoError(t, err, "single run of %s", in)
 				want := tracetest.DirFiles(t, opts.Output)
 				wantRep := reportJSON(t, single)
+				wantPage := tracetest.Page(t, opts.HTML)
 				for _, p := range []int{2, 3, 4} {
 					o := opts
 					o.Output = filepath.Join(t.TempDir(), "divided")
+					o.HTML = filepath.Join(t.TempDir(), "divided.html")
 					rep, errs := runDivided(in, o, p)
 					for r, err := range errs {
 						require.NoError(t, err, "P=%d process %d", p, r)
@@ -127,6 +130,7 @@ func TestDividedRunIsTheSingleRun(t *testing.T) {
 					got := tracetest.DirFiles(t, o.Output)
 					tracetest.SameFiles(t, want, got, fmt.Sprintf("P=%d", p))
 					assert.Equal(t, string(wantRep), string(reportJSON(t, rep)), "P=%d: report", p)
+					assert.Equal(t, wantPage, tracetest.Page(t, o.HTML), "P=%d: HTML page", p)
 				}
 			})
 		}
@@ -432,13 +436,13 @@ func TestDividedRunMixedParallelism(t *testing.T) {
 }
 
 // A divided run also checks without writing a trace (process 0 writes
-// the JSON report and the HTML page, the report the single run's), and
+// the JSON report and the HTML page, the single run's), and
 // converts between the formats and exports for Perfetto (process 0 writes
 // the output whole) to the single run's bytes.
 func TestDividedRunCheckAndConvert(t *testing.T) {
 	in := filepath.Join("..", "..", "testdata", "sim-16")
 	dir := t.TempDir()
-	single, err := Run(context.Background(), in, Options{Check: true, Report: filepath.Join(dir, "single.json")})
+	single, err := Run(context.Background(), in, Options{Check: true, Report: filepath.Join(dir, "single.json"), HTML: filepath.Join(dir, "single.html")})
 	require.NoError(t, err)
 	rep, errs := runDividedWith(context.Background(), in, 3, func(_ int, o *Options) {
 		o.Check, o.Report, o.HTML = true, filepath.Join(dir, "divided.json"), filepath.Join(dir, "divided.html")
@@ -448,9 +452,8 @@ func TestDividedRunCheckAndConvert(t *testing.T) {
 	}
 	assert.Equal(t, string(reportJSON(t, single)), string(reportJSON(t, rep)), "check: report")
 	assert.FileExists(t, filepath.Join(dir, "divided.json"))
-	assert.FileExists(t, filepath.Join(dir, "divided.html"))
-	// Without the HTML report a check is divided lean: each process its
-	// own locations.
+	assert.Equal(t, tracetest.Page(t, filepath.Join(dir, "single.html")), tracetest.Page(t, filepath.Join(dir, "divided.html")), "check: HTML page")
+	// Without the HTML report too.
 	rep, errs = runDividedWith(context.Background(), in, 3, func(_ int, o *Options) {
 		o.Check, o.Report = true, filepath.Join(dir, "lean.json")
 	})

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clc-tools/clc/comm"
 	"github.com/clc-tools/clc/repair"
 	"github.com/clc-tools/clc/trace"
 
@@ -23,9 +24,10 @@ type htmlHook struct {
 }
 
 // writeHTML is the pipeline's last stage with --html: the page of the run,
-// from what repair.Correct kept (repair.Correction.KeepPresync).
+// from what repair.Correct kept (repair.Correction.KeepPresync). In a
+// divided run every process takes part, and process 0 writes it.
 func (p *pipeline) writeHTML(ctx context.Context) error {
-	if p.html == nil {
+	if p.opts.HTML == "" {
 		return nil
 	}
 	res, r := p.res, p.rep
@@ -34,11 +36,21 @@ func (p *pipeline) writeHTML(ctx context.Context) error {
 		Title: r.Input, Trace: p.tr, Presync: res.Presync, Corrected: p.times, Truth: p.truth,
 		Graph: res.Graph, Latency: res.Latency, Domains: dom, PresyncFuncs: res.PresyncFuncs, Measured: res.Measured, Fidelity: &res.Fidelity,
 		CheckOnly: r.Checked, Summary: htmlSummary(r), Sections: htmlSections(r), Notes: htmlNotes(r), Parallel: p.np,
-		Estimates: modelEstimate(res, p.tr.Resolution, dom),
 	}
+	if v := res.View; v != nil {
+		// Divided: every process makes its part of the page, on what it
+		// saw of the trace; process 0 gets the page.
+		in.Group = comm.NewGroup(ctx, p.opts.Comm)
+		in.Graph, in.Presync, in.Corrected, in.Own, in.Counted = v.Graph, v.Presync, v.Corrected, v.Own, v.Counted
+	}
+	lo, hi, ok := htmlreport.SpanDivided(in.Group, in.Presync, in.Own)
+	in.Estimates = modelEstimate(res, p.tr.Resolution, dom, lo, hi, ok)
 	page, err := htmlreport.Build(ctx, in, nil)
 	if err != nil {
 		return err
+	}
+	if p.html == nil {
+		return nil // a process of a divided run but the first
 	}
 	f, err := os.Create(p.html.file)
 	if err != nil {
@@ -223,17 +235,14 @@ func pageDomains(tr *trace.Trace, res *repair.Result) htmlreport.Domains {
 
 // modelEstimate is the clock model's estimate of the error left in the
 // pre-synchronised times (pre-synchronised − true time: minus the
-// correction) for the page's domains, each read from the clock-model
+// correction) over the trace's span [lo, hi] (ok: it has events) for the
+// page's domains, each read from the clock-model
 // domain of its first location, with its error bar (BarZ standard
 // deviations) as a band; nil without an estimate. An estimate the guard
 // did not apply is drawn too, named so.
-func modelEstimate(res *repair.Result, resolution uint64, dom htmlreport.Domains) []*htmlreport.ClockError {
+func modelEstimate(res *repair.Result, resolution uint64, dom htmlreport.Domains, lo, hi int64, ok bool) []*htmlreport.ClockError {
 	m := res.Model
-	if m == nil || !m.HasErrorBars() {
-		return nil
-	}
-	lo, hi, ok := htmlreport.Span(res.Presync)
-	if !ok {
+	if m == nil || !m.HasErrorBars() || !ok {
 		return nil
 	}
 	first := make([]int32, len(dom.Names))

@@ -219,7 +219,7 @@ func PrepareContext(ctx context.Context, input string, opts Options) (*Job, erro
 		if err := in.open(opts.Parallel); err != nil {
 			return err
 		}
-		if leanDivided(&opts) {
+		if divided(c) {
 			return nil // each process checks its part (readPart)
 		}
 		return checkMemory(in, &opts)
@@ -325,14 +325,7 @@ type pipeline struct {
 	res      *repair.Result // repair.Correct's
 	part     []int32        // each location's process (a divided run)
 	own      []bool         // the locations this process read (a divided run)
-	// lean: a divided run in which each process keeps only its own
-	// locations' times and dependencies (repair.Correct divided); a
-	// native output or a conversion gathers the corrected times to
-	// process 0, which writes it. Else (the HTML report, which plots the
-	// whole trace) a divided run gathers the whole trace on every process
-	// and each corrects all of it.
-	lean     bool
-	html     *htmlHook // nil without --html
+	html     *htmlHook      // nil without --html
 	outFmt   Format
 	progress func(string)
 }
@@ -424,7 +417,6 @@ func (p *pipeline) read(ctx context.Context) error {
 	var tr *trace.Trace
 	var err error
 	if divided(p.opts.Comm) {
-		p.lean = leanDivided(p.opts)
 		return p.readPart(ctx)
 	}
 	if p.whole {
@@ -456,7 +448,7 @@ func (p *pipeline) read(ctx context.Context) error {
 // readPart reads this process's block of whole nodes (divide) of a run
 // divided among processes, checks and scans its locations for the
 // matching as read does, then gathers the other processes' clock offsets
-// and, unless lean, their times (gatherTrace).
+// (gatherTrace).
 func (p *pipeline) readPart(ctx context.Context) error {
 	in, c := p.j.in, p.opts.Comm
 	src, err := in.source(p.np)
@@ -470,7 +462,7 @@ func (p *pipeline) readPart(ctx context.Context) error {
 	opt := &trace.ReadOptions{Parallel: p.np, Locations: func(defs *trace.Trace) ([]bool, error) {
 		part, err := divide(defs, d.LocationEvents, c.Size())
 		p.part, p.own = part, ownLocations(part, c.Rank())
-		if err == nil && p.lean {
+		if err == nil {
 			err = checkPartMemory(in, p.opts, &d, p.own, c)
 		}
 		return p.own, err
@@ -482,7 +474,7 @@ func (p *pipeline) readPart(ctx context.Context) error {
 	if err = agree(ctx, c, err); err != nil {
 		return err
 	}
-	if err := gatherTrace(ctx, c, tr, times, p.own, !p.lean); err != nil {
+	if err := gatherTrace(ctx, c, tr, p.own); err != nil {
 		return err
 	}
 	if err := tr.Validate(); err != nil {
@@ -504,11 +496,8 @@ func (p *pipeline) match(ctx context.Context) error {
 	var g *replay.Graph
 	var err error
 	if c := p.opts.Comm; divided(c) {
-		// Lean: the own locations' dependencies only; else the whole
-		// relation on every process.
-		if g, err = p.matcher.FinishDivided(ctx, c, p.part); err == nil && !p.lean {
-			err = replay.GatherDeps(ctx, c, g, p.part)
-		}
+		// The own locations' dependencies only.
+		g, err = p.matcher.FinishDivided(ctx, c, p.part)
 	} else {
 		g, err = p.matcher.Finish(ctx)
 	}
@@ -526,17 +515,13 @@ func (p *pipeline) match(ctx context.Context) error {
 // the input's and the output's.
 func (p *pipeline) correct(ctx context.Context) error {
 	c := p.opts.Correction
-	c.Parallel, c.Progress, c.KeepPresync = p.np, p.progress, p.html != nil
+	// Every process of a divided run keeps what the HTML page needs (each
+	// makes its part of the page).
+	c.Parallel, c.Progress, c.KeepPresync = p.np, p.progress, p.opts.HTML != ""
 	// The final measures run on beside the write stage (which waits for
 	// them at its end): both only read the corrected times.
 	c.Overlap = true
-	part := p.part
-	if !p.lean {
-		// The whole trace on every process: each corrects all of it, as
-		// one process does.
-		c.Comm, part = nil, nil
-	}
-	res, err := repair.Correct(ctx, &repair.Trace{Defs: p.tr, Times: p.times, Graph: p.g, Truth: p.truth, TruthName: p.truthDir, Part: part}, &c)
+	res, err := repair.Correct(ctx, &repair.Trace{Defs: p.tr, Times: p.times, Graph: p.g, Truth: p.truth, TruthName: p.truthDir, Part: p.part}, &c)
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return err
@@ -600,10 +585,10 @@ func (p *pipeline) writeOutput(ctx context.Context) error {
 	switch {
 	case divided(c) && p.outFmt == in.Format && in.Format == FormatOTF2:
 		err = rewriteOTF2Part(ctx, c, in.Archive(), dir, p.times, p.own, p.np)
-	case divided(c) && p.lean && c.Rank() != 0:
+	case divided(c) && c.Rank() != 0:
 		// Process 0 writes the other formats whole: the own times go to it.
 		return gatherTimesTo0(ctx, c, p.times, p.own)
-	case divided(c) && p.lean:
+	case divided(c):
 		if err = gatherTimesTo0(ctx, c, p.times, p.own); err != nil {
 			return err
 		}
@@ -615,10 +600,6 @@ func (p *pipeline) writeOutput(ctx context.Context) error {
 		} else {
 			err = in.rewrite(ctx, dir, p.times, p.tr.Properties, p.np)
 		}
-	case divided(c) && c.Rank() != 0:
-		// The whole trace on every process: process 0 writes it.
-	case divided(c) && p.outFmt == FormatPerfetto:
-		return p.writePerfettoWhole(ctx)
 	case p.outFmt == FormatPerfetto:
 		return p.writePerfetto(ctx)
 	case p.outFmt != in.Format:
@@ -645,8 +626,9 @@ func (p *pipeline) readTruth(ctx context.Context) error {
 			return nil
 		}
 	}
-	// A lean divided run reads its own locations' true times only.
-	read := func(li int) bool { return !p.lean || p.own[li] }
+	// A divided run reads its own locations' true times only.
+	lean := divided(p.opts.Comm)
+	read := func(li int) bool { return !lean || p.own[li] }
 	if strings.HasSuffix(dir, ".json") {
 		var ids []uint64
 		var events, locs []int
@@ -666,7 +648,7 @@ func (p *pipeline) readTruth(ctx context.Context) error {
 		return nil
 	}
 	opt := &native.ReadOptions{Parallel: p.np}
-	if p.lean {
+	if lean {
 		opt.Locations = func(*trace.Trace) ([]bool, error) { return p.own, nil }
 	}
 	r, err := native.OpenDirWith(dir, opt)

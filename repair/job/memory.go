@@ -28,7 +28,7 @@ const (
 	htmlBytesPerEvent     = 12
 	perfettoBytesPerEvent = 20
 	bytesPerLocation      = 4 << 10
-	// leanBytesPerEvent is what every process of a lean divided run holds
+	// leanBytesPerEvent is what every process of a divided run holds
 	// per event of the whole trace besides its own part's events: the
 	// clock model's bounds and fit (which every process estimates alike),
 	// the collective instances' members, the halo. Measured with
@@ -164,12 +164,7 @@ func (in *Input) declared() (events int64, locs int, extra int64, err error) {
 	return d.Events, d.Locations, d.HeldBytes, nil
 }
 
-// leanDivided reports whether opts make a lean divided run (each process
-// holds its own locations' events only): a divided run without the HTML
-// report.
-func leanDivided(opts *Options) bool { return divided(opts.Comm) && opts.HTML == "" }
-
-// checkPartMemory is checkMemory for one process of a lean divided run:
+// checkPartMemory is checkMemory for one process of a divided run:
 // its part's declared events (own), what every process holds of the whole
 // trace (leanBytesPerEvent, the definitions), against the process's limit.
 func checkPartMemory(in *Input, opts *Options, d *trace.Declared, own []bool, c comm.Comm) error {
