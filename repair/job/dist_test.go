@@ -291,14 +291,21 @@ func BenchmarkDividedMemory(b *testing.B) {
 	}
 	rec = nil
 	const p = 4
+	// CLC_BENCH_HTML=1 adds the HTML report to both runs.
+	html := func(name string) string {
+		if os.Getenv("CLC_BENCH_HTML") == "" {
+			return ""
+		}
+		return filepath.Join(b.TempDir(), name+".html")
+	}
 	for b.Loop() {
 		var single, divided uint64
 		single = peakHeap(func() {
-			_, err := Run(context.Background(), in, Options{Output: filepath.Join(b.TempDir(), "single"), Truth: "-"})
+			_, err := Run(context.Background(), in, Options{Output: filepath.Join(b.TempDir(), "single"), Truth: "-", HTML: html("single")})
 			require.NoError(b, err)
 		}, suffixed(prof, "-single"))
 		divided = peakHeap(func() {
-			_, errs := runDivided(in, Options{Output: filepath.Join(b.TempDir(), "divided"), Truth: "-"}, p)
+			_, errs := runDivided(in, Options{Output: filepath.Join(b.TempDir(), "divided"), Truth: "-", HTML: html("divided")}, p)
 			for _, err := range errs {
 				require.NoError(b, err)
 			}
