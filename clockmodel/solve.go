@@ -763,7 +763,7 @@ func (s *system) prepare() *solver {
 	// On a large system the coarse correction goes to zc and is added to
 	// the blocks' afterwards (which rounds differently from adding its
 	// terms to them one by one, as on a smaller system).
-	if pmin := s.parallelMin; sv.cs != nil && s.np > 1 && (s.n >= parallelUnknowns && pmin == 0 || pmin > 0 && s.n >= pmin) {
+	if pmin := s.parallelMin; sv.cs != nil && (s.n >= parallelUnknowns && pmin == 0 || pmin > 0 && s.n >= pmin) {
 		sv.zc = make([]float64, s.n)
 	}
 	return sv
@@ -912,16 +912,22 @@ func (s *system) buildCoarse() {
 // small pieces to goroutines costs more than it saves on a busy machine.
 const defaultPartRows = 1 << 16
 
+// maxParts bounds the parts of a pass over the rows: each has a vector of
+// the unknowns' size to sum into, cleared in every pass.
+const maxParts = 16
+
 // parallelUnknowns is the fewest unknowns for which the coarse
 // correction is summed apart from the blocks' (solver.zc).
 const parallelUnknowns = 1 << 15
 
-// parts sums f over the rows in parts, each part on a goroutine of its
-// own (up to s.np, a part per partRows rows): f adds its rows' terms (the
-// rows and their weights) to out, a zeroed vector of m elements. parts returns the first part's
-// vector, newly allocated, with the other parts' added to it in ascending
-// order of part (so that the sum depends only on s.np and the rows); the
-// other parts' buffers are kept for the next pass.
+// parts sums f over the rows in parts (a part per partRows rows, at most
+// maxParts), on up to s.goroutines() goroutines: f adds its rows' terms
+// (the rows and their weights) to out, a zeroed vector of m elements.
+// parts returns the first part's vector, newly allocated, with the other
+// parts' added to it in ascending order of part; the parts depend on the
+// rows alone, not on the goroutines, so neither does any sum (the
+// results are the same bits whatever the parallelism). The other parts'
+// buffers are kept for the next pass.
 func (s *system) parts(m int, f func(rows []row, w, out []float64)) []float64 {
 	out := make([]float64, m)
 	s.partsInto(out, f)
@@ -942,7 +948,7 @@ func (s *system) partsBeside(out []float64, f func(rows []row, w, out []float64)
 		minRows = defaultPartRows
 	}
 	nr := s.rowCount()
-	np := max(1, min(s.np, nr/minRows+1))
+	np := max(1, min(maxParts, nr/minRows+1))
 	for len(s.bufs) < np-1 {
 		s.bufs = append(s.bufs, nil)
 	}
@@ -953,30 +959,34 @@ func (s *system) partsBeside(out []float64, f func(rows []row, w, out []float64)
 		s.bufs[w] = s.bufs[w][:len(out)]
 	}
 	chunk := (nr + np - 1) / np
-	run := func(w int, out []float64) {
-		clear(out)
+	run := func(w int) {
+		buf := out
+		if w > 0 {
+			buf = s.bufs[w-1]
+		}
+		clear(buf)
 		s.segments(min(w*chunk, nr), min((w+1)*chunk, nr), func(lo int, rows []row) {
-			f(rows, s.w[lo:lo+len(rows)], out)
+			f(rows, s.w[lo:lo+len(rows)], buf)
 		})
 		if beside != nil {
 			beside(w, np)
 		}
 	}
+	// Goroutine g runs parts g, g+ng, …; the first is this one.
+	ng := min(s.goroutines(), np)
 	var wg sync.WaitGroup
-	// With fewer goroutines than parts, the parts one after the other.
-	inline := s.goroutines() < np
-	for w := 1; w < np; w++ {
-		if inline {
-			run(w, s.bufs[w-1])
-			continue
-		}
+	for g := 1; g < ng; g++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			run(w, s.bufs[w-1])
+			for w := g; w < np; w += ng {
+				run(w)
+			}
 		}()
 	}
-	run(0, out)
+	for w := 0; w < np; w += ng {
+		run(w)
+	}
 	wg.Wait()
 	for _, p := range s.bufs[:np-1] {
 		for i, x := range p {

@@ -220,23 +220,28 @@ func groupWindows(s *system) {
 	}
 }
 
-// TestSolveSameOnAnyGoroutines: below parallelUnknowns, the solve on
-// one goroutine and on several (the preconditioner's blocks and the
-// coarse solve shared out) reach the same bits in the same iterations,
-// with the passes over the rows in one part.
+// TestSolveSameOnAnyGoroutines: the solve on one goroutine and on
+// several (the passes over the rows in parts, the preconditioner's blocks
+// and the coarse solve shared out, the coarse correction summed apart or
+// not) reaches the same bits in the same iterations: the parts depend on
+// the rows alone, so the results do not depend on the parallelism.
 func TestSolveSameOnAnyGoroutines(t *testing.T) {
 	s := ringSystem(9)
 	groupWindows(s)
 	require.Less(t, s.n, parallelUnknowns)
-	s.partRows = len(s.rows) + 1
-	s.np = 1
-	want, serial := solveFresh(t, s)
-	for _, np := range []int{2, 3} {
-		s.np = np
-		got, it := solveFresh(t, s)
-		require.Equal(t, serial, it, "%d goroutines", np)
-		for i := range want {
-			require.Equal(t, math.Float64bits(want[i]), math.Float64bits(got[i]), "unknown %d, %d goroutines", i, np)
+	for _, partRows := range []int{len(s.rows) + 1, 97} {
+		for _, parallelMin := range []int{0, 1} {
+			s.partRows, s.parallelMin = partRows, parallelMin
+			s.np = 1
+			want, serial := solveFresh(t, s)
+			for _, np := range []int{2, 3, 5} {
+				s.np = np
+				got, it := solveFresh(t, s)
+				require.Equal(t, serial, it, "%d goroutines, parts of %d rows, parallelMin %d", np, partRows, parallelMin)
+				for i := range want {
+					require.Equal(t, math.Float64bits(want[i]), math.Float64bits(got[i]), "unknown %d, %d goroutines, parts of %d rows, parallelMin %d", i, np, partRows, parallelMin)
+				}
+			}
 		}
 	}
 }
