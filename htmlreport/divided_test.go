@@ -11,7 +11,7 @@ import (
 )
 
 // errSums hold their sums exactly: added in any order, or in parts merged
-// (as the processes of a divided page send them, gatherTo0's encoding),
+// (as the processes of a divided page send them, encode),
 // they give the same bits, and each sum is the exact sum (math/big)
 // rounded once — past 2⁵³, where float64 sums round, and past 2⁶³.
 func TestErrSumsAreExact(t *testing.T) {
@@ -49,7 +49,7 @@ func TestErrSumsAreExact(t *testing.T) {
 	}
 	merged := parts[0]
 	for _, p := range parts[1:] {
-		require.NoError(t, merged.mergeFrom(encodeSums(p)))
+		require.NoError(t, merged.mergeFrom(p.encode()))
 	}
 	for k := range vals {
 		exact := new(big.Int)
@@ -62,11 +62,8 @@ func TestErrSumsAreExact(t *testing.T) {
 		assert.Equal(t, whole.cnt[k], merged.cnt[k], "entry %d: events", k)
 	}
 	assert.Error(t, merged.mergeFrom([]byte{200}), "a truncated entry")
-	assert.Error(t, merged.mergeFrom(encodeSums(newErrSumsWith(entries+1))), "an entry past the sums")
+	assert.Error(t, merged.mergeFrom(newErrSumsWith(entries+1).encode()), "an entry past the sums")
 }
-
-// encodeSums is gatherTo0's encoding of s's entries with events.
-func encodeSums(s *errSums) []byte { return s.encode() }
 
 // newErrSumsWith returns sums of n entries with an event in the last.
 func newErrSumsWith(n int) *errSums {

@@ -229,13 +229,7 @@ func Correct(ctx context.Context, t *Trace, c *Correction) (*Result, error) {
 		return nil, err
 	}
 	if cm.presync != nil {
-		// The halo as corrected: its own processes' times (the clock
-		// model moved it apart from them where a column's times go
-		// backward).
-		cm.view.refresh()
-		if err := sh.g.Err(); err != nil {
-			return nil, err
-		}
+		// The halo as corrected (runCLC fetched it again).
 		res.View = &View{Graph: cm.view.graph, Presync: cm.presync, Corrected: cm.view.times, Own: sh.own, Counted: cm.view.counted}
 	}
 	final := func() error {
@@ -492,9 +486,15 @@ func runCLC(ctx context.Context, tr *trace.Trace, times [][]int64, g *replay.Gra
 		return nil, [2]measure.Fidelity{}, err
 	}
 	after := cm.before
-	if moved := sh.any(!res.Unmoved()); moved {
-		// The view's own columns are times: only its halo is fetched again.
+	moved := sh.any(!res.Unmoved())
+	if moved || cm.presync != nil {
+		// The view's own columns are times: only its halo is fetched again
+		// (for View also when the CLC moved nothing: the clock model moved
+		// the halo apart from its own columns where their times go
+		// backward).
 		cm.view.refresh()
+	}
+	if moved {
 		after = cc.Violations(cm.view.times)
 	}
 	if err := ctx.Err(); err != nil {

@@ -627,8 +627,8 @@ func (p *pipeline) readTruth(ctx context.Context) error {
 		}
 	}
 	// A divided run reads its own locations' true times only.
-	lean := divided(p.opts.Comm)
-	read := func(li int) bool { return !lean || p.own[li] }
+	ownOnly := divided(p.opts.Comm)
+	read := func(li int) bool { return !ownOnly || p.own[li] }
 	if strings.HasSuffix(dir, ".json") {
 		var ids []uint64
 		var events, locs []int
@@ -648,7 +648,7 @@ func (p *pipeline) readTruth(ctx context.Context) error {
 		return nil
 	}
 	opt := &native.ReadOptions{Parallel: p.np}
-	if lean {
+	if ownOnly {
 		opt.Locations = func(*trace.Trace) ([]bool, error) { return p.own, nil }
 	}
 	r, err := native.OpenDirWith(dir, opt)

@@ -28,14 +28,14 @@ const (
 	htmlBytesPerEvent     = 12
 	perfettoBytesPerEvent = 20
 	bytesPerLocation      = 4 << 10
-	// leanBytesPerEvent is what every process of a divided run holds
+	// dividedBytesPerEvent is what every process of a divided run holds
 	// per event of the whole trace besides its own part's events: the
 	// clock model's bounds and fit (which every process estimates alike),
 	// the collective instances' members, the halo. Measured with
 	// BenchmarkDividedMemory: at P = 4 a process peaks at 0.35–0.37 of
 	// the single run on 10^7 events, about 4 bytes per event beside its
 	// part; 10 leaves a margin (docs/scale.md).
-	leanBytesPerEvent = 10
+	dividedBytesPerEvent = 10
 )
 
 // MemoryError is Prepare's error for a run that would not fit in memory.
@@ -166,7 +166,7 @@ func (in *Input) declared() (events int64, locs int, extra int64, err error) {
 
 // checkPartMemory is checkMemory for one process of a divided run:
 // its part's declared events (own), what every process holds of the whole
-// trace (leanBytesPerEvent, the definitions), against the process's limit.
+// trace (dividedBytesPerEvent, the definitions), against the process's limit.
 func checkPartMemory(in *Input, opts *Options, d *trace.Declared, own []bool, c comm.Comm) error {
 	limit, ok := memoryLimit(opts)
 	if !ok {
@@ -178,7 +178,7 @@ func checkPartMemory(in *Input, opts *Options, d *trace.Declared, own []bool, c 
 			mine += n
 		}
 	}
-	need := satAdd(memoryNeed(mine, d.Locations, d.HeldBytes, opts), satMul(d.Events, leanBytesPerEvent))
+	need := satAdd(memoryNeed(mine, d.Locations, d.HeldBytes, opts), satMul(d.Events, dividedBytesPerEvent))
 	switch out := opts.Format; {
 	case c.Rank() != 0 || opts.Check:
 	case out == FormatPerfetto:
