@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -133,9 +134,9 @@ type system struct {
 	// for u = Σ w·row over the group and W = Σ w (solve forms them).
 	groups []rowGroup
 	lr     []lowRank
-	// lrDot holds the groups' products u·v of the last product by the
-	// matrix (lowRankDots).
-	lrDot []float64
+	// dots are each part's scratch for the products row·v of a group's
+	// rows in mul.
+	dots [][]float64
 	// prepared counts the calls of prepare.
 	prepared int
 	// busy, if not nil, counts the solves running at once on the systems
@@ -366,38 +367,6 @@ func (l *lowRank) pattern(rows []row, at []int32) {
 	}
 }
 
-// lowRankDots sets s.lrDot[gi] to scale·(u·v) of the groups gi in part w
-// of nw, the first step of subLowRank.
-func (s *system) lowRankDots(v []float64, w, nw int) {
-	n := len(s.lr)
-	for gi := w * n / nw; gi < (w+1)*n/nw; gi++ {
-		l := &s.lr[gi]
-		if l.scale == 0 {
-			continue
-		}
-		var d float64
-		for k, j := range l.idx {
-			d += l.val[k] * v[j]
-		}
-		s.lrDot[gi] = d * l.scale
-	}
-}
-
-// subLowRank sets y −= Σ scale·u·(u·v) over the groups' terms, their
-// products u·v in s.lrDot (lowRankDots).
-func (s *system) subLowRank(y []float64) {
-	for gi := range s.lr {
-		l := &s.lr[gi]
-		if l.scale == 0 {
-			continue
-		}
-		d := s.lrDot[gi]
-		for k, j := range l.idx {
-			y[j] -= d * l.val[k]
-		}
-	}
-}
-
 // groupBias returns the eliminated unknown of group gi at x: Σ w·(y −
 // row·x) / (W + wb), for the rows' current weights.
 func (s *system) groupBias(gi int, x []float64) float64 {
@@ -526,12 +495,7 @@ func (p *penta) apply(b, y []float64) {
 	m, k := len(p.d), p.k
 	w := make([]float64, k)
 	for c := range k {
-		var d float64
-		uc := p.u[c*m : (c+1)*m]
-		for i := range m {
-			d += uc[i] * y[i]
-		}
-		w[c] = d
+		w[c] = dot(p.u[c*m:(c+1)*m], y[:m])
 	}
 	// capL·capLᵀ·w' = w
 	for i := range k {
@@ -548,7 +512,17 @@ func (p *penta) apply(b, y []float64) {
 		}
 		w[i] = v / p.capL[i*k+i]
 	}
-	for c := range k {
+	// Four columns at a time: y is read and written once per four.
+	c := 0
+	for ; c+4 <= k; c += 4 {
+		v0, v1, v2, v3 := p.v[c*m:(c+1)*m], p.v[(c+1)*m:(c+2)*m], p.v[(c+2)*m:(c+3)*m], p.v[(c+3)*m:(c+4)*m]
+		w0, w1, w2, w3 := w[c], w[c+1], w[c+2], w[c+3]
+		y := y[:m]
+		for i := range y {
+			y[i] += (v0[i]*w0 + v1[i]*w1) + (v2[i]*w2 + v3[i]*w3)
+		}
+	}
+	for ; c < k; c++ {
 		vc := p.v[c*m : (c+1)*m]
 		for i := range m {
 			y[i] += vc[i] * w[c]
@@ -936,13 +910,41 @@ func (s *system) parts(m int, f func(rows []row, w, out []float64)) []float64 {
 
 // partsInto is parts summing into out, which it zeroes first.
 func (s *system) partsInto(out []float64, f func(rows []row, w, out []float64)) {
-	s.partsBeside(out, f, nil)
+	s.partsOver(out, func(_, lo, hi int, buf []float64) {
+		s.segments(lo, hi, func(lo int, rows []row) {
+			f(rows, s.w[lo:lo+len(rows)], buf)
+		})
+	})
 }
 
-// partsBeside is partsInto that also calls beside(w, np) for each part w
-// of np after the part, on its goroutine: more work of the pass, shared
-// out as the parts are.
-func (s *system) partsBeside(out []float64, f func(rows []row, w, out []float64), beside func(w, np int)) {
+// partBounds returns the first row of each of np parts of the nr rows
+// and nr: equal shares, each boundary moved on to the end of the group it
+// falls within, so that a part holds all of each of its groups' rows
+// (mul). They depend on the rows and groups alone.
+func (s *system) partBounds(np, nr int) []int {
+	chunk := (nr + np - 1) / np
+	b := make([]int, np+1)
+	for w := 1; w < np; w++ {
+		i := max(b[w-1], min(w*chunk, nr))
+		g := sort.Search(len(s.groups), func(k int) bool { return int(s.groups[k].hi) > i })
+		if g < len(s.groups) && int(s.groups[g].lo) < i {
+			i = int(s.groups[g].hi)
+		}
+		b[w] = i
+	}
+	b[np] = nr
+	return b
+}
+
+// partsOver calls run(w, lo, hi, buf) for each part w of the rows (a part
+// per partRows rows, at most maxParts; partBounds) on up to
+// s.goroutines() goroutines, buf a zeroed vector of len(out) to sum the
+// part's terms into: out itself for the first part, and the other parts'
+// added to it in ascending order of part. The parts depend on the rows
+// alone, not on the goroutines, so neither does any sum (the results are
+// the same bits whatever the parallelism). The other parts' buffers are
+// kept for the next pass.
+func (s *system) partsOver(out []float64, run func(w, lo, hi int, buf []float64)) {
 	minRows := s.partRows
 	if minRows <= 0 {
 		minRows = defaultPartRows
@@ -958,19 +960,14 @@ func (s *system) partsBeside(out []float64, f func(rows []row, w, out []float64)
 		}
 		s.bufs[w] = s.bufs[w][:len(out)]
 	}
-	chunk := (nr + np - 1) / np
-	run := func(w int) {
+	bounds := s.partBounds(np, nr)
+	part := func(w int) {
 		buf := out
 		if w > 0 {
 			buf = s.bufs[w-1]
 		}
 		clear(buf)
-		s.segments(min(w*chunk, nr), min((w+1)*chunk, nr), func(lo int, rows []row) {
-			f(rows, s.w[lo:lo+len(rows)], buf)
-		})
-		if beside != nil {
-			beside(w, np)
-		}
+		run(w, bounds[w], bounds[w+1], buf)
 	}
 	// Goroutine g runs parts g, g+ng, …; the first is this one.
 	ng := min(s.goroutines(), np)
@@ -980,12 +977,12 @@ func (s *system) partsBeside(out []float64, f func(rows []row, w, out []float64)
 		go func() {
 			defer wg.Done()
 			for w := g; w < np; w += ng {
-				run(w)
+				part(w)
 			}
 		}()
 	}
 	for w := 0; w < np; w += ng {
-		run(w)
+		part(w)
 	}
 	wg.Wait()
 	for _, p := range s.bufs[:np-1] {
@@ -995,25 +992,100 @@ func (s *system) partsBeside(out []float64, f func(rows []row, w, out []float64)
 	}
 }
 
-// mul sets y = (AᵀWA − the groups' terms)·v, over the rows in parts.
+// mul sets y = (AᵀWA − the groups' terms)·v, over the rows in parts. A
+// group's term, scale·u·(u·v) with u = Σ w·row over its rows, is Σ
+// row·w·scale·z with z = Σ w·(row·v) over the same rows: each group's
+// rows are passed twice, their products row·v kept between, in the part
+// that holds them all (partBounds); the groups' scales are lowRanks'.
 func (s *system) mul(v, y []float64) {
-	if cap(s.lrDot) < len(s.lr) {
-		s.lrDot = make([]float64, len(s.lr))
+	for len(s.dots) < maxParts {
+		s.dots = append(s.dots, nil)
 	}
-	s.lrDot = s.lrDot[:len(s.lr)]
-	s.partsBeside(y, func(rows []row, w, out []float64) {
-		for i := range rows {
-			r := &rows[i]
-			n := r.len()
-			var d float64 // r.dot(v)
-			for k := range n {
-				d += r.c[k] * v[r.j[k]]
+	s.partsOver(y, func(w, lo, hi int, out []float64) {
+		gs := s.groups
+		gi := sort.Search(len(gs), func(k int) bool { return int(gs[k].hi) > lo })
+		for i := lo; i < hi; {
+			if gi < len(gs) && int(gs[gi].lo) <= i {
+				g := &gs[gi]
+				rows, ws := s.rowsOf(g), s.w[g.lo:g.hi]
+				if scale := s.lr[gi].scale; scale != 0 {
+					if cap(s.dots[w]) < len(rows) {
+						s.dots[w] = make([]float64, len(rows))
+					}
+					s.dots[w] = s.dots[w][:len(rows)]
+					mulGroup(rows, ws, v, out, s.dots[w], scale)
+				} else {
+					mulRows(rows, ws, v, out)
+				}
+				i = int(g.hi)
+				gi++
+				continue
 			}
-			f := w[i] * d
-			for k := range n {
-				out[r.j[k]] += f * r.c[k]
+			end := hi
+			if gi < len(gs) {
+				end = min(hi, int(gs[gi].lo))
+			}
+			s.segments(i, end, func(lo int, rows []row) { mulRows(rows, s.w[lo:lo+len(rows)], v, out) })
+			i = end
+		}
+	})
+}
+
+// mulRows adds Σ row·w·(row·v) over rows (weights w) to out.
+func mulRows(rows []row, w, v, out []float64) {
+	for i := range rows {
+		r := &rows[i]
+		if r.j[3] >= 0 {
+			j0, j1, j2, j3 := r.j[0], r.j[1], r.j[2], r.j[3]
+			f := w[i] * (r.c[0]*v[j0] + r.c[1]*v[j1] + r.c[2]*v[j2] + r.c[3]*v[j3])
+			out[j0] += f * r.c[0]
+			out[j1] += f * r.c[1]
+			out[j2] += f * r.c[2]
+			out[j3] += f * r.c[3]
+			continue
+		}
+		n := r.len()
+		var d float64 // r.dot(v)
+		for k := range n {
+			d += r.c[k] * v[r.j[k]]
+		}
+		f := w[i] * d
+		for k := range n {
+			out[r.j[k]] += f * r.c[k]
+		}
+	}
+}
+
+// mulGroup adds Σ row·w·(row·v − scale·z), z = Σ w·(row·v), over one
+// group's rows (weights w) to out; d is scratch of one per row.
+func mulGroup(rows []row, w, v, out, d []float64, scale float64) {
+	var z float64
+	for i := range rows {
+		r := &rows[i]
+		var di float64
+		if r.j[3] >= 0 {
+			di = r.c[0]*v[r.j[0]] + r.c[1]*v[r.j[1]] + r.c[2]*v[r.j[2]] + r.c[3]*v[r.j[3]]
+		} else {
+			for k := range r.len() {
+				di += r.c[k] * v[r.j[k]]
 			}
 		}
-	}, func(w, np int) { s.lowRankDots(v, w, np) })
-	s.subLowRank(y)
+		d[i] = di
+		z += w[i] * di
+	}
+	z *= scale
+	for i := range rows {
+		r := &rows[i]
+		f := w[i] * (d[i] - z)
+		if r.j[3] >= 0 {
+			out[r.j[0]] += f * r.c[0]
+			out[r.j[1]] += f * r.c[1]
+			out[r.j[2]] += f * r.c[2]
+			out[r.j[3]] += f * r.c[3]
+			continue
+		}
+		for k := range r.len() {
+			out[r.j[k]] += f * r.c[k]
+		}
+	}
 }

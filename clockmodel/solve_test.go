@@ -28,6 +28,13 @@ func denseSolve(s *system) []float64 {
 			a[r.j[x]][n] += s.w[i] * r.c[x] * r.y
 		}
 	}
+	return gaussSolve(a)
+}
+
+// gaussSolve solves the n×n system a (row i: its coefficients, then its
+// right-hand side) by Gaussian elimination with partial pivoting, in place.
+func gaussSolve(a [][]float64) []float64 {
+	n := len(a)
 	for c := range n {
 		p := c
 		for i := c + 1; i < n; i++ {
