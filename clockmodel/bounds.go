@@ -63,9 +63,6 @@ func (ga *gatherer) p2p() []rec {
 				continue
 			}
 			s, r := ga.times[dep.Peer][dep.Ref], ts[dep.Idx]
-			if diagBytes != nil {
-				s += diagBytes(li, dep.Idx)
-			}
 			t := s + (r-s)/2
 			if k := sc.last[a]; sc.stamp[a] == sc.epoch && (out[k].t-ga.lo)/ga.bin == (t-ga.lo)/ga.bin {
 				if r-s < out[k].d {
@@ -285,6 +282,3 @@ func mergeRecs(out, x, y []rec) {
 		}
 	}
 }
-
-// diagBytes is an experiment's hook (tests only).
-var diagBytes func(li int, idx uint32) int64
