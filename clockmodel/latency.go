@@ -1,6 +1,8 @@
 package clockmodel
 
 import (
+	"cmp"
+	"encoding/binary"
 	"math"
 	"slices"
 
@@ -15,14 +17,15 @@ const (
 	SourceDefault   = "default"
 	SourceSameClock = "same-clock messages"
 	SourceRoundTrip = "round trips across clocks"
+	SourceAnchored  = "one-way messages at offset measurements"
 )
 
 // Latency is one class's minimum latency μ and the evidence behind it.
 type Latency struct {
 	// Ticks is μ.
 	Ticks int64
-	// Source is SourceFlag, SourceDefault, SourceSameClock or
-	// SourceRoundTrip.
+	// Source is SourceFlag, SourceDefault, SourceSameClock,
+	// SourceRoundTrip or SourceAnchored.
 	Source string
 	// Default is the default μ (or the flag's) the trace could lower.
 	Default int64
@@ -37,6 +40,11 @@ type Latency struct {
 	// mean of that pair's two one-way minimum latencies is at most that;
 	// −1 if there is none.
 	RoundTrip int64
+	// Anchored is the smallest latency a message between clock domains
+	// can have taken where offset measurements pin both clocks
+	// (Latencies.anchored), −1 if there is none or the class's bounds
+	// are inconsistent.
+	Anchored int64
 }
 
 // Latencies are μ within and across nodes.
@@ -69,7 +77,7 @@ func newLatencies(def replay.Latency, fixed [2]bool) Latencies {
 		if f {
 			src = SourceFlag
 		}
-		return Latency{Ticks: v, Source: src, Default: v, SameClock: -1, RoundTrip: -1}
+		return Latency{Ticks: v, Source: src, Default: v, SameClock: -1, RoundTrip: -1, Anchored: -1}
 	}
 	return Latencies{Intra: mk(def.Intra, fixed[0]), Inter: mk(def.Inter, fixed[1]), Shared: def.Shared}
 }
@@ -283,3 +291,188 @@ func (l *Latencies) roundTrips(bs []band, dom *Domains, lat replay.Latency) {
 		x.lower(half/2, SourceRoundTrip)
 	}
 }
+
+// anchored lowers μ to what one-way messages between clock domains show
+// where the offset measurements pin both clocks. A message sent at s by
+// domain p and received at r by domain q, d = r − s in the
+// pre-synchronised times, took d + x_q(r) − x_p(s), x a clock's remaining
+// correction (the reference clock's is 0); an anchor of the domain at t_a,
+// its value v_a and uncertainty σ_a, holds x(t) within v_a ± (σ_a +
+// ρ|t − t_a|), ρ = BoundRate, the rate the garrote's proofs take. So the
+// message took at most d + max x_q(r) − min x_p(s), and no message of its
+// class is faster than μ. Where pre-synchronisation already holds the
+// clocks within tens of nanoseconds a default μ above the true latency
+// "corrects" right messages: a recording of Open MPI over shared memory
+// between two emulated nodes (testdata/emulated/r-persist-ompi-node2),
+// whose messages took 0.54 µs against the default 1 µs, came out 5.7
+// times farther from the truth than pre-synchronisation.
+//
+// A bound is only as right as its anchors and ρ. The bounds are grouped
+// by the anchor they lean on (per ordered domain pair and class, the
+// receiving domain's anchor nearest the receive, the sending domain's
+// when the receiver is the reference); a pair's bound is the second
+// smallest of its groups', one that two measurements support, and μ is
+// lowered to the smallest pair's. A class with any negative group bound
+// is left alone: a message that arrived before it was sent even with the
+// clocks at their anchors' values shows the clocks departing from their
+// anchors faster than ρ, and then no bound of the class is trusted
+// (clc-sim's wandering clocks give bounds down to −5 µs; taken, they would
+// set μ to 0 and leave the clock condition blind). Divided (dv not nil),
+// each process reads the messages its locations receive and the groups
+// are merged over all.
+func (l *Latencies) anchored(times [][]int64, g *replay.Graph, node []int32, dom *Domains, anchors []anchorObs, np int, dv *Division) {
+	nd := dom.Count()
+	// Each domain's anchors, in time order (anchorObs sorts them by domain
+	// and time).
+	lo, hi := make([]int32, nd), make([]int32, nd)
+	for i := len(anchors) - 1; i >= 0; i-- {
+		d := anchors[i].d
+		if hi[d] == 0 {
+			hi[d] = int32(i + 1)
+		}
+		lo[d] = int32(i)
+	}
+	// bound returns the range of domain d's correction at t that its
+	// anchors allow, and the nearest anchor's index among them; ok false
+	// without anchors.
+	bound := func(d int32, t int64) (lower, upper float64, near int, ok bool) {
+		if d == dom.Ref {
+			return 0, 0, -1, true
+		}
+		as := anchors[lo[d]:hi[d]]
+		if len(as) == 0 {
+			return 0, 0, 0, false
+		}
+		k, _ := slices.BinarySearchFunc(as, t, func(a anchorObs, t int64) int { return cmp.Compare(a.t, t) })
+		lower, upper = math.Inf(-1), math.Inf(1)
+		best := math.Inf(1)
+		for i := max(0, k-anchorReach); i < min(len(as), k+anchorReach); i++ {
+			dt := math.Abs(float64(t - as[i].t))
+			e := as[i].sigma + BoundRate*dt
+			lower, upper = math.Max(lower, as[i].v-e), math.Min(upper, as[i].v+e)
+			if dt < best {
+				best, near = dt, i
+			}
+		}
+		return lower, upper, near, true
+	}
+	type key struct {
+		p, q int32
+		near int32
+		c    uint8
+	}
+	perLoc := make([]map[key]int64, len(times))
+	par.ForEach(len(times), np, func(li int) {
+		var m map[key]int64
+		q := dom.Of[li]
+		for _, d := range g.Deps[li] {
+			p := dom.Of[d.Peer]
+			if d.Role != replay.RoleRecv || p == q {
+				continue
+			}
+			s, r := times[d.Peer][d.Ref], times[li][d.Idx]
+			_, uq, nq, okq := bound(q, r)
+			lp, _, npp, okp := bound(p, s)
+			if !okq || !okp || nq < 0 && npp < 0 {
+				continue
+			}
+			k := key{p: p, q: q, near: int32(nq)}
+			if nq < 0 {
+				k.near = int32(npp)
+			}
+			if node[d.Peer] != node[li] {
+				k.c = 1
+			}
+			b := int64(math.Floor(float64(r-s) + uq - lp))
+			if m == nil {
+				m = map[key]int64{}
+			}
+			if v, ok := m[k]; !ok || b < v {
+				m[k] = b
+			}
+		}
+		perLoc[li] = m
+	})
+	groups := map[key]int64{}
+	for _, m := range perLoc {
+		for k, b := range m {
+			if v, ok := groups[k]; !ok || b < v {
+				groups[k] = b
+			}
+		}
+	}
+	if dv != nil {
+		var buf []byte
+		for k, b := range groups {
+			buf = binary.AppendVarint(buf, int64(k.p))
+			buf = binary.AppendVarint(buf, int64(k.q))
+			buf = binary.AppendVarint(buf, int64(k.near))
+			buf = append(buf, k.c)
+			buf = binary.AppendVarint(buf, b)
+		}
+		for _, part := range dv.Group.Allgather("the anchored latencies", buf) {
+			for len(part) > 0 {
+				var f [5]int64
+				for i := range f {
+					if i == 3 {
+						f[i], part = int64(part[0]), part[1:]
+						continue
+					}
+					v, n := binary.Varint(part)
+					f[i], part = v, part[n:]
+				}
+				k := key{p: int32(f[0]), q: int32(f[1]), near: int32(f[2]), c: uint8(f[3])}
+				if v, ok := groups[k]; !ok || f[4] < v {
+					groups[k] = f[4]
+				}
+			}
+		}
+	}
+	// Per ordered domain pair and class, the second smallest of its
+	// groups' bounds (the smallest that two anchors support); μ is lowered
+	// to the smallest of those.
+	type pairKey struct {
+		p, q int32
+		c    uint8
+	}
+	two := map[pairKey][2]int64{}
+	for k, b := range groups {
+		pk := pairKey{k.p, k.q, k.c}
+		v, ok := two[pk]
+		if !ok {
+			v = [2]int64{math.MaxInt64, math.MaxInt64}
+		}
+		switch {
+		case b < v[0]:
+			v[0], v[1] = b, v[0]
+		case b < v[1]:
+			v[1] = b
+		}
+		two[pk] = v
+	}
+	mins := [2]int64{math.MaxInt64, math.MaxInt64}
+	var negative [2]bool
+	for k, b := range groups {
+		if b < 0 {
+			negative[k.c] = true
+		}
+	}
+	for pk, v := range two {
+		if !negative[pk.c] {
+			mins[pk.c] = min(mins[pk.c], v[1])
+		}
+	}
+	for c, lat := range []*Latency{&l.Intra, &l.Inter} {
+		if mins[c] == math.MaxInt64 {
+			continue
+		}
+		lat.Anchored = mins[c]
+		lat.lower(mins[c], SourceAnchored)
+	}
+}
+
+// anchorReach is how many of a domain's anchors on each side of a time
+// anchored weighs: the nearest bound best, and a clock measured every few
+// milliseconds would otherwise cost a pass over all its measurements per
+// message.
+const anchorReach = 4

@@ -3,6 +3,7 @@ package clockmodel
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -130,4 +131,154 @@ func TestRoundTripsPerPair(t *testing.T) {
 	assert.Equal(t, int64(600), l.Inter.Ticks)
 	assert.Equal(t, SourceRoundTrip, l.Inter.Source)
 	assert.Equal(t, int64(300), l.Intra.Ticks, "no pair within a node: μ within a node kept")
+}
+
+// bruteAnchored is the oracle of anchored: every message between two
+// clock domains bounded through all anchors of each domain, grouped by
+// ordered domain pair, class and the anchor nearest the receive (of the
+// sender when the receiver is the reference), the second smallest group
+// per pair, the smallest pair per class, and nothing for a class with a
+// negative bound.
+func bruteAnchored(times [][]int64, g *replay.Graph, node []int32, dom *Domains, anchors []anchorObs) (out [2]int64, refused int) {
+	rng := func(d int32, t int64) (lo, hi float64, near int, ok bool) {
+		if d == dom.Ref {
+			return 0, 0, -1, true
+		}
+		lo, hi, near = math.Inf(-1), math.Inf(1), -1
+		best, k := math.Inf(1), 0
+		for _, a := range anchors {
+			if a.d != d {
+				continue
+			}
+			dt := math.Abs(float64(t - a.t))
+			e := a.sigma + BoundRate*dt
+			lo, hi = math.Max(lo, a.v-e), math.Min(hi, a.v+e)
+			if dt < best {
+				best, near = dt, k
+			}
+			k++
+		}
+		return lo, hi, near, near >= 0
+	}
+	type key struct{ p, q, near, c int }
+	groups := map[key]int64{}
+	for li, deps := range g.Deps {
+		for _, d := range deps {
+			p, q := dom.Of[d.Peer], dom.Of[li]
+			if d.Role != replay.RoleRecv || p == q {
+				continue
+			}
+			s, r := times[d.Peer][d.Ref], times[li][d.Idx]
+			_, uq, nq, okq := rng(q, r)
+			lp, _, np, okp := rng(p, s)
+			if !okq || !okp || nq < 0 && np < 0 {
+				continue
+			}
+			k := key{int(p), int(q), nq, 1}
+			if nq < 0 {
+				k.near = np
+			}
+			if node[d.Peer] == node[li] {
+				k.c = 0
+			}
+			b := int64(math.Floor(float64(r-s) + uq - lp))
+			if v, ok := groups[k]; !ok || b < v {
+				groups[k] = b
+			}
+		}
+	}
+	out = [2]int64{-1, -1}
+	for c := range 2 {
+		byPair := map[[2]int][]int64{}
+		neg := false
+		for k, b := range groups {
+			if k.c == c {
+				byPair[[2]int{k.p, k.q}] = append(byPair[[2]int{k.p, k.q}], b)
+				neg = neg || b < 0
+			}
+		}
+		if neg {
+			refused++
+			continue
+		}
+		for _, bs := range byPair {
+			if len(bs) < 2 {
+				continue
+			}
+			slices.Sort(bs)
+			if out[c] < 0 || bs[1] < out[c] {
+				out[c] = bs[1]
+			}
+		}
+	}
+	return out, refused
+}
+
+// anchored bounds μ by the one-way messages where the anchors pin the
+// clocks, as the brute-force oracle does, on random traces with domains
+// across nodes and random anchors: lowered where two measurements of a
+// pair support a bound below it, left where any bound of the class is
+// negative (and then no bound reported).
+func TestAnchoredLatencyMatchesBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	lowered, refused := 0, 0
+	for it := range 300 {
+		// A third of the traces with clock offsets: messages that arrive
+		// before they were sent, whose bounds are negative.
+		offset := int64(0)
+		if it%3 == 0 {
+			offset = 3000
+		}
+		tr, _ := tracetest.Random(rng, tracetest.Config{Locations: 2 + rng.IntN(7), Nodes: 1 + rng.IntN(3), Ops: 40, Latency: 400, Offset: offset, Init: it%2 == 0})
+		g, err := replay.Match(tr, &replay.MatchOptions{Alltoallv: replay.AlltoallvNToN})
+		require.NoError(t, err)
+		times := tracetest.Times(tr)
+		node := make([]int32, len(tr.Locations))
+		var lo, hi int64 = math.MaxInt64, math.MinInt64
+		for i, l := range tr.Locations {
+			node[i] = l.Node
+			for _, v := range times[i] {
+				lo, hi = min(lo, v), max(hi, v)
+			}
+		}
+		locs := make([]Location, len(tr.Locations))
+		for i := range locs {
+			locs[i] = Location{Node: 0, Process: int32(i % 3)}
+		}
+		dom := DetectDomains(locs, "process", 1)
+		var anchors []anchorObs
+		for d := range int32(dom.Count()) {
+			if d == dom.Ref || rng.IntN(5) == 0 {
+				continue
+			}
+			for range 1 + rng.IntN(3) {
+				anchors = append(anchors, anchorObs{d: d, t: lo + rng.Int64N(hi-lo+1), v: rng.NormFloat64() * 20, sigma: 1 + rng.Float64()*30})
+			}
+		}
+		slices.SortFunc(anchors, func(a, b anchorObs) int {
+			if a.d != b.d {
+				return int(a.d - b.d)
+			}
+			return int(a.t - b.t)
+		})
+		want, neg := bruteAnchored(times, g, node, &dom, anchors)
+		refused += neg
+		def := replay.Latency{Intra: 600, Inter: 900}
+		l := newLatencies(def, [2]bool{})
+		l.anchored(times, g, node, &dom, anchors, 1+it%3, nil)
+		for c, got := range []Latency{l.Intra, l.Inter} {
+			d := []int64{def.Intra, def.Inter}[c]
+			assert.Equal(t, want[c], got.Anchored, "trace %d class %d", it, c)
+			if want[c] >= 0 && want[c] < d {
+				lowered++
+				assert.Equal(t, want[c], got.Ticks, "trace %d class %d", it, c)
+				assert.Equal(t, SourceAnchored, got.Source)
+			} else {
+				assert.Equal(t, d, got.Ticks, "trace %d class %d", it, c)
+				assert.Equal(t, SourceDefault, got.Source)
+			}
+		}
+	}
+	assert.Positive(t, lowered, "some trace lowers μ")
+	assert.Positive(t, refused, "some class has a negative bound")
 }

@@ -207,6 +207,7 @@ func Run(ctx context.Context, in *Input, times [][]int64, g *replay.Graph, node 
 	eo.Parallel = np
 	est := newEstimator(in, times, g, opt.Latency, eo, dv)
 	est.keepLast = opt.Layout
+	res.Latency.anchored(times, g, node, dom, est.anchorObs(), np, dv)
 	if opt.Method == MethodCLC {
 		// No estimate, but the messages' round trips across clocks still
 		// lower μ (the windows read in the pre-synchronised clocks: wider

@@ -62,7 +62,7 @@ type LatencyReport struct {
 	// Ticks is μ.
 	Ticks int64 `json:"ticks"`
 	// Source is where μ came from: clockmodel.SourceFlag, SourceDefault,
-	// SourceSameClock or SourceRoundTrip.
+	// SourceSameClock, SourceRoundTrip or SourceAnchored.
 	Source string `json:"source"`
 	// Default is the default μ (or the flag's) the trace could lower.
 	Default int64 `json:"default_ticks"`
@@ -75,6 +75,10 @@ type LatencyReport struct {
 	// 95 % of the pair's windows exceed, of the pair where that is
 	// shortest (−1 if none).
 	RoundTrip int64 `json:"round_trip_half_min_ticks"`
+	// Anchored is the smallest latency a message between two clock
+	// domains can have taken where offset measurements pin both clocks
+	// (−1 if none, or if the class's bounds are inconsistent).
+	Anchored int64 `json:"anchored_min_ticks"`
 }
 
 // DomainsReport summarises the clock domains.
@@ -232,7 +236,7 @@ func methodReport(r *clockmodel.Result, dom *clockmodel.Domains) *MethodReport {
 
 func latencyReport(l *clockmodel.Latency) LatencyReport {
 	return LatencyReport{Ticks: l.Ticks, Source: l.Source, Default: l.Default,
-		SameClock: l.SameClock, SameClockMessages: l.SameClockMessages, RoundTrip: l.RoundTrip}
+		SameClock: l.SameClock, SameClockMessages: l.SameClockMessages, RoundTrip: l.RoundTrip, Anchored: l.Anchored}
 }
 
 func domainsReport(d *clockmodel.Domains) DomainsReport {
@@ -258,6 +262,9 @@ func (l *LatencyReport) String(res uint64) string {
 	}
 	if l.RoundTrip >= 0 {
 		s += "; round trips across clocks show " + d(l.RoundTrip) + " each way"
+	}
+	if l.Anchored >= 0 {
+		s += "; one-way messages where offset measurements pin the clocks show " + d(l.Anchored)
 	}
 	return s + ")"
 }

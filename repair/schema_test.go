@@ -190,10 +190,12 @@ func TestReportConversions(t *testing.T) {
 
 // LatencyReport.String names where μ came from and what the trace showed.
 func TestLatencyReportString(t *testing.T) {
-	l := LatencyReport{Ticks: 700, Source: clockmodel.SourceSameClock, Default: 1000, SameClock: 700, SameClockMessages: 5, RoundTrip: -1}
+	l := LatencyReport{Ticks: 700, Source: clockmodel.SourceSameClock, Default: 1000, SameClock: 700, SameClockMessages: 5, RoundTrip: -1, Anchored: -1}
 	assert.Equal(t, "700ns (same-clock messages, default 1µs; smallest of 5 same-clock messages 700ns)", l.String(1e9))
-	l = LatencyReport{Ticks: 300, Source: clockmodel.SourceFlag, Default: 300, SameClock: -1, RoundTrip: 250}
+	l = LatencyReport{Ticks: 300, Source: clockmodel.SourceFlag, Default: 300, SameClock: -1, RoundTrip: 250, Anchored: -1}
 	assert.Equal(t, "300ns (flag; round trips across clocks show 250ns each way)", l.String(1e9))
+	l = LatencyReport{Ticks: 550, Source: clockmodel.SourceAnchored, Default: 1000, SameClock: -1, RoundTrip: 2000, Anchored: 550}
+	assert.Equal(t, "550ns (one-way messages at offset measurements, default 1µs; round trips across clocks show 2µs each way; one-way messages where offset measurements pin the clocks show 550ns)", l.String(1e9))
 }
 
 // A trace too short to show the clocks' wander (one step of pair
