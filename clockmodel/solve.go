@@ -135,8 +135,10 @@ type system struct {
 	groups []rowGroup
 	lr     []lowRank
 	// dots are each part's scratch for the products row·v of a group's
-	// rows in mul.
-	dots [][]float64
+	// rows in mul; bounds the parts' first rows (partBounds), found by the
+	// first pass and kept: the rows and groups do not change.
+	dots   [][]float64
+	bounds []int
 	// prepared counts the calls of prepare.
 	prepared int
 	// busy, if not nil, counts the solves running at once on the systems
@@ -958,7 +960,10 @@ func (s *system) partsOver(out []float64, run func(w, lo, hi int, buf []float64)
 		}
 		s.bufs[w] = s.bufs[w][:len(out)]
 	}
-	bounds := s.partBounds(np, nr)
+	if len(s.bounds) != np+1 || s.bounds[np] != nr {
+		s.bounds = s.partBounds(np, nr)
+	}
+	bounds := s.bounds
 	part := func(w int) {
 		buf := out
 		if w > 0 {
