@@ -188,7 +188,9 @@ func (e *estimator) estimate(ctx context.Context, lastWindows func()) (*Model, E
 			}
 			break
 		}
-		e.calibrate()
+		if it < e.opt.Iterations-1 {
+			e.calibrate() // for the next pass's windows
+		}
 	}
 	e.fitted, e.fittedKnots = nil, nil
 	return m, st, nil
@@ -898,7 +900,11 @@ func (p *fitProblem) fork() *fitProblem {
 // each direction stops at the first worse score. A held-out window's
 // prediction includes its group's bias as the other half estimates it.
 // The held-out residuals of the chosen fit set the groups' noise for the
-// next pass (calibrate). x0 is the fits' start.
+// next pass (calibrate). x0 is the start of the first fit and of the one
+// made ahead of the search; a later fit starts from the fit before it in
+// its direction (the curvatures are neighbours, and so are the fits).
+// On return x0 holds the chosen fit: the fit on all windows at the same
+// curvature starts there.
 func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []float64) error {
 	out := make([]bool, p.nBand)
 	for i := range out {
@@ -906,14 +912,14 @@ func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []flo
 	}
 	cv := newCrossValidation(p, out, true)
 	defer cv.restore()
-	fitOn := func(q *fitProblem, qcv *crossValidation, ci int) (*fitScore, error) {
-		copy(qcv.x, x0)
+	fitOn := func(q *fitProblem, qcv *crossValidation, ci int, from []float64) (*fitScore, error) {
+		copy(qcv.x, from)
 		iters, prepared := q.iters, q.sys.prepared
 		// The score needs the fit roughly, not to the last digit.
 		if err := q.solve(ctx, curvatureGrid[ci], qcv.x, 1e-4); err != nil {
 			return nil, err
 		}
-		return &fitScore{score: qcv.evaluate(), held: qcv.heldOut(), iters: q.iters - iters, prepared: q.sys.prepared - prepared}, nil
+		return &fitScore{score: qcv.evaluate(), held: qcv.heldOut(), x: slices.Clone(qcv.x), iters: q.iters - iters, prepared: q.sys.prepared - prepared}, nil
 	}
 	// ahead holds the fits made ahead of the search, by curvature index.
 	ahead := make(map[int]*fitScore)
@@ -923,8 +929,11 @@ func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []flo
 	// a fit made ahead only when it comes to it. Only the first step's fit
 	// is made ahead, the one the search always makes: one made ahead
 	// further on would be wasted at the end of every direction, which on
-	// a busy machine costs more than the fits beside each other save.
-	score := func(ci, next int) (*fitScore, error) {
+	// a busy machine costs more than the fits beside each other save. The
+	// fit made ahead starts from x0, and so does the search's own fit of
+	// that curvature when none was made ahead (one worker): the result
+	// does not depend on the workers.
+	score := func(ci, next int, from []float64) (*fitScore, error) {
 		if fs := ahead[ci]; fs != nil {
 			delete(ahead, ci)
 			p.iters += fs.iters
@@ -941,10 +950,10 @@ func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []flo
 			go func() {
 				defer wg.Done()
 				// A fit ahead that fails is left to the search to make again.
-				spec, _ = fitOn(q, qcv, next)
+				spec, _ = fitOn(q, qcv, next, x0)
 			}()
 		}
-		fs, err := fitOn(p, cv, ci)
+		fs, err := fitOn(p, cv, ci, from)
 		wg.Wait()
 		if q != nil {
 			p.spare = q
@@ -963,27 +972,34 @@ func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []flo
 		step = 1
 	}
 	best := start
-	fs, err := score(start, start+step)
+	fs, err := score(start, start+step, x0)
 	if err != nil {
 		return err
 	}
-	bestScore, bestHeld := fs.score, fs.held
+	startX := fs.x
+	bestScore, bestHeld, bestX := fs.score, fs.held, fs.x
 	for _, dir := range []int{step, -step} {
 		if dir < 0 && best != start {
 			break // it improved towards the flexible end
 		}
+		from := startX
 		for ci := start + dir; ci >= 0 && ci < len(curvatureGrid); ci += dir {
-			fs, err := score(ci, -1)
+			if ci == start+step {
+				from = x0 // the fit made ahead
+			}
+			fs, err := score(ci, -1, from)
 			if err != nil {
 				return err
 			}
 			if fs.score >= bestScore {
 				break
 			}
-			best, bestScore, bestHeld = ci, fs.score, fs.held
+			best, bestScore, bestHeld, bestX = ci, fs.score, fs.held, fs.x
+			from = fs.x
 		}
 	}
 	e.curv = curvatureGrid[best]
+	copy(x0, bestX)
 	e.heldOut = e.heldOut[:0]
 	for i := range p.nBand {
 		if out[i] {
@@ -994,11 +1010,12 @@ func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []flo
 }
 
 // fitScore is a cross-validation's fit at one curvature: its score, its
-// held-out residuals (crossValidation.heldOut), and the solver's
-// iterations and preparations it took.
+// held-out residuals (crossValidation.heldOut), the fit itself, and the
+// solver's iterations and preparations it took.
 type fitScore struct {
 	score           float64
 	held            []float64
+	x               []float64
 	iters, prepared int
 }
 
