@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/otf"
@@ -78,46 +79,52 @@ var ErrPending = errors.New("some ranks' buffers are not written yet")
 
 // FinishOTF2 converts the native trace of an OTF2 run in dir/clc-native to
 // the archive in dir, moves its truth (if any) to dir/truth and removes
-// the native trace. A run that did not finish is finished first
-// (FinishUnfinished with o): the returned *Unfinished says what the ranks
-// kept (nil when the run finished).
+// the native trace. A run that did not finish is finished first (what
+// FinishUnfinished does, with o): the returned *Unfinished says what the
+// ranks kept (nil when the run finished).
 //
-// It resumes a finish that was killed half-way (a launcher ends every
-// process of the job): an archive whose anchor is in dir is whole (the
-// anchor is placed last), so only the truth and the native trace are left
-// to move and remove; the parts of an archive without its anchor are
-// written again.
+// It holds the trace's lock (lockMeta) throughout, as every finisher of
+// the trace does: the clc-trace processes of a per-rank launch and a
+// --convert that finish the trace meanwhile wait (FinishRank, FinishOTF2),
+// and one that finds the native trace gone once it has the lock finds the
+// archive whole and returns its count. It resumes a
+// finish that was killed half-way (a launcher ends every process of the
+// job): an archive whose anchor is in dir is whole (the anchor is placed
+// last), so only the truth and the native trace are left to move and
+// remove; the parts of an archive without its anchor, and a truth beside
+// them, are written again. A truth beside a whole archive is the run's
+// (it is moved there after the anchor) and stays.
 func FinishOTF2(dir string, props map[string]string, o RecoverOptions) (int64, *Unfinished, error) {
 	src := filepath.Join(dir, NativeSubdir)
 	if _, err := os.Stat(src); err != nil {
 		return 0, nil, fmt.Errorf("no native trace of an OTF2 run in %s: %w", dir, err)
 	}
+	defer lockMeta(src)()
+	if _, err := os.Stat(src); errors.Is(err, fs.ErrNotExist) {
+		// the finisher this one waited for converted it
+		n, err := archiveEvents(dir)
+		return n, nil, err
+	}
 	var u *Unfinished
 	var n int64
+	truth := filepath.Join(dir, "truth")
 	if _, err := os.Stat(filepath.Join(dir, otf.AnchorName)); err == nil {
 		// The archive is whole: it was converted from the finished native
 		// trace, and what is left of that (a removal cut short, or a
 		// dying rank's last write after the conversion) is not read again.
-		a, err := otf.Open(dir)
-		if err != nil {
-			return 0, nil, fmt.Errorf("reading the archive: %w", err)
+		if n, err = archiveEvents(dir); err != nil {
+			return 0, nil, err
 		}
-		d, err := a.Declared()
-		a.Close()
-		if err != nil {
-			return 0, nil, fmt.Errorf("reading the archive: %w", err)
-		}
-		n = d.Events
 	} else {
 		if complete, err := ManifestComplete(src); err != nil || !complete {
-			if u, err = FinishUnfinished(src, props, o); err != nil {
+			if u, err = finishUnfinished(src, props, o); err != nil {
 				return 0, u, err
 			}
 			if u.Pending() {
 				return 0, u, ErrPending
 			}
 		}
-		for _, f := range archiveFiles {
+		for _, f := range slices.Concat(archiveFiles, []string{"truth"}) {
 			if err := os.RemoveAll(filepath.Join(dir, f)); err != nil {
 				return 0, u, err
 			}
@@ -127,15 +134,31 @@ func FinishOTF2(dir string, props map[string]string, o RecoverOptions) (int64, *
 			return 0, u, err
 		}
 	}
-	if _, err := os.Stat(filepath.Join(src, "truth", native.ManifestName)); err == nil {
-		if err := os.RemoveAll(filepath.Join(dir, "truth")); err != nil {
+	_, moved := os.Stat(filepath.Join(truth, native.ManifestName))
+	if _, err := os.Stat(filepath.Join(src, "truth", native.ManifestName)); err == nil && moved != nil {
+		if err := os.RemoveAll(truth); err != nil {
 			return n, u, err
 		}
-		if err := os.Rename(filepath.Join(src, "truth"), filepath.Join(dir, "truth")); err != nil {
+		if err := os.Rename(filepath.Join(src, "truth"), truth); err != nil {
 			return n, u, err
 		}
 	}
 	return n, u, removeNative(dir)
+}
+
+// archiveEvents returns the number of events the whole OTF2 archive in dir
+// declares.
+func archiveEvents(dir string) (int64, error) {
+	a, err := otf.Open(dir)
+	if err != nil {
+		return 0, fmt.Errorf("reading the archive: %w", err)
+	}
+	d, err := a.Declared()
+	a.Close()
+	if err != nil {
+		return 0, fmt.Errorf("reading the archive: %w", err)
+	}
+	return d.Events, nil
 }
 
 // removingSuffix names the native trace of an OTF2 run while it is being

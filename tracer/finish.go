@@ -4,13 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/clc-tools/clc/native"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/clc-tools/clc/native"
+	"github.com/clc-tools/clc/otf"
 )
 
 // RankOutcome is what one rank of a run that did not finish left.
@@ -62,9 +64,14 @@ func FinishUnfinished(dir string, props map[string]string, o RecoverOptions) (*U
 // ranks of this host whose process has ended, and, when that leaves
 // nothing pending and no rank's clc-trace has done so before, it marks the
 // trace finished in rank's metadata and sets Last: this caller is the one
-// to say what the ranks kept. Told is set when another one did.
+// to say what the ranks kept. Told is set when another one did, and when
+// the native trace of an OTF2 run is gone beside its whole archive (the
+// one that said so converted it: FinishOTF2).
 func FinishRank(dir string, rank int, props map[string]string) (*Unfinished, error) {
 	defer lockMeta(dir)()
+	if convertedAway(dir) {
+		return &Unfinished{Told: true}, nil
+	}
 	u, err := finishUnfinished(dir, props, RecoverOptions{ThisHost: true})
 	if u == nil || u.Complete || u.Told || u.Pending() {
 		return u, err
@@ -79,6 +86,20 @@ func FinishRank(dir string, rank int, props map[string]string) (*Unfinished, err
 	}
 	u.Last = true
 	return u, err
+}
+
+// convertedAway reports whether dir is the native trace of an OTF2 run
+// (NativeSubdir) that is gone while its parent holds the whole archive:
+// FinishOTF2 converted and removed it.
+func convertedAway(dir string) bool {
+	if filepath.Base(dir) != NativeSubdir {
+		return false
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(filepath.Dir(dir), otf.AnchorName))
+	return err == nil
 }
 
 // toldLine is the line FinishRank appends to a rank's metadata file.

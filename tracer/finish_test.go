@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/clc-tools/clc/native"
 	"github.com/clc-tools/clc/trace"
@@ -147,4 +149,143 @@ func TestFinishWritesTheMissingTruthManifest(t *testing.T) {
 	assert.Error(t, err, "the truth's manifest could not be written")
 	_, err = os.Stat(filepath.Join(dir, native.ManifestName))
 	assert.ErrorIs(t, err, os.ErrNotExist, "the trace's manifest was written before the truth's")
+}
+
+// deadOTF2Run is deadRun with a truth, as the native trace of an OTF2 run:
+// DIR/clc-native. It returns DIR and the events per rank.
+func deadOTF2Run(t *testing.T, ranks int) (string, int) {
+	t.Helper()
+	nat, perRank := deadRun(t, ranks, true)
+	dir := t.TempDir()
+	require.NoError(t, os.Rename(nat, filepath.Join(dir, NativeSubdir)))
+	return dir, perRank
+}
+
+// waitLockWaiter waits until a process waits for the flock of path
+// (/proc/locks lists it with "->"); it fails the test if done is closed
+// first or after a minute.
+func waitLockWaiter(t *testing.T, path string, done <-chan struct{}) {
+	t.Helper()
+	st, err := os.Stat(path)
+	require.NoError(t, err)
+	ino := fmt.Sprintf(":%d ", st.Sys().(*syscall.Stat_t).Ino)
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
+		b, err := os.ReadFile("/proc/locks")
+		require.NoError(t, err)
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.Contains(l, "->") && strings.Contains(l, "FLOCK") && strings.Contains(l, ino) {
+				return
+			}
+		}
+		select {
+		case <-done:
+			require.FailNow(t, "it did not wait for the trace's lock")
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	require.FailNow(t, "nothing waited for the trace's lock within a minute")
+}
+
+// TestFinishOTF2HoldsTheLock: per rank, the clc-trace that says what the
+// ranks kept converts the trace (FinishOTF2) while the others, and a
+// --convert, may still finish it. Seen in CI (Open MPI, SIGSEGV, per rank,
+// OTF2): another finisher, writing the truth's manifest as the truth was
+// moved beside the archive, made the native trace again with empty
+// streams, and --convert moved that truth over the run's: every rank's
+// truth without events. FinishOTF2 waits for the trace's lock, and one
+// that finds the trace converted once it has it says what the archive
+// holds; a finisher after the conversion knows it is done and makes
+// nothing; one that writes into the truth after it was moved makes no
+// directory; the truth beside the archive holds every event.
+func TestFinishOTF2HoldsTheLock(t *testing.T) {
+	const ranks = 4
+	dir, perRank := deadOTF2Run(t, ranks)
+	src := filepath.Join(dir, NativeSubdir)
+	u, err := FinishRank(src, 0, nil)
+	require.NoError(t, err, "the finisher that says what the ranks kept")
+	require.True(t, u.Last, "the finisher that says what the ranks kept")
+
+	release := lockMeta(src) // another finisher's
+	done := make(chan struct{})
+	var n int64
+	go func() {
+		defer close(done)
+		n, _, err = FinishOTF2(dir, nil, RecoverOptions{ThisHost: true})
+	}()
+	waitLockWaiter(t, filepath.Join(src, MetaDir), done)
+	// what the holder does: it converts the trace
+	want, cerr := ConvertToOTF2(src, dir)
+	require.NoError(t, cerr)
+	require.NoError(t, os.Rename(filepath.Join(src, "truth"), filepath.Join(dir, "truth")))
+	require.NoError(t, removeNative(dir))
+	release()
+	<-done
+	require.NoError(t, err, "FinishOTF2 that finds the trace converted once it has the lock")
+	assert.Equal(t, want, n, "the events it says the archive holds")
+
+	u, err = FinishRank(src, 1, nil)
+	require.NoError(t, err, "a finisher after the conversion")
+	assert.True(t, u.Told, "a finisher after the conversion knows another said what the ranks kept")
+	assert.NoDirExists(t, src, "a finisher after the conversion made the native trace again")
+	_, err = writeManifestFor(filepath.Join(src, "truth"), &jsonManifest{Properties: map[string]string{}}, ranks)
+	assert.Error(t, err, "writing the truth's manifest into the truth moved away")
+	assert.NoDirExists(t, src, "writing the truth's manifest made the native trace again")
+
+	truth, err := native.ReadDir(filepath.Join(dir, "truth"), nil)
+	require.NoError(t, err, "the truth beside the archive")
+	for r, l := range truth.Locations {
+		assert.Equal(t, perRank, l.Events.Len(), "rank %d: the truth's events", r)
+	}
+}
+
+// TestFinishersOfAnOTF2Run: the clc-trace processes of a per-rank OTF2
+// launch finish the trace at the same time, as cmd/clc-trace does (each
+// calls FinishRank until it is the last or another one was; the last
+// converts): the one that converts succeeds, the others know it did, and
+// the archive and the truth beside it hold every event.
+func TestFinishersOfAnOTF2Run(t *testing.T) {
+	const ranks = 4
+	for round := 0; round < 10; round++ {
+		dir, perRank := deadOTF2Run(t, ranks)
+		src := filepath.Join(dir, NativeSubdir)
+		var wg sync.WaitGroup
+		us := make([]*Unfinished, ranks)
+		errs := make([]error, ranks)
+		var n int64
+		var cerr error
+		for r := 0; r < ranks; r++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					us[r], errs[r] = FinishRank(src, r, nil)
+					if us[r] == nil || us[r].Told || us[r].Last || errs[r] != nil {
+						break
+					}
+				}
+				if us[r] != nil && us[r].Last {
+					n, _, cerr = FinishOTF2(dir, nil, RecoverOptions{ThisHost: true})
+				}
+			}()
+		}
+		wg.Wait()
+		last := 0
+		for r := range us {
+			require.NoError(t, errs[r], "round %d: finisher %d", round, r)
+			if us[r].Last {
+				last++
+			} else {
+				assert.True(t, us[r].Told, "round %d: finisher %d neither converted nor knows another did", round, r)
+			}
+		}
+		require.Equal(t, 1, last, "round %d: finishers that convert", round)
+		require.NoError(t, cerr, "round %d: FinishOTF2", round)
+		assert.EqualValues(t, ranks*perRank, n, "round %d: events in the archive", round)
+		assert.NoDirExists(t, src, "round %d: the native trace", round)
+		truth, err := native.ReadDir(filepath.Join(dir, "truth"), nil)
+		require.NoError(t, err, "round %d: the truth beside the archive", round)
+		for r, l := range truth.Locations {
+			assert.Equal(t, perRank, l.Events.Len(), "round %d: rank %d: the truth's events", round, r)
+		}
+	}
 }

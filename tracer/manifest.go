@@ -372,11 +372,12 @@ func writeManifestFor(dir string, jm *jsonManifest, size int) (bool, error) {
 		p := filepath.Join(dir, "events", strconv.Itoa(r)+".clce")
 		n, c, err := CountWholeBlocks(p)
 		if errors.Is(err, os.ErrNotExist) {
-			if err := writeEmptyStream(p, r); err != nil {
-				return false, err
+			err = writeEmptyStream(p, r)
+			if errors.Is(err, os.ErrExist) { // its rank made it meanwhile
+				n, c, err = CountWholeBlocks(p)
 			}
-			n, c = 0, false
-		} else if err != nil {
+		}
+		if err != nil {
 			return false, err
 		}
 		if c {
@@ -417,15 +418,21 @@ func writeManifestFor(dir string, jm *jsonManifest, size int) (bool, error) {
 }
 
 // writeEmptyStream writes a stream file with a header and no blocks, for a
-// rank that never got as far as opening its own.
+// rank that never got as far as opening its own. It makes neither the file
+// over an existing one (os.ErrExist) nor a missing directory: the events
+// directory of a trace that another finisher moved away (FinishOTF2's
+// truth) stays away, not made again empty for a later finisher to take
+// for the trace's.
 func writeEmptyStream(path string, loc int) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
 	var h [32]byte
 	copy(h[:], "\x89CLCEVT\n")
 	binary.LittleEndian.PutUint32(h[8:], 1)
 	binary.LittleEndian.PutUint64(h[16:], uint64(loc))
 	binary.LittleEndian.PutUint32(h[28:], crc32.Checksum(h[:28], castagnoli))
-	return os.WriteFile(path, h[:], 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(h[:])
+	return errors.Join(err, f.Close())
 }
