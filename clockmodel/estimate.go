@@ -896,8 +896,10 @@ func (p *fitProblem) fork() *fitProblem {
 // alternating in blocks of cvBlock windows within each group (so that a
 // held-out window has fitted ones close by in time, as an interpolated
 // clock has). The first pass searches the grid by decades from
-// firstCurvature, a later one by its steps from the curvature before;
-// each direction stops at the first worse score. A held-out window's
+// firstCurvature, more flexible first, a later one by its steps from the
+// curvature before, stiffer first; each direction stops at the first
+// worse score, and the second is searched only when the first found
+// nothing better. A held-out window's
 // prediction includes its group's bias as the other half estimates it.
 // The held-out residuals of the chosen fit set the groups' noise for the
 // next pass (calibrate). x0 is the start of the first fit and of the one
@@ -969,7 +971,9 @@ func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []flo
 	}
 	step := 2
 	if e.curv > 0 {
-		step = 1
+		// A later pass reads its windows in the clocks the pass before
+		// estimated, with less wander left to follow: stiffer first.
+		step = -1
 	}
 	best := start
 	fs, err := score(start, start+step, x0)
@@ -978,9 +982,9 @@ func (e *estimator) chooseCurvature(ctx context.Context, p *fitProblem, x0 []flo
 	}
 	startX := fs.x
 	bestScore, bestHeld, bestX := fs.score, fs.held, fs.x
-	for _, dir := range []int{step, -step} {
-		if dir < 0 && best != start {
-			break // it improved towards the flexible end
+	for k, dir := range []int{step, -step} {
+		if k > 0 && best != start {
+			break // it improved in the first direction
 		}
 		from := startX
 		for ci := start + dir; ci >= 0 && ci < len(curvatureGrid); ci += dir {
