@@ -80,3 +80,34 @@ func TestErrorBarsBasis(t *testing.T) {
 		})
 	}
 }
+
+// Where the clock model leaves the clocks, the error bars say that they
+// are the posterior of an estimate it did not apply, with its reason, in
+// the report and in the text; where it moves them, nothing is added.
+func TestErrorBarsSayTheModelStayed(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		stayed bool
+	}{{"ring only (one direction)", true}, {"wander 10µs", false}} {
+		t.Run(c.name, func(t *testing.T) {
+			rec, _, err := simscenario.Generate(scenario(t, c.name), 1)
+			require.NoError(t, err)
+			res, err := Correct(context.Background(), TraceOf(rec), &Correction{ClockModel: ClockModelOptions{Method: clockmodel.MethodModel}})
+			require.NoError(t, err)
+			rep := res.Report
+			require.NotNil(t, rep.ErrorBars)
+			var b strings.Builder
+			rep.WriteText(&b)
+			if !c.stayed {
+				require.Empty(t, rep.Method.Fallback, "the model moved the clocks (ran %q)", rep.Method.Ran)
+				assert.Empty(t, rep.ErrorBars.Note)
+				assert.NotContains(t, b.String(), "not as 95 % intervals")
+				return
+			}
+			require.NotEmpty(t, rep.Method.Fallback, "the model left the clocks (ran %q)", rep.Method.Ran)
+			assert.Contains(t, rep.ErrorBars.Note, rep.Method.Fallback)
+			assert.Contains(t, rep.ErrorBars.Note, "did not apply")
+			assert.Contains(t, b.String(), rep.ErrorBars.Note)
+		})
+	}
+}

@@ -41,6 +41,18 @@ type ErrorBarsReport struct {
 	// Domains gives each clock domain's largest and mean half-width
 	// (domain index as in the method's clock domains).
 	Domains []DomainBar `json:"domains"`
+	// Note is set when the clock model left the clocks (why: its
+	// Fallback): the bars are then the posterior of an estimate it did not
+	// apply, and such bars, measured against true times, covered from
+	// under a third to all of the events (docs/accuracy.md).
+	Note string `json:"note,omitempty"`
+}
+
+// stayedNote is ErrorBarsReport.Note for a model that left the clocks
+// for the reason why.
+func stayedNote(why string) string {
+	return "the clock model left the clocks where pre-synchronisation put them (" + why + "): these bars are the posterior of the estimate it did not apply, " +
+		"and against true times such bars have covered from under a third to all of the events: take them as a scale, not as 95 % intervals"
 }
 
 // DomainBar is one clock domain's error bars, and what they rest on.
@@ -286,6 +298,9 @@ func finalReport(ctx context.Context, times [][]int64, moved []clc.Moved, depart
 		return presynced, input, nil
 	}
 	eb := &ErrorBarsReport{Confidence: 0.95}
+	if model.Fallback != "" {
+		eb.Note = stayedNote(fallbackText(model))
+	}
 	dmax := make([]float64, dom.Count())
 	dsum := make([]float64, dom.Count())
 	dn := make([]int64, dom.Count())

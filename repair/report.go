@@ -646,6 +646,9 @@ func (r *Report) WriteText(w io.Writer) {
 	p("  %s\n", r.MovedLine())
 	if line := r.ErrorBarsLine(); line != "" {
 		p("  %s\n", line)
+		if r.ErrorBars.Note != "" {
+			p("    %s\n", r.ErrorBars.Note)
+		}
 		for _, l := range r.ThinBarsLines(thinBarsShown) {
 			p("    %s\n", l)
 		}
