@@ -93,8 +93,11 @@ func htmlSummary(r *repair.Report) []htmlreport.Fact {
 		{Label: "fidelity (event distance)", Value: repair.Percent(r.Fidelity.Distance.WeightedAvg), Note: "weighted average deviation"},
 	}
 	if e := r.ErrorBars; e != nil && e.Events > 0 {
-		f = append(f, htmlreport.Fact{Label: "error bars (95 % confidence)", Value: "±" + s(e.P95) + " or less",
-			Note: fmt.Sprintf("for 95 %% of events, against the reference clock; median ±%s, largest ±%s", s(e.Median), s(e.Max))})
+		note := fmt.Sprintf("for 95 %% of events, against the reference clock; median ±%s, largest ±%s", s(e.Median), s(e.Max))
+		if e.Note != "" {
+			note += "; " + e.Note
+		}
+		f = append(f, htmlreport.Fact{Label: "error bars (95 % confidence)", Value: "±" + s(e.P95) + " or less", Note: note, Bad: e.Note != ""})
 	}
 	if a := r.Accuracy; a != nil {
 		note := "after pre-synchronisation: " + s(a.Presync.MeanAbs/float64(r.Resolution))

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/clc-tools/clc/htmlreport"
 	"github.com/clc-tools/clc/otf"
+	"github.com/clc-tools/clc/repair"
 )
 
 // readerDiff compares the reference reader's view (otf2-print) of an input
@@ -115,4 +117,27 @@ func readStored(t *testing.T, anchor string) [][]int64 {
 		out[i] = l.Events.Time
 	}
 	return out
+}
+
+// The HTML page's summary carries the error bars' note where the clock
+// model left the clocks, marked as a warning; without one, nothing is
+// added.
+func TestHTMLSummarySaysTheModelStayed(t *testing.T) {
+	r := &repair.Report{ErrorBars: &repair.ErrorBarsReport{Confidence: 0.95, Events: 10, P95: 1e-6, Median: 5e-7, Max: 2e-6}}
+	fact := func() (string, bool) {
+		for _, f := range htmlSummary(r) {
+			if strings.HasPrefix(f.Label, "error bars") {
+				return f.Note, f.Bad
+			}
+		}
+		t.Fatal("no error bars in the summary")
+		return "", false
+	}
+	note, bad := fact()
+	assert.False(t, bad)
+	assert.NotContains(t, note, "did not apply")
+	r.ErrorBars.Note = "the clock model left the clocks where pre-synchronisation put them (why): these bars are the posterior of the estimate it did not apply"
+	note, bad = fact()
+	assert.True(t, bad)
+	assert.Contains(t, note, r.ErrorBars.Note)
 }
