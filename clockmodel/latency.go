@@ -3,6 +3,7 @@ package clockmodel
 import (
 	"cmp"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"slices"
 
@@ -402,28 +403,29 @@ func (l *Latencies) anchored(times [][]int64, g *replay.Graph, node []int32, dom
 		}
 	}
 	if dv != nil {
-		var buf []byte
+		// Every process's groups, one fixed-size record each (p, q, near,
+		// class, bound), merged by their minimum.
+		const recBytes = 4 + 4 + 4 + 1 + 8
+		le := binary.LittleEndian
+		buf := make([]byte, 0, recBytes*len(groups))
 		for k, b := range groups {
-			buf = binary.AppendVarint(buf, int64(k.p))
-			buf = binary.AppendVarint(buf, int64(k.q))
-			buf = binary.AppendVarint(buf, int64(k.near))
+			buf = le.AppendUint32(buf, uint32(k.p))
+			buf = le.AppendUint32(buf, uint32(k.q))
+			buf = le.AppendUint32(buf, uint32(k.near))
 			buf = append(buf, k.c)
-			buf = binary.AppendVarint(buf, b)
+			buf = le.AppendUint64(buf, uint64(b))
 		}
-		for _, part := range dv.Group.Allgather("the anchored latencies", buf) {
-			for len(part) > 0 {
-				var f [5]int64
-				for i := range f {
-					if i == 3 {
-						f[i], part = int64(part[0]), part[1:]
-						continue
-					}
-					v, n := binary.Varint(part)
-					f[i], part = v, part[n:]
-				}
-				k := key{p: int32(f[0]), q: int32(f[1]), near: int32(f[2]), c: uint8(f[3])}
-				if v, ok := groups[k]; !ok || f[4] < v {
-					groups[k] = f[4]
+		all := dv.Group.Allgather("the anchored latencies", buf)
+		for q, part := range all {
+			if len(part)%recBytes != 0 {
+				dv.Group.Fail(fmt.Errorf("the anchored latencies: process %d sent %d bytes, not whole records", q, len(part)))
+				return
+			}
+			for ; len(part) > 0; part = part[recBytes:] {
+				k := key{p: int32(le.Uint32(part)), q: int32(le.Uint32(part[4:])), near: int32(le.Uint32(part[8:])), c: part[12]}
+				b := int64(le.Uint64(part[13:]))
+				if v, ok := groups[k]; !ok || b < v {
+					groups[k] = b
 				}
 			}
 		}
