@@ -41,19 +41,17 @@ type ErrorBarsReport struct {
 	// Domains gives each clock domain's largest and mean half-width
 	// (domain index as in the method's clock domains).
 	Domains []DomainBar `json:"domains"`
-	// Note is set when the clock model left the clocks (why: its
-	// Fallback): the bars are then the posterior of an estimate it did not
+	// Note is set when the clock model left the clocks (the method's
+	// fallback says why): the bars are then the posterior of an estimate it did not
 	// apply, and such bars, measured against true times, covered from
 	// under a third to all of the events (docs/accuracy.md).
 	Note string `json:"note,omitempty"`
 }
 
-// stayedNote is ErrorBarsReport.Note for a model that left the clocks
-// for the reason why.
-func stayedNote(why string) string {
-	return "the clock model left the clocks where pre-synchronisation put them (" + why + "): these bars are the posterior of the estimate it did not apply, " +
-		"and against true times such bars have covered from under a third to all of the events: take them as a scale, not as 95 % intervals"
-}
+// stayedNote is ErrorBarsReport.Note where the clock model left the
+// clocks (the method's fallback says why).
+const stayedNote = "the clock model left the clocks where pre-synchronisation put them: these bars are the posterior of the estimate it did not apply, " +
+	"and against true times such bars have covered from under a third to all of the events: take them as a scale, not as 95 % intervals"
 
 // DomainBar is one clock domain's error bars, and what they rest on.
 type DomainBar struct {
@@ -299,7 +297,7 @@ func finalReport(ctx context.Context, times [][]int64, moved []clc.Moved, depart
 	}
 	eb := &ErrorBarsReport{Confidence: 0.95}
 	if model.Fallback != "" {
-		eb.Note = stayedNote(fallbackText(model))
+		eb.Note = stayedNote
 	}
 	dmax := make([]float64, dom.Count())
 	dsum := make([]float64, dom.Count())
