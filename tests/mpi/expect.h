@@ -59,6 +59,35 @@ static int ex_json(char *buf, size_t size, const char *key, const ex_counter *c,
   return k + snprintf(buf + k, size - (size_t)k, "}");
 }
 
+/* ex_write writes rank r's CLC-EXPECT line: into $CLC_EXPECT_DIR/expect.<r>
+ * when that is set, whole or not at all (written under a hidden name, then
+ * renamed: a test that waits for every rank's file, and then kills the run,
+ * never reads one half-written), else to stdout. */
+__attribute__((unused)) static void ex_write(int r, const char *line) {
+  const char *dir = getenv("CLC_EXPECT_DIR");
+  if (!dir || !*dir) {
+    fputs(line, stdout);
+    fflush(stdout);
+    return;
+  }
+  char tmp[4096], path[4096];
+  snprintf(tmp, sizeof tmp, "%s/.expect.%d", dir, r);
+  snprintf(path, sizeof path, "%s/expect.%d", dir, r);
+  FILE *f = fopen(tmp, "w");
+  if (!f) {
+    perror(tmp);
+    fputs(line, stdout);
+    fflush(stdout);
+    return;
+  }
+  fputs(line, f);
+  if (fclose(f) != 0 || rename(tmp, path) != 0) {
+    perror(path);
+    fputs(line, stdout);
+    fflush(stdout);
+  }
+}
+
 __attribute__((unused)) static void ex_print(const char *prog) {
   int r, n;
   C(MPI_Comm_rank)(MPI_COMM_WORLD, &r);
@@ -76,17 +105,7 @@ __attribute__((unused)) static void ex_print(const char *prog) {
   k += snprintf(buf + k, sizeof buf - (size_t)k,
                 ", \"sends\": %ld, \"recvs\": %ld, \"colls\": %ld, \"comms\": %ld, \"cancelled\": %ld, \"nbr_msgs\": %ld}\n",
                 ex_sends, ex_recvs, ex_colls, ex_comms, ex_cancelled, ex_nbr);
-  const char *dir = getenv("CLC_EXPECT_DIR");
-  FILE *f = stdout;
-  if (dir && *dir) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/expect.%d", dir, r);
-    f = fopen(path, "w");
-    if (!f) { perror(path); f = stdout; }
-  }
-  fputs(buf, f);
-  if (f != stdout) fclose(f);
-  else fflush(stdout);
+  ex_write(r, buf);
 }
 
 static int ex_arg(int argc, char **argv, int i, int def) {
