@@ -19,6 +19,10 @@ const (
 	SourceSameClock = "same-clock messages"
 	SourceRoundTrip = "round trips across clocks"
 	SourceAnchored  = "one-way messages at offset measurements"
+	// SourceConsistent: where the clocks stay and the messages' bounds
+	// contradict each other at the μ chosen before, the largest μ at which
+	// they are consistent (Result.consistent).
+	SourceConsistent = "the largest at which the messages' bounds are consistent"
 )
 
 // Latency is one class's minimum latency μ and the evidence behind it.
@@ -26,7 +30,7 @@ type Latency struct {
 	// Ticks is μ.
 	Ticks int64
 	// Source is SourceFlag, SourceDefault, SourceSameClock,
-	// SourceRoundTrip or SourceAnchored.
+	// SourceRoundTrip, SourceAnchored or SourceConsistent.
 	Source string
 	// Default is the default μ (or the flag's) the trace could lower.
 	Default int64

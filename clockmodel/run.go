@@ -316,7 +316,10 @@ func (res *Result) guard(ctx context.Context, est *estimator, m *Model, times []
 			}
 			if v := res.Before.Total().Violations; v > 0 {
 				a := &applied{undo: make([]undo, len(times))}
-				res.projected(est, nil, a, workOn(), cc, "bounds + clc", res.beforeCounts, v)
+				work := workOn()
+				if !res.projected(est, nil, a, work, cc, "bounds + clc", res.beforeCounts, v) {
+					res.consistent(est, a, work, cc, opt.Fixed)
+				}
 			}
 		}
 		return
@@ -397,8 +400,77 @@ func (res *Result) guard(ctx context.Context, est *estimator, m *Model, times []
 	a.restore(work, cc.Parallel, func(int) bool { return true })
 	if opt.Project && before.Violations > 0 {
 		b := &applied{undo: make([]undo, len(times))}
-		res.projected(est, nil, b, work, cc, "bounds + clc", res.beforeCounts, before.Violations)
+		if !res.projected(est, nil, b, work, cc, "bounds + clc", res.beforeCounts, before.Violations) {
+			res.consistent(est, b, work, cc, opt.Fixed)
+		}
 	}
+}
+
+// consistent is what the guard does where the clocks stay at
+// pre-synchronisation's and their projection onto the bounds did not
+// converge: the bounds contradict each other, so either μ exceeds the
+// fastest latency of some pair or a clock changes faster than the curves'
+// knots follow. With no evidence to move the clocks the first is the
+// explanation the trace supports: μ of each class (but one a flag set)
+// falls to the largest fraction of it at which the bounds are consistent
+// (consistentLatency), the clock condition of work (the pre-synchronised
+// times, which a holds nothing of) is measured again with it, and the
+// clocks are projected onto the bounds at that μ. Without it the CLC
+// "corrects" every message faster than μ, moving receives that were
+// right: on recordings whose pre-synchronisation was within 10–45 ns of
+// the truth it ended 1.05–1.14 times farther from it (docs/accuracy.md).
+// Where even μ = 0 leaves the bounds contradictory, μ stays.
+func (res *Result) consistent(est *estimator, a *applied, work [][]int64, cc measure.ClockCondition, fixed [2]bool) {
+	if res.Project == nil || res.Project.Converged() {
+		return // converged, but it would not lower the violations
+	}
+	lat, ok := est.consistentLatency(cc.Latency, fixed)
+	if !ok || lat == cc.Latency {
+		return
+	}
+	res.Latency.Intra.lower(lat.Intra, SourceConsistent)
+	res.Latency.Inter.lower(lat.Inter, SourceConsistent)
+	res.Latency.clamp()
+	cc.Latency = res.Latency.Replay()
+	res.domBefore, res.Before, res.beforeCounts, _ = domainViolations(cc, &est.in.Domains, work, false, est.dv)
+	if v := res.Before.Total().Violations; v > 0 {
+		res.projected(est, nil, a, work, cc, "bounds + clc", res.beforeCounts, v)
+	}
+}
+
+// consistentSteps is the number of halvings with which consistentLatency
+// finds μ: to 1/64 of its value.
+const consistentSteps = 6
+
+// consistentLatency returns the largest μ, a fraction of lat's (a class
+// that a flag fixed keeps its own), at which the projection of the
+// pre-synchronised clocks onto the last pass's bounds converges, found by
+// halving the fraction consistentSteps times; false when it does not
+// converge even at μ = 0.
+func (e *estimator) consistentLatency(lat replay.Latency, fixed [2]bool) (replay.Latency, bool) {
+	at := func(f float64) replay.Latency {
+		l := lat
+		if !fixed[0] {
+			l.Intra = int64(f * float64(lat.Intra))
+		}
+		if !fixed[1] {
+			l.Inter = int64(f * float64(lat.Inter))
+		}
+		return l
+	}
+	if _, _, st := e.project(nil, at(0)); !st.Converged() {
+		return lat, false
+	}
+	lo, hi := 0.0, 1.0
+	for range consistentSteps {
+		mid := (lo + hi) / 2
+		if _, _, st := e.project(nil, at(mid)); st.Converged() {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return at(lo), true
 }
 
 // projected projects m (nil: no correction), whose application a holds

@@ -62,7 +62,7 @@ type LatencyReport struct {
 	// Ticks is μ.
 	Ticks int64 `json:"ticks"`
 	// Source is where μ came from: clockmodel.SourceFlag, SourceDefault,
-	// SourceSameClock, SourceRoundTrip or SourceAnchored.
+	// SourceSameClock, SourceRoundTrip, SourceAnchored or SourceConsistent.
 	Source string `json:"source"`
 	// Default is the default μ (or the flag's) the trace could lower.
 	Default int64 `json:"default_ticks"`

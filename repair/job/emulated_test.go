@@ -68,6 +68,28 @@ func TestModelMovesWhereItPredicts(t *testing.T) {
 	}
 }
 
+// A recording of Open MPI's collectives over shared memory, two emulated
+// nodes of two ranks (testdata/emulated/r-colls-ompi-node2), whose
+// pre-synchronisation is within 43 ns of the truth on average: μ across
+// nodes from its round trips (916 ns) is twice its fastest collective
+// message (about 450 ns by the true times), the bounds contradict each
+// other, and the CLC "corrected" 812 right messages, ending 1.14 (mean)
+// and 1.81 (p99) times farther from the truth than pre-synchronisation.
+// Where the clocks stay and the bounds contradict each other, μ falls to
+// the largest at which they are consistent; the mean and 99th-percentile
+// distances to the truth end at most pre-synchronisation's.
+func TestStayingClocksKeepConsistentBounds(t *testing.T) {
+	rep := runWithTruth(t, "../../testdata/emulated/r-colls-ompi-node2", clockmodel.MethodModel)
+	a := rep.Accuracy
+	require.NotNil(t, rep.Method)
+	t.Logf("%s: μ across nodes %d ticks (%s); mean %.0f → %.0f ticks, p99 %d → %d", rep.Method.Ran, rep.Method.Latency.Inter.Ticks,
+		rep.Method.Latency.Inter.Source, a.Presync.MeanAbs, a.Corrected.MeanAbs, a.Presync.P99Abs, a.Corrected.P99Abs)
+	assert.NotEmpty(t, rep.Method.Fallback, "the clock model moved the clocks")
+	assert.Equal(t, clockmodel.SourceConsistent, rep.Method.Latency.Inter.Source, "μ across nodes")
+	assert.LessOrEqual(t, a.Corrected.MeanAbs, a.Presync.MeanAbs, "mean distance to the truth")
+	assert.LessOrEqual(t, a.Corrected.P99Abs, a.Presync.P99Abs, "99th percentile of the distance to the truth")
+}
+
 // The traces users reported with their true times (testdata/cases, each an
 // OTF2 archive with truth.json written by its reporter's own tools, or with
 // truth/ as clc-trace writes it): the default method leaves no violation,
