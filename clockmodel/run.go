@@ -419,7 +419,8 @@ func (res *Result) guard(ctx context.Context, est *estimator, m *Model, times []
 // "corrects" every message faster than μ, moving receives that were
 // right: on recordings whose pre-synchronisation was within 10–45 ns of
 // the truth it ended 1.05–1.14 times farther from it (docs/accuracy.md).
-// Where even μ = 0 leaves the bounds contradictory, μ stays.
+// Where the bounds are consistent at no fraction of μ above 0 (clocks
+// the curves cannot follow), μ stays.
 func (res *Result) consistent(est *estimator, a *applied, work [][]int64, cc measure.ClockCondition, fixed [2]bool) {
 	if res.Project == nil || res.Project.Converged() {
 		return // converged, but it would not lower the violations
@@ -445,8 +446,10 @@ const consistentSteps = 6
 // consistentLatency returns the largest μ, a fraction of lat's (a class
 // that a flag fixed keeps its own), at which the projection of the
 // pre-synchronised clocks onto the last pass's bounds converges, found by
-// halving the fraction consistentSteps times; false when it does not
-// converge even at μ = 0.
+// halving the fraction consistentSteps times; false when it converges at
+// no fraction above 0: bounds that contradict each other at any μ but
+// the plain causality say the clocks change faster than the curves
+// follow, not that μ is too large.
 func (e *estimator) consistentLatency(lat replay.Latency, fixed [2]bool) (replay.Latency, bool) {
 	at := func(f float64) replay.Latency {
 		l := lat
@@ -470,7 +473,7 @@ func (e *estimator) consistentLatency(lat replay.Latency, fixed [2]bool) (replay
 			hi = mid
 		}
 	}
-	return at(lo), true
+	return at(lo), lo > 0
 }
 
 // projected projects m (nil: no correction), whose application a holds
