@@ -316,10 +316,7 @@ func (res *Result) guard(ctx context.Context, est *estimator, m *Model, times []
 			}
 			if v := res.Before.Total().Violations; v > 0 {
 				a := &applied{undo: make([]undo, len(times))}
-				work := workOn()
-				if !res.projected(est, nil, a, work, cc, "bounds + clc", res.beforeCounts, v) {
-					res.consistent(est, a, work, cc, opt.Fixed)
-				}
+				res.projectStayed(est, a, workOn(), cc, v, opt.Fixed)
 			}
 		}
 		return
@@ -400,9 +397,17 @@ func (res *Result) guard(ctx context.Context, est *estimator, m *Model, times []
 	a.restore(work, cc.Parallel, func(int) bool { return true })
 	if opt.Project && before.Violations > 0 {
 		b := &applied{undo: make([]undo, len(times))}
-		if !res.projected(est, nil, b, work, cc, "bounds + clc", res.beforeCounts, before.Violations) {
-			res.consistent(est, b, work, cc, opt.Fixed)
-		}
+		res.projectStayed(est, b, work, cc, before.Violations, opt.Fixed)
+	}
+}
+
+// projectStayed projects the pre-synchronised clocks (work, which a holds
+// nothing of; v violations counted in res.beforeCounts) onto the bounds
+// where the clocks stay ("bounds + clc"), and, where the projection does
+// not converge, lowers μ to where it does (consistent).
+func (res *Result) projectStayed(est *estimator, a *applied, work [][]int64, cc measure.ClockCondition, v int64, fixed [2]bool) {
+	if !res.projected(est, nil, a, work, cc, "bounds + clc", res.beforeCounts, v) {
+		res.consistent(est, a, work, cc, fixed)
 	}
 }
 
