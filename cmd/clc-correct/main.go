@@ -231,9 +231,13 @@ again as its child.
 The processes divide the trace by whole nodes: each reads its block's event
 files, matches and corrects them with the CLC together with the others, and
 writes its locations' files of an OTF2 output; process 0 writes the rest and
-prints the report. The output is the single run's, byte for byte. (In this
-build the clock model and the measures still run whole on every process, so
-each process still holds the whole trace: docs/scale.md.)
+prints the report. The output is the single run's, byte for byte. A process
+holds its block's events and the halo its messages reach; the clock model's
+estimation (its windows and solve, from the gathered bounds) still runs whole
+on every process. A native output or a format conversion is written by
+process 0 from every process's corrected times, and a Perfetto export by
+process 0, which then reads the whole input as one process does:
+docs/scale.md.
 
 If the input directory holds truth/ (true times, written by clc-sim and by
 clc-trace --emulate-clock) or truth.json ({"resolution": ticks per second,
