@@ -194,8 +194,11 @@ func (il *instLimits) limitFor(loc, node, rank int32) (int64, bool) {
 	return -neg, ok
 }
 
-// buildInstLimits computes instLimits for instance in.
-func buildInstLimits(g *replay.Graph, in uint32, times [][]int64, node []int32, lat replay.Latency) instLimits {
+// buildInstLimits computes instLimits for instance in; receivers, if not
+// nil, gives the aggregate of the negated receive times of an instance
+// that is not a scan (replay.Divided.ReceiversAgg, where other processes'
+// receive times are not in times).
+func buildInstLimits(g *replay.Graph, in uint32, times [][]int64, node []int32, lat replay.Latency, receivers func(in uint32) replay.Agg) instLimits {
 	parts := g.InstanceParts(in)
 	lat = lat.ForSync(g.Instances[in].Kind)
 	il := instLimits{lat: lat}
@@ -213,6 +216,10 @@ func buildInstLimits(g *replay.Graph, in uint32, times [][]int64, node []int32, 
 				suffix.Add(-times[p.Loc][p.Recv], p.Loc, node[p.Loc])
 			}
 		}
+		return il
+	}
+	if receivers != nil {
+		il.agg = receivers(in)
 		return il
 	}
 	il.agg = replay.NewAgg()

@@ -472,9 +472,13 @@ func CorrectInPlace(in Input, g *replay.Graph, p Params, opt *Options) (*Result,
 		// location that has a jump to amortize; then the amortization,
 		// which changes the times in place.
 		il := make([]instLimits, len(g.Instances))
+		var receivers func(uint32) replay.Agg
+		if last != nil {
+			receivers = last.ReceiversAgg
+		}
 		err := par.Do(ctx, len(g.Instances), np, func(i int) error {
 			if dv.member(g, uint32(i)) {
-				il[i] = buildInstLimits(g, uint32(i), times, node, k.Lat)
+				il[i] = buildInstLimits(g, uint32(i), times, node, k.Lat, receivers)
 			}
 			return nil
 		})

@@ -1,6 +1,9 @@
 package replay
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Latency is the minimum message latency in ticks, by whether the two
 // locations share a node. Intra must not exceed Inter. Shared is the
@@ -77,6 +80,20 @@ func (a *Agg) Add(v int64, loc, node int32) {
 	if c.node != a.top1.node && c.v > a.other.v {
 		a.other = c
 	}
+}
+
+// candidates returns the aggregate's distinct candidates (at most three):
+// every member that an answer of the aggregate can name. An aggregate
+// of a stream of triples that holds, in the stream's order, the
+// candidates of its parts' aggregates answers as the whole stream's.
+func (a *Agg) candidates() []cand {
+	var out []cand
+	for _, c := range [3]cand{a.top1, a.top2, a.other} {
+		if c.v != NoTime && !slices.ContainsFunc(out, func(o cand) bool { return o.loc == c.loc }) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // Latest returns the location of the latest member other than loc (the

@@ -82,6 +82,13 @@ type Shared struct {
 	locs []locSync
 	inst []instSync
 
+	// part and me, when part is not nil, divide the locations among the
+	// processes of a divided replay (Divided): the send times of another
+	// process's members of an instance are not in the columns, but in the
+	// instance's far candidates.
+	part []int32
+	me   int32
+
 	mu      sync.Mutex
 	cond    sync.Cond
 	queue   []int32
@@ -132,6 +139,18 @@ type instSync struct {
 	have                  []bool
 	settled, added, nscan int
 	pref, pother          Agg
+	// far are the candidates of the other processes' members (Divided),
+	// each process's aggregates of its members' send times.
+	far []farCand
+}
+
+// farCand is a candidate of another process's aggregate of its members'
+// send times in an instance: the member's position among the instance's
+// parts, its send time, and whether it is a reference location.
+type farCand struct {
+	pos int32
+	v   int64
+	ref bool
 }
 
 // NewShared returns an exchange over the time columns times (one per
@@ -324,15 +343,16 @@ func (x *Shared) complete(in uint32) {
 	s := &x.inst[in]
 	parts := x.g.InstanceParts(in)
 	s.aggRef, s.aggOther = NewAgg(), NewAgg()
-	for _, p := range parts {
-		if p.Send != NoEvent {
-			if x.ref[p.Loc] {
-				s.aggRef.Add(x.times[p.Loc][p.Send], p.Loc, x.node[p.Loc])
-			} else {
-				s.aggOther.Add(x.times[p.Loc][p.Send], p.Loc, x.node[p.Loc])
-			}
+	add := func(ref bool, v int64, loc int32) {
+		if ref {
+			s.aggRef.Add(v, loc, x.node[loc])
+		} else {
+			s.aggOther.Add(v, loc, x.node[loc])
 		}
 	}
+	x.members(parts, s.far, func(p Part) bool { return p.Send != NoEvent }, func(p Part) {
+		add(x.ref[p.Loc], x.times[p.Loc][p.Send], p.Loc)
+	}, add)
 	s.done.Store(true)
 	s.mu.Lock()
 	ws := s.waiters
@@ -342,6 +362,29 @@ func (x *Shared) complete(in uint32) {
 	}
 	s.mu.Unlock()
 	x.requeue(ws)
+}
+
+// members calls own for each of the own members of an instance (parts)
+// that has selects, and far for each candidate of another process's
+// aggregates (far, as Divided received them), all in the members' order:
+// the aggregate of a stream that holds every winner of the whole stream
+// in its order is the whole stream's (Agg.Add keeps the earlier of equal
+// values), so adding own members and far candidates so gives the
+// aggregate of every member. It sorts far.
+func (x *Shared) members(parts []Part, far []farCand, has func(Part) bool, own func(Part), add func(ref bool, v int64, loc int32)) {
+	slices.SortFunc(far, func(a, b farCand) int { return int(a.pos - b.pos) })
+	k := 0
+	for r, p := range parts {
+		switch {
+		case !has(p):
+		case x.part == nil || x.part[p.Loc] == x.me:
+			own(p)
+		default:
+			for ; k < len(far) && int(far[k].pos) == r; k++ {
+				add(far[k].ref, far[k].v, p.Loc)
+			}
+		}
+	}
 }
 
 // combine answers a receiver from the aggregates of reference and other

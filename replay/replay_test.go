@@ -291,6 +291,40 @@ func TestAggMatchesBruteForce(t *testing.T) {
 	}
 }
 
+// The aggregate of a stream equals, field for field (ties included),
+// the aggregate of the candidates of its parts' aggregates taken in the
+// stream's order, whatever parts the members fall in (interleaved, as a
+// divided replay's processes' members of an instance may be): the merge
+// that Shared.complete makes of another process's aggregates.
+func TestAggOfPartsCandidatesIsTheWhole(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for it := 0; it < 20000; it++ {
+		n := 1 + rng.IntN(12)
+		parts := 1 + rng.IntN(4)
+		whole := NewAgg()
+		each := make([]Agg, parts)
+		for k := range each {
+			each[k] = NewAgg()
+		}
+		vals, nodes := make([]int64, n), make([]int32, n)
+		for i := range n {
+			vals[i], nodes[i] = rng.Int64N(6), int32(rng.IntN(3)) // many ties
+			whole.Add(vals[i], int32(i), nodes[i])
+			each[rng.IntN(parts)].Add(vals[i], int32(i), nodes[i])
+		}
+		var cs []cand
+		for k := range each {
+			cs = append(cs, each[k].candidates()...)
+		}
+		slices.SortFunc(cs, func(a, b cand) int { return int(a.loc - b.loc) }) // the stream's order
+		merged := NewAgg()
+		for _, c := range cs {
+			merged.Add(c.v, c.loc, c.node)
+		}
+		require.Equal(t, whole, merged, "iteration %d: %d members in %d parts, values %v nodes %v", it, n, parts, vals, nodes)
+	}
+}
+
 // groupBy is a stable sort by key.
 func TestGroupByIsStableSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))

@@ -18,7 +18,13 @@ import (
 // from another process (a superstep), then the processes exchange the
 // times of the logical sends whose receivers are elsewhere and the
 // contributions to the collective instances with members elsewhere (one
-// all-to-all), and the next superstep begins. Whether any process made
+// all-to-all), and the next superstep begins. A process contributes to
+// an instance once, when its last member has: its members' aggregates
+// (Agg's three candidates, for reference senders and the others), which
+// the receiving processes merge with their own members' exactly — a
+// world collective costs each process a record per other process, not
+// one per member. A scan's members go one by one (each rank waits for a
+// prefix). Whether any process made
 // progress, and how many locations are left, ride on one allreduce per
 // superstep: a superstep in which no process ran a step and nothing was
 // sent means every waiting location waits for good (a happened-before
@@ -41,6 +47,14 @@ type Divided struct {
 	recvTo []map[uint32][]int32
 	// instTo lists, per instance, the other processes with members.
 	instTo [][]int32
+	// ownLeft counts, per instance whose contributions go as aggregates
+	// (not a scan, members elsewhere), the own members that have still to
+	// contribute.
+	ownLeft []atomic.Int32
+	// farRecvs are, per instance (not a scan), the candidates of the other
+	// processes' aggregates of their members' negated receive times
+	// (ShareReceives).
+	farRecvs [][]farCand
 	// Pos, if not nil, gives the position of event idx of another
 	// process's location in its column, false if the column does not
 	// hold it: the columns of other processes' locations then hold only
@@ -63,15 +77,17 @@ type SuperstepStats struct {
 	Supersteps int
 	// Times is the number of point-to-point (and one-to-one shared-memory)
 	// send times this process sent; Contributions the collective
-	// contributions (one per receiving process); Bytes what it sent in
-	// all.
+	// contributions (one per instance and receiving process; for a scan
+	// one per member and receiving process); Bytes what it sent in all.
 	Times, Contributions, Bytes int64
 }
 
 // Record tags of a superstep's exchange.
 const (
 	recSend  = 1 // location, event, time
-	recContr = 2 // location, instance, time
+	recContr = 2 // location, instance, time (a scan's member)
+	recAgg   = 3 // instance, senders, the aggregates' candidates
+	recRecvs = 4 // instance, the receivers' aggregate's candidates
 )
 
 // NewDivided returns the exchange of this process of c over x, which
@@ -83,7 +99,8 @@ func NewDivided(x *Shared, c comm.Comm, part []int32) (*Divided, error) {
 	}
 	d := &Divided{Shared: x, c: c, part: part, me: int32(c.Rank()),
 		sendTo: make([]map[uint32][]int32, len(part)), recvTo: make([]map[uint32][]int32, len(part)),
-		instTo: make([][]int32, len(g.Instances)), out: make([][]byte, c.Size())}
+		instTo: make([][]int32, len(g.Instances)), ownLeft: make([]atomic.Int32, len(g.Instances)), out: make([][]byte, c.Size())}
+	x.part, x.me = part, d.me
 	for li, deps := range g.Deps {
 		if part[li] != d.me {
 			continue
@@ -105,13 +122,19 @@ func NewDivided(x *Shared, c comm.Comm, part []int32) (*Divided, error) {
 	}
 	for in := range g.Instances {
 		var to []int32
+		own := int32(0)
 		for _, p := range g.InstanceParts(uint32(in)) {
 			if q := part[p.Loc]; q != d.me && !slices.Contains(to, q) {
 				to = append(to, q)
+			} else if q == d.me && p.Send != NoEvent {
+				own++
 			}
 		}
 		slices.Sort(to)
 		d.instTo[in] = to
+		if len(to) > 0 && g.Instances[in].Class != ClassScan {
+			d.ownLeft[in].Store(own)
+		}
 	}
 	return d, nil
 }
@@ -128,9 +151,11 @@ func addTo(m *map[uint32][]int32, idx uint32, q int32) {
 
 // ShareReceives gives every process, after the forward pass, the times
 // of the receives that its locations' sends need for the backward
-// amortization (the other end of every crossing point-to-point message,
-// the receivers of every instance with members here), in one all-to-all,
-// written into their columns.
+// amortization, in one all-to-all: the other end of every crossing
+// point-to-point message and the receivers of every scan with members
+// here, written into their columns, and of every other instance with
+// members here the aggregate of the other processes' receivers
+// (ReceiversAgg).
 func (d *Divided) ShareReceives(ctx context.Context) error {
 	x, g := d.Shared, d.Shared.g
 	out := make([][]byte, d.c.Size())
@@ -144,13 +169,36 @@ func (d *Divided) ShareReceives(ctx context.Context) error {
 			}
 		}
 	}
+	d.farRecvs = make([][]farCand, len(g.Instances))
 	for in, to := range d.instTo {
-		for _, p := range g.InstanceParts(uint32(in)) {
-			if d.part[p.Loc] == d.me && p.Recv != NoEvent {
-				for _, q := range to {
-					put(q, int(p.Loc), p.Recv)
+		if len(to) == 0 {
+			continue
+		}
+		parts := g.InstanceParts(uint32(in))
+		if g.Instances[in].Class == ClassScan {
+			for _, p := range parts {
+				if d.part[p.Loc] == d.me && p.Recv != NoEvent {
+					for _, q := range to {
+						put(q, int(p.Loc), p.Recv)
+					}
 				}
 			}
+			continue
+		}
+		a, has := NewAgg(), false
+		for _, p := range parts {
+			if d.part[p.Loc] == d.me && p.Recv != NoEvent {
+				a.Add(-x.times[p.Loc][p.Recv], p.Loc, x.node[p.Loc])
+				has = true
+			}
+		}
+		if !has {
+			continue
+		}
+		rec := binary.LittleEndian.AppendUint32([]byte{recRecvs}, uint32(in))
+		rec = appendCands(rec, &a, parts)
+		for _, q := range to {
+			out[q] = append(out[q], rec...)
 		}
 	}
 	for _, b := range out {
@@ -161,10 +209,18 @@ func (d *Divided) ShareReceives(ctx context.Context) error {
 		return fmt.Errorf("divided replay: receive times: %w", err)
 	}
 	for q, b := range recv {
-		if len(b)%17 != 0 {
-			return fmt.Errorf("divided replay: process %d sent %d bytes of receive times", q, len(b))
-		}
-		for ; len(b) > 0; b = b[17:] {
+		for len(b) > 0 {
+			if b[0] == recRecvs {
+				n, err := d.applyRecvs(int32(q), b)
+				if err != nil {
+					return fmt.Errorf("divided replay: process %d %w", q, err)
+				}
+				b = b[n:]
+				continue
+			}
+			if b[0] != recSend || len(b) < 17 {
+				return fmt.Errorf("divided replay: process %d sent %d bytes of receive times", q, len(b))
+			}
 			loc := int32(binary.LittleEndian.Uint32(b[1:]))
 			idx := binary.LittleEndian.Uint32(b[5:])
 			ok := loc >= 0 && int(loc) < len(d.part) && d.part[loc] == int32(q)
@@ -175,9 +231,95 @@ func (d *Divided) ShareReceives(ctx context.Context) error {
 				return fmt.Errorf("divided replay: process %d sent the time of location %d event %d", q, loc, idx)
 			}
 			x.times[loc][idx] = int64(binary.LittleEndian.Uint64(b[9:]))
+			b = b[17:]
 		}
 	}
 	return nil
+}
+
+// applyRecvs takes the receivers' aggregate record at the start of b,
+// from process q (ShareReceives), and returns its length.
+func (d *Divided) applyRecvs(q int32, b []byte) (int, error) {
+	g := d.Shared.g
+	if len(b) < 6 {
+		return 0, fmt.Errorf("sent %d bytes of a receivers' record", len(b))
+	}
+	in := binary.LittleEndian.Uint32(b[1:])
+	if int(in) >= len(g.Instances) || g.Instances[in].Class == ClassScan {
+		return 0, fmt.Errorf("sent the receivers of instance %d", in)
+	}
+	parts := g.InstanceParts(in)
+	first := len(d.farRecvs[in])
+	n, err := readCands(b, 5, func(pos int32, v int64) error {
+		if pos < 0 || int(pos) >= len(parts) || d.part[parts[pos].Loc] != q || parts[pos].Recv == NoEvent ||
+			slices.ContainsFunc(d.farRecvs[in][first:], func(c farCand) bool { return c.pos == pos }) {
+			return fmt.Errorf("sent a receiver at member %d of instance %d", pos, in)
+		}
+		d.farRecvs[in] = append(d.farRecvs[in], farCand{pos: pos, v: v})
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// ReceiversAgg returns, after ShareReceives, the aggregate of the negated
+// receive times of every member of instance in (not a scan) with a
+// receive, the own ones from their columns, as one process adds them.
+func (d *Divided) ReceiversAgg(in uint32) Agg {
+	x := d.Shared
+	a := NewAgg()
+	var far []farCand
+	if d.farRecvs != nil {
+		far = d.farRecvs[in]
+	}
+	add := func(_ bool, v int64, loc int32) { a.Add(v, loc, x.node[loc]) }
+	x.members(x.g.InstanceParts(in), far, func(p Part) bool { return p.Recv != NoEvent }, func(p Part) {
+		add(false, -x.times[p.Loc][p.Recv], p.Loc)
+	}, add)
+	return a
+}
+
+// appendCands appends to rec the count of a's candidates, members of
+// the instance whose members are parts, and each one's position among
+// them and value.
+func appendCands(rec []byte, a *Agg, parts []Part) []byte {
+	cs := a.candidates()
+	var pos [3]int32
+	for r, p := range parts {
+		for i, c := range cs {
+			if c.loc == p.Loc {
+				pos[i] = int32(r)
+			}
+		}
+	}
+	rec = append(rec, byte(len(cs)))
+	for i, c := range cs {
+		rec = binary.LittleEndian.AppendUint32(rec, uint32(pos[i]))
+		rec = binary.LittleEndian.AppendUint64(rec, uint64(c.v))
+	}
+	return rec
+}
+
+// readCands reads the candidates appendCands wrote at b[n:], calling take
+// with each, and returns the offset after them.
+func readCands(b []byte, n int, take func(pos int32, v int64) error) (int, error) {
+	if len(b) < n+1 {
+		return 0, fmt.Errorf("sent a short record")
+	}
+	m := int(b[n])
+	n++
+	if m > 3 || len(b) < n+12*m {
+		return 0, fmt.Errorf("sent a short record")
+	}
+	for range m {
+		if err := take(int32(binary.LittleEndian.Uint32(b[n:])), int64(binary.LittleEndian.Uint64(b[n+4:]))); err != nil {
+			return 0, err
+		}
+		n += 12
+	}
+	return n, nil
 }
 
 // appendRecord appends a record of a superstep's exchange to b: its tag,
@@ -197,10 +339,52 @@ func (d *Divided) Sent(loc int, idx uint32, t int64) {
 }
 
 // Contribute implements Exchange: the contribution goes to the other
-// members' processes too.
+// members' processes too — a scan member's at once, else the own
+// members' aggregates once the last of them has contributed.
 func (d *Divided) Contribute(loc int, in uint32, t int64) {
-	d.post(d.instTo[in], recContr, loc, in, t, &d.Stats.Contributions)
+	switch to := d.instTo[in]; {
+	case len(to) == 0:
+	case d.g.Instances[in].Class == ClassScan:
+		d.post(to, recContr, loc, in, t, &d.Stats.Contributions)
+	case d.ownLeft[in].Add(-1) == 0:
+		d.postAgg(in, to)
+	}
 	d.Shared.Contribute(loc, in, t)
+}
+
+// postAgg sends the aggregates of the own members' send times in
+// instance in, all final, to the processes to: the members' positions
+// and times of the candidates of reference senders and of the others
+// (each candidate once), and the own senders' count.
+func (d *Divided) postAgg(in uint32, to []int32) {
+	x := d.Shared
+	parts := x.g.InstanceParts(in)
+	var aggs [2]Agg
+	aggs[0], aggs[1] = NewAgg(), NewAgg()
+	senders := uint32(0)
+	for _, p := range parts {
+		if p.Send == NoEvent || d.part[p.Loc] != d.me {
+			continue
+		}
+		k := 1
+		if x.ref[p.Loc] {
+			k = 0
+		}
+		aggs[k].Add(x.times[p.Loc][p.Send], p.Loc, x.node[p.Loc])
+		senders++
+	}
+	rec := []byte{recAgg}
+	rec = binary.LittleEndian.AppendUint32(rec, in)
+	rec = binary.LittleEndian.AppendUint32(rec, senders)
+	for k := range aggs {
+		rec = appendCands(rec, &aggs[k], parts)
+	}
+	d.mu.Lock()
+	for _, q := range to {
+		d.out[q] = append(d.out[q], rec...)
+		d.Stats.Contributions++
+	}
+	d.mu.Unlock()
 }
 
 // post records one record for each process of to, counting them.
@@ -293,51 +477,108 @@ func (d *Divided) Run(ctx context.Context, workers int, step Step) error {
 }
 
 // apply takes the records other processes sent: a send's time is written
-// into its column and published, a contribution written as its member's
-// send time and counted; the locations waiting for them are queued.
+// into its column and published, a scan member's contribution written as
+// its send time and counted, another process's aggregates of an instance
+// kept as its far candidates and its senders counted; the locations
+// waiting for them are queued.
 func (d *Divided) apply(recv [][]byte) error {
-	x, g := d.Shared, d.Shared.g
 	for q, b := range recv {
-		if len(b)%17 != 0 {
-			return fmt.Errorf("divided replay: process %d sent %d bytes", q, len(b))
-		}
-		for ; len(b) > 0; b = b[17:] {
-			loc := int32(binary.LittleEndian.Uint32(b[1:]))
-			ref := binary.LittleEndian.Uint32(b[5:])
-			t := int64(binary.LittleEndian.Uint64(b[9:]))
-			if loc < 0 || int(loc) >= len(d.part) || d.part[loc] != int32(q) {
-				return fmt.Errorf("divided replay: process %d sent a time of location %d", q, loc)
+		for len(b) > 0 {
+			n, err := d.applyRecord(int32(q), b)
+			if err != nil {
+				return fmt.Errorf("divided replay: process %d %w", q, err)
 			}
-			switch b[0] {
-			case recSend:
-				at, ok := d.at(loc, ref)
-				if !ok || int(at) >= len(x.times[loc]) {
-					return fmt.Errorf("divided replay: process %d sent event %d of location %d", q, ref, loc)
-				}
-				ref = at
-				x.times[loc][ref] = t
-				x.Sent(int(loc), ref, t)
-			case recContr:
-				if int(ref) >= len(g.Instances) {
-					return fmt.Errorf("divided replay: process %d sent instance %d", q, ref)
-				}
-				at := NoEvent
-				for _, p := range g.InstanceParts(ref) {
-					if p.Loc == loc {
-						at = p.Send
-					}
-				}
-				if at == NoEvent || int(at) >= len(x.times[loc]) {
-					return fmt.Errorf("divided replay: process %d sent a contribution of location %d, no sender of instance %d", q, loc, ref)
-				}
-				x.times[loc][at] = t
-				x.Contribute(int(loc), ref, t)
-			default:
-				return fmt.Errorf("divided replay: process %d sent a record of kind %d", q, b[0])
-			}
+			b = b[n:]
 		}
 	}
 	return nil
+}
+
+// applyRecord takes the record at the start of b, from process q, and
+// returns its length.
+func (d *Divided) applyRecord(q int32, b []byte) (int, error) {
+	x, g := d.Shared, d.Shared.g
+	if b[0] == recAgg {
+		return d.applyAgg(q, b)
+	}
+	if len(b) < 17 {
+		return 0, fmt.Errorf("sent %d bytes of a record", len(b))
+	}
+	loc := int32(binary.LittleEndian.Uint32(b[1:]))
+	ref := binary.LittleEndian.Uint32(b[5:])
+	t := int64(binary.LittleEndian.Uint64(b[9:]))
+	if loc < 0 || int(loc) >= len(d.part) || d.part[loc] != q {
+		return 0, fmt.Errorf("sent a time of location %d", loc)
+	}
+	switch b[0] {
+	case recSend:
+		at, ok := d.at(loc, ref)
+		if !ok || int(at) >= len(x.times[loc]) {
+			return 0, fmt.Errorf("sent event %d of location %d", ref, loc)
+		}
+		x.times[loc][at] = t
+		x.Sent(int(loc), at, t)
+	case recContr:
+		if int(ref) >= len(g.Instances) || g.Instances[ref].Class != ClassScan {
+			return 0, fmt.Errorf("sent a member's contribution to instance %d, not a scan", ref)
+		}
+		at := NoEvent
+		for _, p := range g.InstanceParts(ref) {
+			if p.Loc == loc {
+				at = p.Send
+			}
+		}
+		if at == NoEvent || int(at) >= len(x.times[loc]) {
+			return 0, fmt.Errorf("sent a contribution of location %d, no sender of instance %d", loc, ref)
+		}
+		x.times[loc][at] = t
+		x.Contribute(int(loc), ref, t)
+	default:
+		return 0, fmt.Errorf("sent a record of kind %d", b[0])
+	}
+	return 17, nil
+}
+
+// applyAgg takes the aggregates record at the start of b, from process
+// q (postAgg), and returns its length.
+func (d *Divided) applyAgg(q int32, b []byte) (int, error) {
+	x, g := d.Shared, d.Shared.g
+	if len(b) < 10 {
+		return 0, fmt.Errorf("sent %d bytes of an aggregates record", len(b))
+	}
+	in := binary.LittleEndian.Uint32(b[1:])
+	senders := int32(binary.LittleEndian.Uint32(b[5:]))
+	if int(in) >= len(g.Instances) || g.Instances[in].Class == ClassScan {
+		return 0, fmt.Errorf("sent aggregates of instance %d", in)
+	}
+	parts := g.InstanceParts(in)
+	s := &x.inst[in]
+	first := len(s.far) // this record's candidates are s.far[first:]
+	n := 9
+	for k := range 2 {
+		var err error
+		n, err = readCands(b, n, func(pos int32, v int64) error {
+			if pos < 0 || int(pos) >= len(parts) || d.part[parts[pos].Loc] != q || parts[pos].Send == NoEvent || x.ref[parts[pos].Loc] != (k == 0) ||
+				slices.ContainsFunc(s.far[first:], func(c farCand) bool { return c.pos == pos }) {
+				return fmt.Errorf("sent a candidate at member %d of instance %d", pos, in)
+			}
+			s.far = append(s.far, farCand{pos: pos, v: v, ref: k == 0})
+			return nil
+		})
+		if err != nil {
+			return 0, err
+		}
+	}
+	if senders <= 0 {
+		return 0, fmt.Errorf("sent aggregates of %d senders of instance %d", senders, in)
+	}
+	switch left := s.pending.Add(-senders); {
+	case left < 0:
+		return 0, fmt.Errorf("sent aggregates of %d senders of instance %d, more than it waits for", senders, in)
+	case left == 0:
+		x.complete(in)
+	}
+	return n, nil
 }
 
 // at returns the position of event idx of another process's location loc

@@ -70,10 +70,37 @@ func crossingSends(g *replay.Graph, part []int32) int64 {
 	return n
 }
 
+// contributions counts the collective contributions a divided replay
+// sends: per instance with members in several parts, each part with a
+// sender sends every other part with a member one record (its members'
+// aggregates), or, in a scan, one per sender.
+func contributions(g *replay.Graph, part []int32) int64 {
+	var n int64
+	for i := range g.Instances {
+		senders := map[int32]int64{}
+		members := map[int32]bool{}
+		for _, p := range g.InstanceParts(uint32(i)) {
+			members[part[p.Loc]] = true
+			if p.Send != replay.NoEvent {
+				senders[part[p.Loc]]++
+			}
+		}
+		for _, k := range senders {
+			if g.Instances[i].Class != replay.ClassScan {
+				k = 1
+			}
+			n += k * int64(len(members)-1)
+		}
+	}
+	return n
+}
+
 // The real divided replay (replay.Divided over comm.Local) runs as many
 // supersteps as the simulation (forwardRounds) counts, gives every
 // logical send and receive the simulation's superstep, and sends every
-// crossing send's time once; on random traces (hybrid among them, with
+// crossing send's time once and a process's members' contributions to an
+// instance as one record per other process with members (per member in
+// a scan: contributions); on random traces (hybrid among them, with
 // scans, whose rank r goes on once the ranks below it contributed) at 2,
 // 3 and 4 processes holding whole nodes, and on a happened-before cycle,
 // whose waits it gives up as the one-process engine does, two supersteps
@@ -140,12 +167,14 @@ func TestDividedReplayIsRounds(t *testing.T) {
 				// locations ran and one in which nothing ran.
 				steps += 2
 			}
-			var times int64
+			var times, contr int64
 			for p, s := range stats {
 				assert.Equal(t, steps, s.Supersteps, "%s: process %d's supersteps", what, p)
 				times += s.Times
+				contr += s.Contributions
 			}
 			assert.Equal(t, crossingSends(c.g, part), times, "%s: crossing send times sent", what)
+			assert.Equal(t, contributions(c.g, part), contr, "%s: collective contributions sent", what)
 			for li, deps := range c.g.Deps {
 				for _, d := range deps {
 					if !assert.Equal(t, want[li][d.Idx], got[li][d.Idx], "%s: location %d event %d's superstep", what, li, d.Idx) {
