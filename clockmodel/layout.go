@@ -10,7 +10,7 @@ import (
 
 // Layout is the shape of the clock model's estimation of one trace, for
 // the study of an estimation divided among processes that each hold some
-// clock domains (internal/partition, docs/scale.md): the domain pairs its
+// clock domains (internal/scalestudy, docs/scale.md): the domain pairs its
 // bounds connect, the unknowns and rows of the least-squares system of its
 // last pass, and what its solves cost. NewLayout runs the estimation once;
 // Split measures what crosses one division of the domains.

@@ -20,7 +20,7 @@ type ClockModelOptions struct {
 	// Estimate tunes the estimation.
 	Estimate clockmodel.EstimateOptions
 	// Layout keeps the estimation's layout in Result.Model.Layout (for
-	// the study of a distributed correction, internal/partition).
+	// the study of a distributed correction, internal/scalestudy).
 	Layout bool
 }
 

@@ -137,8 +137,8 @@ check)
 		"internal/par internal/order internal/infile internal/memlimit internal/cli internal/testenv internal/mpitool comm"
 		"trace internal/tracelabel internal/truthfile comm/mpi"
 		"native otf presync"
-		"replay measure clockmodel clc repair"
-		"output htmlreport perfetto repair/job internal/partition"
+		"replay measure clockmodel clc repair partition"
+		"output htmlreport perfetto repair/job internal/scalestudy"
 		"sim tracer tracer/abi tracer/mpifn internal/tracetest internal/pipetest internal/simscenario"
 		"cmd/clc-correct cmd/clc-sim cmd/clc-trace cmd/clc-trace/internal/genpmpi tools/accuracy tools/paramstudy tools/partition bench"
 	)

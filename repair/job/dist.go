@@ -8,8 +8,8 @@ import (
 	"fmt"
 
 	"github.com/clc-tools/clc/comm"
-	"github.com/clc-tools/clc/internal/partition"
 	"github.com/clc-tools/clc/otf"
+	"github.com/clc-tools/clc/partition"
 	"github.com/clc-tools/clc/trace"
 )
 

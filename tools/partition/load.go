@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/clc-tools/clc/internal/par"
-	"github.com/clc-tools/clc/internal/partition"
+	"github.com/clc-tools/clc/internal/scalestudy"
 	"github.com/clc-tools/clc/repair/job"
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/sim"
@@ -18,8 +18,8 @@ import (
 // trace as a reader would hand it on: of every location the events the
 // happened-before relation needs (replay.Needs) and every time. The truth
 // is not kept.
-func simulate(ctx context.Context, cfg sim.Config, parallel int) (*partition.Loaded, error) {
-	t0, c0 := time.Now(), partition.CPUSeconds()
+func simulate(ctx context.Context, cfg sim.Config, parallel int) (*scalestudy.Loaded, error) {
+	t0, c0 := time.Now(), scalestudy.CPUSeconds()
 	defs, err := sim.Definitions(cfg)
 	if err != nil {
 		return nil, err
@@ -32,8 +32,8 @@ func simulate(ctx context.Context, cfg sim.Config, parallel int) (*partition.Loa
 	if err := sim.Run(cfg, s, discard{truth}); err != nil {
 		return nil, err
 	}
-	l := &partition.Loaded{Defs: defs, Times: s.times, Read: time.Since(t0), ReadCPU: partition.CPUSeconds() - c0}
-	t0, c0 = time.Now(), partition.CPUSeconds()
+	l := &scalestudy.Loaded{Defs: defs, Times: s.times, Read: time.Since(t0), ReadCPU: scalestudy.CPUSeconds() - c0}
+	t0, c0 = time.Now(), scalestudy.CPUSeconds()
 	m := replay.NewMatcher(defs, nil)
 	par.ForEach(len(defs.Locations), parallel, func(li int) {
 		m.Scan(li, &s.sel[li])
@@ -42,7 +42,7 @@ func simulate(ctx context.Context, cfg sim.Config, parallel int) (*partition.Loa
 	if l.Graph, err = m.Finish(ctx); err != nil {
 		return nil, fmt.Errorf("matching the simulated trace: %w", err)
 	}
-	l.Match, l.MatchCPU = time.Since(t0), partition.CPUSeconds()-c0
+	l.Match, l.MatchCPU = time.Since(t0), scalestudy.CPUSeconds()-c0
 	return l, nil
 }
 
@@ -91,8 +91,8 @@ func (discard) Close() error                    { return nil }
 // read reads the trace at path (OTF2 or native) as clc-correct does: of
 // every location the events the happened-before relation needs, scanned
 // by the matcher as soon as the location is read, and every time.
-func read(ctx context.Context, path string, parallel int) (*partition.Loaded, error) {
-	t0, c0 := time.Now(), partition.CPUSeconds()
+func read(ctx context.Context, path string, parallel int) (*scalestudy.Loaded, error) {
+	t0, c0 := time.Now(), scalestudy.CPUSeconds()
 	in, err := job.Open(path)
 	if err != nil {
 		return nil, err
@@ -108,11 +108,11 @@ func read(ctx context.Context, path string, parallel int) (*partition.Loaded, er
 	if m == nil {
 		return nil, errors.New("input " + path + ": the trace has no locations")
 	}
-	l := &partition.Loaded{Defs: tr, Times: times, Read: time.Since(t0), ReadCPU: partition.CPUSeconds() - c0}
-	t0, c0 = time.Now(), partition.CPUSeconds()
+	l := &scalestudy.Loaded{Defs: tr, Times: times, Read: time.Since(t0), ReadCPU: scalestudy.CPUSeconds() - c0}
+	t0, c0 = time.Now(), scalestudy.CPUSeconds()
 	if l.Graph, err = m.Finish(ctx); err != nil {
 		return nil, fmt.Errorf("input %s: %w", path, err)
 	}
-	l.Match, l.MatchCPU = time.Since(t0), partition.CPUSeconds()-c0
+	l.Match, l.MatchCPU = time.Since(t0), scalestudy.CPUSeconds()-c0
 	return l, nil
 }

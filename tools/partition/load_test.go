@@ -8,7 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/clc-tools/clc/internal/partition"
+	"github.com/clc-tools/clc/internal/scalestudy"
+	"github.com/clc-tools/clc/partition"
 	"github.com/clc-tools/clc/repair/job"
 	"github.com/clc-tools/clc/replay"
 	"github.com/clc-tools/clc/sim"
@@ -23,12 +24,12 @@ func TestSimulatedChain(t *testing.T) {
 	cfg.Compute, cfg.ClockWander = 2*time.Millisecond, 10*time.Microsecond
 	l, err := simulate(context.Background(), cfg, 2)
 	require.NoError(t, err)
-	sn, lay, err := partition.Single(context.Background(), l, 2)
+	sn, lay, err := scalestudy.Single(context.Background(), l, 2)
 	require.NoError(t, err)
 	require.NotNil(t, lay)
 	assert.Positive(t, sn.DefsBytes)
 	require.Len(t, sn.Stages, 5)
-	in := &partition.Input{Graph: l.Graph, Layout: lay, Parallel: 2}
+	in := &scalestudy.Input{Graph: l.Graph, Layout: lay, Parallel: 2}
 	for li, loc := range l.Defs.Locations {
 		in.Node = append(in.Node, loc.Node)
 		in.Domain = append(in.Domain, loc.Node) // the simulator declares a clock per node
@@ -37,7 +38,7 @@ func TestSimulatedChain(t *testing.T) {
 	}
 	p, err := partition.NewPlan(partition.Block, 4, in.Node, in.Events, l.Graph)
 	require.NoError(t, err)
-	r, err := partition.Measure(in, p, l.Times) // the corrected times as scratch
+	r, err := scalestudy.Measure(in, p, l.Times) // the corrected times as scratch
 	require.NoError(t, err)
 	assert.Equal(t, sn.Report.Events, r.Events)
 	assert.Equal(t, sn.Report.Messages.P2P, r.Messages)

@@ -5,7 +5,7 @@
 // locations 4, 16 and 64 ways by each scheme (contiguous blocks of nodes,
 // nodes round-robin, blocks refined to cut messages) and measures what
 // crosses each division on the real matched graph with the real
-// algorithms (internal/partition). It prints Markdown tables.
+// algorithms (package partition, internal/scalestudy). It prints Markdown tables.
 //
 //	go run ./tools/partition -ranks 1024 -per-node 16 -events 1e8
 //	go run ./tools/partition -ranks 65536 -per-node 16 -events 1e7 -parts 4,16,64
@@ -24,7 +24,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/clc-tools/clc/internal/partition"
+	"github.com/clc-tools/clc/internal/scalestudy"
+	"github.com/clc-tools/clc/partition"
 	"github.com/clc-tools/clc/sim"
 )
 
@@ -102,7 +103,7 @@ func (c *config) say(format string, args ...any) {
 
 func run(ctx context.Context, c *config, w io.Writer) error {
 	load := LoadAverage()
-	var l *partition.Loaded
+	var l *scalestudy.Loaded
 	var err error
 	what := c.input
 	if c.input != "" {
@@ -118,12 +119,12 @@ func run(ctx context.Context, c *config, w io.Writer) error {
 		return err
 	}
 	c.say("read %.1f s, matched %.1f s; correcting on one node", l.Read.Seconds(), l.Match.Seconds())
-	sn, lay, err := partition.Single(ctx, l, c.np)
+	sn, lay, err := scalestudy.Single(ctx, l, c.np)
 	if err != nil {
 		return err
 	}
 	c.say("corrected; measuring the divisions")
-	in := &partition.Input{Graph: l.Graph, Layout: lay, Parallel: c.np}
+	in := &scalestudy.Input{Graph: l.Graph, Layout: lay, Parallel: c.np}
 	if sn.Domain == nil {
 		return fmt.Errorf("the correction found no clock domains")
 	}
@@ -135,7 +136,7 @@ func run(ctx context.Context, c *config, w io.Writer) error {
 		in.Events = append(in.Events, int64(len(scratch[li])))
 		in.Offsets = append(in.Offsets, len(loc.Offsets))
 	}
-	var results []*partition.Result
+	var results []*scalestudy.Result
 	for _, s := range c.schemes {
 		for _, p := range c.parts {
 			if err := ctx.Err(); err != nil {
@@ -146,7 +147,7 @@ func run(ctx context.Context, c *config, w io.Writer) error {
 			if err != nil {
 				return err
 			}
-			r, err := partition.Measure(in, plan, scratch)
+			r, err := scalestudy.Measure(in, plan, scratch)
 			if err != nil {
 				return err
 			}

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/clc-tools/clc/internal/partition"
+	"github.com/clc-tools/clc/partition"
 	"github.com/clc-tools/clc/sim"
 )
 

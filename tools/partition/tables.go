@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/clc-tools/clc/clockmodel"
-	"github.com/clc-tools/clc/internal/partition"
+	"github.com/clc-tools/clc/internal/scalestudy"
 )
 
 // BoundBytes is one bound of the clock model shipped to the part that owns
@@ -16,7 +16,7 @@ import (
 const BoundBytes = 24
 
 // write prints the tables.
-func write(w io.Writer, what, load string, l *partition.Loaded, sn *partition.SingleNode, lay *clockmodel.Layout, rs []*partition.Result) error {
+func write(w io.Writer, what, load string, l *scalestudy.Loaded, sn *scalestudy.SingleNode, lay *clockmodel.Layout, rs []*scalestudy.Result) error {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	rep := sn.Report
 	ev := rep.Events
@@ -134,7 +134,7 @@ func write(w io.Writer, what, load string, l *partition.Loaded, sn *partition.Si
 	return nil
 }
 
-func presync(r *partition.Result) string {
+func presync(r *scalestudy.Result) string {
 	if r.DomainsSplit == 0 {
 		return "0"
 	}

@@ -1,9 +1,10 @@
-package partition
+package scalestudy
 
 import (
 	"fmt"
 
 	"github.com/clc-tools/clc/clockmodel"
+	"github.com/clc-tools/clc/partition"
 	"github.com/clc-tools/clc/replay"
 )
 
@@ -36,7 +37,7 @@ func (in *Input) check() error {
 
 // Result is what one plan divides and what crosses it.
 type Result struct {
-	Scheme Scheme
+	Scheme partition.Scheme
 	Parts  int
 	// Locations and Events in all, and the most of one part.
 	Locations, LocationsMax int
@@ -83,7 +84,7 @@ type Result struct {
 
 // Measure measures plan p on in. cols is scratch for the replay (see
 // forwardRounds; nil: allocated).
-func Measure(in *Input, p *Plan, cols [][]int64) (*Result, error) {
+func Measure(in *Input, p *partition.Plan, cols [][]int64) (*Result, error) {
 	if err := in.check(); err != nil {
 		return nil, err
 	}

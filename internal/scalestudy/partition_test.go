@@ -1,4 +1,4 @@
-package partition
+package scalestudy
 
 import (
 	"math/rand/v2"
@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/clc-tools/clc/internal/tracetest"
+	"github.com/clc-tools/clc/partition"
 	"github.com/clc-tools/clc/replay"
 )
 
@@ -192,64 +193,6 @@ func randomParts(rng *rand.Rand, n, parts int) []int32 {
 	return p
 }
 
-// Plans keep nodes whole, fill every part, and Block cuts contiguous
-// runs of about equal events; Comm never cuts more messages than Block.
-func TestPlans(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	tr, _ := tracetest.Random(rng, tracetest.Config{Locations: 40, Nodes: 10, Ops: 800, Latency: 20, Init: true})
-	g, err := replay.Match(tr, nil)
-	require.NoError(t, err)
-	node := make([]int32, len(tr.Locations))
-	ev := make([]int64, len(tr.Locations))
-	for li, l := range tr.Locations {
-		node[li], ev[li] = l.Node, int64(l.Events.Len())
-	}
-	cut := func(p *Plan) int64 {
-		var n int64
-		for li, deps := range g.Deps {
-			for _, d := range deps {
-				if d.Role == replay.RoleSend && p.Of[d.Peer] != p.Of[li] {
-					n++
-				}
-			}
-		}
-		return n
-	}
-	nodes := slices.Clone(node)
-	slices.Sort(nodes)
-	nodes = slices.Compact(nodes)
-	for _, parts := range []int{1, 3, len(nodes)} {
-		plans := map[Scheme]*Plan{}
-		for _, s := range Schemes {
-			p, err := NewPlan(s, parts, node, ev, g)
-			require.NoError(t, err)
-			plans[s] = p
-			seen := make([]bool, parts)
-			partOfNode := map[int32]int32{}
-			for li, k := range p.Of {
-				seen[k] = true
-				if q, ok := partOfNode[node[li]]; ok {
-					assert.Equal(t, q, k, "%s: node %d split", s, node[li])
-				}
-				partOfNode[node[li]] = k
-			}
-			assert.NotContains(t, seen, false, "%s, %d parts: an empty part", s, parts)
-		}
-		// Block: the parts follow the nodes' order.
-		var last int32
-		for _, n := range nodes {
-			k := plans[Block].Of[slices.Index(node, n)]
-			assert.GreaterOrEqual(t, k, last)
-			last = k
-		}
-		assert.LessOrEqual(t, cut(plans[Comm]), cut(plans[Block]))
-	}
-	_, err = NewPlan(Block, len(nodes)+1, node, ev, g)
-	assert.Error(t, err, "more parts than nodes")
-	_, err = NewPlan("nope", 2, node, ev, g)
-	assert.Error(t, err)
-}
-
 // Measure's oracles: one part crosses nothing; with every location a part
 // of its own every message and every collective's logical message
 // crosses; totals do not depend on the plan; a domain split between parts
@@ -264,7 +207,7 @@ func TestMeasure(t *testing.T) {
 	for li, l := range tr.Locations {
 		in.Node[li], in.Domain[li], in.Events[li], in.Offsets[li] = int32(li), int32(li), int64(l.Events.Len()), 2
 	}
-	one, err := Measure(in, &Plan{Scheme: Block, Parts: 1, Of: make([]int32, n)}, nil)
+	one, err := Measure(in, &partition.Plan{Scheme: partition.Block, Parts: 1, Of: make([]int32, n)}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, g.Messages, one.Messages)
 	assert.Equal(t, tr.NumEvents(), one.Events)
@@ -272,7 +215,7 @@ func TestMeasure(t *testing.T) {
 	assert.Equal(t, 1, one.Forward.Supersteps)
 	assert.Nil(t, one.Model)
 
-	apart, err := NewPlan(Cyclic, n, in.Node, in.Events, g)
+	apart, err := partition.NewPlan(partition.Cyclic, n, in.Node, in.Events, g)
 	require.NoError(t, err)
 	all, err := Measure(in, apart, nil)
 	require.NoError(t, err)
@@ -288,13 +231,13 @@ func TestMeasure(t *testing.T) {
 
 	// Locations 0 and 1 share a domain; a plan that parts them splits it.
 	in.Domain[1] = 0
-	p := &Plan{Scheme: Block, Parts: 2, Of: make([]int32, n)}
+	p := &partition.Plan{Scheme: partition.Block, Parts: 2, Of: make([]int32, n)}
 	p.Of[1] = 1
 	split, err := Measure(in, p, nil)
 	require.NoError(t, err)
 	assert.Equal(t, 1, split.DomainsSplit)
 	assert.Equal(t, int64(2*OffsetBytes), split.PresyncBytes)
 
-	_, err = Measure(in, &Plan{Parts: 1, Of: make([]int32, n-1)}, nil)
+	_, err = Measure(in, &partition.Plan{Parts: 1, Of: make([]int32, n-1)}, nil)
 	assert.Error(t, err)
 }

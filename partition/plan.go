@@ -1,16 +1,10 @@
-// Package partition studies clc-correct's correction divided among P
-// processes, each holding the locations of some nodes, as a distributed
-// engine over MPI would run it (docs/scale.md). It divides a trace's
-// locations (Plan: contiguous blocks of nodes, nodes dealt round-robin, or
-// blocks refined to cut fewer messages), and measures on the trace's real
-// happened-before relation and the real algorithms what crosses the
-// division: messages and collective instances, the rounds and bytes of a
-// bulk-synchronous forward replay of the CLC (run by package replay's
-// engine over the matched graph) and of its backward amortization, what
-// pre-synchronisation and the clock model's bounds and solve exchange
-// (clockmodel.Layout), and each process's share of the events.
-//
-// Nothing here corrects a trace; tools/partition runs the measurements.
+// Package partition divides a trace's locations among the processes of
+// a divided correction (clc-correct under mpirun or srun, docs/scale.md):
+// contiguous blocks of the nodes of about equal events (Block, what
+// repair/job uses), the nodes dealt round-robin (Cyclic), or blocks
+// refined to cut fewer messages (Comm). A node's locations, its clock
+// domain, always stay in one part. Package internal/scalestudy measures
+// what each division costs.
 package partition
 
 import (
