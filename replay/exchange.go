@@ -364,13 +364,14 @@ func (x *Shared) complete(in uint32) {
 	x.requeue(ws)
 }
 
-// members calls own for each of the own members of an instance (parts)
-// that has selects, and far for each candidate of another process's
-// aggregates (far, as Divided received them), all in the members' order:
-// the aggregate of a stream that holds every winner of the whole stream
-// in its order is the whole stream's (Agg.Add keeps the earlier of equal
-// values), so adding own members and far candidates so gives the
-// aggregate of every member. It sorts far.
+// members calls own for each own member of an instance (parts; every
+// member when the replay is not divided) that has selects, and add for
+// each candidate of another process's aggregates (far, as Divided
+// received them), all in the members' order: the aggregate of a stream
+// that holds every winner of the whole stream in its order is the whole
+// stream's (Agg.Add keeps the earlier of equal values), so adding the own
+// members and the far candidates so gives the aggregate of every member.
+// It sorts far.
 func (x *Shared) members(parts []Part, far []farCand, has func(Part) bool, own func(Part), add func(ref bool, v int64, loc int32)) {
 	slices.SortFunc(far, func(a, b farCand) int { return int(a.pos - b.pos) })
 	k := 0
