@@ -2,6 +2,7 @@ package replay
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -102,5 +103,68 @@ func TestFinishDividedIsFinish(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A process that receives a malformed aggregates record (another
+// process's members' candidates of an instance) says which process sent
+// what, and never counts it: a candidate at a member of another process
+// or without a send, one twice, more senders than the instance waits
+// for, a record cut short. A well-formed one completes the instance.
+func TestDividedRejectsBadAggregates(t *testing.T) {
+	// One N-to-N instance of four members: locations 0, 1 on process 0,
+	// locations 2, 3 on process 1; every member sends and receives.
+	g := &Graph{Deps: make([][]Dep, 4), Parts: []Part{{0, 0, 1}, {1, 0, 1}, {2, 0, 1}, {3, 0, 1}},
+		Instances: []Instance{{Class: ClassNToN, First: 0, N: 4, Senders: 4}}}
+	part := []int32{0, 0, 1, 1}
+	record := func(senders uint32, cands ...[2]int64) []byte {
+		b := binary.LittleEndian.AppendUint32([]byte{recAgg, 0, 0, 0, 0}, senders)
+		b = append(b, 0) // no reference senders
+		b = append(b, byte(len(cands)))
+		for _, c := range cands {
+			b = binary.LittleEndian.AppendUint32(b, uint32(c[0]))
+			b = binary.LittleEndian.AppendUint64(b, uint64(c[1]))
+		}
+		return b
+	}
+	cases := []struct {
+		name string
+		rec  []byte
+		err  string
+	}{
+		{"a member of process 0", record(2, [2]int64{0, 5}), "process 1 sent a candidate at member 0 of instance 0"},
+		{"twice", record(2, [2]int64{2, 5}, [2]int64{2, 6}), "process 1 sent a candidate at member 2 of instance 0"},
+		{"too many senders", record(3, [2]int64{2, 5}), "more than it waits for"},
+		{"cut short", record(2, [2]int64{2, 5})[:15], "short record"},
+		{"good", record(2, [2]int64{2, 5}, [2]int64{3, 7}), ""},
+	}
+	errs := comm.RunLocal(2, func(c comm.Comm) error {
+		if c.Rank() != 0 {
+			return nil
+		}
+		for _, tc := range cases {
+			x := NewShared(g, [][]int64{{1, 0}, {2, 0}, {0, 0}, {0, 0}}, []int32{0, 0, 1, 1}, nil, Latency{Inter: 1})
+			d, err := NewDivided(x, c, part)
+			require.NoError(t, err)
+			x.Contribute(0, 0, 1)
+			x.Contribute(1, 0, 2)
+			err = d.apply([][]byte{nil, tc.rec})
+			if tc.err != "" {
+				assert.ErrorContains(t, err, tc.err, tc.name)
+				assert.False(t, x.inst[0].done.Load(), "%s: the instance completed", tc.name)
+				continue
+			}
+			require.NoError(t, err, tc.name)
+			require.True(t, x.inst[0].done.Load(), "%s: the instance is complete", tc.name)
+			// Location 0 hears the latest other sender: location 3 at 7, plus μ across nodes.
+			v, _, has, st := x.AwaitInstance(0, 0, 0)
+			assert.Equal(t, Ready, st)
+			assert.True(t, has)
+			assert.Equal(t, int64(8), v, "%s: location 0's constraint", tc.name)
+		}
+		return nil
+	})
+	for r, err := range errs {
+		assert.NoError(t, err, "process %d", r)
 	}
 }

@@ -248,20 +248,24 @@ func (d *Divided) applyRecvs(q int32, b []byte) (int, error) {
 	if int(in) >= len(g.Instances) || g.Instances[in].Class == ClassScan {
 		return 0, fmt.Errorf("sent the receivers of instance %d", in)
 	}
-	parts := g.InstanceParts(in)
-	first := len(d.farRecvs[in])
-	n, err := readCands(b, 5, func(pos int32, v int64) error {
-		if pos < 0 || int(pos) >= len(parts) || d.part[parts[pos].Loc] != q || parts[pos].Recv == NoEvent ||
-			slices.ContainsFunc(d.farRecvs[in][first:], func(c farCand) bool { return c.pos == pos }) {
-			return fmt.Errorf("sent a receiver at member %d of instance %d", pos, in)
+	far := &d.farRecvs[in]
+	return d.readFar(q, b, 5, in, far, len(*far), false, func(p Part) bool { return p.Recv != NoEvent })
+}
+
+// readFar reads a list of candidates (appendCands) at b[n:], of members
+// of instance in that process q sent, onto far — each a member of q's
+// that has selects, none twice since far[first] — and returns the offset
+// after it.
+func (d *Divided) readFar(q int32, b []byte, n int, in uint32, far *[]farCand, first int, ref bool, has func(Part) bool) (int, error) {
+	parts := d.g.InstanceParts(in)
+	return readCands(b, n, func(pos int32, v int64) error {
+		if pos < 0 || int(pos) >= len(parts) || d.part[parts[pos].Loc] != q || !has(parts[pos]) ||
+			slices.ContainsFunc((*far)[first:], func(c farCand) bool { return c.pos == pos }) {
+			return fmt.Errorf("sent a candidate at member %d of instance %d", pos, in)
 		}
-		d.farRecvs[in] = append(d.farRecvs[in], farCand{pos: pos, v: v})
+		*far = append(*far, farCand{pos: pos, v: v, ref: ref})
 		return nil
 	})
-	if err != nil {
-		return 0, err
-	}
-	return n, nil
 }
 
 // ReceiversAgg returns, after ShareReceives, the aggregate of the negated
@@ -551,20 +555,12 @@ func (d *Divided) applyAgg(q int32, b []byte) (int, error) {
 	if int(in) >= len(g.Instances) || g.Instances[in].Class == ClassScan {
 		return 0, fmt.Errorf("sent aggregates of instance %d", in)
 	}
-	parts := g.InstanceParts(in)
 	s := &x.inst[in]
 	first := len(s.far) // this record's candidates are s.far[first:]
 	n := 9
-	for k := range 2 {
+	for _, ref := range []bool{true, false} { // postAgg's order
 		var err error
-		n, err = readCands(b, n, func(pos int32, v int64) error {
-			if pos < 0 || int(pos) >= len(parts) || d.part[parts[pos].Loc] != q || parts[pos].Send == NoEvent || x.ref[parts[pos].Loc] != (k == 0) ||
-				slices.ContainsFunc(s.far[first:], func(c farCand) bool { return c.pos == pos }) {
-				return fmt.Errorf("sent a candidate at member %d of instance %d", pos, in)
-			}
-			s.far = append(s.far, farCand{pos: pos, v: v, ref: k == 0})
-			return nil
-		})
+		n, err = d.readFar(q, b, n, in, &s.far, first, ref, func(p Part) bool { return p.Send != NoEvent && x.ref[p.Loc] == ref })
 		if err != nil {
 			return 0, err
 		}
